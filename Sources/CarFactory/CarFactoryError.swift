@@ -1,0 +1,68 @@
+/// Everything the domain can refuse; each case carries what a person needs to put it right.
+public enum CarFactoryError: Error, Equatable, Sendable {
+    case notADecimal(String)
+    case numberTooLarge(String)
+    case tooManyDecimals(String, allowed: Int)
+    case invalidCurrencyCode(String)
+    case invalidDigits(Int)
+    case rateNotPositive(String)
+    case baseRateIsFixed(String)
+    case moneyOverflow
+    case countOverflow
+    case countNotPositive(Int64)
+    case unknownModel(String)
+    case unknownOption(String, family: PartFamily)
+    case unknownCurrency(String)
+    case ruleViolation(Rule)
+    case duplicateModel(String)
+    case duplicateOption(String, family: PartFamily, existing: String)
+    case duplicateCurrency(String)
+    case duplicateRule(Rule)
+    case ruleWithinOneFamily(PartFamily)
+    case defaultsBreakRule(model: String, Rule)
+    case stockBreaksRule(line: Int, Rule)
+    case noCurrentCar
+    case noSuchLine(Int, lineCount: Int)
+    case floorplanNeedsLayout(String)
+    case layoutOnlyForFloorplans(PartFamily)
+    case invalidSeats(String)
+}
+
+extension CarFactoryError: CustomStringConvertible {
+    /// The message, without position: the language layer adds where it happened.
+    public var description: String {
+        switch self {
+        case .notADecimal(let text): "'\(text)' is not a decimal number"
+        case .numberTooLarge(let text): "'\(text)' is too large"
+        case .tooManyDecimals(let text, let allowed):
+            allowed == 0 ? "'\(text)' must be a whole amount" : "'\(text)' has more than \(allowed) decimal places"
+        case .invalidCurrencyCode(let code): "'\(code)' is not a currency code (letters only)"
+        case .invalidDigits(let digits): "\(digits) minor digits is outside 0...\(Currency.maximumDigits)"
+        case .rateNotPositive(let text): "rate '\(text)' is not a positive decimal"
+        case .baseRateIsFixed(let code): "\(code) is the base currency; its rate is always 1"
+        case .moneyOverflow: "amount too large: the value would overflow"
+        case .countOverflow: "too many cars: the count would overflow"
+        case .countNotPositive(let count): "count must be at least 1, not \(count)"
+        case .unknownModel(let name): "unknown model '\(name)'"
+        case .unknownOption(let name, let family): "unknown \(family) option '\(name)'"
+        case .unknownCurrency(let code): "unknown currency '\(code)'"
+        case .ruleViolation(let rule): rule.violationMessage
+        case .duplicateModel(let name): "model '\(name)' is already defined"
+        case .duplicateOption(let name, let family, let existing):
+            nameKey(name) == nameKey(existing)
+                ? "\(family) option '\(name)' is already defined"
+                : "\(family) option name '\(name)' is already taken by '\(existing)'"
+        case .duplicateCurrency(let code): "currency '\(code)' is already defined"
+        case .duplicateRule(let rule): "the rule '\(rule)' is already defined"
+        case .ruleWithinOneFamily(let family): "a rule must join two different families, not \(family) with \(family)"
+        case .defaultsBreakRule(let model, let rule): "the default options of '\(model)' break a rule: \(rule.violationMessage)"
+        case .stockBreaksRule(let line, let rule): "stock line \(line) already breaks this rule: \(rule.violationMessage)"
+        case .noCurrentCar: "no current car: add one with 'car MODEL'"
+        case .noSuchLine(let number, let count):
+            count == 0 ? "no stock line \(number): the stock is empty" : "no stock line \(number): lines are 1...\(count)"
+        case .floorplanNeedsLayout(let name): "floorplan option '\(name)' needs 'seats N engine POSITION'"
+        case .layoutOnlyForFloorplans(let family): "seats and engine apply to floorplans, not to \(family)"
+        case .invalidSeats(let text): "seats must be a whole number from 1 to 99, not '\(text)'"
+        }
+    }
+}

@@ -1,0 +1,54 @@
+// What a definition says, before the catalog checks and registers it.
+
+/// A new option of one family: `option drivetrain hybrid "Hybrid AWD" price 6500`.
+public struct OptionDefinition: Sendable {
+    /// The family the option joins.
+    public var family: PartFamily
+    /// The catalog name.
+    public var name: String
+    /// How the option is shown on a car.
+    public var shownAs: String
+    /// Other names the option answers to.
+    public var otherNames: [String]
+    /// The list price in the base currency.
+    public var listPrice: Money
+    /// Seats, for a floorplan.
+    public var seats: Int?
+    /// Engine position, for a floorplan.
+    public var engine: EnginePosition?
+
+    /// Describes an option; `seats` and `engine` are for floorplans only.
+    public init(family: PartFamily, name: String, shownAs: String, otherNames: [String] = [],
+                listPrice: Money, seats: Int? = nil, engine: EnginePosition? = nil) {
+        self.family = family
+        self.name = name
+        self.shownAs = shownAs
+        self.otherNames = otherNames
+        self.listPrice = listPrice
+        self.seats = seats
+        self.engine = engine
+    }
+}
+
+/// A new model: `model roadster "Mazda MX-5" price 31000 floorplan short suspension race drivetrain rear`.
+public struct ModelDefinition: Sendable {
+    /// The model name cars are ordered by.
+    public var name: String
+    /// The car type shown on the car.
+    public var carType: String
+    /// The base price in the base currency.
+    public var basePrice: Money
+    /// Default option names, by family.
+    public var floorplan: String, suspension: String, drivetrain: String
+
+    /// Describes a model and its default options.
+    public init(name: String, carType: String, basePrice: Money,
+                floorplan: String, suspension: String, drivetrain: String) {
+        self.name = name
+        self.carType = carType
+        self.basePrice = basePrice
+        self.floorplan = floorplan
+        self.suspension = suspension
+        self.drivetrain = drivetrain
+    }
+}

@@ -1,0 +1,30 @@
+/// The options of one family, in definition order, found by name or by any other name.
+public struct OptionTable: Sendable {
+    /// The family's options.
+    public private(set) var parts: [any Part] = []
+    private var byKey: [String: Int] = [:]
+
+    /// The option answering to `name` (case-insensitive).
+    public func part(named name: some StringProtocol) -> (any Part)? {
+        byKey[nameKey(name)].map { parts[$0] }
+    }
+
+    /// Every name the options answer to, canonical names first.
+    public var allNames: [String] {
+        parts.map(\.name) + parts.flatMap(\.otherNames)
+    }
+
+    mutating func add(_ part: any Part) throws(CarFactoryError) {
+        var keys: [String] = []
+        for name in [part.name] + part.otherNames {
+            let key = nameKey(name)
+            if let taken = byKey[key] {
+                throw .duplicateOption(name, family: part.family, existing: parts[taken].name)
+            }
+            if keys.contains(key) { throw .duplicateOption(name, family: part.family, existing: part.name) }
+            keys.append(key)
+        }
+        for key in keys { byKey[key] = parts.count }
+        parts.append(part)
+    }
+}

@@ -1,0 +1,50 @@
+/// An abstract factory for one model: it hands out a matching floorplan, suspension and drivetrain.
+public protocol CarFactory: AnyObject, Sendable {
+    /// The model name, e.g. `sports`.
+    var model: String { get }
+    /// The car type shown on the car, e.g. `Porsche Boxster`.
+    var carType: String { get }
+    /// The model's base price in the base currency.
+    var basePrice: Money { get }
+    /// The model's floorplan.
+    func makeFloorplan() -> any Floorplan
+    /// The model's suspension.
+    func makeSuspension() -> any Suspension
+    /// The model's drivetrain.
+    func makeDrivetrain() -> any Drivetrain
+}
+
+extension CarFactory {
+    /// The model's default option of `family`.
+    public func defaultPart(of family: PartFamily) -> any Part {
+        switch family {
+        case .floorplan: makeFloorplan()
+        case .suspension: makeSuspension()
+        case .drivetrain: makeDrivetrain()
+        }
+    }
+}
+
+// One shared instance per model, built from a definition; callers see only `CarFactory`.
+final class CatalogCarFactory: CarFactory {
+    let model: String
+    let carType: String
+    let basePrice: Money
+    private let floorplan: any Floorplan
+    private let suspension: any Suspension
+    private let drivetrain: any Drivetrain
+
+    init(model: String, carType: String, basePrice: Money,
+         floorplan: any Floorplan, suspension: any Suspension, drivetrain: any Drivetrain) {
+        self.model = model
+        self.carType = carType
+        self.basePrice = basePrice
+        self.floorplan = floorplan
+        self.suspension = suspension
+        self.drivetrain = drivetrain
+    }
+
+    func makeFloorplan() -> any Floorplan { floorplan }
+    func makeSuspension() -> any Suspension { suspension }
+    func makeDrivetrain() -> any Drivetrain { drivetrain }
+}

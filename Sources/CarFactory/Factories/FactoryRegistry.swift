@@ -1,0 +1,26 @@
+/// Maps model names to their factories; built-in and defined factories sit side by side.
+public struct FactoryRegistry: Sendable {
+    private var byKey: [String: any CarFactory] = [:]
+    /// Every factory, in the order registered.
+    public private(set) var factories: [any CarFactory] = []
+
+    /// An empty registry.
+    public init() {}
+
+    /// The factory for `model` (case-insensitive).
+    public func factory(named model: some StringProtocol) throws(CarFactoryError) -> any CarFactory {
+        guard let factory = byKey[nameKey(model)] else { throw .unknownModel(String(model)) }
+        return factory
+    }
+
+    /// Whether a model of that name is registered.
+    public func contains(_ model: some StringProtocol) -> Bool { byKey[nameKey(model)] != nil }
+
+    /// Adds a factory; a model name can be registered once.
+    public mutating func register(_ factory: any CarFactory) throws(CarFactoryError) {
+        let key = nameKey(factory.model)
+        guard byKey[key] == nil else { throw .duplicateModel(factory.model) }
+        byKey[key] = factory
+        factories.append(factory)
+    }
+}

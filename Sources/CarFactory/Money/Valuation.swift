@@ -1,0 +1,104 @@
+// Converting base-currency amounts and writing them out, per currency.
+
+/// Makes the converter and the formatter of one currency, so the two always match.
+public struct ValuationFactory: Sendable {
+    /// The currency both products work in.
+    public let currency: Currency
+
+    /// A factory for `currency`.
+    public init(currency: Currency) { self.currency = currency }
+
+    /// Converts base-currency amounts into `currency`.
+    public func makeConverter() -> CurrencyConverter { CurrencyConverter(target: currency) }
+
+    /// Writes amounts of `currency`.
+    public func makeFormatter() -> MoneyFormatter { MoneyFormatter(currency: currency) }
+}
+
+/// Converts an amount of the base currency once, rounding half to even.
+public struct CurrencyConverter: Sendable {
+    /// The currency amounts are converted into.
+    public let target: Currency
+
+    /// Converts `base` minor units of the base currency into the target currency.
+    public func convert(_ baseMinorUnits: Int64) throws(CarFactoryError) -> Money {
+        let base = Currency.base
+        // target minor = base minor * rate * 10^targetDigits / 10^baseDigits, with rate = s / 10^scale.
+        let exponent = target.digits - base.digits - target.rate.scale
+        var numerator = Int128(baseMinorUnits) * Int128(target.rate.significand)
+        var result: Int128
+        if exponent >= 0 {
+            for _ in 0..<exponent {
+                let (next, overflow) = numerator.multipliedReportingOverflow(by: 10)
+                if overflow { throw .moneyOverflow }
+                numerator = next
+            }
+            result = numerator
+        } else {
+            result = try Self.divideHalfToEven(numerator, byPowerOfTen: -exponent)
+        }
+        guard let minor = Int64(exactly: result) else { throw .moneyOverflow }
+        return Money(minorUnits: minor, currency: target)
+    }
+
+    /// `n / 10^k` rounded half to even; exact integer arithmetic throughout.
+    static func divideHalfToEven(_ n: Int128, byPowerOfTen k: Int) throws(CarFactoryError) -> Int128 {
+        // Int128 holds up to 10^38; a larger divisor leaves nothing of the numerator.
+        guard k <= 38 else { return 0 }
+        var divisor: Int128 = 1
+        for _ in 0..<k { divisor *= 10 }
+        var quotient = n / divisor
+        let remainder = n % divisor
+        let twice = remainder.magnitude * 2
+        if twice > divisor.magnitude || (twice == divisor.magnitude && quotient % 2 != 0) {
+            quotient += n < 0 ? -1 : 1
+        }
+        return quotient
+    }
+}
+
+/// Writes amounts the same way on every platform: symbol, comma-grouped digits, `.` and the minor digits.
+public struct MoneyFormatter: Sendable {
+    /// The currency whose symbol and digits are used.
+    public let currency: Currency
+
+    /// `£42,719.30`, `¥10,726,200`, `-$5.00`.
+    public func format(_ minorUnits: Int64) -> String {
+        var bytes: [UInt8] = []
+        append(minorUnits, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the formatted amount to `bytes` (the output path formats without building strings).
+    public func append(_ minorUnits: Int64, to bytes: inout [UInt8]) {
+        if minorUnits < 0 { bytes.append(UInt8(ascii: "-")) }
+        bytes.append(contentsOf: currency.symbol.utf8)
+        let minorDigits = currency.digits
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
+            // Decimal digits of the magnitude, least significant first, padded so
+            // at least one whole digit stands before the minor digits.
+            var count = 0
+            var rest = minorUnits.magnitude
+            repeat {
+                digits[count] = UInt8(rest % 10) + 0x30
+                rest /= 10
+                count += 1
+            } while rest > 0
+            while count <= minorDigits {
+                digits[count] = 0x30
+                count += 1
+            }
+            for position in stride(from: count - 1, through: minorDigits, by: -1) {
+                bytes.append(digits[position])
+                let wholeDigitsLeft = position - minorDigits
+                if wholeDigitsLeft > 0 && wholeDigitsLeft % 3 == 0 { bytes.append(UInt8(ascii: ",")) }
+            }
+            if minorDigits > 0 {
+                bytes.append(UInt8(ascii: "."))
+                for position in stride(from: minorDigits - 1, through: 0, by: -1) {
+                    bytes.append(digits[position])
+                }
+            }
+        }
+    }
+}

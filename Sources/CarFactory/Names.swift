@@ -1,0 +1,14 @@
+// Case-insensitive names: every catalog name is looked up by its folded key.
+
+/// Folds a name to the key it is looked up by (names are case-insensitive everywhere).
+public func nameKey(_ name: some StringProtocol) -> String {
+    var isASCII = true
+    var hasUpper = false
+    for byte in name.utf8 {
+        if byte >= 0x80 { isASCII = false; break }
+        if byte >= 0x41 && byte <= 0x5A { hasUpper = true }
+    }
+    guard isASCII else { return name.lowercased() }
+    guard hasUpper else { return String(name) }
+    return String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+}

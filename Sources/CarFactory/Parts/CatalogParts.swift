@@ -1,0 +1,50 @@
+// The concrete parts behind the family protocols; only the catalog makes them.
+
+final class CatalogFloorplan: Floorplan {
+    let name: String
+    let shownAs: String
+    let otherNames: [String]
+    let listPrice: Money
+    let seats: Int
+    let engine: EnginePosition
+    var family: PartFamily { .floorplan }
+
+    init(_ definition: OptionDefinition, seats: Int, engine: EnginePosition) {
+        name = definition.name
+        shownAs = definition.shownAs
+        otherNames = definition.otherNames
+        listPrice = definition.listPrice
+        self.seats = seats
+        self.engine = engine
+    }
+}
+
+final class CatalogSuspension: Suspension {
+    let name: String
+    let shownAs: String
+    let otherNames: [String]
+    let listPrice: Money
+    var family: PartFamily { .suspension }
+
+    init(_ definition: OptionDefinition) {
+        name = definition.name
+        shownAs = definition.shownAs
+        otherNames = definition.otherNames
+        listPrice = definition.listPrice
+    }
+}
+
+final class CatalogDrivetrain: Drivetrain {
+    let name: String
+    let shownAs: String
+    let otherNames: [String]
+    let listPrice: Money
+    var family: PartFamily { .drivetrain }
+
+    init(_ definition: OptionDefinition) {
+        name = definition.name
+        shownAs = definition.shownAs
+        otherNames = definition.otherNames
+        listPrice = definition.listPrice
+    }
+}

@@ -1,0 +1,95 @@
+/// A stock line: one car configuration and how many of it.
+public struct StockLine: Sendable {
+    /// The configured car.
+    public let car: Car
+    /// How many of it are in stock.
+    public let count: Int64
+}
+
+/// The stock: numbered lines, the current line, and running sums so a total never walks the lines.
+public struct StockLedger: Sendable {
+    /// The lines, numbered from 1 to the user.
+    public private(set) var lines: [StockLine] = []
+    /// The current line's 1-based number, if any.
+    public private(set) var currentNumber: Int?
+    /// Cars in stock, all lines together.
+    public private(set) var carCount: Int64 = 0
+    /// Value of the stock in base-currency minor units.
+    public private(set) var valueMinorUnits: Int64 = 0
+
+    /// An empty stock.
+    public init() {}
+
+    /// The current line.
+    public func currentLine() throws(CarFactoryError) -> StockLine {
+        guard let number = currentNumber else { throw .noCurrentCar }
+        return lines[number - 1]
+    }
+
+    /// Line `number` (1-based).
+    public func line(_ number: Int) throws(CarFactoryError) -> StockLine {
+        guard (1...lines.count).contains(number) else { throw .noSuchLine(number, lineCount: lines.count) }
+        return lines[number - 1]
+    }
+
+    /// The value of the stock in the base currency.
+    public var value: Money { .base(valueMinorUnits) }
+
+    /// Adds `count` of `car` as a new line, which becomes current.
+    public mutating func add(_ car: Car, count: Int64) throws(CarFactoryError) {
+        guard count > 0 else { throw .countNotPositive(count) }
+        let (newCount, countOverflow) = carCount.addingReportingOverflow(count)
+        if countOverflow { throw .countOverflow }
+        let newValue = try Self.adding(car.priceMinorUnits, times: count, to: valueMinorUnits)
+        lines.append(StockLine(car: car, count: count))
+        carCount = newCount
+        valueMinorUnits = newValue
+        currentNumber = lines.count
+    }
+
+    /// Replaces the current line's car, keeping its count.
+    public mutating func replaceCurrent(with car: Car) throws(CarFactoryError) {
+        let old = try currentLine()
+        guard let number = currentNumber else { throw .noCurrentCar }
+        let without = try Self.adding(old.car.priceMinorUnits, times: -old.count, to: valueMinorUnits)
+        valueMinorUnits = try Self.adding(car.priceMinorUnits, times: old.count, to: without)
+        lines[number - 1] = StockLine(car: car, count: old.count)
+    }
+
+    /// Makes line `number` current.
+    public mutating func select(_ number: Int) throws(CarFactoryError) {
+        _ = try line(number)
+        currentNumber = number
+    }
+
+    /// Removes line `number` (the current line if nil); removing the current line makes the last line current.
+    public mutating func remove(_ number: Int?) throws(CarFactoryError) {
+        guard let target = number ?? currentNumber else { throw .noCurrentCar }
+        let removed = try line(target)
+        valueMinorUnits = try Self.adding(removed.car.priceMinorUnits, times: -removed.count, to: valueMinorUnits)
+        carCount -= removed.count
+        lines.remove(at: target - 1)
+        if let current = currentNumber {
+            if current == target {
+                currentNumber = lines.isEmpty ? nil : lines.count
+            } else if current > target {
+                currentNumber = current - 1
+            }
+        }
+    }
+
+    /// Removes every line.
+    public mutating func clear() {
+        lines.removeAll()
+        currentNumber = nil
+        carCount = 0
+        valueMinorUnits = 0
+    }
+
+    private static func adding(_ price: Int64, times count: Int64, to sum: Int64) throws(CarFactoryError) -> Int64 {
+        let (product, o1) = price.multipliedReportingOverflow(by: count)
+        let (result, o2) = sum.addingReportingOverflow(product)
+        if o1 || o2 { throw .moneyOverflow }
+        return result
+    }
+}

@@ -1,0 +1,95 @@
+import Testing
+@testable import CarFactory
+
+@Suite struct MoneyTests {
+    let catalog = Catalog.standard
+
+    func converted(_ baseMinorUnits: Int64, to code: String) throws -> String {
+        let factory = ValuationFactory(currency: try catalog.currency(named: code))
+        return factory.makeFormatter().format(try factory.makeConverter().convert(baseMinorUnits).minorUnits)
+    }
+
+    @Test func worked_values_of_the_sports_car_with_4wd() throws {
+        #expect(try converted(7_080_000, to: "USD") == "$70,800.00")
+        #expect(try converted(7_080_000, to: "GBP") == "£42,719.30")
+        #expect(try converted(7_080_000, to: "EUR") == "€65,136.00")
+        #expect(try converted(7_080_000, to: "JPY") == "¥10,726,200")
+    }
+
+    @Test func two_suvs_in_pounds() throws {
+        #expect(try converted(2 * 8_189_500, to: "gbp") == "£98,827.61")
+    }
+
+    @Test func conversion_rounds_half_to_even() throws {
+        // 1 cent at JPY 150 is 1.5 yen (rounds up to 2), 3 cents at 150 is 4.5 (rounds down to 4).
+        let yen150 = try Currency(code: "YYY", symbol: "¥", digits: 0, rate: DecimalNumber(parsing: "150"))
+        let converter = ValuationFactory(currency: yen150).makeConverter()
+        #expect(try converter.convert(1).minorUnits == 2)
+        #expect(try converter.convert(3).minorUnits == 4)
+        #expect(try converter.convert(5).minorUnits == 8)   // 7.5 -> 8
+        #expect(try converter.convert(7).minorUnits == 10)  // 10.5 -> 10
+        #expect(try converter.convert(-3).minorUnits == -4)
+        // Just above and below the half round away from and toward zero.
+        let half = try Currency(code: "HLF", symbol: "h", digits: 2, rate: DecimalNumber(parsing: "0.005"))
+        let h = ValuationFactory(currency: half).makeConverter()
+        #expect(try h.convert(100).minorUnits == 0)    // 0.5 -> 0
+        #expect(try h.convert(300).minorUnits == 2)    // 1.5 -> 2
+        #expect(try h.convert(101).minorUnits == 1)    // 0.505 -> 1
+        #expect(try h.convert(99).minorUnits == 0)     // 0.495 -> 0
+    }
+
+    @Test func sums_in_base_first_then_converts_once() throws {
+        // Three 1-cent cars at GBP 0.60338: converted one by one they would round to 3 x 1p.
+        #expect(try converted(3, to: "GBP") == "£0.02")
+    }
+
+    @Test(arguments: [
+        (Int64(0), "$0.00"), (5, "$0.05"), (99, "$0.99"), (100, "$1.00"), (99_999, "$999.99"),
+        (100_000, "$1,000.00"), (12_345_678, "$123,456.78"), (100_000_000, "$1,000,000.00"),
+        (Int64.max, "$92,233,720,368,547,758.07"), (-123_456, "-$1,234.56"), (Int64.min, "-$92,233,720,368,547,758.08"),
+    ])
+    func dollars_are_grouped_at_every_magnitude(minor: Int64, text: String) {
+        #expect(MoneyFormatter(currency: .base).format(minor) == text)
+    }
+
+    @Test(arguments: [
+        (Int64(0), "¥0"), (7, "¥7"), (999, "¥999"), (1_000, "¥1,000"), (10_726_200, "¥10,726,200"),
+        (123_456_789, "¥123,456,789"), (1_000_000_000_000, "¥1,000,000,000,000"),
+    ])
+    func yen_have_no_minor_digits(minor: Int64, text: String) throws {
+        #expect(MoneyFormatter(currency: try catalog.currency(named: "JPY")).format(minor) == text)
+    }
+
+    @Test func four_digit_currency_pads_minor_digits() throws {
+        let c = try Currency(code: "XFD", symbol: "X ", digits: 4, rate: DecimalNumber(parsing: "1"))
+        #expect(MoneyFormatter(currency: c).format(5) == "X 0.0005")
+        #expect(MoneyFormatter(currency: c).format(12_345_6789) == "X 12,345.6789")
+    }
+
+    @Test func overflow_is_an_error_not_a_trap() throws {
+        let yen = ValuationFactory(currency: try catalog.currency(named: "JPY")).makeConverter()
+        #expect(throws: CarFactoryError.moneyOverflow) { try yen.convert(Int64.max) }
+        #expect(throws: CarFactoryError.moneyOverflow) { try Money.base(Int64.max).adding(.base(1)) }
+        #expect(throws: CarFactoryError.moneyOverflow) { try Money.base(Int64.max / 2).multiplied(by: 3) }
+        let tiny = try Currency(code: "TNY", symbol: "t", digits: 4, rate: DecimalNumber(parsing: "922337203685477580.7"))
+        #expect(throws: CarFactoryError.moneyOverflow) { try ValuationFactory(currency: tiny).makeConverter().convert(Int64.max) }
+    }
+
+    @Test func decimals_are_read_exactly() throws {
+        #expect(try DecimalNumber(parsing: "0.60338") == DecimalNumber(significand: 60338, scale: 5))
+        #expect(try DecimalNumber(parsing: "151.50").normalized.description == "151.5")
+        #expect(try DecimalNumber(parsing: "31000").minorUnits(digits: 2) == 3_100_000)
+        #expect(throws: CarFactoryError.tooManyDecimals("1.005", allowed: 2)) { try DecimalNumber(parsing: "1.005").minorUnits(digits: 2) }
+        for bad in ["", ".", "1.", ".5", "-1", "+1", "1e3", "1.2.3", "0x10", " 1"] {
+            #expect(throws: CarFactoryError.notADecimal(bad)) { try DecimalNumber(parsing: bad) }
+        }
+        #expect(throws: CarFactoryError.numberTooLarge("99999999999999999999")) { try DecimalNumber(parsing: "99999999999999999999") }
+        #expect(DecimalNumber(significand: 5, scale: 3).description == "0.005")
+    }
+
+    @Test func currencies_check_their_digits_and_rates() throws {
+        #expect(throws: CarFactoryError.invalidDigits(5)) { try Currency(code: "ABC", symbol: "a", digits: 5, rate: DecimalNumber(parsing: "1")) }
+        #expect(throws: CarFactoryError.rateNotPositive("0.000")) { try Currency(code: "ABC", symbol: "a", digits: 2, rate: DecimalNumber(parsing: "0.000")) }
+        #expect(throws: CarFactoryError.invalidCurrencyCode("A1")) { try Currency(code: "A1", symbol: "a", digits: 2, rate: DecimalNumber(parsing: "1")) }
+    }
+}

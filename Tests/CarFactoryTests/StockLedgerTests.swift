@@ -1,0 +1,48 @@
+import Testing
+@testable import CarFactory
+
+@Suite struct StockLedgerTests {
+    let catalog = Catalog.standard
+
+    @Test func running_sums_follow_every_change() throws {
+        var stock = StockLedger()
+        try stock.add(catalog.builder(for: "suv").build(), count: 2)
+        #expect(stock.carCount == 2)
+        #expect(stock.value.description == "$163,790.00")
+        try stock.add(catalog.builder(for: "sports").build(), count: 1)
+        var builder = catalog.builder(for: try stock.currentLine().car)
+        try builder.set(catalog.option(named: "4wd", in: .drivetrain))
+        try stock.replaceCurrent(with: builder.build())
+        #expect(stock.value.description == "$234,590.00")
+        try stock.remove(1)
+        #expect(stock.carCount == 1)
+        #expect(stock.currentNumber == 1)
+        #expect(stock.value.description == "$70,800.00")
+        stock.clear()
+        #expect(stock.carCount == 0 && stock.value.minorUnits == 0 && stock.currentNumber == nil)
+    }
+
+    @Test func removing_the_current_line_makes_the_last_line_current() throws {
+        var stock = StockLedger()
+        for model in ["compact", "sports", "suv"] { try stock.add(catalog.builder(for: model).build(), count: 1) }
+        try stock.select(2)
+        try stock.remove(nil)
+        #expect(stock.currentNumber == 2)
+        #expect(try stock.currentLine().car.factory.model == "suv")
+        try stock.select(2)
+        try stock.remove(1)
+        #expect(stock.currentNumber == 1)
+        #expect(throws: CarFactoryError.noSuchLine(5, lineCount: 1)) { try stock.select(5) }
+        #expect(throws: CarFactoryError.noSuchLine(0, lineCount: 1)) { try stock.remove(0) }
+    }
+
+    @Test func overflowing_counts_and_values_change_nothing() throws {
+        var stock = StockLedger()
+        let suv = try catalog.builder(for: "suv").build()
+        try stock.add(suv, count: 1)
+        #expect(throws: CarFactoryError.moneyOverflow) { try stock.add(suv, count: Int64.max / 1000) }
+        #expect(throws: CarFactoryError.countNotPositive(0)) { try stock.add(suv, count: 0) }
+        #expect(stock.lines.count == 1 && stock.carCount == 1 && stock.value.description == "$81,895.00")
+        #expect(throws: CarFactoryError.noCurrentCar) { try StockLedger().currentLine() }
+    }
+}
