@@ -20,6 +20,9 @@ public struct CurrencyConverter: Sendable {
     /// The currency amounts are converted into.
     public let target: Currency
 
+    /// A converter into `target`; `ValuationFactory` pairs it with the matching formatter.
+    public init(target: Currency) { self.target = target }
+
     /// Converts `base` minor units of the base currency into the target currency.
     public func convert(_ baseMinorUnits: Int64) throws(CarFactoryError) -> Money {
         let base = Currency.base
@@ -61,6 +64,9 @@ public struct CurrencyConverter: Sendable {
 public struct MoneyFormatter: Sendable {
     /// The currency whose symbol and digits are used.
     public let currency: Currency
+
+    /// A formatter for `currency`; `ValuationFactory` pairs it with the matching converter.
+    public init(currency: Currency) { self.currency = currency }
 
     /// `£42,719.30`, `¥10,726,200`, `-$5.00`.
     public func format(_ minorUnits: Int64) -> String {

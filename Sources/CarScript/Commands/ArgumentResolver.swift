@@ -1,0 +1,108 @@
+import CarFactory
+
+// Turns the words of a command into typed values, checking every name against the
+// catalog: this is all `--check` does, and what every command does before it runs.
+extension Session {
+    func resolve(_ spec: CommandSpec, words: ArraySlice<Token>, lexer: Lexer) throws(ScriptError) -> Invocation {
+        var values: [ArgumentValue] = []
+        values.reserveCapacity(spec.arguments.count)
+        var ranges: [SourceRange] = [words[words.startIndex].range]
+        var index = words.startIndex + 1
+        for argument in spec.arguments {
+            guard index < words.endIndex else {
+                if argument.optional {
+                    values.append(.absent)
+                    continue
+                }
+                let end = words[words.endIndex - 1].range.end
+                throw ScriptError(.missingArgument(argument.name, usage: spec.usage), at: SourceRange(end, end + 1))
+            }
+            let token = words[index]
+            if argument.kind == .words {
+                values.append(.words(words[index...].map(lexer.string)))
+                ranges.append(SourceRange(token.range.start, words[words.endIndex - 1].range.end))
+                index = words.endIndex
+                continue
+            }
+            values.append(try value(of: lexer.string(token), as: argument.kind, at: token.range, resolved: values))
+            ranges.append(token.range)
+            index += 1
+        }
+        if index < words.endIndex {
+            let extra = words[index]
+            throw ScriptError(.unexpectedArgument(lexer.string(extra), usage: spec.usage), at: extra.range)
+        }
+        return Invocation(spec: spec, values: values, ranges: ranges)
+    }
+
+    private func value(of word: String, as kind: ArgumentKind, at range: SourceRange,
+                       resolved: [ArgumentValue]) throws(ScriptError) -> ArgumentValue {
+        switch kind {
+        case .model:
+            guard let factory = try? catalog.registry.factory(named: word) else {
+                throw unknown("model", word, catalog.registry.factories.map(\.model), at: range)
+            }
+            return .model(factory)
+        case .family:
+            guard let family = PartFamily(named: word) else {
+                throw unknown("family", word, PartFamily.allCases.map(\.rawValue), at: range)
+            }
+            return .family(family)
+        case .option(let familyArgument):
+            guard case .family(let family) = resolved[familyArgument - 1] else {
+                preconditionFailure("option argument without a family before it")
+            }
+            let table = catalog.options(of: family)
+            guard let part = table.part(named: word) else {
+                throw unknown("\(family) option", word, table.parts.map(\.name), suggestFrom: table.allNames, at: range)
+            }
+            return .option(part)
+        case .currency:
+            guard let currency = try? catalog.currency(named: word) else {
+                throw unknown("currency", word, catalog.currencies.map(\.code), at: range)
+            }
+            return .currency(currency)
+        case .count:
+            return .count(try Self.positive(word, at: range, Int64.self, else: .notACount(word)))
+        case .lineNumber:
+            return .lineNumber(try Self.positive(word, at: range, Int.self, else: .notALineNumber(word)))
+        case .decimal:
+            do {
+                return .decimal(try DecimalNumber(parsing: word))
+            } catch {
+                throw ScriptError(.domain(error), at: range)
+            }
+        case .file:
+            return .word(word)
+        case .command:
+            guard let spec = commands.lookup(word) else {
+                throw unknown("command", word, commands.specs.map(\.name), at: range)
+            }
+            return .command(spec)
+        case .words:
+            preconditionFailure("words are taken whole by resolve")
+        }
+    }
+
+    private func unknown(_ what: String, _ word: String, _ valid: [String], suggestFrom: [String]? = nil,
+                         at range: SourceRange) -> ScriptError {
+        ScriptError(.unknownName(what, word, suggestion: closestName(to: word, in: suggestFrom ?? valid), valid: valid),
+                    at: range)
+    }
+
+    /// A whole number from 1, in decimal digits only.
+    private static func positive<T: FixedWidthInteger>(_ word: String, at range: SourceRange, _ type: T.Type,
+                                                       else error: ScriptError.Kind) throws(ScriptError) -> T {
+        var value: T = 0
+        guard !word.isEmpty else { throw ScriptError(error, at: range) }
+        for byte in word.utf8 {
+            guard byte >= 0x30 && byte <= 0x39 else { throw ScriptError(error, at: range) }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (next, o2) = times10.addingReportingOverflow(T(byte - 0x30))
+            if o1 || o2 { throw ScriptError(.domain(.numberTooLarge(word)), at: range) }
+            value = next
+        }
+        guard value > 0 else { throw ScriptError(error, at: range) }
+        return value
+    }
+}

@@ -1,0 +1,70 @@
+import CarFactory
+
+/// What an argument must be; the resolver, `help` and completion all read it.
+public enum ArgumentKind: Sendable, Equatable {
+    case model
+    case family
+    /// An option of the family given by the argument at this index.
+    case option(familyArgument: Int)
+    case currency
+    case count
+    case lineNumber
+    case decimal
+    case file
+    case command
+    /// Every remaining word (`echo`).
+    case words
+}
+
+/// One argument of a command: its placeholder in the usage line, its kind, and whether it may be left out.
+public struct ArgumentSpec: Sendable {
+    /// The placeholder, e.g. `MODEL`.
+    public let name: String
+    /// What the word must be.
+    public let kind: ArgumentKind
+    /// Whether it may be left out.
+    public let optional: Bool
+
+    /// A required argument.
+    public static func required(_ name: String, _ kind: ArgumentKind) -> ArgumentSpec {
+        ArgumentSpec(name: name, kind: kind, optional: false)
+    }
+
+    /// An optional argument.
+    public static func optional(_ name: String, _ kind: ArgumentKind) -> ArgumentSpec {
+        ArgumentSpec(name: name, kind: kind, optional: true)
+    }
+}
+
+/// The groups `help` lists commands under.
+public enum CommandGroup: String, CaseIterable, Sendable {
+    case configure, value, catalog, script, system
+}
+
+/// One command: the single entry that dispatch, `help`, completion and `--check` all read.
+public struct CommandSpec: Sendable {
+    /// The name typed.
+    public let name: String
+    /// Other names for it (`exit` for `quit`).
+    public let aliases: [String]
+    /// Its group in `help`.
+    public let group: CommandGroup
+    /// Its arguments, in order.
+    public let arguments: [ArgumentSpec]
+    /// One line for `help`.
+    public let summary: String
+    /// A longer description for `help COMMAND`.
+    public let details: String
+    /// An example line.
+    public let example: String
+    /// Runs the command; only called once every argument has resolved.
+    let run: @Sendable (Session, Invocation) throws(ScriptError) -> Void
+
+    /// `car MODEL [COUNT]`.
+    public var usage: String {
+        ([name] + arguments.map { spec in
+            let word = spec.kind == .words ? spec.name + "..." : spec.name
+            return spec.optional ? "[\(word)]" : word
+        }).joined(separator: " ")
+    }
+}

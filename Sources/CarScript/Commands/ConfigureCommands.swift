@@ -1,0 +1,93 @@
+import CarFactory
+
+/// `car`, `set`, `show`, `list`, `select`, `remove`, `clear`.
+enum ConfigureCommands {
+    static let all: [CommandSpec] = [
+        CommandSpec(
+            name: "car", aliases: [], group: .configure,
+            arguments: [.required("MODEL", .model), .optional("COUNT", .count)],
+            summary: "add a stock line of COUNT cars (default 1) of MODEL; it becomes current",
+            details: "Builds MODEL with its default options and adds it to the stock as a new line of COUNT cars. The new line becomes the current car, which 'set', 'show' and 'price' work on.",
+            example: "car suv 2",
+            run: { session, call throws(ScriptError) in
+                let factory = call.model(1)
+                let car = try call.at(1) { () throws(CarFactoryError) in
+                    try CarBuilder(factory: factory, rules: session.catalog.rules).build()
+                }
+                try call.at(2) { () throws(CarFactoryError) in try session.stock.add(car, count: call.count(2) ?? 1) }
+            }),
+        CommandSpec(
+            name: "set", aliases: [], group: .configure,
+            arguments: [.required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1))],
+            summary: "change one part of the current car",
+            details: "Replaces the current car's part of FAMILY (floorplan, suspension or drivetrain) with OPTION. A change that breaks a catalog rule is refused and the car stays as it was.",
+            example: "set drivetrain 4wd",
+            run: { session, call throws(ScriptError) in
+                let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
+                try call.at(2) { () throws(CarFactoryError) in
+                    var builder = session.catalog.builder(for: line.car)
+                    try builder.set(call.option(2))
+                    try session.stock.replaceCurrent(with: builder.build())
+                }
+            }),
+        CommandSpec(
+            name: "show", aliases: [], group: .configure,
+            arguments: [.optional("N", .lineNumber)],
+            summary: "show the current car (or line N) and its unit price",
+            details: "Prints the car in the book's format: Car type, Seats, Engine, Suspension and Drive, then its unit Price in the base currency.",
+            example: "show",
+            run: { session, call throws(ScriptError) in
+                let line = try call.at(1) { () throws(CarFactoryError) in
+                    if let number = call.lineNumber(1) { try session.stock.line(number) } else { try session.stock.currentLine() }
+                }
+                session.emit(.car(line.car), call)
+            }),
+        CommandSpec(
+            name: "list", aliases: [], group: .configure,
+            arguments: [],
+            summary: "list the stock lines; * marks the current one",
+            details: "Prints one row per stock line: its number, model, car type, options, count and unit price in the base currency.",
+            example: "list",
+            run: { session, call throws(ScriptError) in
+                var table = Table([
+                    .init("", key: "current"), .init("#", key: "line", alignRight: true), .init("model"),
+                    .init("car type"), .init("floorplan"), .init("suspension"), .init("drivetrain"),
+                    .init("count", alignRight: true), .init("unit price", alignRight: true),
+                ], emptyMessage: "The stock is empty.")
+                for (index, line) in session.stock.lines.enumerated() {
+                    let car = line.car
+                    table.rows.append([
+                        .flag(session.stock.currentNumber == index + 1), .integer(Int64(index + 1)),
+                        .text(car.factory.model), .text(car.carType), .text(car.floorplan.name),
+                        .text(car.suspension.name), .text(car.drivetrain.name), .integer(line.count), .money(car.price),
+                    ])
+                }
+                session.emit(.table(table), call)
+            }),
+        CommandSpec(
+            name: "select", aliases: [], group: .configure,
+            arguments: [.required("N", .lineNumber)],
+            summary: "make stock line N the current car",
+            details: "Lines are numbered from 1 as 'list' shows them.",
+            example: "select 1",
+            run: { session, call throws(ScriptError) in
+                try call.at(1) { () throws(CarFactoryError) in try session.stock.select(call.lineNumber(1) ?? 0) }
+            }),
+        CommandSpec(
+            name: "remove", aliases: [], group: .configure,
+            arguments: [.optional("N", .lineNumber)],
+            summary: "remove stock line N (default: the current line)",
+            details: "Lines after it move up by one. Removing the current line makes the last line current.",
+            example: "remove 2",
+            run: { session, call throws(ScriptError) in
+                try call.at(1) { () throws(CarFactoryError) in try session.stock.remove(call.lineNumber(1)) }
+            }),
+        CommandSpec(
+            name: "clear", aliases: [], group: .configure,
+            arguments: [],
+            summary: "remove every stock line",
+            details: "Empties the stock; the catalog and rates stay as they are.",
+            example: "clear",
+            run: { session, _ throws(ScriptError) in session.stock.clear() }),
+    ]
+}

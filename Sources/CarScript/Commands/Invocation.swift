@@ -1,0 +1,96 @@
+import CarFactory
+
+/// A resolved argument value.
+public enum ArgumentValue {
+    case absent
+    case model(any CarFactory)
+    case family(PartFamily)
+    case option(any Part)
+    case currency(Currency)
+    case count(Int64)
+    case lineNumber(Int)
+    case decimal(DecimalNumber)
+    case word(String)
+    case words([String])
+    case command(CommandSpec)
+}
+
+/// A command ready to run: its spec, its resolved arguments and where each word stands.
+public struct Invocation {
+    /// The command.
+    public let spec: CommandSpec
+    /// One value per argument of the spec (`.absent` for a left-out optional one).
+    public let values: [ArgumentValue]
+    /// Where the command word (index 0) and each argument (index 1...) stand in the line.
+    let ranges: [SourceRange]
+
+    /// Where argument `index` stands, or the command word for 0 (or a left-out argument).
+    public func range(_ index: Int) -> SourceRange {
+        index < ranges.count ? ranges[index] : ranges[0]
+    }
+
+    /// Runs `body`, positioning a domain error at argument `index` (0 is the command word).
+    public func at<T>(_ index: Int, _ body: () throws(CarFactoryError) -> T) throws(ScriptError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw ScriptError(.domain(error), at: range(index))
+        }
+    }
+
+    func value(_ index: Int) -> ArgumentValue { values[index - 1] }
+
+    /// The model of argument `index`.
+    public func model(_ index: Int) -> any CarFactory {
+        guard case .model(let factory) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not a model") }
+        return factory
+    }
+
+    /// The option of argument `index`.
+    public func option(_ index: Int) -> any Part {
+        guard case .option(let part) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not an option") }
+        return part
+    }
+
+    /// The family of argument `index`, if given.
+    public func family(_ index: Int) -> PartFamily? {
+        guard case .family(let family) = value(index) else { return nil }
+        return family
+    }
+
+    /// The currency of argument `index`, if given.
+    public func currency(_ index: Int) -> Currency? {
+        guard case .currency(let currency) = value(index) else { return nil }
+        return currency
+    }
+
+    /// The count of argument `index`, if given.
+    public func count(_ index: Int) -> Int64? {
+        guard case .count(let count) = value(index) else { return nil }
+        return count
+    }
+
+    /// The line number of argument `index`, if given.
+    public func lineNumber(_ index: Int) -> Int? {
+        guard case .lineNumber(let number) = value(index) else { return nil }
+        return number
+    }
+
+    /// The decimal of argument `index`.
+    public func decimal(_ index: Int) -> DecimalNumber {
+        guard case .decimal(let number) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not a decimal") }
+        return number
+    }
+
+    /// The words of argument `index` (empty if none).
+    public func words(_ index: Int) -> [String] {
+        guard case .words(let words) = value(index) else { return [] }
+        return words
+    }
+
+    /// The command named by argument `index`, if given.
+    public func command(_ index: Int) -> CommandSpec? {
+        guard case .command(let spec) = value(index) else { return nil }
+        return spec
+    }
+}

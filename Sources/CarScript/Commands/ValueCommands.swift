@@ -1,0 +1,44 @@
+import CarFactory
+
+/// `total`, `price`, `rate`.
+enum ValueCommands {
+    static let all: [CommandSpec] = [
+        CommandSpec(
+            name: "total", aliases: [], group: .value,
+            arguments: [.optional("CURRENCY", .currency)],
+            summary: "count the cars in stock and their value (default: USD)",
+            details: "Prints 'N Cars in Stock. Total Value: AMOUNT'. The value is summed in the base currency and converted once, rounding half to even.",
+            example: "total GBP",
+            run: { session, call throws(ScriptError) in
+                let currency = call.currency(1) ?? .base
+                let value = try call.at(1) { () throws(CarFactoryError) in
+                    try ValuationFactory(currency: currency).makeConverter().convert(session.stock.valueMinorUnits)
+                }
+                session.emit(.total(count: session.stock.carCount, value: value), call)
+            }),
+        CommandSpec(
+            name: "price", aliases: [], group: .value,
+            arguments: [.optional("CURRENCY", .currency)],
+            summary: "print the current car's unit price (default: USD)",
+            details: "Prints the formatted amount alone on its line.",
+            example: "price EUR",
+            run: { session, call throws(ScriptError) in
+                let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
+                let currency = call.currency(1) ?? .base
+                let price = try call.at(1) { () throws(CarFactoryError) in
+                    try ValuationFactory(currency: currency).makeConverter().convert(line.car.priceMinorUnits)
+                }
+                session.emit(.amount(price), call)
+            }),
+        CommandSpec(
+            name: "rate", aliases: [], group: .value,
+            arguments: [.required("CURRENCY", .currency), .required("VALUE", .decimal)],
+            summary: "set how many units of CURRENCY one US dollar buys",
+            details: "VALUE is a positive decimal such as 0.61. The base currency's rate is always 1.",
+            example: "rate GBP 0.61",
+            run: { session, call throws(ScriptError) in
+                let code = call.currency(1)?.code ?? ""
+                try call.at(2) { () throws(CarFactoryError) in try session.catalog.setRate(of: code, to: call.decimal(2)) }
+            }),
+    ]
+}

@@ -1,0 +1,71 @@
+/// A reported problem, positioned for a person: file, line and column, the source line and what to underline.
+///
+/// Diagnostics are data; the text and JSON renderers decide how they look.
+public struct Diagnostic: Equatable, Sendable {
+    /// The file name as given, `<stdin>` or `<command-line>`.
+    public var file: String
+    /// 1-based line number.
+    public var line: Int
+    /// 1-based column, in characters.
+    public var column: Int
+    /// What went wrong.
+    public var message: String
+    /// The physical source line, without its line break.
+    public var sourceLine: String
+    /// How many characters to underline from `column` (at least 1).
+    public var width: Int
+    /// Where the file was included from, innermost first: `FILE:LINE`.
+    public var includedFrom: [String]
+
+    /// Makes a diagnostic.
+    public init(file: String, line: Int, column: Int, message: String, sourceLine: String,
+                width: Int, includedFrom: [String] = []) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+        self.sourceLine = sourceLine
+        self.width = width
+        self.includedFrom = includedFrom
+    }
+}
+
+/// A logical line as read: its bytes, where each physical line starts, and the first line's number.
+public struct SourceLines: Sendable {
+    /// The file name shown in diagnostics.
+    public var file: String
+    /// The logical line: physical lines joined by `\n`.
+    public var bytes: [UInt8] = []
+    /// Byte offsets where each physical line starts.
+    public var lineStarts: [Int] = [0]
+    /// The 1-based number of the first physical line.
+    public var firstLine = 1
+
+    /// An empty logical line of `file`.
+    public init(file: String) { self.file = file }
+
+    /// Positions an error of this line.
+    public func diagnostic(_ error: ScriptError, includedFrom: [String] = []) -> Diagnostic {
+        diagnostic(message: error.message, range: error.range, includedFrom: includedFrom)
+    }
+
+    /// Positions `message` at `range` of this line: line, column in characters, and width of the underline.
+    public func diagnostic(message: String, range: SourceRange, includedFrom: [String] = []) -> Diagnostic {
+        let start = min(max(range.start, 0), bytes.count)
+        var physical = 0
+        while physical + 1 < lineStarts.count && lineStarts[physical + 1] <= start { physical += 1 }
+        let lineStart = lineStarts[physical]
+        var lineEnd = physical + 1 < lineStarts.count ? lineStarts[physical + 1] - 1 : bytes.count
+        if lineEnd > lineStart && bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+        let end = min(max(range.end, start), lineEnd)
+        let prefix = text(lineStart..<min(start, lineEnd))
+        let highlighted = start < end ? text(start..<end) : ""
+        return Diagnostic(file: file, line: firstLine + physical, column: prefix.count + 1, message: message,
+                          sourceLine: text(lineStart..<lineEnd), width: max(1, highlighted.count),
+                          includedFrom: includedFrom)
+    }
+
+    private func text(_ range: Range<Int>) -> String {
+        String(decoding: bytes[range], as: UTF8.self)
+    }
+}

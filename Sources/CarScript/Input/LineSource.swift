@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a line could not be read.
+public enum LineSourceFailure: Error, Equatable {
+    /// A physical line was longer than the limit; it was skipped.
+    case lineTooLong(limit: Int)
+    /// The input could not be read at all.
+    case unreadable(String)
+    /// A signal asked the program to stop.
+    case interrupted
+}
+
+/// Where lines come from: a file, a pipe, text given on the command line, or a person at a terminal.
+///
+/// A class cluster: callers get a source from `openLineSource` and never name the kind behind it.
+public protocol LineSource: AnyObject {
+    /// The name diagnostics show: a path, `<stdin>` or `<command-line>`.
+    var name: String { get }
+    /// Appends the next physical line, without its line break, to `bytes`; false at the end of input.
+    /// `continuation` says the line continues an open one (an interactive source shows another prompt).
+    func readLine(into bytes: inout [UInt8], continuation: Bool) throws(LineSourceFailure) -> Bool
+}
+
+/// Where a line source reads from.
+public enum LineOrigin {
+    /// Standard input, whatever it is.
+    case standardInput
+    /// A file by path (`-` for standard input).
+    case file(String)
+    /// Text given in full, with the name to show for it.
+    case text(String, name: String)
+}
+
+/// Opens the line source for `origin`: the one entry point of the cluster.
+public func openLineSource(_ origin: LineOrigin) throws(LineSourceFailure) -> any LineSource {
+    switch origin {
+    case .standardInput, .file("-"):
+        return StreamLineSource(fd: 0, name: "<stdin>", ownsDescriptor: false)
+    case .file(let path):
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable("cannot open '\(path)': \(String(cString: strerror(errno)))") }
+        var info = stat()
+        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw .unreadable("cannot read '\(path)': it is a directory")
+        }
+        return StreamLineSource(fd: fd, name: path, ownsDescriptor: true)
+    case .text(let text, let name):
+        return TextLineSource(text: text, name: name)
+    }
+}
+
+/// Lines of text held in memory (`-e`).
+final class TextLineSource: LineSource {
+    let name: String
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(text: String, name: String) {
+        self.name = name
+        bytes = Array(text.utf8)
+    }
+
+    func readLine(into out: inout [UInt8], continuation: Bool) throws(LineSourceFailure) -> Bool {
+        guard position < bytes.count else { return false }
+        var end = position
+        while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+        guard end - position <= maximumLineLength else {
+            position = end + 1
+            throw .lineTooLong(limit: maximumLineLength)
+        }
+        out.append(contentsOf: bytes[position..<end])
+        position = end + 1
+        return true
+    }
+}
+
+/// Lines of a file or pipe, read in large chunks: memory stays constant however long the input.
+final class StreamLineSource: LineSource {
+    let name: String
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private let chunk: UnsafeMutableBufferPointer<UInt8>
+    private var start = 0
+    private var end = 0
+    private var atEOF = false
+
+    init(fd: Int32, name: String, ownsDescriptor: Bool, chunkSize: Int = 1 << 16) {
+        self.fd = fd
+        self.name = name
+        self.ownsDescriptor = ownsDescriptor
+        chunk = .allocate(capacity: chunkSize)
+    }
+
+    deinit {
+        chunk.deallocate()
+        if ownsDescriptor { close(fd) }
+    }
+
+    func readLine(into out: inout [UInt8], continuation: Bool) throws(LineSourceFailure) -> Bool {
+        var copied = 0
+        var tooLong = false
+        var sawAny = false
+        while true {
+            if start < end {
+                sawAny = true
+                let base = chunk.baseAddress! + start
+                let available = end - start
+                if let newline = memchr(base, 0x0A, available) {
+                    let length = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                    if !tooLong && copied + length <= maximumLineLength {
+                        out.append(contentsOf: UnsafeBufferPointer(start: base, count: length))
+                    } else {
+                        tooLong = true
+                    }
+                    start += length + 1
+                    break
+                }
+                if !tooLong && copied + available <= maximumLineLength {
+                    out.append(contentsOf: UnsafeBufferPointer(start: base, count: available))
+                    copied += available
+                } else {
+                    tooLong = true
+                }
+                start = end
+            }
+            if atEOF {
+                if !sawAny { return false }
+                break
+            }
+            try refill()
+        }
+        if tooLong { throw .lineTooLong(limit: maximumLineLength) }
+        return true
+    }
+
+    private func refill() throws(LineSourceFailure) {
+        start = 0
+        end = 0
+        while true {
+            let n = read(fd, chunk.baseAddress, chunk.count)
+            if n > 0 {
+                end = n
+                return
+            }
+            if n == 0 {
+                atEOF = true
+                return
+            }
+            if errno == EINTR {
+                if stopRequested { throw .interrupted }
+                continue
+            }
+            throw .unreadable("cannot read '\(name)': \(String(cString: strerror(errno)))")
+        }
+    }
+}

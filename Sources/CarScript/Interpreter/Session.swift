@@ -1,0 +1,56 @@
+import CarFactory
+
+/// How a session runs: what it does on errors, and what it refuses.
+public struct SessionOptions: Sendable {
+    /// Go on after a failed command (the run still fails).
+    public var keepGoing = false
+    /// Parse and resolve names only; run nothing.
+    public var checkOnly = false
+    /// Refuse commands that touch files.
+    public var safe = false
+
+    /// The defaults: stop at the first error, run everything, allow files.
+    public init() {}
+}
+
+/// One interpreter session: the catalog, the stock, and where results go.
+public final class Session {
+    /// The catalog in force (built-in plus definitions).
+    public var catalog: Catalog
+    /// The stock lines.
+    public var stock = StockLedger()
+    /// The command table dispatch reads.
+    public let commands: CommandTable
+    /// Where results and diagnostics go.
+    public let renderer: any ResultRenderer
+    /// How errors and files are handled.
+    public let options: SessionOptions
+    /// The service center, for `services`.
+    public let services: ServiceCenter?
+    /// Whether any command has failed: the run's exit status is then 1.
+    public internal(set) var hasFailed = false
+    /// Whether `quit` was given.
+    public internal(set) var quitRequested = false
+    /// Whether errors stop the run (scripts) or only the line (an interactive prompt).
+    public var stopsOnError = true
+
+    /// A session over `catalog` that renders with `renderer`.
+    public init(catalog: Catalog, renderer: any ResultRenderer, options: SessionOptions = SessionOptions(),
+                commands: CommandTable = .standard, services: ServiceCenter? = nil) {
+        self.catalog = catalog
+        self.renderer = renderer
+        self.options = options
+        self.commands = commands
+        self.services = services
+    }
+
+    /// Whether the run should read no further input.
+    public var shouldStop: Bool {
+        quitRequested || renderer.outputFailed || (hasFailed && stopsOnError && !options.keepGoing)
+    }
+
+    /// Writes a result of `command`.
+    func emit(_ result: CommandResult, _ invocation: Invocation) {
+        renderer.render(result, command: invocation.spec.name)
+    }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CarFactory
+
+/// The whole program behind the `carfab` executable: arguments in, exit status out.
+public enum Program {
+    /// The version `--version` prints.
+    public static let version = "0.1.0"
+
+    /// Exit statuses.
+    public enum ExitStatus {
+        public static let success: Int32 = 0
+        public static let failure: Int32 = 1
+        public static let usage: Int32 = 64
+    }
+
+    /// How the program ended.
+    public enum Outcome: Equatable, Sendable {
+        /// Exit with this status.
+        case exit(Int32)
+        /// Standard output's reader went away: end as a pipeline expects, by SIGPIPE.
+        case brokenPipe
+        /// A signal asked to stop: end with 128 + its number.
+        case stoppedBy(signal: Int32)
+    }
+
+    /// Runs carfab with `arguments` (without the program name).
+    public static func run(_ arguments: [String], environment: ProgramEnvironment = .current) -> Outcome {
+        let out = Output(fd: 1)
+        let err = Output(fd: 2)
+        let parsed: ProgramArguments
+        do {
+            parsed = try ProgramArguments(parsing: arguments)
+        } catch {
+            err.write("carfab: error: \(error.message)\nusage: carfab [OPTIONS] [FILE...] (see 'carfab --help')\n")
+            err.flush()
+            return .exit(ExitStatus.usage)
+        }
+        if parsed.showHelp || parsed.showVersion {
+            out.write(parsed.showHelp ? ProgramArguments.helpText + "\n" : "carfab \(version)\n")
+            out.flush()
+            return out.pipeClosed ? .brokenPipe : .exit(ExitStatus.success)
+        }
+
+        let center = ServiceCenter()
+        let catalogService = CatalogService()
+        let outputService = OutputService(out: out, err: err)
+        center.register(catalogService)
+        center.register(outputService)
+        defer { center.stopAll() }
+        do {
+            try center.startAll()
+        } catch {
+            err.write("carfab: error: \(error)\n")
+            return .exit(ExitStatus.failure)
+        }
+
+        var options = SessionOptions()
+        options.keepGoing = parsed.keepGoing
+        options.checkOnly = parsed.checkOnly
+        options.safe = parsed.safe
+        let renderer: any ResultRenderer = parsed.format == .json
+            ? JSONRenderer(out: out, err: err)
+            : TextRenderer(out: out, err: err, color: environment.colorOnStandardError)
+        let session = Session(catalog: catalogService.catalog, renderer: renderer, options: options, services: center)
+
+        let inputs = parsed.inputs.isEmpty ? [ProgramInput.file("-")] : parsed.inputs
+        for input in inputs {
+            if session.shouldStop || stopRequested { break }
+            switch input {
+            case .text(let text):
+                session.run(text: text, name: "<command-line>")
+            case .file(let path):
+                do {
+                    session.run(try openLineSource(.file(path)))
+                } catch {
+                    session.reportUnreadable(path: path, failure: error)
+                }
+            }
+        }
+        center.stopAll()
+        let signal = pendingStopSignal.load(ordering: .relaxed)
+        if signal != 0 { return .stoppedBy(signal: signal) }
+        if out.pipeClosed { return .brokenPipe }
+        return .exit(session.hasFailed ? ExitStatus.failure : ExitStatus.success)
+    }
+}
+
+/// What the program needs to know about where it runs.
+public struct ProgramEnvironment: Sendable {
+    /// Whether diagnostics may be coloured: standard error is a terminal and `NO_COLOR` is unset or empty.
+    public var colorOnStandardError: Bool
+
+    /// Makes an environment.
+    public init(colorOnStandardError: Bool) {
+        self.colorOnStandardError = colorOnStandardError
+    }
+
+    /// The environment of this process.
+    public static var current: ProgramEnvironment {
+        let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
+        return ProgramEnvironment(colorOnStandardError: isatty(2) == 1 && !noColor)
+    }
+}

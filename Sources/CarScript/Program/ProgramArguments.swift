@@ -1,0 +1,110 @@
+/// One input to run, in command-line order.
+public enum ProgramInput: Equatable, Sendable {
+    /// `-e TEXT`.
+    case text(String)
+    /// A file path, or `-` for standard input.
+    case file(String)
+}
+
+/// The output format of results and errors.
+public enum OutputFormat: String, Sendable {
+    case text, json
+}
+
+/// A command line that cannot be used: exit status 64.
+public struct UsageError: Error, Equatable, Sendable {
+    /// What is wrong with it.
+    public let message: String
+}
+
+/// What the command line asked for.
+public struct ProgramArguments: Equatable, Sendable {
+    /// Scripts and `-e` texts, in order.
+    public var inputs: [ProgramInput] = []
+    /// Result format.
+    public var format = OutputFormat.text
+    /// `--check`.
+    public var checkOnly = false
+    /// `--keep-going`.
+    public var keepGoing = false
+    /// `--safe`.
+    public var safe = false
+    /// `--help`.
+    public var showHelp = false
+    /// `--version`.
+    public var showVersion = false
+
+    /// Reads the arguments after the program name.
+    public init(parsing arguments: [String]) throws(UsageError) {
+        var index = 0
+        var onlyFiles = false
+        func value(for option: String, inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count else { throw UsageError(message: "option '\(option)' needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            defer { index += 1 }
+            if onlyFiles || argument == "-" || !argument.hasPrefix("-") {
+                inputs.append(.file(argument))
+                continue
+            }
+            var name = argument
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            } else if argument.hasPrefix("-e") && argument.count > 2 {
+                name = "-e"
+                inline = String(argument.dropFirst(2))
+            }
+            switch name {
+            case "--": onlyFiles = true
+            case "-e": inputs.append(.text(try value(for: "-e", inline: inline)))
+            case "--format":
+                let text = try value(for: name, inline: inline)
+                guard let format = OutputFormat(rawValue: text) else {
+                    throw UsageError(message: "unknown format '\(text)' (use text or json)")
+                }
+                self.format = format
+            case "--check", "--keep-going", "--safe", "--help", "-h", "--version":
+                if inline != nil { throw UsageError(message: "option '\(name)' takes no value") }
+                switch name {
+                case "--check": checkOnly = true
+                case "--keep-going": keepGoing = true
+                case "--safe": safe = true
+                case "--version": showVersion = true
+                default: showHelp = true
+                }
+            default:
+                let options = ["-e", "--format", "--check", "--keep-going", "--safe", "--help", "--version"]
+                let hint = closestName(to: name, in: options).map { "; did you mean '\($0)'?" } ?? ""
+                throw UsageError(message: "unknown option '\(name)'\(hint)")
+            }
+        }
+    }
+
+    /// The `--help` text.
+    public static let helpText = """
+        carfab: a scriptable car-factory shell
+
+        usage: carfab [OPTIONS] [FILE...]
+
+        Runs the FILEs and -e texts in the order given, in one session ('-' is
+        standard input). With neither, reads commands from standard input.
+        Type 'help' inside carfab for the language.
+
+        options:
+          -e TEXT           run TEXT as commands (repeatable)
+          --format FORMAT   text (default) or json
+          --check           parse and resolve names only; run nothing
+          --keep-going      go on after a failed command; still exit 1
+          --safe            refuse commands that touch files
+          --version         print the version and exit
+          -h, --help        print this help and exit
+
+        exit status: 0 success, 1 a command failed, 64 bad command line.
+        """
+}

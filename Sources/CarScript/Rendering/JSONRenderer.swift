@@ -1,0 +1,144 @@
+import CarFactory
+
+/// One JSON object per line for each result (on stdout) and each error (on stderr); the schema is in grammar.md.
+public final class JSONRenderer: ResultRenderer {
+    private let out: Output
+    private let err: Output
+
+    /// Writes results to `out` and errors to `err`.
+    public init(out: Output, err: Output) {
+        self.out = out
+        self.err = err
+    }
+
+    public var outputFailed: Bool { out.failed }
+
+    public func flush() {
+        out.flush()
+        err.flush()
+    }
+
+    public func render(_ result: CommandResult, command: String) {
+        var object = JSONObject()
+        object.add("type", string: "result")
+        object.add("command", string: command)
+        switch result {
+        case .car(let car):
+            object.add("model", string: car.factory.model)
+            for (label, value) in car.details {
+                if label == "Seats" {
+                    object.add("seats", raw: String(car.floorplan.seats))
+                } else {
+                    object.add(label == "Car type" ? "car_type" : label.lowercased(), string: value)
+                }
+            }
+            object.add("options", raw: Self.options(of: car))
+            object.add("price", raw: Self.money(car.price))
+        case .amount(let money):
+            object.add("amount", raw: Self.money(money))
+        case .total(let count, let value):
+            object.add("count", raw: String(count))
+            object.add("value", raw: Self.money(value))
+        case .text(let text):
+            object.add("text", string: text)
+        case .table(let table):
+            let rows = table.rows.map { row in
+                var item = JSONObject()
+                for (column, cell) in zip(table.columns, row) { item.add(column.key, raw: Self.value(cell)) }
+                return item.text
+            }
+            object.add("rows", raw: "[" + rows.joined(separator: ",") + "]")
+        }
+        out.write(object.text + "\n")
+        out.flushIfFull()
+    }
+
+    public func render(_ diagnostic: Diagnostic) {
+        out.flush()
+        var object = JSONObject()
+        object.add("type", string: "error")
+        object.add("file", string: diagnostic.file)
+        object.add("line", raw: String(diagnostic.line))
+        object.add("column", raw: String(diagnostic.column))
+        object.add("message", string: diagnostic.message)
+        object.add("source", string: diagnostic.sourceLine)
+        object.add("included_from", raw: "[" + diagnostic.includedFrom.map(JSONObject.quote).joined(separator: ",") + "]")
+        err.write(object.text + "\n")
+        err.flush()
+    }
+
+    /// `{"currency":"GBP","minor_units":4271930,"amount":"42719.30","formatted":"£42,719.30"}`.
+    static func money(_ money: Money) -> String {
+        var object = JSONObject()
+        object.add("currency", string: money.currency.code)
+        object.add("minor_units", raw: String(money.minorUnits))
+        object.add("amount", string: plainAmount(money))
+        object.add("formatted", string: money.description)
+        return object.text
+    }
+
+    private static func options(of car: Car) -> String {
+        var object = JSONObject()
+        for family in PartFamily.allCases { object.add(family.rawValue, string: car.part(of: family).name) }
+        return object.text
+    }
+
+    private static func plainAmount(_ money: Money) -> String {
+        let digits = money.currency.digits
+        var text = String(money.minorUnits.magnitude)
+        if digits > 0 {
+            if text.count <= digits { text = String(repeating: "0", count: digits - text.count + 1) + text }
+            text.insert(".", at: text.index(text.endIndex, offsetBy: -digits))
+        }
+        return money.minorUnits < 0 ? "-" + text : text
+    }
+
+    private static func value(_ cell: Table.Cell) -> String {
+        switch cell {
+        case .text(let text): JSONObject.quote(text)
+        case .integer(let value): String(value)
+        case .money(let amount): money(amount)
+        case .names(let names): "[" + names.map(JSONObject.quote).joined(separator: ",") + "]"
+        case .flag(let on): on ? "true" : "false"
+        case .none: "null"
+        }
+    }
+}
+
+/// Builds one JSON object's text, keys in the order added.
+struct JSONObject {
+    private var body = "{"
+    private var empty = true
+
+    /// The object so far, closed.
+    var text: String { body + "}" }
+
+    mutating func add(_ key: String, string value: String) {
+        add(key, raw: Self.quote(value))
+    }
+
+    mutating func add(_ key: String, raw value: String) {
+        if !empty { body += "," }
+        empty = false
+        body += Self.quote(key) + ":" + value
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    static func quote(_ value: String) -> String {
+        var result = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

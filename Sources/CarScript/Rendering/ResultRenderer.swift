@@ -1,0 +1,11 @@
+/// Turns results and diagnostics into output; text and JSON are two renderers of the same values.
+public protocol ResultRenderer: AnyObject {
+    /// Writes what `command` produced.
+    func render(_ result: CommandResult, command: String)
+    /// Writes a problem.
+    func render(_ diagnostic: Diagnostic)
+    /// Writes everything still buffered.
+    func flush()
+    /// Whether standard output can no longer be written (e.g. a closed pipe).
+    var outputFailed: Bool { get }
+}

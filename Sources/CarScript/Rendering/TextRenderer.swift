@@ -1,0 +1,103 @@
+import CarFactory
+
+/// Plain text for people and scripts: the book's formats, aligned tables, compiler-style diagnostics.
+public final class TextRenderer: ResultRenderer {
+    private let out: Output
+    private let err: Output
+    private let color: Bool
+
+    /// Writes results to `out` and diagnostics to `err`; `color` only for a terminal.
+    public init(out: Output, err: Output, color: Bool = false) {
+        self.out = out
+        self.err = err
+        self.color = color
+    }
+
+    public var outputFailed: Bool { out.failed }
+
+    public func flush() {
+        out.flush()
+        err.flush()
+    }
+
+    public func render(_ result: CommandResult, command: String) {
+        switch result {
+        case .car(let car):
+            for (label, value) in car.details { out.write("\(label): \(value)\n") }
+            out.write("Price: ")
+            MoneyFormatter(currency: .base).append(car.priceMinorUnits, to: &out.buffer)
+            out.buffer.append(0x0A)
+        case .amount(let money):
+            MoneyFormatter(currency: money.currency).append(money.minorUnits, to: &out.buffer)
+            out.buffer.append(0x0A)
+        case .total(let count, let value):
+            out.write(String(count))
+            out.write(count == 1 ? " Car in Stock. Total Value: " : " Cars in Stock. Total Value: ")
+            MoneyFormatter(currency: value.currency).append(value.minorUnits, to: &out.buffer)
+            out.buffer.append(0x0A)
+        case .text(let text):
+            out.write(text)
+            out.buffer.append(0x0A)
+        case .table(let table):
+            write(table)
+        }
+        out.flushIfFull()
+    }
+
+    public func render(_ diagnostic: Diagnostic) {
+        // Keep stdout and stderr in order when both go to one place.
+        out.flush()
+        for place in diagnostic.includedFrom { err.write("In file included from \(place):\n") }
+        // Line 0: the problem is with the file as a whole (it could not be read).
+        let location = diagnostic.line == 0 ? "\(diagnostic.file): " : "\(diagnostic.file):\(diagnostic.line):\(diagnostic.column): "
+        err.write(color ? "\u{1B}[1m\(location)\u{1B}[31merror:\u{1B}[0m\u{1B}[1m \(diagnostic.message)\u{1B}[0m\n"
+                        : "\(location)error: \(diagnostic.message)\n")
+        guard diagnostic.line > 0 else {
+            err.flush()
+            return
+        }
+        err.write(diagnostic.sourceLine)
+        err.write("\n")
+        // Keep tabs so the caret lines up under the word.
+        var marker = String(diagnostic.sourceLine.prefix(diagnostic.column - 1).map { $0 == "\t" ? "\t" : " " })
+        marker += "^" + String(repeating: "~", count: diagnostic.width - 1)
+        err.write(color ? "\u{1B}[32m\(marker)\u{1B}[0m\n" : marker + "\n")
+        err.flush()
+    }
+
+    private func write(_ table: Table) {
+        if table.rows.isEmpty {
+            if let message = table.emptyMessage { out.write(message + "\n") }
+            return
+        }
+        let cells = table.rows.map { $0.map(Self.text) }
+        var widths = table.columns.map(\.title.count)
+        for row in cells {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        writeRow(table.columns.map(\.title), table, widths)
+        for row in cells { writeRow(row, table, widths) }
+    }
+
+    private func writeRow(_ row: [String], _ table: Table, _ widths: [Int]) {
+        var line = ""
+        for (index, cell) in row.enumerated() {
+            let padding = String(repeating: " ", count: widths[index] - cell.count)
+            if index > 0 { line += "  " }
+            line += table.columns[index].alignRight ? padding + cell : cell + padding
+        }
+        while line.last == " " { line.removeLast() }
+        out.write(line + "\n")
+    }
+
+    private static func text(_ cell: Table.Cell) -> String {
+        switch cell {
+        case .text(let text): text
+        case .integer(let value): String(value)
+        case .money(let money): money.description
+        case .names(let names): names.joined(separator: ", ")
+        case .flag(let on): on ? "*" : ""
+        case .none: ""
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import CarFactory
+
+/// A byte range in a logical line: where an error points.
+public struct SourceRange: Equatable, Sendable {
+    /// First byte.
+    public var start: Int
+    /// One past the last byte.
+    public var end: Int
+
+    /// The bytes `start..<end`.
+    public init(_ start: Int, _ end: Int) {
+        self.start = start
+        self.end = end
+    }
+}
+
+/// Everything the language can refuse, with where it happened; the renderer adds file, line and column.
+public struct ScriptError: Error, Equatable, Sendable {
+    /// What went wrong.
+    public enum Kind: Equatable, Sendable {
+        case nulByte
+        case invalidUTF8(UInt8)
+        case unknownEscape(String)
+        case unterminatedString
+        case lineTooLong(limit: Int)
+        case unknownCommand(String, suggestion: String?)
+        case unknownName(String, String, suggestion: String?, valid: [String])
+        case missingArgument(String, usage: String)
+        case unexpectedArgument(String, usage: String)
+        case notACount(String)
+        case notALineNumber(String)
+        case domain(CarFactoryError)
+        case io(String)
+        case refused(String)
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The offending bytes of the logical line.
+    public let range: SourceRange
+
+    /// An error of `kind` at `range`.
+    public init(_ kind: Kind, at range: SourceRange) {
+        self.kind = kind
+        self.range = range
+    }
+
+    /// The message, without position.
+    public var message: String {
+        switch kind {
+        case .nulByte: "NUL byte in input"
+        case .invalidUTF8(let byte): "invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)))"
+        case .unknownEscape(let text): "unknown escape '\(text)' (use \\\", \\\\, \\n or \\t)"
+        case .unterminatedString: "unterminated string: missing closing '\"'"
+        case .lineTooLong(let limit): "line longer than the limit of \(limit) bytes"
+        case .unknownCommand(let name, let suggestion):
+            "unknown command '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; type 'help' for the list")
+        case .unknownName(let what, let name, let suggestion, let valid):
+            "unknown \(what) '\(name)'" + Self.hint(suggestion, valid, what)
+        case .missingArgument(let name, let usage): "missing \(name); usage: \(usage)"
+        case .unexpectedArgument(let word, let usage): "unexpected argument '\(word)'; usage: \(usage)"
+        case .notACount(let text): "'\(text)' is not a count (a whole number from 1)"
+        case .notALineNumber(let text): "'\(text)' is not a line number (a whole number from 1)"
+        case .domain(let error): error.description
+        case .io(let text): text
+        case .refused(let text): text
+        }
+    }
+
+    private static func hint(_ suggestion: String?, _ valid: [String], _ what: String) -> String {
+        if let suggestion { return "; did you mean '\(suggestion)'?" }
+        let noun = what.hasSuffix("family") ? what.dropLast() + "ies" : what + "s"
+        return valid.isEmpty ? "" : "; valid \(noun): " + valid.joined(separator: ", ")
+    }
+}
