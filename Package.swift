@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(name: "carfab", dependencies: ["CarScript"]),
         .testTarget(name: "CarFactoryTests", dependencies: ["CarFactory"]),
         .testTarget(name: "CarScriptTests", dependencies: ["CarScript", "CarFactory"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["carfab"]),
+        .testTarget(name: "EndToEndTests", exclude: ["Expected"]),
     ],
     swiftLanguageModes: [.v6]
 )

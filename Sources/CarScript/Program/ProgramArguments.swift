@@ -80,7 +80,8 @@ public struct ProgramArguments: Equatable, Sendable {
                 }
             default:
                 let options = ["-e", "--format", "--check", "--keep-going", "--safe", "--help", "--version"]
-                let hint = closestName(to: name, in: options).map { "; did you mean '\($0)'?" } ?? ""
+                // Only long options are worth a guess: every short one is one edit from another.
+                let hint = !name.hasPrefix("--") ? "" : closestName(to: name, in: options).map { "; did you mean '\($0)'?" } ?? ""
                 throw UsageError(message: "unknown option '\(name)'\(hint)")
             }
         }

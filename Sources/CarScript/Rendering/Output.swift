@@ -17,7 +17,12 @@ public final class Output {
     public init(fd: Int32, blockSize: Int = 1 << 16) {
         self.fd = fd
         self.blockSize = blockSize
-        buffer.reserveCapacity(blockSize + 4096)
+        buffer.reserveCapacity(min(blockSize, 1 << 16) + 4096)
+    }
+
+    /// A writer that keeps everything in `buffer` (for capturing output, e.g. in tests).
+    public static func memory() -> Output {
+        Output(fd: -1, blockSize: Int.max)
     }
 
     /// Appends text.
@@ -32,7 +37,7 @@ public final class Output {
 
     /// Writes out everything waiting.
     public func flush() {
-        guard !buffer.isEmpty else { return }
+        guard !buffer.isEmpty, fd >= 0 else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
         guard !failed else { return }
         buffer.withUnsafeBytes { bytes in

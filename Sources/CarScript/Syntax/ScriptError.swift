@@ -69,7 +69,7 @@ public struct ScriptError: Error, Equatable, Sendable {
 
     private static func hint(_ suggestion: String?, _ valid: [String], _ what: String) -> String {
         if let suggestion { return "; did you mean '\(suggestion)'?" }
-        let noun = what.hasSuffix("family") ? what.dropLast() + "ies" : what + "s"
+        let noun = what.hasSuffix("y") ? what.dropLast() + "ies" : what + "s"
         return valid.isEmpty ? "" : "; valid \(noun): " + valid.joined(separator: ", ")
     }
 }

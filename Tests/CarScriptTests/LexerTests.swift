@@ -1,0 +1,73 @@
+import Testing
+@testable import CarScript
+
+@Suite struct LexerTests {
+    /// The words of `line`, with `;` for separators.
+    func words(_ line: String, atEnd: Bool = false) throws -> (outcome: Lexer.Outcome, words: [String]) {
+        var lexer = Lexer()
+        let bytes = Array(line.utf8)
+        let outcome = try bytes.withUnsafeBufferPointer { (buffer) throws(ScriptError) in try lexer.tokenize(buffer, atEnd: atEnd) }
+        return (outcome, lexer.tokens.map { $0.kind == .separator ? ";" : lexer.string($0) })
+    }
+
+    func error(_ line: [UInt8], atEnd: Bool = true) -> ScriptError? {
+        var lexer = Lexer()
+        do {
+            _ = try line.withUnsafeBufferPointer { (buffer) throws(ScriptError) in try lexer.tokenize(buffer, atEnd: atEnd) }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func words_are_separated_by_blanks_and_commands_by_semicolons() throws {
+        #expect(try words("car  sports\t2;set drivetrain 4wd").words == ["car", "sports", "2", ";", "set", "drivetrain", "4wd"])
+        #expect(try words("a;;b").words == ["a", ";", ";", "b"])
+        #expect(try words("   ").words == [])
+        #expect(try words("car suv\r").words == ["car", "suv"])
+    }
+
+    @Test func comments_run_to_the_end_of_the_line_outside_quotes() throws {
+        #expect(try words("echo a # b; c").words == ["echo", "a"])
+        #expect(try words("echo \"a # b\" c#d").words == ["echo", "a # b", "c"])
+        #expect(try words("#!/usr/bin/env carfab").words == [])
+    }
+
+    @Test func quoted_strings_take_four_escapes() throws {
+        #expect(try words(#"echo "a;b" "\"x\" \\ \n \t""#).words == ["echo", "a;b", "\"x\" \\ \n \t"])
+        #expect(try words(#"echo pre"quoted part"post"#).words == ["echo", "prequoted partpost"])
+        #expect(try words(#"echo """#).words == ["echo", ""])
+        #expect(try words("echo £é").words == ["echo", "£é"])
+    }
+
+    @Test func token_ranges_cover_the_word_with_its_quotes() throws {
+        var lexer = Lexer()
+        let bytes = Array(#"car "sports" 2"#.utf8)
+        _ = try bytes.withUnsafeBufferPointer { (b) throws(ScriptError) in try lexer.tokenize(b) }
+        #expect(lexer.tokens.map(\.range) == [SourceRange(0, 3), SourceRange(4, 12), SourceRange(13, 14)])
+    }
+
+    @Test func an_open_quote_or_trailing_backslash_asks_for_more() throws {
+        #expect(try words("echo \"abc").outcome == .openQuote(at: 5))
+        #expect(try words("car \\").outcome == .continued)
+        #expect(try words("car \\\r").outcome == .continued)
+        #expect(try words("car \\\n  suv").words == ["car", "suv"])
+        #expect(try words("car \\\r\nsuv").words == ["car", "suv"])
+        #expect(try words("echo \"a\nb\"").words == ["echo", "a\nb"])
+        #expect(try words("echo \"a\\\nb\"").words == ["echo", "ab"])
+        #expect(try words("car suv \\", atEnd: true) == (.complete, ["car", "suv"]))
+        #expect(try words("echo a\\b").words == ["echo", "a\\b"])
+    }
+
+    @Test func bad_input_is_an_error_at_its_byte() {
+        #expect(error(Array(#"echo "a\qb""#.utf8)) == ScriptError(.unknownEscape("\\q"), at: SourceRange(7, 9)))
+        #expect(error(Array("echo \"abc".utf8)) == ScriptError(.unterminatedString, at: SourceRange(5, 6)))
+        #expect(error([0x61, 0x00, 0x62]) == ScriptError(.nulByte, at: SourceRange(1, 2)))
+        #expect(error([0x61, 0x20, 0xFF]) == ScriptError(.invalidUTF8(0xFF), at: SourceRange(2, 3)))
+        #expect(error([0xC3]) == ScriptError(.invalidUTF8(0xC3), at: SourceRange(0, 1)))             // truncated
+        #expect(error([0xE0, 0x80, 0x80]) == ScriptError(.invalidUTF8(0xE0), at: SourceRange(0, 1))) // overlong
+        #expect(error([0xED, 0xA0, 0x80]) == ScriptError(.invalidUTF8(0xED), at: SourceRange(0, 1))) // surrogate
+        #expect(error([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22]) == ScriptError(.invalidUTF8(0xF4), at: SourceRange(1, 2)))
+        #expect(error(Array("ok \u{10FFFF} \u{7FF}".utf8)) == nil)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// What one run of the built `carfab` binary printed and returned.
+struct RunResult: Equatable, CustomStringConvertible {
+    var stdout: String
+    var stderr: String
+    var status: Int32
+
+    var description: String { "status \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)---" }
+}
+
+/// The package root, found from this file's path.
+let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The binary under test: `CARFAB` if set, else the one built beside the test bundle.
+let carfabBinary: String = {
+    if let override = ProcessInfo.processInfo.environment["CARFAB"] { return override }
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for candidate in [bundle.appendingPathComponent("carfab"), bundle.deletingLastPathComponent().appendingPathComponent("carfab")]
+    where FileManager.default.isExecutableFile(atPath: candidate.path) {
+        return candidate.path
+    }
+    return packageRoot.appendingPathComponent(".build/debug/carfab").path
+}()
+
+/// Runs carfab with `arguments`, feeding `stdin` (none: /dev/null), in `directory`.
+func carfab(_ arguments: [String], stdin: String? = nil, stdinData: Data? = nil, directory: URL? = nil,
+            environment: [String: String] = [:]) throws -> RunResult {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("carfab-e2e-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let outURL = scratch.appendingPathComponent("out")
+    let errURL = scratch.appendingPathComponent("err")
+    try Data().write(to: outURL)
+    try Data().write(to: errURL)
+
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: carfabBinary)
+    process.arguments = arguments
+    process.currentDirectoryURL = directory ?? packageRoot
+    var env = ProcessInfo.processInfo.environment
+    env["NO_COLOR"] = "1"
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    if let input = stdinData ?? stdin.map({ Data($0.utf8) }) {
+        let inURL = scratch.appendingPathComponent("in")
+        try input.write(to: inURL)
+        process.standardInput = try FileHandle(forReadingFrom: inURL)
+    } else {
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+    }
+    let outHandle = try FileHandle(forWritingTo: outURL)
+    let errHandle = try FileHandle(forWritingTo: errURL)
+    process.standardOutput = outHandle
+    process.standardError = errHandle
+    try process.run()
+    process.waitUntilExit()
+    try outHandle.close()
+    try errHandle.close()
+    let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    return RunResult(stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                     stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
+                     status: status)
+}
+
+/// Writes `text` to a new temporary file named `name` and returns its directory.
+func temporaryDirectory(with files: [String: String]) throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carfab-files-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    for (name, text) in files {
+        try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+    }
+    return directory
+}
