@@ -19,12 +19,12 @@ public struct Catalog: Sendable {
 
     /// The options of `family`.
     public func options(of family: PartFamily) -> OptionTable {
-        optionTables[Self.slot(family)]
+        optionTables[family.index]
     }
 
     /// The option of `family` answering to `name`.
     public func option(named name: some StringProtocol, in family: PartFamily) throws(CarFactoryError) -> any Part {
-        guard let part = optionTables[Self.slot(family)].part(named: name) else {
+        guard let part = optionTables[family.index].part(named: name) else {
             throw .unknownOption(String(name), family: family)
         }
         return part
@@ -62,7 +62,7 @@ public struct Catalog: Sendable {
             }
             part = definition.family == .suspension ? CatalogSuspension(definition) : CatalogDrivetrain(definition)
         }
-        try optionTables[Self.slot(definition.family)].add(part)
+        try optionTables[definition.family.index].add(part)
     }
 
     /// Registers a new model; its default options must exist and keep every rule.
@@ -109,13 +109,5 @@ public struct Catalog: Sendable {
         guard let index = currencyIndex[nameKey(code)] else { throw .unknownCurrency(String(code)) }
         guard index != 0 else { throw .baseRateIsFixed(currencies[index].code) }
         currencies[index] = try currencies[index].with(rate: rate)
-    }
-
-    private static func slot(_ family: PartFamily) -> Int {
-        switch family {
-        case .floorplan: 0
-        case .suspension: 1
-        case .drivetrain: 2
-        }
     }
 }

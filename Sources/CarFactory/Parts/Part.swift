@@ -8,6 +8,15 @@ public enum PartFamily: String, CaseIterable, Sendable {
     public init?(named name: some StringProtocol) {
         self.init(rawValue: nameKey(name))
     }
+
+    /// The family's position in `allCases`.
+    public var index: Int {
+        switch self {
+        case .floorplan: 0
+        case .suspension: 1
+        case .drivetrain: 2
+        }
+    }
 }
 
 /// Where a floorplan puts the engine.

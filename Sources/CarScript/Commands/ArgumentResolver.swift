@@ -7,8 +7,12 @@ extension Session {
         var values: [ArgumentValue] = []
         values.reserveCapacity(spec.arguments.count)
         var ranges: [SourceRange] = [words[words.startIndex].range]
+        var wordRanges: [SourceRange] = []
         var index = words.startIndex + 1
+        let requiredCount = spec.arguments.filter { !$0.optional }.count
+        var requiredSeen = 0
         for argument in spec.arguments {
+            if !argument.optional { requiredSeen += 1 }
             guard index < words.endIndex else {
                 if argument.optional {
                     values.append(.absent)
@@ -18,8 +22,26 @@ extension Session {
                 throw ScriptError(.missingArgument(argument.name, usage: spec.usage), at: SourceRange(end, end + 1))
             }
             let token = words[index]
+            // An optional argument before required ones is taken only if the word fits it
+            // and words remain for them: `expect type Porsche Boxster` has no currency.
+            let requiredAfter = requiredCount - requiredSeen
+            if argument.optional && requiredAfter > 0 {
+                let remaining = words.endIndex - index
+                guard remaining > requiredAfter,
+                      let value = try? value(of: lexer.string(token), as: argument.kind, at: token.range, resolved: values)
+                else {
+                    values.append(.absent)
+                    ranges.append(token.range)
+                    continue
+                }
+                values.append(value)
+                ranges.append(token.range)
+                index += 1
+                continue
+            }
             if argument.kind == .words {
                 values.append(.words(words[index...].map(lexer.string)))
+                wordRanges = words[index...].map(\.range)
                 ranges.append(SourceRange(token.range.start, words[words.endIndex - 1].range.end))
                 index = words.endIndex
                 continue
@@ -32,7 +54,7 @@ extension Session {
             let extra = words[index]
             throw ScriptError(.unexpectedArgument(lexer.string(extra), usage: spec.usage), at: extra.range)
         }
-        return Invocation(spec: spec, values: values, ranges: ranges)
+        return Invocation(spec: spec, values: values, ranges: ranges, wordRanges: wordRanges)
     }
 
     private func value(of word: String, as kind: ArgumentKind, at range: SourceRange,
@@ -74,6 +96,11 @@ extension Session {
             }
         case .file:
             return .word(word)
+        case .field:
+            guard ExpectField(rawValue: nameKey(word)) != nil else {
+                throw unknown("field", word, ExpectField.allCases.map(\.rawValue), at: range)
+            }
+            return .word(word)
         case .command:
             guard let spec = commands.lookup(word) else {
                 throw unknown("command", word, commands.specs.map(\.name), at: range)
@@ -84,7 +111,7 @@ extension Session {
         }
     }
 
-    private func unknown(_ what: String, _ word: String, _ valid: [String], suggestFrom: [String]? = nil,
+    func unknown(_ what: String, _ word: String, _ valid: [String], suggestFrom: [String]? = nil,
                          at range: SourceRange) -> ScriptError {
         ScriptError(.unknownName(what, word, suggestion: closestName(to: word, in: suggestFrom ?? valid), valid: valid),
                     at: range)

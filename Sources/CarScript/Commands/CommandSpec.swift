@@ -12,6 +12,7 @@ public enum ArgumentKind: Sendable, Equatable {
     case decimal
     case file
     case command
+    case field
     /// Every remaining word (`echo`).
     case words
 }
@@ -57,6 +58,8 @@ public struct CommandSpec: Sendable {
     public let details: String
     /// An example line.
     public let example: String
+    /// Whether `--check` runs it too (`source`: checking follows it into the file).
+    public var runsWhenChecking = false
     /// Runs the command; only called once every argument has resolved.
     let run: @Sendable (Session, Invocation) throws(ScriptError) -> Void
 

@@ -23,6 +23,8 @@ public struct Invocation {
     public let values: [ArgumentValue]
     /// Where the command word (index 0) and each argument (index 1...) stand in the line.
     let ranges: [SourceRange]
+    /// Where each word of a word-list argument (`echo`, `expect`) stands.
+    let wordRanges: [SourceRange]
 
     /// Where argument `index` stands, or the command word for 0 (or a left-out argument).
     public func range(_ index: Int) -> SourceRange {
@@ -38,7 +40,14 @@ public struct Invocation {
         }
     }
 
-    func value(_ index: Int) -> ArgumentValue { values[index - 1] }
+    /// The value of argument `index` (1-based).
+    public func value(_ index: Int) -> ArgumentValue { values[index - 1] }
+
+    /// The word of argument `index` (a file name or field), or "" if left out.
+    public func word(_ index: Int) -> String {
+        guard case .word(let word) = value(index) else { return "" }
+        return word
+    }
 
     /// The model of argument `index`.
     public func model(_ index: Int) -> any CarFactory {

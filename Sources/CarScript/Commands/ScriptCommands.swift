@@ -1,8 +1,62 @@
 import CarFactory
 
-/// `echo`, `help`, `services`, `quit`.
+/// `source`, `save`, `expect`, `echo`, `help`, `services`, `quit`.
 enum ScriptCommands {
     static let all: [CommandSpec] = [
+        CommandSpec(
+            name: "source", aliases: [], group: .script,
+            arguments: [.required("FILE", .file)],
+            summary: "run the commands of FILE in this session",
+            details: "FILE is relative to the directory of the script that names it (the current directory for -e text, standard input and the prompt). Files may source others up to \(maximumSourceDepth) deep; a file that sources itself, directly or not, is an error. Refused with --safe.",
+            example: "source Scripts/examples/quote.carfab",
+            runsWhenChecking: true,
+            run: { session, call throws(ScriptError) in try session.source(call) }),
+        CommandSpec(
+            name: "save", aliases: [], group: .script,
+            arguments: [.required("FILE", .file)],
+            summary: "write the session as a script that rebuilds it",
+            details: "Writes changed rates, then each stock line as 'car' and 'set' commands, then 'select' for the current line. FILE is written whole through a temporary file, so a failure leaves an old FILE as it was. Paths resolve as for 'source'. Refused with --safe.",
+            example: "save /tmp/fleet.carfab",
+            run: { session, call throws(ScriptError) in
+                try session.refuseIfSafe(call)
+                let path = resolvePath(call.word(1), against: session.frames.last?.directory ?? ".")
+                do throws(ScriptError.Kind) {
+                    let script = try SessionScript.text(of: session)
+                    try writeAtomically(Array(script.utf8), to: path)
+                } catch {
+                    throw ScriptError(error, at: call.range(1))
+                }
+            }),
+        CommandSpec(
+            name: "expect", aliases: [], group: .script,
+            arguments: [.required("FIELD", .field), .optional("CURRENCY", .currency), .required("VALUE", .words)],
+            summary: "fail unless FIELD of the stock or current car is VALUE",
+            details: "FIELD is one of: count (cars in stock), seats, engine, suspension, drive, type (of the current car), price (the current car's unit price), total (the stock's value). price and total take an optional CURRENCY and match either the formatted amount or the same number (£42,719.30 or 42719.3). Words are compared case-insensitively; suspension and drive also match option names. A failure shows both values.",
+            example: "expect drive 4WD",
+            run: { session, call throws(ScriptError) in
+                guard case .word(let name) = call.value(1), let field = ExpectField(rawValue: nameKey(name)) else { return }
+                var words = call.words(3)
+                var currency = call.currency(2) ?? .base
+                if call.currency(2) != nil && !field.isAmount {
+                    throw ScriptError(.refused("only price and total take a currency"), at: call.range(2))
+                }
+                if call.currency(2) == nil && field.isAmount && words.count == 2 {
+                    // `expect price GPB 10`: the first word is meant as a currency.
+                    let given = words.removeFirst()
+                    guard let named = try? session.catalog.currency(named: given) else {
+                        throw session.unknown("currency", given, session.catalog.currencies.map(\.code), at: call.wordRanges[0])
+                    }
+                    currency = named
+                }
+                let expected = words.joined(separator: " ")
+                let (actual, matches) = try call.at(0) { () throws(CarFactoryError) in
+                    try field.check(expected, currency: currency, in: session)
+                }
+                if !matches {
+                    throw ScriptError(.expectationFailed(field: field.rawValue, expected: expected, actual: actual),
+                                      at: call.range(3))
+                }
+            }),
         CommandSpec(
             name: "echo", aliases: [], group: .script,
             arguments: [.optional("TEXT", .words)],

@@ -14,7 +14,7 @@ public struct Diagnostic: Equatable, Sendable {
     public var sourceLine: String
     /// How many characters to underline from `column` (at least 1).
     public var width: Int
-    /// Where the file was included from, innermost first: `FILE:LINE`.
+    /// Where the file was included from, outermost first: `FILE:LINE`.
     public var includedFrom: [String]
 
     /// Makes a diagnostic.
@@ -43,6 +43,13 @@ public struct SourceLines: Sendable {
 
     /// An empty logical line of `file`.
     public init(file: String) { self.file = file }
+
+    /// The 1-based physical line number of byte `offset`.
+    public func lineNumber(at offset: Int) -> Int {
+        var physical = 0
+        while physical + 1 < lineStarts.count && lineStarts[physical + 1] <= offset { physical += 1 }
+        return firstLine + physical
+    }
 
     /// Positions an error of this line.
     public func diagnostic(_ error: ScriptError, includedFrom: [String] = []) -> Diagnostic {

@@ -18,6 +18,8 @@ public enum LineSourceFailure: Error, Equatable {
 public protocol LineSource: AnyObject {
     /// The name diagnostics show: a path, `<stdin>` or `<command-line>`.
     var name: String { get }
+    /// The file's path, for a file (relative paths in it resolve against its directory).
+    var path: String? { get }
     /// Appends the next physical line, without its line break, to `bytes`; false at the end of input.
     /// `continuation` says the line continues an open one (an interactive source shows another prompt).
     func readLine(into bytes: inout [UInt8], continuation: Bool) throws(LineSourceFailure) -> Bool
@@ -37,7 +39,7 @@ public enum LineOrigin {
 public func openLineSource(_ origin: LineOrigin) throws(LineSourceFailure) -> any LineSource {
     switch origin {
     case .standardInput, .file("-"):
-        return StreamLineSource(fd: 0, name: "<stdin>", ownsDescriptor: false)
+        return StreamLineSource(fd: 0, name: "<stdin>", path: nil, ownsDescriptor: false)
     case .file(let path):
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable("cannot open '\(path)': \(String(cString: strerror(errno)))") }
@@ -46,7 +48,7 @@ public func openLineSource(_ origin: LineOrigin) throws(LineSourceFailure) -> an
             close(fd)
             throw .unreadable("cannot read '\(path)': it is a directory")
         }
-        return StreamLineSource(fd: fd, name: path, ownsDescriptor: true)
+        return StreamLineSource(fd: fd, name: path, path: path, ownsDescriptor: true)
     case .text(let text, let name):
         return TextLineSource(text: text, name: name)
     }
@@ -55,6 +57,7 @@ public func openLineSource(_ origin: LineOrigin) throws(LineSourceFailure) -> an
 /// Lines of text held in memory (`-e`).
 final class TextLineSource: LineSource {
     let name: String
+    var path: String? { nil }
     private let bytes: [UInt8]
     private var position = 0
 
@@ -80,6 +83,7 @@ final class TextLineSource: LineSource {
 /// Lines of a file or pipe, read in large chunks: memory stays constant however long the input.
 final class StreamLineSource: LineSource {
     let name: String
+    let path: String?
     private let fd: Int32
     private let ownsDescriptor: Bool
     private let chunk: UnsafeMutableBufferPointer<UInt8>
@@ -87,9 +91,10 @@ final class StreamLineSource: LineSource {
     private var end = 0
     private var atEOF = false
 
-    init(fd: Int32, name: String, ownsDescriptor: Bool, chunkSize: Int = 1 << 16) {
+    init(fd: Int32, name: String, path: String?, ownsDescriptor: Bool, chunkSize: Int = 1 << 16) {
         self.fd = fd
         self.name = name
+        self.path = path
         self.ownsDescriptor = ownsDescriptor
         chunk = .allocate(capacity: chunkSize)
     }

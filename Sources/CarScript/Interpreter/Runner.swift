@@ -3,35 +3,38 @@ import CarFactory
 /// The most bytes one logical line may hold.
 public let maximumLineLength = 1 << 20
 
+/// How deeply `source` may nest.
+public let maximumSourceDepth = 64
+
+/// One script being run: its source, the logical line being run, and where it was included from.
+final class ScriptFrame {
+    let source: any LineSource
+    var lines: SourceLines
+    var lexer = Lexer()
+    var lineNumber = 0
+    /// The directory `source` and `save` paths in this script are relative to.
+    let directory: String
+    /// The file's real path, to find `source` cycles (nil for stdin and text).
+    let identity: String?
+    /// `FILE:LINE` of each `source` that led here, outermost first.
+    let includedFrom: [String]
+
+    init(source: any LineSource, directory: String, identity: String?, includedFrom: [String]) {
+        self.source = source
+        lines = SourceLines(file: source.name)
+        self.directory = directory
+        self.identity = identity
+        self.includedFrom = includedFrom
+    }
+}
+
 // Reads logical lines from a source, lexes each whole, then runs its commands in order.
 extension Session {
     /// Runs every line of `source` until it ends, `quit`, or (unless going on) the first error.
     public func run(_ source: any LineSource) {
-        var lexer = Lexer()
-        var lines = SourceLines(file: source.name)
-        var lineNumber = 0
-        while !shouldStop && !stopRequested {
-            lines.bytes.removeAll(keepingCapacity: true)
-            lines.lineStarts.removeAll(keepingCapacity: true)
-            lines.lineStarts.append(0)
-            lines.firstLine = lineNumber + 1
-            do {
-                guard try source.readLine(into: &lines.bytes, continuation: false) else { return }
-                lineNumber += 1
-                try assemble(&lines, lexer: &lexer, from: source, lineNumber: &lineNumber)
-            } catch let failure as LineSourceFailure {
-                if case .interrupted = failure { return }
-                report(failure, in: &lines)
-                if case .unreadable = failure { return }
-                continue
-            } catch let error as ScriptError {
-                report(error, in: lines)
-                continue
-            } catch {
-                preconditionFailure("unexpected error \(error)")
-            }
-            execute(lexer, lines)
-        }
+        let path = source.path
+        run(ScriptFrame(source: source, directory: path.map(directoryName) ?? ".",
+                        identity: path.flatMap(realPath), includedFrom: []))
     }
 
     /// Runs `text` as if it were a file called `name`.
@@ -39,46 +42,80 @@ extension Session {
         run(TextLineSource(text: text, name: name))
     }
 
-    /// Reads continuation lines until the logical line is whole, then leaves its tokens in `lexer`.
-    private func assemble(_ lines: inout SourceLines, lexer: inout Lexer, from source: any LineSource,
-                          lineNumber: inout Int) throws {
+    func run(_ frame: ScriptFrame) {
+        frames.append(frame)
+        defer { frames.removeLast() }
+        while !shouldStop && !stopRequested {
+            frame.lines.bytes.removeAll(keepingCapacity: true)
+            frame.lines.lineStarts.removeAll(keepingCapacity: true)
+            frame.lines.lineStarts.append(0)
+            frame.lines.firstLine = frame.lineNumber + 1
+            do {
+                guard try frame.source.readLine(into: &frame.lines.bytes, continuation: false) else { return }
+                frame.lineNumber += 1
+                try assemble(frame)
+            } catch let failure as LineSourceFailure {
+                switch failure {
+                case .interrupted:
+                    return
+                case .lineTooLong(let limit):
+                    report(ScriptError(.lineTooLong(limit: limit), at: SourceRange(0, 0)))
+                    continue
+                case .unreadable(let message):
+                    failureCount += 1
+                    renderer.render(Diagnostic(file: frame.lines.file, line: 0, column: 0, message: message,
+                                               sourceLine: "", width: 0, includedFrom: frame.includedFrom))
+                    return
+                }
+            } catch let error as ScriptError {
+                report(error)
+                continue
+            } catch {
+                preconditionFailure("unexpected error \(error)")
+            }
+            executeLine(frame)
+        }
+    }
+
+    /// Reads continuation lines until the logical line is whole, leaving its tokens in the frame's lexer.
+    private func assemble(_ frame: ScriptFrame) throws {
         while true {
-            if lines.bytes.count > maximumLineLength {
+            if frame.lines.bytes.count > maximumLineLength {
                 throw ScriptError(.lineTooLong(limit: maximumLineLength), at: SourceRange(0, 0))
             }
-            let outcome = try lines.bytes.withUnsafeBufferPointer { (bytes) throws(ScriptError) in
-                try lexer.tokenize(bytes)
+            let outcome = try frame.lines.bytes.withUnsafeBufferPointer { (bytes) throws(ScriptError) in
+                try frame.lexer.tokenize(bytes)
             }
             if outcome == .complete { return }
-            lines.bytes.append(0x0A)
-            lines.lineStarts.append(lines.bytes.count)
-            guard try source.readLine(into: &lines.bytes, continuation: true) else {
-                lines.lineStarts.removeLast()
-                lines.bytes.removeLast()
-                _ = try lines.bytes.withUnsafeBufferPointer { (bytes) throws(ScriptError) in
-                    try lexer.tokenize(bytes, atEnd: true)
+            frame.lines.bytes.append(0x0A)
+            frame.lines.lineStarts.append(frame.lines.bytes.count)
+            guard try frame.source.readLine(into: &frame.lines.bytes, continuation: true) else {
+                frame.lines.lineStarts.removeLast()
+                frame.lines.bytes.removeLast()
+                _ = try frame.lines.bytes.withUnsafeBufferPointer { (bytes) throws(ScriptError) in
+                    try frame.lexer.tokenize(bytes, atEnd: true)
                 }
                 return
             }
-            lineNumber += 1
+            frame.lineNumber += 1
         }
     }
 
     /// Runs the commands of one lexed line; a failed command ends the line unless going on.
-    private func execute(_ lexer: Lexer, _ lines: SourceLines) {
-        let tokens = lexer.tokens
+    private func executeLine(_ frame: ScriptFrame) {
+        let tokens = frame.lexer.tokens
         var start = 0
         while start < tokens.count {
             var end = start
             while end < tokens.count && tokens[end].kind == .word { end += 1 }
             if end > start {
                 do {
-                    try execute(tokens[start..<end], lexer: lexer)
+                    try execute(tokens[start..<end], lexer: frame.lexer)
                 } catch {
-                    report(error, in: lines)
-                    if shouldStop || stopsOnError == false { return }
+                    if error.kind != .reported { report(error) }
+                    if shouldStop || !stopsOnError { return }
                 }
-                if quitRequested || renderer.outputFailed { return }
+                if quitRequested || renderer.outputFailed || stopRequested { return }
             }
             start = end + 1
         }
@@ -93,31 +130,21 @@ extension Session {
                               at: nameToken.range)
         }
         let invocation = try resolve(spec, words: words, lexer: lexer)
-        if options.checkOnly { return }
+        if options.checkOnly && !spec.runsWhenChecking { return }
         try spec.run(self, invocation)
     }
 
-    func report(_ error: ScriptError, in lines: SourceLines) {
-        hasFailed = true
-        renderer.render(lines.diagnostic(error))
+    /// Reports `error` at its place in the line being run.
+    func report(_ error: ScriptError) {
+        failureCount += 1
+        guard let frame = frames.last else { return }
+        renderer.render(frame.lines.diagnostic(error, includedFrom: frame.includedFrom))
     }
 
-    /// Reports a file that could not be opened, naming the file.
+    /// Reports a file named on the command line that could not be opened.
     public func reportUnreadable(path: String, failure: LineSourceFailure) {
-        var lines = SourceLines(file: "carfab")
-        lines.firstLine = 1
-        report(failure, in: &lines)
-    }
-
-    private func report(_ failure: LineSourceFailure, in lines: inout SourceLines) {
-        switch failure {
-        case .lineTooLong(let limit):
-            report(ScriptError(.lineTooLong(limit: limit), at: SourceRange(0, 0)), in: lines)
-        case .unreadable(let message):
-            hasFailed = true
-            renderer.render(Diagnostic(file: lines.file, line: 0, column: 0, message: message, sourceLine: "", width: 0))
-        case .interrupted:
-            break
-        }
+        failureCount += 1
+        let message = if case .unreadable(let text) = failure { text } else { "cannot read '\(path)'" }
+        renderer.render(Diagnostic(file: "carfab", line: 0, column: 0, message: message, sourceLine: "", width: 0))
     }
 }

@@ -27,8 +27,14 @@ public final class Session {
     public let options: SessionOptions
     /// The service center, for `services`.
     public let services: ServiceCenter?
+    /// How many errors have been reported.
+    public internal(set) var failureCount = 0
     /// Whether any command has failed: the run's exit status is then 1.
-    public internal(set) var hasFailed = false
+    public var hasFailed: Bool { failureCount > 0 }
+    /// The scripts being run, outermost first (`source` nests them).
+    var frames: [ScriptFrame] = []
+    /// Each currency's rate when the session began, so `save` writes only the rates changed since.
+    let initialRates: [String: DecimalNumber]
     /// Whether `quit` was given.
     public internal(set) var quitRequested = false
     /// Whether errors stop the run (scripts) or only the line (an interactive prompt).
@@ -38,6 +44,7 @@ public final class Session {
     public init(catalog: Catalog, renderer: any ResultRenderer, options: SessionOptions = SessionOptions(),
                 commands: CommandTable = .standard, services: ServiceCenter? = nil) {
         self.catalog = catalog
+        initialRates = Dictionary(uniqueKeysWithValues: catalog.currencies.map { ($0.code, $0.rate) })
         self.renderer = renderer
         self.options = options
         self.commands = commands

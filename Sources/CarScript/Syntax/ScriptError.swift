@@ -17,7 +17,7 @@ public struct SourceRange: Equatable, Sendable {
 /// Everything the language can refuse, with where it happened; the renderer adds file, line and column.
 public struct ScriptError: Error, Equatable, Sendable {
     /// What went wrong.
-    public enum Kind: Equatable, Sendable {
+    public enum Kind: Error, Equatable, Sendable {
         case nulByte
         case invalidUTF8(UInt8)
         case unknownEscape(String)
@@ -32,6 +32,9 @@ public struct ScriptError: Error, Equatable, Sendable {
         case domain(CarFactoryError)
         case io(String)
         case refused(String)
+        case expectationFailed(field: String, expected: String, actual: String)
+        /// Already reported where it happened (inside a sourced file): only stops the line.
+        case reported
     }
 
     /// What went wrong.
@@ -64,6 +67,8 @@ public struct ScriptError: Error, Equatable, Sendable {
         case .domain(let error): error.description
         case .io(let text): text
         case .refused(let text): text
+        case .expectationFailed(let field, let expected, let actual): "expected \(field) \(expected), got \(actual)"
+        case .reported: "failed in a sourced file"
         }
     }
 
