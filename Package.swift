@@ -3,6 +3,8 @@ import PackageDescription
 
 // No package dependencies: the start-up bar (below tclsh) rules out
 // swift-argument-parser, and Foundation stays out of every shipped target.
+// libedit (BSD licence, Debian's libedit-dev) gives the prompt line editing, history
+// and completion.
 let package = Package(
     name: "carfab",
     products: [
@@ -10,7 +12,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "CarFactory"),
-        .target(name: "CarScript", dependencies: ["CarFactory"]),
+        .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        .target(name: "CarScript", dependencies: ["CarFactory", "CEditLine"]),
         .executableTarget(name: "carfab", dependencies: ["CarScript"]),
         .testTarget(name: "CarFactoryTests", dependencies: ["CarFactory"]),
         .testTarget(name: "CarScriptTests", dependencies: ["CarScript", "CarFactory"]),

@@ -49,6 +49,15 @@ import Testing
         #expect(result == RunResult(stdout: Self.briefExample, stderr: "", status: 0))
     }
 
+    @Test func piped_input_never_prompts_nor_keeps_history() throws {
+        let state = try temporaryDirectory(with: [:])
+        let result = try carfab([], stdin: "echo piped\nservices\n", environment: ["XDG_STATE_HOME": state.path])
+        #expect(result == RunResult(stdout: "piped\nservice  state\ncatalog  running\noutput   running\n", stderr: "", status: 0))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).isEmpty)
+        // -i with a pipe reads the pipe after the scripts, still without a prompt.
+        #expect(try carfab(["-e", "car suv", "-i"], stdin: "total\n").stdout == "1 Car in Stock. Total Value: $81,895.00\n")
+    }
+
     @Test func dash_is_standard_input_among_files() throws {
         let dir = try temporaryDirectory(with: ["first.carfab": "car sports", "last.carfab": "total GBP"])
         let result = try carfab(["first.carfab", "-", "last.carfab"], stdin: "set drivetrain awd\n", directory: dir)

@@ -10,6 +10,8 @@ public enum LineSourceFailure: Error, Equatable {
     case unreadable(String)
     /// A signal asked the program to stop.
     case interrupted
+    /// Ctrl-C at the prompt: what was typed is dropped.
+    case abandoned
 }
 
 /// Where lines come from: a file, a pipe, text given on the command line, or a person at a terminal.
@@ -23,6 +25,13 @@ public protocol LineSource: AnyObject {
     /// Appends the next physical line, without its line break, to `bytes`; false at the end of input.
     /// `continuation` says the line continues an open one (an interactive source shows another prompt).
     func readLine(into bytes: inout [UInt8], continuation: Bool) throws(LineSourceFailure) -> Bool
+    /// Whether a person types the lines: errors then end only the line.
+    var isInteractive: Bool { get }
+}
+
+extension LineSource {
+    /// Files, pipes and text are not interactive.
+    public var isInteractive: Bool { false }
 }
 
 /// Where a line source reads from.
@@ -33,6 +42,20 @@ public enum LineOrigin {
     case file(String)
     /// Text given in full, with the name to show for it.
     case text(String, name: String)
+    /// Standard input read at a prompt: line editing if it is a terminal, a plain stream if not.
+    case prompt(PromptSettings)
+}
+
+/// What a prompt needs from the program.
+public struct PromptSettings {
+    /// Colour the prompt.
+    var color: Bool
+    /// The history the prompt recalls and records.
+    var history: HistoryStore?
+    /// Makes a completer from the session's current catalog.
+    var completer: () -> Completer
+    /// Writes out pending results before each prompt.
+    var beforePrompt: () -> Void
 }
 
 /// Opens the line source for `origin`: the one entry point of the cluster.
@@ -51,6 +74,15 @@ public func openLineSource(_ origin: LineOrigin) throws(LineSourceFailure) -> an
         return StreamLineSource(fd: fd, name: path, path: path, ownsDescriptor: true)
     case .text(let text, let name):
         return TextLineSource(text: text, name: name)
+    case .prompt(let settings):
+        if isatty(0) == 1 {
+            useUTF8Locale()
+            if let editor = EditLineSource(history: settings.history, color: settings.color,
+                                           completer: settings.completer, beforePrompt: settings.beforePrompt) {
+                return editor
+            }
+        }
+        return StreamLineSource(fd: 0, name: "<stdin>", path: nil, ownsDescriptor: false)
     }
 }
 

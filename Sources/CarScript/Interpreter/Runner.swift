@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CarFactory
 
 /// The most bytes one logical line may hold.
@@ -18,9 +21,15 @@ final class ScriptFrame {
     let identity: String?
     /// `FILE:LINE` of each `source` that led here, outermost first.
     let includedFrom: [String]
+    /// Whether the first error ends this script (not at the prompt, nor with `--keep-going`).
+    let stopsOnError: Bool
+    /// Errors reported before this script began.
+    let failuresAtStart: Int
 
-    init(source: any LineSource, directory: String, identity: String?, includedFrom: [String]) {
+    init(source: any LineSource, directory: String, identity: String?, includedFrom: [String], session: Session) {
         self.source = source
+        stopsOnError = !session.options.keepGoing && !source.isInteractive
+        failuresAtStart = session.failureCount
         lines = SourceLines(file: source.name)
         self.directory = directory
         self.identity = identity
@@ -34,7 +43,7 @@ extension Session {
     public func run(_ source: any LineSource) {
         let path = source.path
         run(ScriptFrame(source: source, directory: path.map(directoryName) ?? ".",
-                        identity: path.flatMap(realPath), includedFrom: []))
+                        identity: path.flatMap(realPath), includedFrom: [], session: self))
     }
 
     /// Runs `text` as if it were a file called `name`.
@@ -45,7 +54,14 @@ extension Session {
     func run(_ frame: ScriptFrame) {
         frames.append(frame)
         defer { frames.removeLast() }
-        while !shouldStop && !stopRequested {
+        while !quitRequested && !renderer.outputFailed {
+            // At the prompt, Ctrl-C only interrupts what was running; the prompt starts on a new line.
+            if frame.source.isInteractive
+                && pendingStopSignal.compareExchange(expected: SIGINT, desired: 0, ordering: .relaxed).exchanged {
+                renderer.flush()
+                _ = write(1, "\n", 1)
+            }
+            if stopRequested || (frame.stopsOnError && failureCount > frame.failuresAtStart) { return }
             frame.lines.bytes.removeAll(keepingCapacity: true)
             frame.lines.lineStarts.removeAll(keepingCapacity: true)
             frame.lines.lineStarts.append(0)
@@ -58,6 +74,8 @@ extension Session {
                 switch failure {
                 case .interrupted:
                     return
+                case .abandoned:
+                    continue
                 case .lineTooLong(let limit):
                     report(ScriptError(.lineTooLong(limit: limit), at: SourceRange(0, 0)))
                     continue
@@ -113,7 +131,8 @@ extension Session {
                     try execute(tokens[start..<end], lexer: frame.lexer)
                 } catch {
                     if error.kind != .reported { report(error) }
-                    if shouldStop || !stopsOnError { return }
+                    // The rest of the line is not run, unless going on after errors.
+                    if !options.keepGoing { return }
                 }
                 if quitRequested || renderer.outputFailed || stopRequested { return }
             }

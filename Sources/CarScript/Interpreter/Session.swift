@@ -37,8 +37,6 @@ public final class Session {
     let initialRates: [String: DecimalNumber]
     /// Whether `quit` was given.
     public internal(set) var quitRequested = false
-    /// Whether errors stop the run (scripts) or only the line (an interactive prompt).
-    public var stopsOnError = true
 
     /// A session over `catalog` that renders with `renderer`.
     public init(catalog: Catalog, renderer: any ResultRenderer, options: SessionOptions = SessionOptions(),
@@ -51,9 +49,9 @@ public final class Session {
         self.services = services
     }
 
-    /// Whether the run should read no further input.
+    /// Whether the program should run no further input.
     public var shouldStop: Bool {
-        quitRequested || renderer.outputFailed || (hasFailed && stopsOnError && !options.keepGoing)
+        quitRequested || renderer.outputFailed || stopRequested || (hasFailed && !options.keepGoing)
     }
 
     /// Writes a result of `command`.

@@ -25,8 +25,8 @@ extension Session {
         let line = parent.lines.lineNumber(at: call.range(0).start)
         let failuresBefore = failureCount
         run(ScriptFrame(source: file, directory: directoryName(path), identity: identity,
-                        includedFrom: parent.includedFrom + ["\(parent.lines.file):\(line)"]))
-        if failureCount > failuresBefore && stopsOnError && !options.keepGoing {
+                        includedFrom: parent.includedFrom + ["\(parent.lines.file):\(line)"], session: self))
+        if failureCount > failuresBefore && !options.keepGoing {
             throw ScriptError(.reported, at: call.range(0))
         }
     }

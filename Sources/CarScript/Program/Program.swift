@@ -48,6 +48,17 @@ public enum Program {
         let outputService = OutputService(out: out, err: err)
         center.register(catalogService)
         center.register(outputService)
+        // A prompt only for a person: no inputs (or -i) and a terminal on standard input.
+        let prompts = (parsed.inputs.isEmpty || parsed.interactive) && environment.standardInputIsTerminal
+        var history: HistoryService?
+        if prompts {
+            let service = HistoryService(environment: environment.variable) { message in
+                err.write("carfab: warning: \(message)\n")
+                err.flush()
+            }
+            center.register(service)
+            history = service
+        }
         defer { center.stopAll() }
         do {
             try center.startAll()
@@ -65,7 +76,7 @@ public enum Program {
             : TextRenderer(out: out, err: err, color: environment.colorOnStandardError)
         let session = Session(catalog: catalogService.catalog, renderer: renderer, options: options, services: center)
 
-        let inputs = parsed.inputs.isEmpty ? [ProgramInput.file("-")] : parsed.inputs
+        let inputs = parsed.inputs.isEmpty && !prompts ? [ProgramInput.file("-")] : parsed.inputs
         for input in inputs {
             if session.shouldStop || stopRequested { break }
             switch input {
@@ -79,11 +90,27 @@ public enum Program {
                 }
             }
         }
+        // What happens at the prompt does not change the exit status, as in sqlite3.
+        let failures = session.failureCount
+        if (prompts || parsed.interactive) && !session.shouldStop {
+            if prompts {
+                out.write("carfab \(version): a car-factory shell. Type 'help' for commands, Ctrl-D to leave.\n")
+            }
+            let settings = PromptSettings(
+                color: environment.colorOnStandardOutput, history: history?.store,
+                completer: { Completer(commands: session.commands, catalog: session.catalog) },
+                beforePrompt: { renderer.flush() })
+            do {
+                session.run(try openLineSource(prompts ? .prompt(settings) : .standardInput))
+            } catch {
+                session.reportUnreadable(path: "-", failure: error)
+            }
+        }
         center.stopAll()
         let signal = pendingStopSignal.load(ordering: .relaxed)
         if signal != 0 { return .stoppedBy(signal: signal) }
         if out.pipeClosed { return .brokenPipe }
-        return .exit(session.hasFailed ? ExitStatus.failure : ExitStatus.success)
+        return .exit(failures > 0 ? ExitStatus.failure : ExitStatus.success)
     }
 }
 
@@ -91,15 +118,19 @@ public enum Program {
 public struct ProgramEnvironment: Sendable {
     /// Whether diagnostics may be coloured: standard error is a terminal and `NO_COLOR` is unset or empty.
     public var colorOnStandardError: Bool
-
-    /// Makes an environment.
-    public init(colorOnStandardError: Bool) {
-        self.colorOnStandardError = colorOnStandardError
-    }
+    /// Whether the prompt may be coloured: standard output is a terminal and `NO_COLOR` is unset or empty.
+    public var colorOnStandardOutput: Bool
+    /// Whether a person is typing on standard input.
+    public var standardInputIsTerminal: Bool
+    /// Reads an environment variable.
+    public var variable: @Sendable (String) -> String?
 
     /// The environment of this process.
     public static var current: ProgramEnvironment {
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
-        return ProgramEnvironment(colorOnStandardError: isatty(2) == 1 && !noColor)
+        return ProgramEnvironment(colorOnStandardError: isatty(2) == 1 && !noColor,
+                                  colorOnStandardOutput: isatty(1) == 1 && !noColor,
+                                  standardInputIsTerminal: isatty(0) == 1,
+                                  variable: { name in getenv(name).map { String(cString: $0) } })
     }
 }

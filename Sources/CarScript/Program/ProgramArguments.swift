@@ -23,6 +23,8 @@ public struct ProgramArguments: Equatable, Sendable {
     public var inputs: [ProgramInput] = []
     /// Result format.
     public var format = OutputFormat.text
+    /// `-i`: read standard input at a prompt after the inputs.
+    public var interactive = false
     /// `--check`.
     public var checkOnly = false
     /// `--keep-going`.
@@ -69,10 +71,11 @@ public struct ProgramArguments: Equatable, Sendable {
                     throw UsageError(message: "unknown format '\(text)' (use text or json)")
                 }
                 self.format = format
-            case "--check", "--keep-going", "--safe", "--help", "-h", "--version":
+            case "--check", "--keep-going", "--safe", "--help", "-h", "--version", "-i":
                 if inline != nil { throw UsageError(message: "option '\(name)' takes no value") }
                 switch name {
                 case "--check": checkOnly = true
+                case "-i": interactive = true
                 case "--keep-going": keepGoing = true
                 case "--safe": safe = true
                 case "--version": showVersion = true
@@ -94,11 +97,13 @@ public struct ProgramArguments: Equatable, Sendable {
         usage: carfab [OPTIONS] [FILE...]
 
         Runs the FILEs and -e texts in the order given, in one session ('-' is
-        standard input). With neither, reads commands from standard input.
-        Type 'help' inside carfab for the language.
+        standard input). With neither, reads commands from standard input: at a
+        prompt with line editing, history and tab completion if it is a terminal,
+        as a script if it is a pipe or file. Type 'help' for the language.
 
         options:
           -e TEXT           run TEXT as commands (repeatable)
+          -i                then read commands at the prompt
           --format FORMAT   text (default) or json
           --check           parse and resolve names only; run nothing
           --keep-going      go on after a failed command; still exit 1

@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CarFactory
+
+/// What can complete the word being typed.
+public struct Completion: Equatable, Sendable {
+    /// The partial word before the cursor that a candidate replaces.
+    public var partial: String
+    /// The names that can stand there, in catalog order.
+    public var candidates: [String]
+
+    /// The text to put in place of `partial`: the only candidate (with a blank after it,
+    /// unless it is a directory), or the longest prefix all candidates share.
+    public var replacement: String? {
+        guard let first = candidates.first else { return nil }
+        if candidates.count == 1 { return first.hasSuffix("/") ? first : first + " " }
+        var common = Array(first)
+        for candidate in candidates.dropFirst() {
+            let other = Array(candidate)
+            var length = 0
+            while length < common.count && length < other.count
+                    && common[length].lowercased() == other[length].lowercased() { length += 1 }
+            common.removeLast(common.count - length)
+        }
+        return common.count > partial.count ? String(common) : nil
+    }
+}
+
+/// Tab completion from the command table: what each argument kind accepts, filtered by the typed prefix.
+public struct Completer {
+    /// The commands completed and whose arguments say what comes next.
+    public let commands: CommandTable
+    /// The catalog names come from.
+    public let catalog: Catalog
+    /// The directory relative file names are completed in.
+    public let workingDirectory: String
+
+    /// A completer over `commands` and `catalog`, completing file names in `workingDirectory`.
+    public init(commands: CommandTable, catalog: Catalog, workingDirectory: String = ".") {
+        self.commands = commands
+        self.catalog = catalog
+        self.workingDirectory = workingDirectory
+    }
+
+    /// What can complete `line`, the text before the cursor.
+    public func complete(_ line: String) -> Completion {
+        var lexer = Lexer()
+        let bytes = Array(line.utf8)
+        guard let outcome = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) }),
+              outcome == .complete else { return Completion(partial: "", candidates: []) }
+        var tokens = lexer.tokens[...]
+        if let separator = tokens.lastIndex(where: { $0.kind == .separator }) { tokens = tokens[(separator + 1)...] }
+        var words = tokens.map(lexer.string)
+        var partial = ""
+        if let last = tokens.last, last.range.end == bytes.count, !Self.endsInBlank(bytes) {
+            partial = words.removeLast()
+        }
+        let names = candidates(after: words, partial: partial)
+        return Completion(partial: partial, candidates: names)
+    }
+
+    private static func endsInBlank(_ bytes: [UInt8]) -> Bool {
+        guard let last = bytes.last else { return true }
+        return last == 0x20 || last == 0x09
+    }
+
+    private func candidates(after words: [String], partial: String) -> [String] {
+        guard let command = words.first else { return matching(commands.allNames, partial) }
+        guard let spec = commands.lookup(command) else { return [] }
+        var kinds: [ArgumentKind] = []
+        let position = words.count - 1
+        if position < spec.arguments.count {
+            kinds.append(spec.arguments[position].kind)
+            // An optional argument may be left out: what follows it can stand here too.
+            if spec.arguments[position].optional && position + 1 < spec.arguments.count {
+                kinds.append(spec.arguments[position + 1].kind)
+            }
+        }
+        if spec.name == "expect", position >= 1, let field = ExpectField(rawValue: nameKey(words[1])), !field.isAmount {
+            kinds.removeAll { $0 == .currency }
+        }
+        var result: [String] = []
+        for kind in kinds {
+            if kind == .file { return files(matching: partial) }
+            for name in matching(names(of: kind, words: words), partial) where !result.contains(name) {
+                result.append(name)
+            }
+        }
+        return result
+    }
+
+    private func names(of kind: ArgumentKind, words: [String]) -> [String] {
+        switch kind {
+        case .model: catalog.registry.factories.map(\.model)
+        case .family: PartFamily.allCases.map(\.rawValue)
+        case .option(let familyArgument):
+            if familyArgument < words.count, let family = PartFamily(named: words[familyArgument]) {
+                catalog.options(of: family).allNames
+            } else {
+                []
+            }
+        case .currency: catalog.currencies.map(\.code)
+        case .command: commands.allNames
+        case .field: ExpectField.allCases.map(\.rawValue)
+        case .count, .lineNumber, .decimal, .words, .file: []
+        }
+    }
+
+    private func matching(_ names: [String], _ partial: String) -> [String] {
+        let key = nameKey(partial)
+        return names.filter { nameKey($0).hasPrefix(key) }
+    }
+
+    /// Entries of the directory named by `partial` that start with its last component; directories end in `/`.
+    private func files(matching partial: String) -> [String] {
+        let slash = partial.lastIndex(of: "/")
+        let directoryPart = slash.map { String(partial[...$0]) } ?? ""
+        let stem = slash.map { String(partial[partial.index(after: $0)...]) } ?? partial
+        let base = resolvePath(directoryPart.isEmpty ? "." : directoryPart, against: workingDirectory)
+        guard let directory = opendir(base) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            guard name != ".", name != "..", name.hasPrefix(stem), stem.hasPrefix(".") || !name.hasPrefix(".") else { continue }
+            var info = stat()
+            let isDirectory = stat(base + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            names.append(directoryPart + name + (isDirectory ? "/" : ""))
+        }
+        return names.sorted()
+    }
+}

@@ -1,0 +1,211 @@
+// The line source for a person at a terminal: libedit's line editing, history and tab
+// completion. Pipes and files never reach this file (see `openLineSource`).
+#if canImport(Glibc)
+import Glibc
+#endif
+import CEditLine
+
+/// History kept by libedit: bounded, consecutive duplicates collapsed, loaded and saved by `HistoryService`.
+final class HistoryStore {
+    let history: OpaquePointer
+    private var event = HistEvent()
+    /// How many entries are kept.
+    static let size: Int32 = 1000
+
+    init?() {
+        guard let history = history_init() else { return nil }
+        self.history = history
+        cf_history_setsize(history, &event, Self.size)
+        cf_history_setunique(history, &event, 1)
+    }
+
+    deinit { history_end(history) }
+
+    func add(_ line: String) {
+        cf_history_enter(history, &event, line)
+    }
+
+    func load(from path: String) -> Bool { cf_history_load(history, &event, path) >= 0 }
+
+    func save(to path: String) -> Bool {
+        // Private from the start: the file is created under a umask that keeps others out.
+        let previous = umask(0o077)
+        defer { umask(previous) }
+        return cf_history_save(history, &event, path) >= 0
+    }
+}
+
+/// Reads lines through libedit with the prompt `carfab> ` (and `   ...> ` inside an open line).
+final class EditLineSource: LineSource {
+    let name = "<stdin>"
+    var path: String? { nil }
+    var isInteractive: Bool { true }
+
+    private let editor: OpaquePointer
+    /// The terminal opened anew, non-blocking: a Ctrl-C that flushes typed input between
+    /// "readable" and the read must not leave a blocking read waiting. Its own open file
+    /// description keeps the shell's standard input flags untouched.
+    private let input: Int32
+    private let history: HistoryStore?
+    private let prompts: (primary: UnsafeMutablePointer<CChar>, continuation: UnsafeMutablePointer<CChar>)
+    private var continuing = false
+    /// Makes the completer from the session's current catalog.
+    private let completer: () -> Completer
+    /// Writes out pending results before each prompt.
+    private let beforePrompt: () -> Void
+
+    init?(history: HistoryStore?, color: Bool, completer: @escaping () -> Completer, beforePrompt: @escaping () -> Void) {
+        guard let editor = cf_el_init("carfab") else { return nil }
+        self.editor = editor
+        input = open("/proc/self/fd/0", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        self.history = history
+        self.completer = completer
+        self.beforePrompt = beforePrompt
+        // \u{1} brackets the colour codes so libedit does not count them as columns.
+        let (on, off) = color ? ("\u{1}\u{1B}[1;32m\u{1}", "\u{1}\u{1B}[0m\u{1}") : ("", "")
+        prompts = (strdup(on + "carfab>" + off + " ")!, strdup(on + "   ...>" + off + " ")!)
+        cf_el_set_editor(editor, "emacs")
+        // Signals stay ours: libedit's own handling re-sends them to the whole process group.
+        cf_el_set_signal(editor, 0)
+        cf_el_set_clientdata(editor, Unmanaged.passUnretained(self).toOpaque())
+        cf_el_set_prompt_esc(editor, { editor in
+            guard let editor, let data = cf_el_get_clientdata(editor) else { return nil }
+            let source = Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue()
+            return source.continuing ? source.prompts.continuation : source.prompts.primary
+        }, 1)
+        if let history { cf_el_set_hist(editor, history.history) }
+        cf_el_set_getcfn(editor, { editor, character in
+            guard let editor, let character, let data = cf_el_get_clientdata(editor) else { return -1 }
+            let source = Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue()
+            return readCharacter(from: source.input >= 0 ? source.input : 0, into: character)
+        })
+        cf_el_addfn(editor, "carfab-complete", "complete the word before the cursor", { editor, _ in
+            guard let editor, let data = cf_el_get_clientdata(editor) else { return UInt8(CC_ERROR) }
+            return Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue().complete()
+        })
+        cf_el_bind(editor, "^I", "carfab-complete")
+        // The user's ~/.editrc, as every libedit program reads it.
+        el_source(editor, nil)
+    }
+
+    deinit {
+        el_end(editor)
+        if input >= 0 { close(input) }
+        free(prompts.primary)
+        free(prompts.continuation)
+    }
+
+    func readLine(into bytes: inout [UInt8], continuation: Bool) throws(LineSourceFailure) -> Bool {
+        beforePrompt()
+        continuing = continuation
+        var count: Int32 = 0
+        guard let line = el_gets(editor, &count) else {
+            if count < 0 && errno == EINTR {
+                if pendingStopSignal.compareExchange(expected: SIGINT, desired: 0, ordering: .relaxed).exchanged {
+                    // Ctrl-C: abandon what was typed and prompt again.
+                    writeToTerminal("\n")
+                    el_reset(editor)
+                    throw .abandoned
+                }
+                throw .interrupted
+            }
+            // Ctrl-D on an empty line: end the shell's prompt line too.
+            writeToTerminal("\n")
+            return false
+        }
+        var length = Int(count)
+        while length > 0 && (line[length - 1] == 0x0A || line[length - 1] == 0x0D) { length -= 1 }
+        let start = bytes.count
+        line.withMemoryRebound(to: UInt8.self, capacity: length) { bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length)) }
+        let entered = String(decoding: bytes[start...], as: UTF8.self)
+        let trimmed = entered.drop(while: { $0 == " " || $0 == "\t" })
+        if !trimmed.isEmpty, let history {
+            var text = String(trimmed)
+            while text.last == " " || text.last == "\t" { text.removeLast() }
+            history.add(text)
+        }
+        return true
+    }
+
+    private func complete() -> UInt8 {
+        guard let info = el_line(editor) else { return UInt8(CC_ERROR) }
+        let typed = info.pointee.buffer.withMemoryRebound(to: UInt8.self, capacity: 1) { buffer in
+            String(decoding: UnsafeBufferPointer(start: buffer, count: info.pointee.buffer.distance(to: info.pointee.cursor)),
+                   as: UTF8.self)
+        }
+        let completion = completer().complete(typed)
+        if let replacement = completion.replacement {
+            el_deletestr(editor, Int32(completion.partial.unicodeScalars.count))
+            el_insertstr(editor, replacement)
+            return UInt8(CC_REFRESH)
+        }
+        guard completion.candidates.count > 1 else { return UInt8(CC_REFRESH_BEEP) }
+        writeToTerminal("\n" + Self.columns(completion.candidates, width: Int(cf_terminal_columns(1))))
+        return UInt8(CC_REDISPLAY)
+    }
+
+    /// Candidates in columns, as shells list them.
+    static func columns(_ names: [String], width: Int) -> String {
+        let cell = (names.map(\.count).max() ?? 0) + 2
+        let perLine = max(1, (width > 0 ? width : 80) / cell)
+        var text = ""
+        for (index, name) in names.enumerated() {
+            let last = index % perLine == perLine - 1 || index == names.count - 1
+            text += last ? name + "\n" : name + String(repeating: " ", count: cell - name.count)
+        }
+        return text
+    }
+
+    private func writeToTerminal(_ text: String) {
+        var bytes = Array(text.utf8)
+        _ = write(1, &bytes, bytes.count)
+    }
+}
+
+/// Reads one UTF-8 character from the terminal for libedit: 1 with the character, 0 at the
+/// end of input, -1 with errno EINTR when a stop signal (Ctrl-C) is pending, even one that
+/// arrived while libedit was busy and not yet reading.
+private func readCharacter(from fd: Int32, into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
+    var bytes = [UInt8](repeating: 0, count: 4)
+    var count = 0
+    var needed = 1
+    while count < needed {
+        let ready = cf_wait_readable(fd, { stopRequested ? 1 : 0 })
+        if ready < 0 { return -1 }
+        let n = read(fd, &bytes[count], 1)
+        if n == 0 { return 0 }
+        if n < 0 {
+            // Flushed by Ctrl-C after poll said readable, or interrupted: check the signal again.
+            if errno == EINTR || errno == EAGAIN { continue }
+            return -1
+        }
+        if count == 0 {
+            switch bytes[0] {
+            case 0xC0...0xDF: needed = 2
+            case 0xE0...0xEF: needed = 3
+            case 0xF0...0xF7: needed = 4
+            default: needed = 1
+            }
+        } else if bytes[count] & 0xC0 != 0x80 {
+            // Not a continuation byte: give what we have as the replacement character.
+            character.pointee = 0xFFFD
+            return 1
+        }
+        count += 1
+    }
+    var scalar = UInt32(bytes[0])
+    if needed > 1 {
+        scalar &= UInt32(0xFF >> (needed + 1))
+        for index in 1..<needed { scalar = scalar << 6 | UInt32(bytes[index] & 0x3F) }
+    }
+    character.pointee = wchar_t(bitPattern: scalar)
+    return 1
+}
+
+/// Makes libedit read and write UTF-8 (`£`, `é`) whatever the locale says.
+func useUTF8Locale() {
+    setlocale(LC_CTYPE, "")
+    if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) != "UTF-8" {
+        setlocale(LC_CTYPE, "C.UTF-8")
+    }
+}

@@ -1,0 +1,67 @@
+import CarFactory
+import Foundation
+import Testing
+@testable import CarScript
+
+@Suite struct CompleterTests {
+    let completer = Completer(commands: .standard, catalog: .standard)
+
+    func complete(_ line: String) -> [String] { completer.complete(line).candidates }
+
+    @Test func commands_at_the_start_of_each_command() {
+        #expect(complete("se") == ["set", "select", "services"])
+        #expect(complete("car suv; to") == ["total"])
+        #expect(complete("EX") == ["expect", "exit"])
+        #expect(complete("").count == CommandTable.standard.allNames.count)
+    }
+
+    @Test func models_families_and_the_options_of_the_chosen_family() {
+        #expect(complete("car s") == ["sports", "suv"])
+        #expect(complete("car ") == ["compact", "sports", "suv"])
+        #expect(complete("set dri") == ["drivetrain"])
+        #expect(complete("set drivetrain ") == ["front", "rear", "4wd", "all", "awd"])
+        #expect(complete("set suspension s") == ["standard", "sports", "soft"])
+        #expect(complete("set floorplan s") == ["short", "standard"])
+        #expect(complete("set nothing ") == [])
+        #expect(complete("car sports ") == [])
+    }
+
+    @Test func currencies_commands_and_fields() {
+        #expect(complete("total ") == ["USD", "GBP", "EUR", "JPY"])
+        #expect(complete("price g") == ["GBP"])
+        #expect(complete("rate e") == ["EUR"])
+        #expect(complete("help s") == ["set", "show", "select", "source", "save", "services"])
+        #expect(complete("expect p") == ["price"])
+        #expect(complete("expect price ") == ["USD", "GBP", "EUR", "JPY"])
+        #expect(complete("expect drive ") == [])
+    }
+
+    @Test func nothing_inside_an_open_quote_or_after_a_backslash() {
+        #expect(complete("echo \"se") == [])
+        #expect(complete("car \\") == [])
+    }
+
+    @Test func file_names_after_source_and_save() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("complete-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("scripts"), withIntermediateDirectories: true)
+        try Data().write(to: directory.appendingPathComponent("scripts/quote.carfab"))
+        try Data().write(to: directory.appendingPathComponent("scripts/quiet.carfab"))
+        try Data().write(to: directory.appendingPathComponent(".hidden"))
+        let completer = Completer(commands: .standard, catalog: .standard, workingDirectory: directory.path)
+        func complete(_ line: String) -> [String] { completer.complete(line).candidates }
+        #expect(complete("source ") == ["scripts/"])
+        #expect(complete("save scripts/q") == ["scripts/quiet.carfab", "scripts/quote.carfab"])
+        #expect(complete("source scripts/quo") == ["scripts/quote.carfab"])
+        #expect(complete("source .h") == [".hidden"])
+    }
+
+    @Test func the_replacement_is_the_only_candidate_or_the_shared_prefix() {
+        #expect(completer.complete("car spo").replacement == "sports ")
+        #expect(completer.complete("set dri").replacement == "drivetrain ")
+        #expect(completer.complete("set drivetrain 4").replacement == "4wd ")
+        #expect(completer.complete("car s").replacement == nil)
+        #expect(completer.complete("se").replacement == nil)
+        #expect(Completion(partial: "s", candidates: ["scripts/"]).replacement == "scripts/")
+        #expect(Completion(partial: "s", candidates: ["sports", "sporty"]).replacement == "sport")
+    }
+}

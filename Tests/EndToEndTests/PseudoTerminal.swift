@@ -1,0 +1,137 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs carfab on a pseudo-terminal this test makes itself (no terminal needs to be attached),
+/// types into it, and reads what it prints.
+final class PseudoTerminal {
+    private let master: Int32
+    let pid: pid_t
+    private(set) var output = ""
+
+    init(arguments: [String] = [], environment: [String: String]) throws {
+        var master: Int32 = 0
+        var slave: Int32 = 0
+        var size = winsize(ws_row: 24, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+        guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw POSIXError(.ENOTTY) }
+        self.master = master
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd in Int32(0)...2 { posix_spawn_file_actions_adddup2(&actions, slave, fd) }
+        posix_spawn_file_actions_addclose(&actions, master)
+        posix_spawn_file_actions_addclose(&actions, slave)
+        // setsid -c makes the pty the controlling terminal, so Ctrl-C becomes SIGINT.
+        let argv = ["/usr/bin/setsid", "-c", carfabBinary] + arguments
+        var env = ["TERM=xterm", "NO_COLOR=1", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"]
+        env += environment.map { "\($0.key)=\($0.value)" }
+        var cArgv = argv.map { strdup($0) } + [nil]
+        var cEnv = env.map { strdup($0) } + [nil]
+        defer {
+            cArgv.forEach { free($0) }
+            cEnv.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, argv[0], &actions, nil, &cArgv, &cEnv)
+        close(slave)
+        guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EINVAL) }
+        self.pid = pid
+        _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        close(master)
+    }
+
+    /// Waits until libedit has switched the terminal to raw mode (it is ready for keys).
+    func waitForPrompt(timeout: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        var attributes = termios()
+        while Date() < deadline {
+            drain()
+            if tcgetattr(master, &attributes) == 0 && attributes.c_lflag & tcflag_t(ECHO) == 0 { return true }
+            usleep(5_000)
+        }
+        return false
+    }
+
+    /// Types `keys` once the prompt is ready.
+    func type(_ keys: String) {
+        _ = waitForPrompt()
+        var bytes = Array(keys.utf8)
+        _ = write(master, &bytes, bytes.count)
+    }
+
+    /// Types a line and waits until `expected` has been printed.
+    @discardableResult
+    func enter(_ line: String, expecting expected: String, timeout: Double = 10) -> Bool {
+        type(line + "\r")
+        return waitFor(expected, timeout: timeout)
+    }
+
+    /// Waits until the output holds `text` (counting from everything printed so far).
+    @discardableResult
+    func waitFor(_ text: String, timeout: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            drain()
+            if output.contains(text) { return true }
+            usleep(5_000)
+        }
+        return false
+    }
+
+    /// How many times `text` has been printed so far.
+    func count(_ text: String) -> Int {
+        drain()
+        return output.components(separatedBy: text).count - 1
+    }
+
+    /// Waits until `text` has been printed at least `times` times.
+    @discardableResult
+    func waitFor(_ text: String, times: Int, timeout: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if count(text) >= times { return true }
+            usleep(5_000)
+        }
+        return false
+    }
+
+    /// Types a control key (Ctrl-C) and waits for the prompt it leads back to.
+    @discardableResult
+    func interrupt() -> Bool {
+        let prompts = count("carfab> ")
+        type("\u{03}")
+        return waitFor("carfab> ", times: prompts + 1)
+    }
+
+    /// Waits for the process to end; its exit status, or 128 + signal.
+    func exitStatus(timeout: Double = 10) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        while Date() < deadline {
+            drain()
+            if waitpid(pid, &status, WNOHANG) == pid {
+                drain()
+                let signal = status & 0x7F
+                return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+            }
+            usleep(5_000)
+        }
+        return nil
+    }
+
+    private func drain() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(master, &buffer, buffer.count)
+            guard n > 0 else { return }
+            output += String(decoding: buffer[0..<n], as: UTF8.self)
+        }
+    }
+}
