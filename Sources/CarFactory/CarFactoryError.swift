@@ -15,7 +15,8 @@ public enum CarFactoryError: Error, Equatable, Sendable {
     case unknownCurrency(String)
     case ruleViolation(Rule)
     case duplicateModel(String)
-    case duplicateOption(String, family: PartFamily, existing: String)
+    /// A name already in use: by the option being redefined (`existing` nil), or by another option.
+    case duplicateOption(String, family: PartFamily, existing: String?)
     case duplicateCurrency(String)
     case duplicateRule(Rule)
     case ruleWithinOneFamily(PartFamily)
@@ -36,7 +37,7 @@ extension CarFactoryError: CustomStringConvertible {
         case .numberTooLarge(let text): "'\(text)' is too large"
         case .tooManyDecimals(let text, let allowed):
             allowed == 0 ? "'\(text)' must be a whole amount" : "'\(text)' has more than \(allowed) decimal places"
-        case .invalidCurrencyCode(let code): "'\(code)' is not a currency code (letters only)"
+        case .invalidCurrencyCode(let code): "'\(code)' is not a currency code (three letters, like CHF)"
         case .invalidDigits(let digits): "\(digits) minor digits is outside 0...\(Currency.maximumDigits)"
         case .rateNotPositive(let text): "rate '\(text)' is not a positive decimal"
         case .baseRateIsFixed(let code): "\(code) is the base currency; its rate is always 1"
@@ -49,9 +50,8 @@ extension CarFactoryError: CustomStringConvertible {
         case .ruleViolation(let rule): rule.violationMessage
         case .duplicateModel(let name): "model '\(name)' is already defined"
         case .duplicateOption(let name, let family, let existing):
-            nameKey(name) == nameKey(existing)
-                ? "\(family) option '\(name)' is already defined"
-                : "\(family) option name '\(name)' is already taken by '\(existing)'"
+            existing.map { "\(family) option name '\(name)' is already taken by '\($0)'" }
+                ?? "\(family) option '\(name)' is already defined"
         case .duplicateCurrency(let code): "currency '\(code)' is already defined"
         case .duplicateRule(let rule): "the rule '\(rule)' is already defined"
         case .ruleWithinOneFamily(let family): "a rule must join two different families, not \(family) with \(family)"

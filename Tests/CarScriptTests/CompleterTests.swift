@@ -4,7 +4,7 @@ import Testing
 @testable import CarScript
 
 @Suite struct CompleterTests {
-    let completer = Completer(commands: .standard, catalog: .standard)
+    let completer = Completer(commands: .standard, catalog: .builtIn)
 
     func complete(_ line: String) -> [String] { completer.complete(line).candidates }
 
@@ -47,7 +47,7 @@ import Testing
         try Data().write(to: directory.appendingPathComponent("scripts/quote.carfab"))
         try Data().write(to: directory.appendingPathComponent("scripts/quiet.carfab"))
         try Data().write(to: directory.appendingPathComponent(".hidden"))
-        let completer = Completer(commands: .standard, catalog: .standard, workingDirectory: directory.path)
+        let completer = Completer(commands: .standard, catalog: .builtIn, workingDirectory: directory.path)
         func complete(_ line: String) -> [String] { completer.complete(line).candidates }
         #expect(complete("source ") == ["scripts/"])
         #expect(complete("save scripts/q") == ["scripts/quiet.carfab", "scripts/quote.carfab"])

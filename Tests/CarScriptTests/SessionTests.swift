@@ -2,6 +2,16 @@ import CarFactory
 import Testing
 @testable import CarScript
 
+extension Catalog {
+    /// The built-in catalog, loaded from its script as carfab loads it.
+    static let builtIn: Catalog = {
+        guard let catalog = BuiltInCatalog.load(renderer: TextRenderer(out: .memory(), err: .memory())) else {
+            preconditionFailure("the built-in catalog script does not load")
+        }
+        return catalog
+    }()
+}
+
 /// A session with its output kept in memory.
 final class Harness {
     let out = Output.memory()
@@ -10,7 +20,7 @@ final class Harness {
 
     init(options: SessionOptions = SessionOptions(), json: Bool = false) {
         let renderer: any ResultRenderer = json ? JSONRenderer(out: out, err: err) : TextRenderer(out: out, err: err)
-        session = Session(catalog: .standard, renderer: renderer, options: options)
+        session = Session(catalog: .builtIn, renderer: renderer, options: options)
     }
 
     @discardableResult
@@ -82,7 +92,7 @@ final class Harness {
         ("rate GBP 0", "rate '0' is not a positive decimal"),
         ("rate GBP abc", "'abc' is not a decimal number"),
         ("rate USD 2", "USD is the base currency; its rate is always 1"),
-        ("help nope", "unknown command 'nope'; valid commands: car, set, show, list, select, remove, clear, total, price, rate, models, parts, currencies, source, save, expect, echo, help, services, quit"),
+        ("help nope", "unknown command 'nope'; valid commands: car, set, show, list, select, remove, clear, total, price, rate, models, parts, currencies, option, model, forbid, currency, source, save, expect, echo, help, services, quit"),
         ("car suv 112615000000000", "amount too large: the value would overflow"),
     ])
     func error_messages(line: String, message: String) {

@@ -27,11 +27,10 @@ public struct CarBuilder: Sendable {
     /// Replaces the part of `part`'s family; a change that breaks a rule or overflows leaves the builder as it was.
     public mutating func set(_ part: any Part) throws(CarFactoryError) {
         var next = self
-        switch part {
-        case let p as any Floorplan: next.floorplan = p
-        case let p as any Suspension: next.suspension = p
-        case let p as any Drivetrain: next.drivetrain = p
-        default: return
+        switch part.kind {
+        case .floorplan(let floorplan): next.floorplan = floorplan
+        case .suspension(let suspension): next.suspension = suspension
+        case .drivetrain(let drivetrain): next.drivetrain = drivetrain
         }
         try next.check()
         _ = try next.price()

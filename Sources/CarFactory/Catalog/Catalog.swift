@@ -68,9 +68,9 @@ public struct Catalog: Sendable {
     /// Registers a new model; its default options must exist and keep every rule.
     public mutating func define(_ definition: ModelDefinition) throws(CarFactoryError) {
         guard !registry.contains(definition.name) else { throw .duplicateModel(definition.name) }
-        guard let floorplan = try option(named: definition.floorplan, in: .floorplan) as? any Floorplan,
-              let suspension = try option(named: definition.suspension, in: .suspension) as? any Suspension,
-              let drivetrain = try option(named: definition.drivetrain, in: .drivetrain) as? any Drivetrain
+        guard case .floorplan(let floorplan) = try option(named: definition.floorplan, in: .floorplan).kind,
+              case .suspension(let suspension) = try option(named: definition.suspension, in: .suspension).kind,
+              case .drivetrain(let drivetrain) = try option(named: definition.drivetrain, in: .drivetrain).kind
         else { preconditionFailure("option tables hold parts of their own family") }
         let factory = CatalogCarFactory(model: definition.name, carType: definition.carType,
                                         basePrice: definition.basePrice, floorplan: floorplan,

@@ -19,7 +19,9 @@ public struct OptionTable: Sendable {
         for name in [part.name] + part.otherNames {
             let key = nameKey(name)
             if let taken = byKey[key] {
-                throw .duplicateOption(name, family: part.family, existing: parts[taken].name)
+                // Redefining an option by its own name says so; any other clash names the holder.
+                let sameOption = name == part.name && nameKey(parts[taken].name) == key
+                throw .duplicateOption(name, family: part.family, existing: sameOption ? nil : parts[taken].name)
             }
             if keys.contains(key) { throw .duplicateOption(name, family: part.family, existing: part.name) }
             keys.append(key)

@@ -14,15 +14,18 @@ public struct Currency: Hashable, Sendable {
 
     /// Makes a currency, checking its digits and rate.
     public init(code: String, symbol: String, digits: Int, rate: DecimalNumber) throws(CarFactoryError) {
-        guard !code.isEmpty, code.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }) else {
-            throw .invalidCurrencyCode(code)
-        }
+        guard Self.isValidCode(code) else { throw .invalidCurrencyCode(code) }
         guard (0...Currency.maximumDigits).contains(digits) else { throw .invalidDigits(digits) }
         guard rate.significand > 0 else { throw .rateNotPositive(rate.description) }
         self.code = code
         self.symbol = symbol
         self.digits = digits
         self.rate = rate.normalized
+    }
+
+    /// Whether `code` is three ASCII letters, as ISO 4217 codes are.
+    public static func isValidCode(_ code: String) -> Bool {
+        code.utf8.count == 3 && code.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
     }
 
     /// The same currency at another rate.
@@ -33,15 +36,8 @@ public struct Currency: Hashable, Sendable {
     /// The base currency every price is kept in.
     public static var base: Currency { usDollar }
 
-    // Built-in currencies, as in the brief. Constructing them cannot fail.
-    static let usDollar = builtIn("USD", "$", 2, 1, 0)
-    static let britishPound = builtIn("GBP", "£", 2, 60338, 5)
-    static let euro = builtIn("EUR", "€", 2, 92, 2)
-    static let japaneseYen = builtIn("JPY", "¥", 0, 1515, 1)
-
-    private static func builtIn(_ code: String, _ symbol: String, _ digits: Int, _ rate: Int64, _ scale: Int) -> Currency {
-        Currency(unchecked: code, symbol: symbol, digits: digits, rate: DecimalNumber(significand: rate, scale: scale))
-    }
+    // The base currency exists before any catalog; the others are defined by the catalog script.
+    static let usDollar = Currency(unchecked: "USD", symbol: "$", digits: 2, rate: DecimalNumber(significand: 1, scale: 0))
 
     private init(unchecked code: String, symbol: String, digits: Int, rate: DecimalNumber) {
         self.code = code

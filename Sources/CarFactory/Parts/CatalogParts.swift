@@ -8,6 +8,7 @@ final class CatalogFloorplan: Floorplan {
     let seats: Int
     let engine: EnginePosition
     var family: PartFamily { .floorplan }
+    var kind: PartKind { .floorplan(self) }
 
     init(_ definition: OptionDefinition, seats: Int, engine: EnginePosition) {
         name = definition.name
@@ -25,6 +26,7 @@ final class CatalogSuspension: Suspension {
     let otherNames: [String]
     let listPrice: Money
     var family: PartFamily { .suspension }
+    var kind: PartKind { .suspension(self) }
 
     init(_ definition: OptionDefinition) {
         name = definition.name
@@ -40,6 +42,7 @@ final class CatalogDrivetrain: Drivetrain {
     let otherNames: [String]
     let listPrice: Money
     var family: PartFamily { .drivetrain }
+    var kind: PartKind { .drivetrain(self) }
 
     init(_ definition: OptionDefinition) {
         name = definition.name

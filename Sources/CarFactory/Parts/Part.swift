@@ -1,13 +1,16 @@
 // The three part families a car factory hands out, as protocols.
 
 /// A family of parts; a car has exactly one part of each.
-public enum PartFamily: String, CaseIterable, Sendable {
+public enum PartFamily: String, CaseIterable, Sendable, CustomStringConvertible {
     case floorplan, suspension, drivetrain
 
     /// The family named `name` (case-insensitive), if any.
     public init?(named name: some StringProtocol) {
         self.init(rawValue: nameKey(name))
     }
+
+    /// The name, as typed (interpolation uses it directly, without reflection).
+    public var description: String { rawValue }
 
     /// The family's position in `allCases`.
     public var index: Int {
@@ -20,8 +23,11 @@ public enum PartFamily: String, CaseIterable, Sendable {
 }
 
 /// Where a floorplan puts the engine.
-public enum EnginePosition: String, CaseIterable, Sendable {
+public enum EnginePosition: String, CaseIterable, Sendable, CustomStringConvertible {
     case front = "Front", mid = "Mid", rear = "Rear"
+
+    /// How it is shown: `Mid`.
+    public var description: String { rawValue }
 
     /// The position named `name` (case-insensitive), if any.
     public init?(named name: some StringProtocol) {
@@ -46,6 +52,15 @@ public protocol Part: AnyObject, Sendable {
     var otherNames: [String] { get }
     /// The list price in the base currency.
     var listPrice: Money { get }
+    /// The part as its own family's type, so callers switch instead of casting.
+    var kind: PartKind { get }
+}
+
+/// A part as the type of its family.
+public enum PartKind {
+    case floorplan(any Floorplan)
+    case suspension(any Suspension)
+    case drivetrain(any Drivetrain)
 }
 
 /// The floor of a car: how many it seats and where its engine sits.

@@ -62,32 +62,43 @@ extension Session {
         switch kind {
         case .model:
             guard let factory = try? catalog.registry.factory(named: word) else {
-                throw unknown("model", word, catalog.registry.factories.map(\.model), at: range)
+                throw Self.unknown("model", word, catalog.registry.factories.map(\.model), at: range)
             }
             return .model(factory)
         case .family:
             guard let family = PartFamily(named: word) else {
-                throw unknown("family", word, PartFamily.allCases.map(\.rawValue), at: range)
+                throw Self.unknown("family", word, PartFamily.allCases.map(\.rawValue), at: range)
             }
             return .family(family)
         case .option(let familyArgument):
             guard case .family(let family) = resolved[familyArgument - 1] else {
                 preconditionFailure("option argument without a family before it")
             }
-            let table = catalog.options(of: family)
-            guard let part = table.part(named: word) else {
-                throw unknown("\(family) option", word, table.parts.map(\.name), suggestFrom: table.allNames, at: range)
+            return try option(word, of: family, at: range)
+        case .optionOf(let family):
+            return try option(word, of: family, at: range)
+        case .keyword(let keyword):
+            guard nameKey(word) == keyword else {
+                throw ScriptError(.expectedKeyword(keyword, found: word), at: range)
             }
-            return .option(part)
+            return .word(keyword)
+        case .name:
+            guard !word.isEmpty else { throw ScriptError(.emptyName, at: range) }
+            return .word(word)
+        case .text:
+            return .word(word)
+        case .integer:
+            return .integer(try Self.integer(word, at: range, from: 0, else: .notANumber(word)))
+
         case .currency:
             guard let currency = try? catalog.currency(named: word) else {
-                throw unknown("currency", word, catalog.currencies.map(\.code), at: range)
+                throw Self.unknown("currency", word, catalog.currencies.map(\.code), at: range)
             }
             return .currency(currency)
         case .count:
-            return .count(try Self.positive(word, at: range, Int64.self, else: .notACount(word)))
+            return .count(try Self.integer(word, at: range, from: Int64(1), else: .notACount(word)))
         case .lineNumber:
-            return .lineNumber(try Self.positive(word, at: range, Int.self, else: .notALineNumber(word)))
+            return .lineNumber(try Self.integer(word, at: range, from: 1, else: .notALineNumber(word)))
         case .decimal:
             do {
                 return .decimal(try DecimalNumber(parsing: word))
@@ -98,12 +109,12 @@ extension Session {
             return .word(word)
         case .field:
             guard ExpectField(rawValue: nameKey(word)) != nil else {
-                throw unknown("field", word, ExpectField.allCases.map(\.rawValue), at: range)
+                throw Self.unknown("field", word, ExpectField.allCases.map(\.rawValue), at: range)
             }
             return .word(word)
         case .command:
             guard let spec = commands.lookup(word) else {
-                throw unknown("command", word, commands.specs.map(\.name), at: range)
+                throw Self.unknown("command", word, commands.specs.map(\.name), at: range)
             }
             return .command(spec)
         case .words:
@@ -111,15 +122,24 @@ extension Session {
         }
     }
 
-    func unknown(_ what: String, _ word: String, _ valid: [String], suggestFrom: [String]? = nil,
-                         at range: SourceRange) -> ScriptError {
+    private func option(_ word: String, of family: PartFamily, at range: SourceRange) throws(ScriptError) -> ArgumentValue {
+        let table = catalog.options(of: family)
+        guard let part = table.part(named: word) else {
+            throw Self.unknown("\(family) option", word, table.parts.map(\.name), suggestFrom: table.allNames, at: range)
+        }
+        return .option(part)
+    }
+
+    /// An unknown-name error suggesting the closest valid name, or listing them all.
+    static func unknown(_ what: String, _ word: String, _ valid: [String], suggestFrom: [String]? = nil,
+                        at range: SourceRange) -> ScriptError {
         ScriptError(.unknownName(what, word, suggestion: closestName(to: word, in: suggestFrom ?? valid), valid: valid),
                     at: range)
     }
 
-    /// A whole number from 1, in decimal digits only.
-    private static func positive<T: FixedWidthInteger>(_ word: String, at range: SourceRange, _ type: T.Type,
-                                                       else error: ScriptError.Kind) throws(ScriptError) -> T {
+    /// A whole number from `minimum`, in decimal digits only.
+    private static func integer<T: FixedWidthInteger>(_ word: String, at range: SourceRange, from minimum: T,
+                                                      else error: ScriptError.Kind) throws(ScriptError) -> T {
         var value: T = 0
         guard !word.isEmpty else { throw ScriptError(error, at: range) }
         for byte in word.utf8 {
@@ -129,7 +149,7 @@ extension Session {
             if o1 || o2 { throw ScriptError(.domain(.numberTooLarge(word)), at: range) }
             value = next
         }
-        guard value > 0 else { throw ScriptError(error, at: range) }
+        guard value >= minimum else { throw ScriptError(error, at: range) }
         return value
     }
 }

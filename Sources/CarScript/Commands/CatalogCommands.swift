@@ -32,7 +32,7 @@ enum CatalogCommands {
                 let families = call.family(1).map { [$0] } ?? PartFamily.allCases
                 for family in families {
                     for part in session.catalog.options(of: family).parts {
-                        let floorplan = part as? any Floorplan
+                        let floorplan: (any Floorplan)? = if case .floorplan(let f) = part.kind { f } else { nil }
                         table.rows.append([.text(family.rawValue), .text(part.name), .text(part.shownAs),
                                            .names(part.otherNames), .money(part.listPrice),
                                            floorplan.map { .integer(Int64($0.seats)) } ?? .none,

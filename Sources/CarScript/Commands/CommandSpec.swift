@@ -13,6 +13,16 @@ public enum ArgumentKind: Sendable, Equatable {
     case file
     case command
     case field
+    /// An option of a fixed family (`model ... floorplan OPTION`).
+    case optionOf(PartFamily)
+    /// This exact word, case-insensitively (`price`, `with`).
+    case keyword(String)
+    /// A new name being defined: any non-empty word.
+    case name
+    /// Any text, usually quoted (`"Mazda MX-5"`).
+    case text
+    /// A whole number from 0 (`digits 2`).
+    case integer
     /// Every remaining word (`echo`).
     case words
 }
@@ -35,11 +45,16 @@ public struct ArgumentSpec: Sendable {
     public static func optional(_ name: String, _ kind: ArgumentKind) -> ArgumentSpec {
         ArgumentSpec(name: name, kind: kind, optional: true)
     }
+
+    /// A literal keyword, shown as itself in the usage line.
+    public static func keyword(_ word: String) -> ArgumentSpec {
+        ArgumentSpec(name: word, kind: .keyword(word), optional: false)
+    }
 }
 
 /// The groups `help` lists commands under.
 public enum CommandGroup: String, CaseIterable, Sendable {
-    case configure, value, catalog, script, system
+    case configure, value, catalog, definition, script, system
 }
 
 /// One command: the single entry that dispatch, `help`, completion and `--check` all read.
@@ -63,9 +78,14 @@ public struct CommandSpec: Sendable {
     /// Runs the command; only called once every argument has resolved.
     let run: @Sendable (Session, Invocation) throws(ScriptError) -> Void
 
+    /// Whether the command defines catalog entries (the only commands a catalog file may hold).
+    public var definesCatalog: Bool { group == .definition }
+
     /// `car MODEL [COUNT]`.
     public var usage: String {
         ([name] + arguments.map { spec in
+            // A placeholder already in brackets (`[seats N ...]...`) is shown as written.
+            if spec.name.hasPrefix("[") { return spec.name }
             let word = spec.kind == .words ? spec.name + "..." : spec.name
             return spec.optional ? "[\(word)]" : word
         }).joined(separator: " ")

@@ -27,7 +27,7 @@ public struct CommandTable: Sendable {
 
     /// carfab's commands.
     public static let standard = CommandTable(
-        ConfigureCommands.all + ValueCommands.all + CatalogCommands.all + ScriptCommands.all)
+        ConfigureCommands.all + ValueCommands.all + CatalogCommands.all + DefinitionCommands.all + ScriptCommands.all)
 }
 
 import CarFactory

@@ -11,6 +11,7 @@ public enum ArgumentValue {
     case lineNumber(Int)
     case decimal(DecimalNumber)
     case word(String)
+    case integer(Int)
     case words([String])
     case command(CommandSpec)
 }
@@ -82,6 +83,12 @@ public struct Invocation {
     /// The line number of argument `index`, if given.
     public func lineNumber(_ index: Int) -> Int? {
         guard case .lineNumber(let number) = value(index) else { return nil }
+        return number
+    }
+
+    /// The whole number of argument `index`.
+    public func integer(_ index: Int) -> Int {
+        guard case .integer(let number) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not a number") }
         return number
     }
 

@@ -44,7 +44,7 @@ enum ScriptCommands {
                     // `expect price GPB 10`: the first word is meant as a currency.
                     let given = words.removeFirst()
                     guard let named = try? session.catalog.currency(named: given) else {
-                        throw session.unknown("currency", given, session.catalog.currencies.map(\.code), at: call.wordRanges[0])
+                        throw Session.unknown("currency", given, session.catalog.currencies.map(\.code), at: call.wordRanges[0])
                     }
                     currency = named
                 }

@@ -4,6 +4,14 @@ import CarFactory
 enum SessionScript {
     static func text(of session: Session) throws(ScriptError.Kind) -> String {
         var lines = ["# carfab session, saved by carfab \(Program.version)"]
+        for definition in session.definitions {
+            switch definition {
+            case .option(let option): lines.append(Self.definition(of: option))
+            case .model(let model): lines.append(Self.definition(of: model))
+            case .rule(let rule): lines.append(rule.description)
+            case .currency(let currency): lines.append(Self.definition(of: currency))
+            }
+        }
         for currency in session.catalog.currencies where currency.code != Currency.base.code {
             if session.initialRates[currency.code] != currency.rate {
                 lines.append("rate \(currency.code) \(currency.rate)")
@@ -22,12 +30,43 @@ enum SessionScript {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// `option drivetrain hybrid "Hybrid AWD" price 6500 alias electric`.
+    static func definition(of option: OptionDefinition) -> String {
+        var words = ["option", option.family.rawValue, word(option.name), quoted(option.shownAs), "price", amount(option.listPrice)]
+        if let seats = option.seats { words += ["seats", String(seats)] }
+        if let engine = option.engine { words += ["engine", nameKey(engine.rawValue)] }
+        for name in option.otherNames { words += ["alias", word(name)] }
+        return words.joined(separator: " ")
+    }
+
+    /// `model roadster "Mazda MX-5" price 31000 floorplan short suspension race drivetrain rear`.
+    static func definition(of model: ModelDefinition) -> String {
+        ["model", word(model.name), quoted(model.carType), "price", amount(model.basePrice),
+         "floorplan", word(model.floorplan), "suspension", word(model.suspension), "drivetrain", word(model.drivetrain)]
+            .joined(separator: " ")
+    }
+
+    /// `currency CHF "CHF " digits 2 rate 0.88`.
+    static func definition(of currency: Currency) -> String {
+        "currency \(currency.code) \(quoted(currency.symbol)) digits \(currency.digits) rate \(currency.rate)"
+    }
+
+    /// An amount of the base currency as a plain decimal: `6500`, `27995.5`.
+    static func amount(_ money: Money) -> String {
+        DecimalNumber(significand: money.minorUnits, scale: money.currency.digits).normalized.description
+    }
+
     /// `name` as a script word: bare if it can be, else quoted with escapes.
     static func word(_ name: String) -> String {
         let special: Set<Character> = [" ", "\t", ";", "#", "\"", "\\", "\n", "\r"]
         if !name.isEmpty && !name.contains(where: special.contains) { return name }
+        return quoted(name)
+    }
+
+    /// `text` quoted, with escapes.
+    static func quoted(_ text: String) -> String {
         var quoted = "\""
-        for character in name {
+        for character in text {
             switch character {
             case "\"": quoted += "\\\""
             case "\\": quoted += "\\\\"

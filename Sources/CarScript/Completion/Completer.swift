@@ -100,10 +100,12 @@ public struct Completer {
             } else {
                 []
             }
+        case .optionOf(let family): catalog.options(of: family).allNames
+        case .keyword(let keyword): [keyword]
         case .currency: catalog.currencies.map(\.code)
         case .command: commands.allNames
         case .field: ExpectField.allCases.map(\.rawValue)
-        case .count, .lineNumber, .decimal, .words, .file: []
+        case .count, .lineNumber, .decimal, .words, .file, .name, .text, .integer: []
         }
     }
 

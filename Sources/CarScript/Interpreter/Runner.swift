@@ -148,6 +148,9 @@ extension Session {
             throw ScriptError(.unknownCommand(name, suggestion: closestName(to: name, in: commands.allNames)),
                               at: nameToken.range)
         }
+        if options.definitionsOnly && !spec.definesCatalog {
+            throw ScriptError(.onlyDefinitions(spec.name), at: nameToken.range)
+        }
         let invocation = try resolve(spec, words: words, lexer: lexer)
         if options.checkOnly && !spec.runsWhenChecking { return }
         try spec.run(self, invocation)

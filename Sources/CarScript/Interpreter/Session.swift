@@ -8,9 +8,19 @@ public struct SessionOptions: Sendable {
     public var checkOnly = false
     /// Refuse commands that touch files.
     public var safe = false
+    /// Accept only catalog definitions (a catalog file).
+    public var definitionsOnly = false
 
     /// The defaults: stop at the first error, run everything, allow files.
     public init() {}
+}
+
+/// A catalog definition made in a session.
+enum Definition {
+    case option(OptionDefinition)
+    case model(ModelDefinition)
+    case rule(Rule)
+    case currency(Currency)
 }
 
 /// One interpreter session: the catalog, the stock, and where results go.
@@ -35,6 +45,8 @@ public final class Session {
     var frames: [ScriptFrame] = []
     /// Each currency's rate when the session began, so `save` writes only the rates changed since.
     let initialRates: [String: DecimalNumber]
+    /// The definitions made in this session, for `save` (written out only when saving).
+    var definitions: [Definition] = []
     /// Whether `quit` was given.
     public internal(set) var quitRequested = false
 

@@ -43,8 +43,11 @@ public enum Program {
             return out.pipeClosed ? .brokenPipe : .exit(ExitStatus.success)
         }
 
+        let renderer: any ResultRenderer = parsed.format == .json
+            ? JSONRenderer(out: out, err: err)
+            : TextRenderer(out: out, err: err, color: environment.colorOnStandardError)
         let center = ServiceCenter()
-        let catalogService = CatalogService()
+        let catalogService = CatalogService(files: parsed.catalogs, renderer: renderer, keepGoing: parsed.keepGoing)
         let outputService = OutputService(out: out, err: err)
         center.register(catalogService)
         center.register(outputService)
@@ -62,6 +65,8 @@ public enum Program {
         defer { center.stopAll() }
         do {
             try center.startAll()
+        } catch is CatalogLoadFailure {
+            return .exit(ExitStatus.failure)
         } catch {
             err.write("carfab: error: \(error)\n")
             return .exit(ExitStatus.failure)
@@ -71,9 +76,6 @@ public enum Program {
         options.keepGoing = parsed.keepGoing
         options.checkOnly = parsed.checkOnly
         options.safe = parsed.safe
-        let renderer: any ResultRenderer = parsed.format == .json
-            ? JSONRenderer(out: out, err: err)
-            : TextRenderer(out: out, err: err, color: environment.colorOnStandardError)
         let session = Session(catalog: catalogService.catalog, renderer: renderer, options: options, services: center)
 
         let inputs = parsed.inputs.isEmpty && !prompts ? [ProgramInput.file("-")] : parsed.inputs

@@ -21,6 +21,8 @@ public struct UsageError: Error, Equatable, Sendable {
 public struct ProgramArguments: Equatable, Sendable {
     /// Scripts and `-e` texts, in order.
     public var inputs: [ProgramInput] = []
+    /// Catalog files to load before the inputs.
+    public var catalogs: [String] = []
     /// Result format.
     public var format = OutputFormat.text
     /// `-i`: read standard input at a prompt after the inputs.
@@ -65,6 +67,7 @@ public struct ProgramArguments: Equatable, Sendable {
             switch name {
             case "--": onlyFiles = true
             case "-e": inputs.append(.text(try value(for: "-e", inline: inline)))
+            case "--catalog": catalogs.append(try value(for: name, inline: inline))
             case "--format":
                 let text = try value(for: name, inline: inline)
                 guard let format = OutputFormat(rawValue: text) else {
@@ -82,7 +85,7 @@ public struct ProgramArguments: Equatable, Sendable {
                 default: showHelp = true
                 }
             default:
-                let options = ["-e", "--format", "--check", "--keep-going", "--safe", "--help", "--version"]
+                let options = ["-e", "--catalog", "--format", "--check", "--keep-going", "--safe", "--help", "--version"]
                 // Only long options are worth a guess: every short one is one edit from another.
                 let hint = !name.hasPrefix("--") ? "" : closestName(to: name, in: options).map { "; did you mean '\($0)'?" } ?? ""
                 throw UsageError(message: "unknown option '\(name)'\(hint)")
@@ -104,6 +107,7 @@ public struct ProgramArguments: Equatable, Sendable {
         options:
           -e TEXT           run TEXT as commands (repeatable)
           -i                then read commands at the prompt
+          --catalog FILE    load catalog definitions from FILE first (repeatable)
           --format FORMAT   text (default) or json
           --check           parse and resolve names only; run nothing
           --keep-going      go on after a failed command; still exit 1

@@ -1,12 +1,27 @@
 import CarFactory
 
-/// Holds the catalog the session starts from; setting up loads it.
+/// A catalog that failed to load; its diagnostics are already rendered.
+struct CatalogLoadFailure: Error {}
+
+/// Loads the catalog the session starts from: the built-in script, then `--catalog` files.
 final class CatalogService: Service {
     let name = "catalog"
     private(set) var catalog = Catalog()
+    private let files: [String]
+    private let renderer: any ResultRenderer
+    private let keepGoing: Bool
+
+    init(files: [String], renderer: any ResultRenderer, keepGoing: Bool) {
+        self.files = files
+        self.renderer = renderer
+        self.keepGoing = keepGoing
+    }
 
     func setUp() throws {
-        catalog = Catalog.standard
+        guard let loaded = BuiltInCatalog.load(files: files, renderer: renderer, keepGoing: keepGoing) else {
+            throw CatalogLoadFailure()
+        }
+        catalog = loaded
     }
 
     func stop() {}

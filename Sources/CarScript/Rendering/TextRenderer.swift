@@ -70,21 +70,29 @@ public final class TextRenderer: ResultRenderer {
             if let message = table.emptyMessage { out.write(message + "\n") }
             return
         }
-        let cells = table.rows.map { $0.map(Self.text) }
-        var widths = table.columns.map(\.title.count)
+        // A column with no value in any row (seats, when no floorplan is listed) is left out.
+        let shown = table.columns.indices.filter { column in
+            table.rows.contains { row in
+                if case .none = row[column] { return false }
+                return true
+            }
+        }
+        let columns = shown.map { table.columns[$0] }
+        let cells = table.rows.map { row in shown.map { Self.text(row[$0]) } }
+        var widths = columns.map(\.title.count)
         for row in cells {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
         }
-        writeRow(table.columns.map(\.title), table, widths)
-        for row in cells { writeRow(row, table, widths) }
+        writeRow(columns.map(\.title), columns, widths)
+        for row in cells { writeRow(row, columns, widths) }
     }
 
-    private func writeRow(_ row: [String], _ table: Table, _ widths: [Int]) {
+    private func writeRow(_ row: [String], _ columns: [Table.Column], _ widths: [Int]) {
         var line = ""
         for (index, cell) in row.enumerated() {
             let padding = String(repeating: " ", count: widths[index] - cell.count)
             if index > 0 { line += "  " }
-            line += table.columns[index].alignRight ? padding + cell : cell + padding
+            line += columns[index].alignRight ? padding + cell : cell + padding
         }
         while line.last == " " { line.removeLast() }
         out.write(line + "\n")

@@ -29,6 +29,10 @@ public struct ScriptError: Error, Equatable, Sendable {
         case unexpectedArgument(String, usage: String)
         case notACount(String)
         case notALineNumber(String)
+        case notANumber(String)
+        case expectedKeyword(String, found: String)
+        case emptyName
+        case onlyDefinitions(String)
         case domain(CarFactoryError)
         case io(String)
         case refused(String)
@@ -64,6 +68,10 @@ public struct ScriptError: Error, Equatable, Sendable {
         case .unexpectedArgument(let word, let usage): "unexpected argument '\(word)'; usage: \(usage)"
         case .notACount(let text): "'\(text)' is not a count (a whole number from 1)"
         case .notALineNumber(let text): "'\(text)' is not a line number (a whole number from 1)"
+        case .notANumber(let text): "'\(text)' is not a whole number"
+        case .expectedKeyword(let keyword, let found): "expected '\(keyword)', not '\(found)'"
+        case .emptyName: "a name cannot be empty"
+        case .onlyDefinitions(let command): "a catalog file holds only definitions (option, model, forbid, currency), not '\(command)'"
         case .domain(let error): error.description
         case .io(let text): text
         case .refused(let text): text

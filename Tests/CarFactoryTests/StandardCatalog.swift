@@ -1,4 +1,6 @@
-// The default catalog of the brief, exactly as its tables.
+// The default catalog of the brief, exactly as its tables, built through the domain API so
+// the domain is tested on its own; carfab itself loads the same catalog as a script.
+@testable import CarFactory
 
 extension Catalog {
     /// The built-in catalog: three models, nine options, two rules, four currencies.
@@ -37,6 +39,8 @@ extension Catalog {
                   floorplan: "long", suspension: "offroad", drivetrain: "4wd"),
         ]
         for model in models { try define(model) }
-        for currency in [Currency.britishPound, .euro, .japaneseYen] { try define(currency) }
+        for (code, symbol, digits, rate) in [("GBP", "£", 2, "0.60338"), ("EUR", "€", 2, "0.92"), ("JPY", "¥", 0, "151.5")] {
+            try define(Currency(code: code, symbol: symbol, digits: digits, rate: DecimalNumber(parsing: rate)))
+        }
     }
 }

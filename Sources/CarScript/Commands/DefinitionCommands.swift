@@ -1,0 +1,127 @@
+import CarFactory
+
+/// `option`, `model`, `forbid`, `currency`: the catalog written in the language itself.
+///
+/// Each definition is checked whole against the catalog (and, for rules, the stock) and
+/// registered only if every check passes.
+enum DefinitionCommands {
+    static let all: [CommandSpec] = [
+        CommandSpec(
+            name: "option", aliases: [], group: .definition,
+            arguments: [.required("FAMILY", .family), .required("NAME", .name), .required("\"SHOWN AS\"", .text),
+                        .keyword("price"), .required("AMOUNT", .decimal),
+                        .optional("[seats N engine POSITION] [alias NAME]...", .words)],
+            summary: "define a new option of a family",
+            details: "AMOUNT is the list price in US dollars. A floorplan also needs 'seats N' (1 to 99) and 'engine POSITION' (front, mid or rear). 'alias NAME' (repeatable) adds another name the option answers to. Names must not clash with another option of the family.",
+            example: "option drivetrain hybrid \"Hybrid AWD\" price 6500 alias electric",
+            runsWhenChecking: true,
+            run: { session, call throws(ScriptError) in
+                let family = call.family(1) ?? .floorplan
+                var definition = OptionDefinition(
+                    family: family, name: call.word(2), shownAs: call.word(3),
+                    listPrice: try call.at(5) { () throws(CarFactoryError) in try .base(call.decimal(5).minorUnits(digits: Currency.base.digits)) })
+                try readExtras(call, into: &definition)
+                try call.at(2) { () throws(CarFactoryError) in try session.catalog.define(definition) }
+                session.definitions.append(.option(definition))
+            }),
+        CommandSpec(
+            name: "model", aliases: [], group: .definition,
+            arguments: [.required("NAME", .name), .required("\"CAR TYPE\"", .text), .keyword("price"), .required("AMOUNT", .decimal),
+                        .keyword("floorplan"), .required("OPTION", .optionOf(.floorplan)),
+                        .keyword("suspension"), .required("OPTION", .optionOf(.suspension)),
+                        .keyword("drivetrain"), .required("OPTION", .optionOf(.drivetrain))],
+            summary: "define a new model and its default options",
+            details: "AMOUNT is the base price in US dollars. The default options must exist and keep every rule.",
+            example: "model roadster \"Mazda MX-5\" price 31000 floorplan short suspension race drivetrain rear",
+            runsWhenChecking: true,
+            run: { session, call throws(ScriptError) in
+                let definition = ModelDefinition(
+                    name: call.word(1), carType: call.word(2),
+                    basePrice: try call.at(4) { () throws(CarFactoryError) in try .base(call.decimal(4).minorUnits(digits: Currency.base.digits)) },
+                    floorplan: call.option(6).name, suspension: call.option(8).name, drivetrain: call.option(10).name)
+                try call.at(1) { () throws(CarFactoryError) in try session.catalog.define(definition) }
+                session.definitions.append(.model(definition))
+            }),
+        CommandSpec(
+            name: "forbid", aliases: [], group: .definition,
+            arguments: [.required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)), .keyword("with"),
+                        .required("FAMILY", .family), .required("OPTION", .option(familyArgument: 4))],
+            summary: "forbid two options on one car",
+            details: "The options must be of two different families. A rule that a model's default options, or a car already in stock, would break is refused.",
+            example: "forbid drivetrain rear with floorplan long",
+            runsWhenChecking: true,
+            run: { session, call throws(ScriptError) in
+                let first = PartChoice(call.option(2).family, call.option(2).name)
+                let second = PartChoice(call.option(5).family, call.option(5).name)
+                var next = session.catalog
+                let rule = try call.at(first.family == second.family ? 4 : 0) { () throws(CarFactoryError) in
+                    try next.forbid(first, with: second)
+                }
+                if let index = session.stock.lines.firstIndex(where: { line in rule.isBroken(by: line.car.part(of:)) }) {
+                    throw ScriptError(.domain(.stockBreaksRule(line: index + 1, rule)), at: call.range(0))
+                }
+                session.catalog = next
+                session.definitions.append(.rule(rule))
+            }),
+        CommandSpec(
+            name: "currency", aliases: [], group: .definition,
+            arguments: [.required("CODE", .name), .required("\"SYMBOL\"", .text), .keyword("digits"), .required("N", .integer),
+                        .keyword("rate"), .required("RATE", .decimal)],
+            summary: "define a new currency",
+            details: "CODE is three letters (shown in capitals); SYMBOL is written before amounts (include a blank if one should follow it); N is the number of minor digits, 0 to 4; RATE is how many units one US dollar buys, a positive decimal.",
+            example: "currency CHF \"CHF \" digits 2 rate 0.88",
+            runsWhenChecking: true,
+            run: { session, call throws(ScriptError) in
+                let code = call.word(1).uppercased()
+                let digits = call.integer(4)
+                let rate = call.decimal(6)
+                guard Currency.isValidCode(code) else {
+                    throw ScriptError(.domain(.invalidCurrencyCode(call.word(1))), at: call.range(1))
+                }
+                guard (0...Currency.maximumDigits).contains(digits) else {
+                    throw ScriptError(.domain(.invalidDigits(digits)), at: call.range(4))
+                }
+                let currency = try call.at(6) { () throws(CarFactoryError) in
+                    try Currency(code: code, symbol: call.word(2), digits: digits, rate: rate)
+                }
+                try call.at(1) { () throws(CarFactoryError) in try session.catalog.define(currency) }
+                session.definitions.append(.currency(currency))
+            }),
+    ]
+
+    /// Reads `seats N`, `engine POSITION` and `alias NAME` pairs after an option's price.
+    private static func readExtras(_ call: Invocation, into definition: inout OptionDefinition) throws(ScriptError) {
+        let words = call.words(6)
+        var index = 0
+        while index < words.count {
+            let keyword = nameKey(words[index])
+            let keywordRange = call.wordRanges[index]
+            guard ["seats", "engine", "alias"].contains(keyword) else {
+                throw Session.unknown("keyword", words[index], ["seats", "engine", "alias"], at: keywordRange)
+            }
+            guard index + 1 < words.count else {
+                throw ScriptError(.missingArgument("a value after '\(keyword)'", usage: call.spec.usage),
+                                  at: SourceRange(keywordRange.end, keywordRange.end + 1))
+            }
+            let value = words[index + 1]
+            let valueRange = call.wordRanges[index + 1]
+            switch keyword {
+            case "seats":
+                guard definition.seats == nil else { throw ScriptError(.refused("seats given twice"), at: keywordRange) }
+                guard let seats = Int(value), (1...99).contains(seats), value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                    throw ScriptError(.domain(.invalidSeats(value)), at: valueRange)
+                }
+                definition.seats = seats
+            case "engine":
+                guard definition.engine == nil else { throw ScriptError(.refused("engine given twice"), at: keywordRange) }
+                guard let engine = EnginePosition(named: value) else {
+                    throw Session.unknown("engine position", value, EnginePosition.allCases.map { nameKey($0.rawValue) }, at: valueRange)
+                }
+                definition.engine = engine
+            default:
+                definition.otherNames.append(value)
+            }
+            index += 2
+        }
+    }
+}
