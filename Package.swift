@@ -4,7 +4,8 @@ import PackageDescription
 // No package dependencies: the start-up bar (below tclsh) rules out
 // swift-argument-parser, and Foundation stays out of every shipped target.
 // libedit (BSD licence, Debian's libedit-dev) gives the prompt line editing, history
-// and completion.
+// and completion; CEditLine loads it with dlopen only when a prompt starts, so scripts
+// and pipes start without it.
 let package = Package(
     name: "carfab",
     products: [
@@ -12,7 +13,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "CarFactory"),
-        .systemLibrary(name: "CEditLine", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        .target(name: "CEditLine"),
         .target(name: "CarScript", dependencies: ["CarFactory", "CEditLine"]),
         .executableTarget(name: "carfab", dependencies: ["CarScript"]),
         .testTarget(name: "CarFactoryTests", dependencies: ["CarFactory"]),

@@ -13,13 +13,13 @@ final class HistoryStore {
     static let size: Int32 = 1000
 
     init?() {
-        guard let history = history_init() else { return nil }
+        guard cf_editline_available() != 0, let history = cf_history_init() else { return nil }
         self.history = history
         cf_history_setsize(history, &event, Self.size)
         cf_history_setunique(history, &event, 1)
     }
 
-    deinit { history_end(history) }
+    deinit { cf_history_end(history) }
 
     func add(_ line: String) {
         cf_history_enter(history, &event, line)
@@ -55,7 +55,7 @@ final class EditLineSource: LineSource {
     private let beforePrompt: () -> Void
 
     init?(history: HistoryStore?, color: Bool, completer: @escaping () -> Completer, beforePrompt: @escaping () -> Void) {
-        guard let editor = cf_el_init("carfab") else { return nil }
+        guard cf_editline_available() != 0, let editor = cf_el_init("carfab") else { return nil }
         self.editor = editor
         input = open("/proc/self/fd/0", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         self.history = history
@@ -85,11 +85,11 @@ final class EditLineSource: LineSource {
         })
         cf_el_bind(editor, "^I", "carfab-complete")
         // The user's ~/.editrc, as every libedit program reads it.
-        el_source(editor, nil)
+        cf_el_source(editor)
     }
 
     deinit {
-        el_end(editor)
+        cf_el_end(editor)
         if input >= 0 { close(input) }
         free(prompts.primary)
         free(prompts.continuation)
@@ -99,12 +99,12 @@ final class EditLineSource: LineSource {
         beforePrompt()
         continuing = continuation
         var count: Int32 = 0
-        guard let line = el_gets(editor, &count) else {
+        guard let line = cf_el_gets(editor, &count) else {
             if count < 0 && errno == EINTR {
                 if pendingStopSignal.compareExchange(expected: SIGINT, desired: 0, ordering: .relaxed).exchanged {
                     // Ctrl-C: abandon what was typed and prompt again.
                     writeToTerminal("\n")
-                    el_reset(editor)
+                    cf_el_reset(editor)
                     throw .abandoned
                 }
                 throw .interrupted
@@ -128,15 +128,15 @@ final class EditLineSource: LineSource {
     }
 
     private func complete() -> UInt8 {
-        guard let info = el_line(editor) else { return UInt8(CC_ERROR) }
+        guard let info = cf_el_line(editor) else { return UInt8(CC_ERROR) }
         let typed = info.pointee.buffer.withMemoryRebound(to: UInt8.self, capacity: 1) { buffer in
             String(decoding: UnsafeBufferPointer(start: buffer, count: info.pointee.buffer.distance(to: info.pointee.cursor)),
                    as: UTF8.self)
         }
         let completion = completer().complete(typed)
         if let replacement = completion.replacement {
-            el_deletestr(editor, Int32(completion.partial.unicodeScalars.count))
-            el_insertstr(editor, replacement)
+            cf_el_deletestr(editor, Int32(completion.partial.unicodeScalars.count))
+            cf_el_insertstr(editor, replacement)
             return UInt8(CC_REFRESH)
         }
         guard completion.candidates.count > 1 else { return UInt8(CC_REFRESH_BEEP) }

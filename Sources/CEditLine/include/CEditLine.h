@@ -1,0 +1,48 @@
+// libedit for carfab, loaded only when a prompt is needed: scripts and pipes never pay
+// for loading libedit and its dependencies at start-up. Every libedit call goes through
+// these non-variadic wrappers (Swift cannot call el_set/history, which are variadic).
+#ifndef CARFAB_CEDITLINE_H
+#define CARFAB_CEDITLINE_H
+
+#include <histedit.h>
+#include <stdio.h>
+
+/// Loads libedit on first use; 1 if it is usable, 0 if not (the prompt then reads plain lines).
+int cf_editline_available(void);
+
+EditLine *cf_el_init(const char *program);
+void cf_el_end(EditLine *e);
+const char *cf_el_gets(EditLine *e, int *count);
+const LineInfo *cf_el_line(EditLine *e);
+int cf_el_insertstr(EditLine *e, const char *text);
+void cf_el_deletestr(EditLine *e, int count);
+void cf_el_reset(EditLine *e);
+int cf_el_source(EditLine *e);
+int cf_el_set_prompt_esc(EditLine *e, char *(*prompt)(EditLine *), char ignore);
+int cf_el_set_editor(EditLine *e, const char *mode);
+int cf_el_set_signal(EditLine *e, int on);
+int cf_el_set_hist(EditLine *e, History *h);
+int cf_el_addfn(EditLine *e, const char *name, const char *help, unsigned char (*function)(EditLine *, int));
+int cf_el_bind(EditLine *e, const char *key, const char *function);
+int cf_el_set_getcfn(EditLine *e, el_rfunc_t function);
+int cf_el_set_clientdata(EditLine *e, void *data);
+void *cf_el_get_clientdata(EditLine *e);
+
+History *cf_history_init(void);
+void cf_history_end(History *h);
+int cf_history_setsize(History *h, HistEvent *ev, int size);
+int cf_history_setunique(History *h, HistEvent *ev, int on);
+int cf_history_enter(History *h, HistEvent *ev, const char *line);
+int cf_history_load(History *h, HistEvent *ev, const char *path);
+int cf_history_save(History *h, HistEvent *ev, const char *path);
+
+/// Waits until `fd` is readable or a stop signal (SIGINT, SIGTERM, SIGHUP) is caught, without
+/// the race of a signal landing just before a blocking wait: the signals stay blocked except
+/// inside ppoll. `pending` says whether a stop signal has been caught. Returns 1 if readable,
+/// -1 with errno EINTR if a signal is pending, -1 on error.
+int cf_wait_readable(int fd, int (*pending)(void));
+
+/// Columns of the terminal on `fd`, or 0 if unknown.
+int cf_terminal_columns(int fd);
+
+#endif
