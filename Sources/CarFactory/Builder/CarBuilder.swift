@@ -5,6 +5,9 @@ public struct CarBuilder: Sendable {
     private var floorplan: any Floorplan
     private var suspension: any Suspension
     private var drivetrain: any Drivetrain
+    /// Base price plus, per family, the chosen option's list price minus the default's:
+    /// kept up to date by each change instead of summed again.
+    private var price: Int64
 
     /// A builder holding the factory's default parts.
     public init(factory: any CarFactory, rules: [Rule]) {
@@ -13,6 +16,7 @@ public struct CarBuilder: Sendable {
         floorplan = factory.makeFloorplan()
         suspension = factory.makeSuspension()
         drivetrain = factory.makeDrivetrain()
+        price = factory.basePriceMinorUnits
     }
 
     /// A builder holding an existing car's parts, to change it.
@@ -22,18 +26,22 @@ public struct CarBuilder: Sendable {
         floorplan = car.floorplan
         suspension = car.suspension
         drivetrain = car.drivetrain
+        price = car.priceMinorUnits
     }
 
     /// Replaces the part of `part`'s family; a change that breaks a rule or overflows leaves the builder as it was.
     public mutating func set(_ part: any Part) throws(CarFactoryError) {
         var next = self
+        let delta = part.listPriceMinorUnits.subtractingReportingOverflow(self.part(of: part.family).listPriceMinorUnits)
+        let sum = price.addingReportingOverflow(delta.partialValue)
+        if delta.overflow || sum.overflow { throw .moneyOverflow }
+        next.price = sum.partialValue
         switch part.kind {
         case .floorplan(let floorplan): next.floorplan = floorplan
         case .suspension(let suspension): next.suspension = suspension
         case .drivetrain(let drivetrain): next.drivetrain = drivetrain
         }
         try next.check()
-        _ = try next.price()
         self = next
     }
 
@@ -41,7 +49,7 @@ public struct CarBuilder: Sendable {
     public func build() throws(CarFactoryError) -> Car {
         try check()
         return Car(factory: factory, floorplan: floorplan, suspension: suspension,
-                   drivetrain: drivetrain, priceMinorUnits: try price())
+                   drivetrain: drivetrain, priceMinorUnits: price)
     }
 
     private func part(of family: PartFamily) -> any Part {
@@ -52,21 +60,8 @@ public struct CarBuilder: Sendable {
         }
     }
 
-    /// Base price plus, per family, the chosen option's list price minus the default's.
-    private func price() throws(CarFactoryError) -> Int64 {
-        var total = factory.basePrice.minorUnits
-        for family in PartFamily.allCases {
-            let delta = part(of: family).listPrice.minorUnits.subtractingReportingOverflow(
-                factory.defaultPart(of: family).listPrice.minorUnits)
-            let sum = total.addingReportingOverflow(delta.partialValue)
-            if delta.overflow || sum.overflow { throw .moneyOverflow }
-            total = sum.partialValue
-        }
-        return total
-    }
-
     private func check() throws(CarFactoryError) {
-        for rule in rules where rule.isBroken(by: part(of:)) {
+        for rule in rules where rule.first.matches(part(of: rule.first.family)) && rule.second.matches(part(of: rule.second.family)) {
             throw .ruleViolation(rule)
         }
     }

@@ -4,16 +4,36 @@ public struct PartChoice: Hashable, Sendable, CustomStringConvertible {
     public let family: PartFamily
     /// The option's catalog name.
     public let option: String
+    /// The catalog's part, once resolved: checking a car then compares identities, not names.
+    let part: ObjectIdentifier?
 
     /// Names `option` of `family`.
     public init(_ family: PartFamily, _ option: String) {
         self.family = family
         self.option = option
+        part = nil
     }
 
-    /// Whether `part` is this option (rules hold canonical catalog names).
+    /// Names the catalog's `part` itself.
+    public init(_ part: any Part) {
+        family = part.family
+        option = part.name
+        self.part = ObjectIdentifier(part)
+    }
+
+    /// Whether `part` is this option.
     public func matches(_ part: any Part) -> Bool {
-        part.family == family && part.name == option
+        if let identity = self.part { return ObjectIdentifier(part) == identity }
+        return part.family == family && part.name == option
+    }
+
+    public static func == (lhs: PartChoice, rhs: PartChoice) -> Bool {
+        lhs.family == rhs.family && lhs.option == rhs.option
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(family)
+        hasher.combine(option)
     }
 
     /// `suspension race`.

@@ -85,8 +85,8 @@ public struct Catalog: Sendable {
     @discardableResult
     public mutating func forbid(_ first: PartChoice, with second: PartChoice) throws(CarFactoryError) -> Rule {
         guard first.family != second.family else { throw .ruleWithinOneFamily(first.family) }
-        let rule = Rule(forbid: PartChoice(first.family, try option(named: first.option, in: first.family).name),
-                        with: PartChoice(second.family, try option(named: second.option, in: second.family).name))
+        let rule = Rule(forbid: PartChoice(try option(named: first.option, in: first.family)),
+                        with: PartChoice(try option(named: second.option, in: second.family)))
         let reversed = Rule(forbid: rule.second, with: rule.first)
         if let existing = rules.first(where: { $0 == rule || $0 == reversed }) { throw .duplicateRule(existing) }
         if let factory = registry.factories.first(where: { rule.isBroken(by: $0.defaultPart(of:)) }) {

@@ -6,6 +6,8 @@ public protocol CarFactory: AnyObject, Sendable {
     var carType: String { get }
     /// The model's base price in the base currency.
     var basePrice: Money { get }
+    /// The base price in minor units of the base currency.
+    var basePriceMinorUnits: Int64 { get }
     /// The model's floorplan.
     func makeFloorplan() -> any Floorplan
     /// The model's suspension.
@@ -29,7 +31,8 @@ extension CarFactory {
 final class CatalogCarFactory: CarFactory {
     let model: String
     let carType: String
-    let basePrice: Money
+    let basePriceMinorUnits: Int64
+    var basePrice: Money { .base(basePriceMinorUnits) }
     private let floorplan: any Floorplan
     private let suspension: any Suspension
     private let drivetrain: any Drivetrain
@@ -38,7 +41,7 @@ final class CatalogCarFactory: CarFactory {
          floorplan: any Floorplan, suspension: any Suspension, drivetrain: any Drivetrain) {
         self.model = model
         self.carType = carType
-        self.basePrice = basePrice
+        basePriceMinorUnits = basePrice.minorUnits
         self.floorplan = floorplan
         self.suspension = suspension
         self.drivetrain = drivetrain

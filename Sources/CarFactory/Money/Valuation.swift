@@ -25,6 +25,11 @@ public struct CurrencyConverter: Sendable {
 
     /// Converts `base` minor units of the base currency into the target currency.
     public func convert(_ baseMinorUnits: Int64) throws(CarFactoryError) -> Money {
+        Money(minorUnits: try convertMinorUnits(baseMinorUnits), currency: target)
+    }
+
+    /// Converts `base` minor units of the base currency into minor units of the target currency.
+    public func convertMinorUnits(_ baseMinorUnits: Int64) throws(CarFactoryError) -> Int64 {
         let base = Currency.base
         // target minor = base minor * rate * 10^targetDigits / 10^baseDigits, with rate = s / 10^scale.
         let exponent = target.digits - base.digits - target.rate.scale
@@ -41,7 +46,7 @@ public struct CurrencyConverter: Sendable {
             result = try Self.divideHalfToEven(numerator, byPowerOfTen: -exponent)
         }
         guard let minor = Int64(exactly: result) else { throw .moneyOverflow }
-        return Money(minorUnits: minor, currency: target)
+        return minor
     }
 
     /// `n / 10^k` rounded half to even; exact integer arithmetic throughout.
@@ -64,9 +69,13 @@ public struct CurrencyConverter: Sendable {
 public struct MoneyFormatter: Sendable {
     /// The currency whose symbol and digits are used.
     public let currency: Currency
+    private let symbol: [UInt8]
 
     /// A formatter for `currency`; `ValuationFactory` pairs it with the matching converter.
-    public init(currency: Currency) { self.currency = currency }
+    public init(currency: Currency) {
+        self.currency = currency
+        symbol = Array(currency.symbol.utf8)
+    }
 
     /// `£42,719.30`, `¥10,726,200`, `-$5.00`.
     public func format(_ minorUnits: Int64) -> String {
@@ -78,7 +87,7 @@ public struct MoneyFormatter: Sendable {
     /// Appends the formatted amount to `bytes` (the output path formats without building strings).
     public func append(_ minorUnits: Int64, to bytes: inout [UInt8]) {
         if minorUnits < 0 { bytes.append(UInt8(ascii: "-")) }
-        bytes.append(contentsOf: currency.symbol.utf8)
+        bytes.append(contentsOf: symbol)
         let minorDigits = currency.digits
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
             // Decimal digits of the magnitude, least significant first, padded so

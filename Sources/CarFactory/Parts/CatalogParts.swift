@@ -4,7 +4,8 @@ final class CatalogFloorplan: Floorplan {
     let name: String
     let shownAs: String
     let otherNames: [String]
-    let listPrice: Money
+    let listPriceMinorUnits: Int64
+    var listPrice: Money { .base(listPriceMinorUnits) }
     let seats: Int
     let engine: EnginePosition
     var family: PartFamily { .floorplan }
@@ -14,7 +15,7 @@ final class CatalogFloorplan: Floorplan {
         name = definition.name
         shownAs = definition.shownAs
         otherNames = definition.otherNames
-        listPrice = definition.listPrice
+        listPriceMinorUnits = definition.listPrice.minorUnits
         self.seats = seats
         self.engine = engine
     }
@@ -24,7 +25,8 @@ final class CatalogSuspension: Suspension {
     let name: String
     let shownAs: String
     let otherNames: [String]
-    let listPrice: Money
+    let listPriceMinorUnits: Int64
+    var listPrice: Money { .base(listPriceMinorUnits) }
     var family: PartFamily { .suspension }
     var kind: PartKind { .suspension(self) }
 
@@ -32,7 +34,7 @@ final class CatalogSuspension: Suspension {
         name = definition.name
         shownAs = definition.shownAs
         otherNames = definition.otherNames
-        listPrice = definition.listPrice
+        listPriceMinorUnits = definition.listPrice.minorUnits
     }
 }
 
@@ -40,7 +42,8 @@ final class CatalogDrivetrain: Drivetrain {
     let name: String
     let shownAs: String
     let otherNames: [String]
-    let listPrice: Money
+    let listPriceMinorUnits: Int64
+    var listPrice: Money { .base(listPriceMinorUnits) }
     var family: PartFamily { .drivetrain }
     var kind: PartKind { .drivetrain(self) }
 
@@ -48,6 +51,6 @@ final class CatalogDrivetrain: Drivetrain {
         name = definition.name
         shownAs = definition.shownAs
         otherNames = definition.otherNames
-        listPrice = definition.listPrice
+        listPriceMinorUnits = definition.listPrice.minorUnits
     }
 }

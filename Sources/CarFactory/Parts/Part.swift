@@ -52,6 +52,8 @@ public protocol Part: AnyObject, Sendable {
     var otherNames: [String] { get }
     /// The list price in the base currency.
     var listPrice: Money { get }
+    /// The list price in minor units of the base currency (what price arithmetic uses).
+    var listPriceMinorUnits: Int64 { get }
     /// The part as its own family's type, so callers switch instead of casting.
     var kind: PartKind { get }
 }

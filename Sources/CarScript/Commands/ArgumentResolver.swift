@@ -2,17 +2,30 @@ import CarFactory
 
 // Turns the words of a command into typed values, checking every name against the
 // catalog: this is all `--check` does, and what every command does before it runs.
+// Names are looked up from the words' bytes; Strings are made only for text arguments
+// and for error messages.
 extension Session {
     func resolve(_ spec: CommandSpec, words: ArraySlice<Token>, lexer: Lexer) throws(ScriptError) -> Invocation {
-        var values: [ArgumentValue] = []
-        values.reserveCapacity(spec.arguments.count)
-        var ranges: [SourceRange] = [words[words.startIndex].range]
+        try lexer.text.withUnsafeBufferPointer { (text) throws(ScriptError) -> Invocation in
+            try resolve(spec, words: words, lexer: lexer, text: text)
+        }
+    }
+
+    private func resolve(_ spec: CommandSpec, words: ArraySlice<Token>, lexer: Lexer,
+                         text: UnsafeBufferPointer<UInt8>) throws(ScriptError) -> Invocation {
+        // Borrow the session's buffers; `execute` gives them back when the command is done.
+        var values = valueBuffer
+        var ranges = rangeBuffer
+        valueBuffer = []
+        rangeBuffer = []
+        values.removeAll(keepingCapacity: true)
+        ranges.removeAll(keepingCapacity: true)
+        ranges.append(words[words.startIndex].range)
         var wordRanges: [SourceRange] = []
         var index = words.startIndex + 1
-        let requiredCount = spec.arguments.filter { !$0.optional }.count
-        var requiredSeen = 0
+        var requiredLeft = spec.requiredCount
         for argument in spec.arguments {
-            if !argument.optional { requiredSeen += 1 }
+            if !argument.optional { requiredLeft -= 1 }
             guard index < words.endIndex else {
                 if argument.optional {
                     values.append(.absent)
@@ -22,13 +35,12 @@ extension Session {
                 throw ScriptError(.missingArgument(argument.name, usage: spec.usage), at: SourceRange(end, end + 1))
             }
             let token = words[index]
+            let bytes = UnsafeBufferPointer(rebasing: text[token.text])
             // An optional argument before required ones is taken only if the word fits it
             // and words remain for them: `expect type Porsche Boxster` has no currency.
-            let requiredAfter = requiredCount - requiredSeen
-            if argument.optional && requiredAfter > 0 {
-                let remaining = words.endIndex - index
-                guard remaining > requiredAfter,
-                      let value = try? value(of: lexer.string(token), as: argument.kind, at: token.range, resolved: values)
+            if argument.optional && requiredLeft > 0 {
+                guard words.endIndex - index > requiredLeft,
+                      let value = try? value(of: bytes, as: argument.kind, at: token.range, resolved: values)
                 else {
                     values.append(.absent)
                     ranges.append(token.range)
@@ -46,7 +58,7 @@ extension Session {
                 index = words.endIndex
                 continue
             }
-            values.append(try value(of: lexer.string(token), as: argument.kind, at: token.range, resolved: values))
+            values.append(try value(of: bytes, as: argument.kind, at: token.range, resolved: values))
             ranges.append(token.range)
             index += 1
         }
@@ -57,64 +69,69 @@ extension Session {
         return Invocation(spec: spec, values: values, ranges: ranges, wordRanges: wordRanges)
     }
 
-    private func value(of word: String, as kind: ArgumentKind, at range: SourceRange,
+    /// Gives the argument buffers of a finished command back for the next one.
+    func reclaim(_ invocation: consuming Invocation) {
+        valueBuffer = invocation.values
+        rangeBuffer = invocation.ranges
+    }
+
+    private func value(of bytes: UnsafeBufferPointer<UInt8>, as kind: ArgumentKind, at range: SourceRange,
                        resolved: [ArgumentValue]) throws(ScriptError) -> ArgumentValue {
         switch kind {
         case .model:
-            guard let factory = try? catalog.registry.factory(named: word) else {
-                throw Self.unknown("model", word, catalog.registry.factories.map(\.model), at: range)
+            let index = self.index
+            guard let position = index.models.lookup(bytes) else {
+                throw Self.unknown("model", Self.string(bytes), index.factories.map(\.model), at: range)
             }
-            return .model(factory)
+            return .model(index.factories[position])
         case .family:
-            guard let family = PartFamily(named: word) else {
-                throw Self.unknown("family", word, PartFamily.allCases.map(\.rawValue), at: range)
+            guard let position = CatalogIndex.families.lookup(bytes) else {
+                throw Self.unknown("family", Self.string(bytes), PartFamily.allCases.map(\.rawValue), at: range)
             }
-            return .family(family)
+            return .family(PartFamily.allCases[position])
         case .option(let familyArgument):
             guard case .family(let family) = resolved[familyArgument - 1] else {
                 preconditionFailure("option argument without a family before it")
             }
-            return try option(word, of: family, at: range)
+            return try option(bytes, of: family, at: range)
         case .optionOf(let family):
-            return try option(word, of: family, at: range)
-        case .keyword(let keyword):
-            guard nameKey(word) == keyword else {
-                throw ScriptError(.expectedKeyword(keyword, found: word), at: range)
-            }
-            return .word(keyword)
-        case .name:
-            guard !word.isEmpty else { throw ScriptError(.emptyName, at: range) }
-            return .word(word)
-        case .text:
-            return .word(word)
-        case .integer:
-            return .integer(try Self.integer(word, at: range, from: 0, else: .notANumber(word)))
-
+            return try option(bytes, of: family, at: range)
         case .currency:
-            guard let currency = try? catalog.currency(named: word) else {
-                throw Self.unknown("currency", word, catalog.currencies.map(\.code), at: range)
+            let index = self.index
+            guard let position = index.currencies.lookup(bytes) else {
+                throw Self.unknown("currency", Self.string(bytes), index.valuations.map(\.currency.code), at: range)
             }
-            return .currency(currency)
+            return .currency(index.valuations[position])
         case .count:
-            return .count(try Self.integer(word, at: range, from: Int64(1), else: .notACount(word)))
+            return .count(try Self.integer(bytes, at: range, from: Int64(1), else: .notACount(Self.string(bytes))))
         case .lineNumber:
-            return .lineNumber(try Self.integer(word, at: range, from: 1, else: .notALineNumber(word)))
+            return .lineNumber(try Self.integer(bytes, at: range, from: 1, else: .notALineNumber(Self.string(bytes))))
+        case .integer:
+            return .integer(try Self.integer(bytes, at: range, from: 0, else: .notANumber(Self.string(bytes))))
         case .decimal:
             do {
-                return .decimal(try DecimalNumber(parsing: word))
+                return .decimal(try DecimalNumber(parsing: Self.string(bytes)))
             } catch {
                 throw ScriptError(.domain(error), at: range)
             }
-        case .file:
-            return .word(word)
+        case .keyword(let keyword):
+            let word = Self.string(bytes)
+            guard nameKey(word) == keyword else { throw ScriptError(.expectedKeyword(keyword, found: word), at: range) }
+            return .word(keyword)
+        case .name:
+            guard !bytes.isEmpty else { throw ScriptError(.emptyName, at: range) }
+            return .word(Self.string(bytes))
+        case .file, .text:
+            return .word(Self.string(bytes))
         case .field:
+            let word = Self.string(bytes)
             guard ExpectField(rawValue: nameKey(word)) != nil else {
                 throw Self.unknown("field", word, ExpectField.allCases.map(\.rawValue), at: range)
             }
             return .word(word)
         case .command:
-            guard let spec = commands.lookup(word) else {
-                throw Self.unknown("command", word, commands.specs.map(\.name), at: range)
+            guard let spec = commands.lookup(bytes) else {
+                throw Self.unknown("command", Self.string(bytes), commands.specs.map(\.name), at: range)
             }
             return .command(spec)
         case .words:
@@ -122,12 +139,15 @@ extension Session {
         }
     }
 
-    private func option(_ word: String, of family: PartFamily, at range: SourceRange) throws(ScriptError) -> ArgumentValue {
-        let table = catalog.options(of: family)
-        guard let part = table.part(named: word) else {
-            throw Self.unknown("\(family) option", word, table.parts.map(\.name), suggestFrom: table.allNames, at: range)
+    private func option(_ bytes: UnsafeBufferPointer<UInt8>, of family: PartFamily,
+                        at range: SourceRange) throws(ScriptError) -> ArgumentValue {
+        let index = self.index
+        guard let position = index.options[family.index].lookup(bytes) else {
+            let table = catalog.options(of: family)
+            throw Self.unknown("\(family) option", Self.string(bytes), table.parts.map(\.name),
+                               suggestFrom: table.allNames, at: range)
         }
-        return .option(part)
+        return .option(index.parts[family.index][position])
     }
 
     /// An unknown-name error suggesting the closest valid name, or listing them all.
@@ -137,19 +157,24 @@ extension Session {
                     at: range)
     }
 
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+
     /// A whole number from `minimum`, in decimal digits only.
-    private static func integer<T: FixedWidthInteger>(_ word: String, at range: SourceRange, from minimum: T,
-                                                      else error: ScriptError.Kind) throws(ScriptError) -> T {
+    private static func integer<T: FixedWidthInteger>(_ bytes: UnsafeBufferPointer<UInt8>, at range: SourceRange,
+                                                      from minimum: T, else error: @autoclosure () -> ScriptError.Kind)
+        throws(ScriptError) -> T {
         var value: T = 0
-        guard !word.isEmpty else { throw ScriptError(error, at: range) }
-        for byte in word.utf8 {
-            guard byte >= 0x30 && byte <= 0x39 else { throw ScriptError(error, at: range) }
+        guard !bytes.isEmpty else { throw ScriptError(error(), at: range) }
+        for byte in bytes {
+            guard byte >= 0x30 && byte <= 0x39 else { throw ScriptError(error(), at: range) }
             let (times10, o1) = value.multipliedReportingOverflow(by: 10)
             let (next, o2) = times10.addingReportingOverflow(T(byte - 0x30))
-            if o1 || o2 { throw ScriptError(.domain(.numberTooLarge(word)), at: range) }
+            if o1 || o2 { throw ScriptError(.domain(.numberTooLarge(string(bytes))), at: range) }
             value = next
         }
-        guard value >= minimum else { throw ScriptError(error, at: range) }
+        guard value >= minimum else { throw ScriptError(error(), at: range) }
         return value
     }
 }

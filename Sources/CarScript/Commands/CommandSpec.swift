@@ -58,7 +58,9 @@ public enum CommandGroup: String, CaseIterable, Sendable {
 }
 
 /// One command: the single entry that dispatch, `help`, completion and `--check` all read.
-public struct CommandSpec: Sendable {
+///
+/// A shared immutable class: dispatch hands out a reference, never a copy of its fields.
+public final class CommandSpec: Sendable {
     /// The name typed.
     public let name: String
     /// Other names for it (`exit` for `quit`).
@@ -74,9 +76,26 @@ public struct CommandSpec: Sendable {
     /// An example line.
     public let example: String
     /// Whether `--check` runs it too (`source`: checking follows it into the file).
-    public var runsWhenChecking = false
+    public let runsWhenChecking: Bool
     /// Runs the command; only called once every argument has resolved.
     let run: @Sendable (Session, Invocation) throws(ScriptError) -> Void
+
+    init(name: String, aliases: [String], group: CommandGroup, arguments: [ArgumentSpec], summary: String,
+         details: String, example: String, runsWhenChecking: Bool = false,
+         run: @escaping @Sendable (Session, Invocation) throws(ScriptError) -> Void) {
+        self.name = name
+        self.aliases = aliases
+        self.group = group
+        self.arguments = arguments
+        self.summary = summary
+        self.details = details
+        self.example = example
+        self.runsWhenChecking = runsWhenChecking
+        self.run = run
+    }
+
+    /// How many arguments must be given.
+    var requiredCount: Int { arguments.reduce(0) { $0 + ($1.optional ? 0 : 1) } }
 
     /// Whether the command defines catalog entries (the only commands a catalog file may hold).
     public var definesCatalog: Bool { group == .definition }

@@ -2,24 +2,29 @@
 public struct CommandTable: Sendable {
     /// Every command, in `help` order.
     public let specs: [CommandSpec]
-    private let index: [String: Int]
+    private let index: NameIndex
 
     /// A table of `specs`; names and aliases must be unique.
     public init(_ specs: [CommandSpec]) {
         self.specs = specs
-        var index: [String: Int] = [:]
+        var index = NameIndex(capacity: specs.count * 2)
         for (position, spec) in specs.enumerated() {
             for name in [spec.name] + spec.aliases {
-                precondition(index.updateValue(position, forKey: name) == nil, "command '\(name)' is in the table twice")
+                precondition(index.lookup(name) == nil, "command '\(name)' is in the table twice")
+                index.insert(name, value: position)
             }
         }
         self.index = index
     }
 
-    /// The command called `name`.
+    /// The command called `name`, in any case.
     public func lookup(_ name: String) -> CommandSpec? {
-        if let position = index[name] { return specs[position] }
-        return index[nameKey(name)].map { specs[$0] }
+        index.lookup(name).map { specs[$0] }
+    }
+
+    /// The command spelled by `bytes`, in any case.
+    func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> CommandSpec? {
+        index.lookup(bytes).map { specs[$0] }
     }
 
     /// Every name and alias, for suggestions and completion.

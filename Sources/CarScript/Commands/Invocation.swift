@@ -6,7 +6,7 @@ public enum ArgumentValue {
     case model(any CarFactory)
     case family(PartFamily)
     case option(any Part)
-    case currency(Currency)
+    case currency(CurrencyValuation)
     case count(Int64)
     case lineNumber(Int)
     case decimal(DecimalNumber)
@@ -70,8 +70,14 @@ public struct Invocation {
 
     /// The currency of argument `index`, if given.
     public func currency(_ index: Int) -> Currency? {
-        guard case .currency(let currency) = value(index) else { return nil }
-        return currency
+        guard case .currency(let valuation) = value(index) else { return nil }
+        return valuation.currency
+    }
+
+    /// The valuation of the currency of argument `index`, if given.
+    public func valuation(_ index: Int) -> CurrencyValuation? {
+        guard case .currency(let valuation) = value(index) else { return nil }
+        return valuation
     }
 
     /// The count of argument `index`, if given.

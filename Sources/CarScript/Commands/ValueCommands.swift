@@ -10,11 +10,11 @@ enum ValueCommands {
             details: "Prints 'N Cars in Stock. Total Value: AMOUNT'. The value is summed in the base currency and converted once, rounding half to even.",
             example: "total GBP",
             run: { session, call throws(ScriptError) in
-                let currency = call.currency(1) ?? .base
+                let valuation = call.valuation(1) ?? session.index.base
                 let value = try call.at(1) { () throws(CarFactoryError) in
-                    try ValuationFactory(currency: currency).makeConverter().convert(session.stock.valueMinorUnits)
+                    try valuation.converter.convertMinorUnits(session.stock.valueMinorUnits)
                 }
-                session.emit(.total(count: session.stock.carCount, value: value), call)
+                session.emit(.total(count: session.stock.carCount, value: value, valuation), call)
             }),
         CommandSpec(
             name: "price", aliases: [], group: .value,
@@ -24,11 +24,11 @@ enum ValueCommands {
             example: "price EUR",
             run: { session, call throws(ScriptError) in
                 let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
-                let currency = call.currency(1) ?? .base
+                let valuation = call.valuation(1) ?? session.index.base
                 let price = try call.at(1) { () throws(CarFactoryError) in
-                    try ValuationFactory(currency: currency).makeConverter().convert(line.car.priceMinorUnits)
+                    try valuation.converter.convertMinorUnits(line.car.priceMinorUnits)
                 }
-                session.emit(.amount(price), call)
+                session.emit(.amount(price, valuation), call)
             }),
         CommandSpec(
             name: "rate", aliases: [], group: .value,

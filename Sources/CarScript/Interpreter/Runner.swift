@@ -143,8 +143,9 @@ extension Session {
     /// Looks the command up, resolves its arguments, and runs it (unless only checking).
     func execute(_ words: ArraySlice<Token>, lexer: Lexer) throws(ScriptError) {
         let nameToken = words[words.startIndex]
-        let name = lexer.string(nameToken)
-        guard let spec = commands.lookup(name) else {
+        let found = lexer.text.withUnsafeBufferPointer { commands.lookup(UnsafeBufferPointer(rebasing: $0[nameToken.text])) }
+        guard let spec = found else {
+            let name = lexer.string(nameToken)
             throw ScriptError(.unknownCommand(name, suggestion: closestName(to: name, in: commands.allNames)),
                               at: nameToken.range)
         }
@@ -152,6 +153,7 @@ extension Session {
             throw ScriptError(.onlyDefinitions(spec.name), at: nameToken.range)
         }
         let invocation = try resolve(spec, words: words, lexer: lexer)
+        defer { reclaim(invocation) }
         if options.checkOnly && !spec.runsWhenChecking { return }
         try spec.run(self, invocation)
     }

@@ -26,7 +26,20 @@ enum Definition {
 /// One interpreter session: the catalog, the stock, and where results go.
 public final class Session {
     /// The catalog in force (built-in plus definitions).
-    public var catalog: Catalog
+    public var catalog: Catalog {
+        didSet { cachedIndex = nil }
+    }
+    private var cachedIndex: CatalogIndex?
+    /// The catalog arranged for lookups from bytes; rebuilt after the catalog changes.
+    var index: CatalogIndex {
+        if let cachedIndex { return cachedIndex }
+        let index = CatalogIndex(catalog)
+        cachedIndex = index
+        return index
+    }
+    /// Argument buffers lent to each command in turn, so resolving allocates nothing.
+    var valueBuffer: [ArgumentValue] = []
+    var rangeBuffer: [SourceRange] = []
     /// The stock lines.
     public var stock = StockLedger()
     /// The command table dispatch reads.

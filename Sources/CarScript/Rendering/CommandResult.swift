@@ -4,10 +4,10 @@ import CarFactory
 public enum CommandResult {
     /// A car in the book's format (`show`).
     case car(Car)
-    /// One amount (`price`).
-    case amount(Money)
-    /// The stock total (`total`).
-    case total(count: Int64, value: Money)
+    /// One amount (`price`), in minor units of the valuation's currency.
+    case amount(Int64, CurrencyValuation)
+    /// The stock total (`total`): cars, and their value in minor units of the valuation's currency.
+    case total(count: Int64, value: Int64, CurrencyValuation)
     /// Plain text, one or more lines (`echo`, `help`).
     case text(String)
     /// Rows of named columns (`list`, `models`, `parts`, `currencies`, `services`).

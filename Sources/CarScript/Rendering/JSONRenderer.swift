@@ -34,11 +34,11 @@ public final class JSONRenderer: ResultRenderer {
             }
             object.add("options", raw: Self.options(of: car))
             object.add("price", raw: Self.money(car.price))
-        case .amount(let money):
-            object.add("amount", raw: Self.money(money))
-        case .total(let count, let value):
+        case .amount(let minorUnits, let valuation):
+            object.add("amount", raw: Self.money(valuation.money(minorUnits)))
+        case .total(let count, let value, let valuation):
             object.add("count", raw: String(count))
-            object.add("value", raw: Self.money(value))
+            object.add("value", raw: Self.money(valuation.money(value)))
         case .text(let text):
             object.add("text", string: text)
         case .table(let table):

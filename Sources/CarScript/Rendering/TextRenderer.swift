@@ -27,13 +27,13 @@ public final class TextRenderer: ResultRenderer {
             out.write("Price: ")
             MoneyFormatter(currency: .base).append(car.priceMinorUnits, to: &out.buffer)
             out.buffer.append(0x0A)
-        case .amount(let money):
-            MoneyFormatter(currency: money.currency).append(money.minorUnits, to: &out.buffer)
+        case .amount(let minorUnits, let valuation):
+            valuation.formatter.append(minorUnits, to: &out.buffer)
             out.buffer.append(0x0A)
-        case .total(let count, let value):
-            out.write(String(count))
-            out.write(count == 1 ? " Car in Stock. Total Value: " : " Cars in Stock. Total Value: ")
-            MoneyFormatter(currency: value.currency).append(value.minorUnits, to: &out.buffer)
+        case .total(let count, let value, let valuation):
+            Self.appendDecimal(count, to: &out.buffer)
+            out.buffer.append(contentsOf: count == 1 ? Self.carInStock : Self.carsInStock)
+            valuation.formatter.append(value, to: &out.buffer)
             out.buffer.append(0x0A)
         case .text(let text):
             out.write(text)
@@ -63,6 +63,26 @@ public final class TextRenderer: ResultRenderer {
         marker += "^" + String(repeating: "~", count: diagnostic.width - 1)
         err.write(color ? "\u{1B}[32m\(marker)\u{1B}[0m\n" : marker + "\n")
         err.flush()
+    }
+
+    private static let carInStock = Array(" Car in Stock. Total Value: ".utf8)
+    private static let carsInStock = Array(" Cars in Stock. Total Value: ".utf8)
+
+    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value.magnitude
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(rest % 10) + 0x30
+                rest /= 10
+                count += 1
+            } while rest > 0
+            for position in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[position]) }
+        }
     }
 
     private func write(_ table: Table) {
