@@ -18,7 +18,7 @@ let package = Package(
         .executableTarget(name: "carfab", dependencies: ["CarScript"]),
         .testTarget(name: "CarFactoryTests", dependencies: ["CarFactory"]),
         .testTarget(name: "CarScriptTests", dependencies: ["CarScript", "CarFactory"]),
-        .testTarget(name: "EndToEndTests", exclude: ["Expected"]),
+        .testTarget(name: "EndToEndTests", exclude: ["Expected", "FuzzRegressions"]),
     ],
     swiftLanguageModes: [.v6]
 )

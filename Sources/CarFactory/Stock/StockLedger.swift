@@ -28,7 +28,7 @@ public struct StockLedger: Sendable {
 
     /// Line `number` (1-based).
     public func line(_ number: Int) throws(CarFactoryError) -> StockLine {
-        guard (1...lines.count).contains(number) else { throw .noSuchLine(number, lineCount: lines.count) }
+        guard number >= 1 && number <= lines.count else { throw .noSuchLine(number, lineCount: lines.count) }
         return lines[number - 1]
     }
 

@@ -42,6 +42,8 @@ public enum LineOrigin {
     case file(String)
     /// Text given in full, with the name to show for it.
     case text(String, name: String)
+    /// Raw bytes given in full (they need not be valid UTF-8), with the name to show for them.
+    case bytes([UInt8], name: String)
     /// Standard input read at a prompt: line editing if it is a terminal, a plain stream if not.
     case prompt(PromptSettings)
 }
@@ -73,7 +75,9 @@ public func openLineSource(_ origin: LineOrigin) throws(LineSourceFailure) -> an
         }
         return StreamLineSource(fd: fd, name: path, path: path, ownsDescriptor: true)
     case .text(let text, let name):
-        return TextLineSource(text: text, name: name)
+        return TextLineSource(bytes: Array(text.utf8), name: name)
+    case .bytes(let bytes, let name):
+        return TextLineSource(bytes: bytes, name: name)
     case .prompt(let settings):
         if isatty(0) == 1 {
             useUTF8Locale()
@@ -93,9 +97,9 @@ final class TextLineSource: LineSource {
     private let bytes: [UInt8]
     private var position = 0
 
-    init(text: String, name: String) {
+    init(bytes: [UInt8], name: String) {
         self.name = name
-        bytes = Array(text.utf8)
+        self.bytes = bytes
     }
 
     func readLine(into out: inout [UInt8], continuation: Bool) throws(LineSourceFailure) -> Bool {

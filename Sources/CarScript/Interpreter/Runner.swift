@@ -48,7 +48,7 @@ extension Session {
 
     /// Runs `text` as if it were a file called `name`.
     public func run(text: String, name: String) {
-        run(TextLineSource(text: text, name: name))
+        run(TextLineSource(bytes: Array(text.utf8), name: name))
     }
 
     func run(_ frame: ScriptFrame) {
