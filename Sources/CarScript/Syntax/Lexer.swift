@@ -127,7 +127,22 @@ public struct Lexer: Sendable {
                 }
             default:
                 beginWord(at: i)
-                i = try copyChecked(line, from: i)
+                // A run of plain bytes is copied in one go; only bytes >= 0x80 need checking.
+                let start = i
+                scan: while i < count {
+                    switch line[i] {
+                    case 0x20, 0x09, 0x0D, 0x0B, 0x0C, 0x0A, UInt8(ascii: ";"), UInt8(ascii: "#"),
+                         UInt8(ascii: "\\"), UInt8(ascii: "\""):
+                        break scan
+                    case 0:
+                        throw ScriptError(.nulByte, at: SourceRange(i, i + 1))
+                    case 0x80...:
+                        i = try Self.scalarEnd(line, from: i)
+                    default:
+                        i += 1
+                    }
+                }
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: line[start..<i]))
             }
         }
         endWord(at: count)
