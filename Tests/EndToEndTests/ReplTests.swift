@@ -135,3 +135,14 @@ extension ReplTests {
         #expect(terminal.exitStatus() == 0)
     }
 }
+
+extension ReplTests {
+    @Test func sighup_saves_history_and_exits_129() throws {
+        let terminal = try start()
+        #expect(terminal.enter("echo before hangup", expecting: "before hangup\r\n"))
+        #expect(terminal.waitForPrompt())
+        kill(terminal.pid, SIGHUP)
+        #expect(terminal.exitStatus() == 129)
+        #expect(try String(contentsOf: historyFile, encoding: .utf8).contains("echo\\040before\\040hangup"))
+    }
+}

@@ -10,10 +10,12 @@ public struct Diagnostic: Equatable, Sendable {
     public var column: Int
     /// What went wrong.
     public var message: String
-    /// The physical source line, without its line break.
+    /// The physical source line, without its line break; a long line is cut to a window around the problem.
     public var sourceLine: String
-    /// How many characters to underline from `column` (at least 1).
+    /// How many characters to underline (at least 1).
     public var width: Int
+    /// The 1-based column in `sourceLine` where the underline starts (differs from `column` in a cut line).
+    public var markerColumn: Int
     /// Where the file was included from, outermost first: `FILE:LINE`.
     public var includedFrom: [String]
 
@@ -27,6 +29,7 @@ public struct Diagnostic: Equatable, Sendable {
         self.sourceLine = sourceLine
         self.width = width
         self.includedFrom = includedFrom
+        markerColumn = column
     }
 }
 
@@ -67,10 +70,29 @@ public struct SourceLines: Sendable {
         let end = min(max(range.end, start), lineEnd)
         let prefix = text(lineStart..<min(start, lineEnd))
         let highlighted = start < end ? text(start..<end) : ""
-        return Diagnostic(file: file, line: firstLine + physical, column: prefix.count + 1, message: message,
-                          sourceLine: text(lineStart..<lineEnd), width: max(1, highlighted.count),
-                          includedFrom: includedFrom)
+        var diagnostic = Diagnostic(file: file, line: firstLine + physical, column: prefix.count + 1, message: message,
+                                    sourceLine: "", width: max(1, highlighted.count), includedFrom: includedFrom)
+        guard lineEnd - lineStart > Self.longLine else {
+            diagnostic.sourceLine = text(lineStart..<lineEnd)
+            return diagnostic
+        }
+        // A very long line is shown as a window around the problem, marked with "...".
+        let before = String(prefix.suffix(Self.context))
+        let shown = String(highlighted.prefix(Self.context))
+        let after = String(text(end..<min(lineEnd, end + Self.context * 4)).prefix(Self.context))
+        let cutBefore = before.count < prefix.count
+        let cutWord = shown.count < highlighted.count
+        let cutAfter = end + after.utf8.count < lineEnd
+        diagnostic.sourceLine = (cutBefore ? "..." : "") + before + shown + (cutWord ? "..." : "") + after + (cutAfter ? "..." : "")
+        diagnostic.markerColumn = before.count + (cutBefore ? 3 : 0) + 1
+        diagnostic.width = max(1, shown.count)
+        return diagnostic
     }
+
+    /// Lines longer than this many bytes are shown cut around the problem.
+    static let longLine = 240
+    /// Characters kept on each side of the problem in a cut line.
+    static let context = 60
 
     private func text(_ range: Range<Int>) -> String {
         String(decoding: bytes[range], as: UTF8.self)

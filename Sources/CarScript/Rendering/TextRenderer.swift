@@ -59,7 +59,7 @@ public final class TextRenderer: ResultRenderer {
         err.write(diagnostic.sourceLine)
         err.write("\n")
         // Keep tabs so the caret lines up under the word.
-        var marker = String(diagnostic.sourceLine.prefix(diagnostic.column - 1).map { $0 == "\t" ? "\t" : " " })
+        var marker = String(diagnostic.sourceLine.prefix(diagnostic.markerColumn - 1).map { $0 == "\t" ? "\t" : " " })
         marker += "^" + String(repeating: "~", count: diagnostic.width - 1)
         err.write(color ? "\u{1B}[32m\(marker)\u{1B}[0m\n" : marker + "\n")
         err.flush()

@@ -52,6 +52,11 @@ public struct ScriptError: Error, Equatable, Sendable {
         self.range = range
     }
 
+    /// A word as quoted in a message: a very long one is cut.
+    static func shown(_ word: String) -> String {
+        word.count <= 64 ? word : word.prefix(60) + "..."
+    }
+
     /// The message, without position.
     public var message: String {
         switch kind {
@@ -59,23 +64,23 @@ public struct ScriptError: Error, Equatable, Sendable {
         case .invalidUTF8(let byte): "invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)))"
         case .unknownEscape(let text): "unknown escape '\(text)' (use \\\", \\\\, \\n or \\t)"
         case .unterminatedString: "unterminated string: missing closing '\"'"
-        case .lineTooLong(let limit): "line longer than the limit of \(limit) bytes"
+        case .lineTooLong(let limit): "line longer than the limit of \(limit / 1024) KiB (\(limit) bytes); it is skipped"
         case .unknownCommand(let name, let suggestion):
-            "unknown command '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; type 'help' for the list")
+            "unknown command '\(Self.shown(name))'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; type 'help' for the list")
         case .unknownName(let what, let name, let suggestion, let valid):
-            "unknown \(what) '\(name)'" + Self.hint(suggestion, valid, what)
+            "unknown \(what) '\(Self.shown(name))'" + Self.hint(suggestion, valid, what)
         case .missingArgument(let name, let usage): "missing \(name); usage: \(usage)"
-        case .unexpectedArgument(let word, let usage): "unexpected argument '\(word)'; usage: \(usage)"
-        case .notACount(let text): "'\(text)' is not a count (a whole number from 1)"
-        case .notALineNumber(let text): "'\(text)' is not a line number (a whole number from 1)"
-        case .notANumber(let text): "'\(text)' is not a whole number"
-        case .expectedKeyword(let keyword, let found): "expected '\(keyword)', not '\(found)'"
+        case .unexpectedArgument(let word, let usage): "unexpected argument '\(Self.shown(word))'; usage: \(usage)"
+        case .notACount(let text): "'\(Self.shown(text))' is not a count (a whole number from 1)"
+        case .notALineNumber(let text): "'\(Self.shown(text))' is not a line number (a whole number from 1)"
+        case .notANumber(let text): "'\(Self.shown(text))' is not a whole number"
+        case .expectedKeyword(let keyword, let found): "expected '\(keyword)', not '\(Self.shown(found))'"
         case .emptyName: "a name cannot be empty"
         case .onlyDefinitions(let command): "a catalog file holds only definitions (option, model, forbid, currency), not '\(command)'"
-        case .domain(let error): error.description
+        case .domain(let error): Self.shown(error.description)
         case .io(let text): text
         case .refused(let text): text
-        case .expectationFailed(let field, let expected, let actual): "expected \(field) \(expected), got \(actual)"
+        case .expectationFailed(let field, let expected, let actual): "expected \(field) \(Self.shown(expected)), got \(actual)"
         case .reported: "failed in a sourced file"
         }
     }
