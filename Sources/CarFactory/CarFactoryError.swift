@@ -29,30 +29,35 @@ public enum CarFactoryError: Error, Equatable, Sendable {
     case invalidSeats(String)
 }
 
+/// A quoted word as a message shows it: a very long one is cut.
+private func cut(_ word: String) -> String {
+    word.count <= 64 ? word : word.prefix(60) + "..."
+}
+
 extension CarFactoryError: CustomStringConvertible {
     /// The message, without position: the language layer adds where it happened.
     public var description: String {
         switch self {
-        case .notADecimal(let text): "'\(text)' is not a decimal number"
-        case .numberTooLarge(let text): "'\(text)' is too large"
+        case .notADecimal(let text): "'\(cut(text))' is not a decimal number"
+        case .numberTooLarge(let text): "'\(cut(text))' is too large"
         case .tooManyDecimals(let text, let allowed):
-            allowed == 0 ? "'\(text)' must be a whole amount" : "'\(text)' has more than \(allowed) decimal places"
-        case .invalidCurrencyCode(let code): "'\(code)' is not a currency code (three letters, like CHF)"
+            allowed == 0 ? "'\(cut(text))' must be a whole amount" : "'\(cut(text))' has more than \(allowed) decimal places"
+        case .invalidCurrencyCode(let code): "'\(cut(code))' is not a currency code (three letters, like CHF)"
         case .invalidDigits(let digits): "\(digits) minor digits is outside 0...\(Currency.maximumDigits)"
-        case .rateNotPositive(let text): "rate '\(text)' is not a positive decimal"
+        case .rateNotPositive(let text): "rate '\(cut(text))' is not a positive decimal"
         case .baseRateIsFixed(let code): "\(code) is the base currency; its rate is always 1"
         case .moneyOverflow: "amount too large: the value would overflow"
         case .countOverflow: "too many cars: the count would overflow"
         case .countNotPositive(let count): "count must be at least 1, not \(count)"
-        case .unknownModel(let name): "unknown model '\(name)'"
-        case .unknownOption(let name, let family): "unknown \(family) option '\(name)'"
-        case .unknownCurrency(let code): "unknown currency '\(code)'"
+        case .unknownModel(let name): "unknown model '\(cut(name))'"
+        case .unknownOption(let name, let family): "unknown \(family) option '\(cut(name))'"
+        case .unknownCurrency(let code): "unknown currency '\(cut(code))'"
         case .ruleViolation(let rule): rule.violationMessage
-        case .duplicateModel(let name): "model '\(name)' is already defined"
+        case .duplicateModel(let name): "model '\(cut(name))' is already defined"
         case .duplicateOption(let name, let family, let existing):
-            existing.map { "\(family) option name '\(name)' is already taken by '\($0)'" }
-                ?? "\(family) option '\(name)' is already defined"
-        case .duplicateCurrency(let code): "currency '\(code)' is already defined"
+            existing.map { "\(family) option name '\(cut(name))' is already taken by '\($0)'" }
+                ?? "\(family) option '\(cut(name))' is already defined"
+        case .duplicateCurrency(let code): "currency '\(cut(code))' is already defined"
         case .duplicateRule(let rule): "the rule '\(rule)' is already defined"
         case .ruleWithinOneFamily(let family): "a rule must join two different families, not \(family) with \(family)"
         case .defaultsBreakRule(let model, let rule): "the default options of '\(model)' break a rule: \(rule.violationMessage)"
@@ -60,9 +65,9 @@ extension CarFactoryError: CustomStringConvertible {
         case .noCurrentCar: "no current car: add one with 'car MODEL'"
         case .noSuchLine(let number, let count):
             count == 0 ? "no stock line \(number): the stock is empty" : "no stock line \(number): lines are 1...\(count)"
-        case .floorplanNeedsLayout(let name): "floorplan option '\(name)' needs 'seats N engine POSITION'"
+        case .floorplanNeedsLayout(let name): "floorplan option '\(cut(name))' needs 'seats N engine POSITION'"
         case .layoutOnlyForFloorplans(let family): "seats and engine apply to floorplans, not to \(family)"
-        case .invalidSeats(let text): "seats must be a whole number from 1 to 99, not '\(text)'"
+        case .invalidSeats(let text): "seats must be a whole number from 1 to 99, not '\(cut(text))'"
         }
     }
 }

@@ -77,7 +77,7 @@ public struct ScriptError: Error, Equatable, Sendable {
         case .expectedKeyword(let keyword, let found): "expected '\(keyword)', not '\(Self.shown(found))'"
         case .emptyName: "a name cannot be empty"
         case .onlyDefinitions(let command): "a catalog file holds only definitions (option, model, forbid, currency), not '\(command)'"
-        case .domain(let error): Self.shown(error.description)
+        case .domain(let error): error.description
         case .io(let text): text
         case .refused(let text): text
         case .expectationFailed(let field, let expected, let actual): "expected \(field) \(Self.shown(expected)), got \(actual)"
