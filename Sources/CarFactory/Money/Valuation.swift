@@ -86,34 +86,52 @@ public struct MoneyFormatter: Sendable {
 
     /// Appends the formatted amount to `bytes` (the output path formats without building strings).
     public func append(_ minorUnits: Int64, to bytes: inout [UInt8]) {
-        if minorUnits < 0 { bytes.append(UInt8(ascii: "-")) }
-        bytes.append(contentsOf: symbol)
         let minorDigits = currency.digits
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
-            // Decimal digits of the magnitude, least significant first, padded so
-            // at least one whole digit stands before the minor digits.
-            var count = 0
-            var rest = minorUnits.magnitude
-            repeat {
-                digits[count] = UInt8(rest % 10) + 0x30
-                rest /= 10
-                count += 1
-            } while rest > 0
-            while count <= minorDigits {
-                digits[count] = 0x30
-                count += 1
+        // Sign, symbol, 19 digits, 6 commas, point: all within this bound.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: symbol.count + 32) { out in
+            var length = 0
+            if minorUnits < 0 {
+                out[0] = UInt8(ascii: "-")
+                length = 1
             }
-            for position in stride(from: count - 1, through: minorDigits, by: -1) {
-                bytes.append(digits[position])
-                let wholeDigitsLeft = position - minorDigits
-                if wholeDigitsLeft > 0 && wholeDigitsLeft % 3 == 0 { bytes.append(UInt8(ascii: ",")) }
+            for byte in symbol {
+                out[length] = byte
+                length += 1
             }
-            if minorDigits > 0 {
-                bytes.append(UInt8(ascii: "."))
-                for position in stride(from: minorDigits - 1, through: 0, by: -1) {
-                    bytes.append(digits[position])
+            // Decimal digits of the magnitude, least significant first, padded so at least
+            // one whole digit stands before the minor digits.
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            withUnsafeMutableBytes(of: &digits) { digitBytes in
+                var count = 0
+                var rest = minorUnits.magnitude
+                repeat {
+                    digitBytes[count] = UInt8(rest % 10) + 0x30
+                    rest /= 10
+                    count += 1
+                } while rest > 0
+                while count <= minorDigits {
+                    digitBytes[count] = 0x30
+                    count += 1
+                }
+                for position in stride(from: count - 1, through: minorDigits, by: -1) {
+                    out[length] = digitBytes[position]
+                    length += 1
+                    let wholeDigitsLeft = position - minorDigits
+                    if wholeDigitsLeft > 0 && wholeDigitsLeft % 3 == 0 {
+                        out[length] = UInt8(ascii: ",")
+                        length += 1
+                    }
+                }
+                if minorDigits > 0 {
+                    out[length] = UInt8(ascii: ".")
+                    length += 1
+                    for position in stride(from: minorDigits - 1, through: 0, by: -1) {
+                        out[length] = digitBytes[position]
+                        length += 1
+                    }
                 }
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[0..<length]))
         }
     }
 }

@@ -1,5 +1,5 @@
 /// The one table of commands, looked up by name or alias, case-insensitively.
-public struct CommandTable: Sendable {
+public final class CommandTable: Sendable {
     /// Every command, in `help` order.
     public let specs: [CommandSpec]
     private let index: NameIndex

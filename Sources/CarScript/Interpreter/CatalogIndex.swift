@@ -31,8 +31,11 @@ final class CatalogIndex {
     let currencies: NameIndex
     /// The base currency's valuation, for `total` and `price` without a currency.
     let base: CurrencyValuation
+    /// The catalog's rules, for builders.
+    let rules: [Rule]
 
     init(_ catalog: Catalog) {
+        rules = catalog.rules
         factories = catalog.registry.factories
         models = NameIndex(factories.map(\.model))
         var parts: [[any Part]] = []

@@ -121,14 +121,14 @@ extension Session {
 
     /// Runs the commands of one lexed line; a failed command ends the line unless going on.
     private func executeLine(_ frame: ScriptFrame) {
-        let tokens = frame.lexer.tokens
+        let count = frame.lexer.tokens.count
         var start = 0
-        while start < tokens.count {
+        while start < count {
             var end = start
-            while end < tokens.count && tokens[end].kind == .word { end += 1 }
+            while end < count && frame.lexer.tokens[end].kind == .word { end += 1 }
             if end > start {
                 do {
-                    try execute(tokens[start..<end], lexer: frame.lexer)
+                    try execute(start..<end, in: frame)
                 } catch {
                     if error.kind != .reported { report(error) }
                     // The rest of the line is not run, unless going on after errors.
@@ -140,8 +140,13 @@ extension Session {
         }
     }
 
+    /// Runs the command made of tokens `words` of the frame's line.
+    private func execute(_ words: Range<Int>, in frame: ScriptFrame) throws(ScriptError) {
+        try execute(frame.lexer.tokens[words], lexer: frame.lexer)
+    }
+
     /// Looks the command up, resolves its arguments, and runs it (unless only checking).
-    func execute(_ words: ArraySlice<Token>, lexer: Lexer) throws(ScriptError) {
+    func execute(_ words: ArraySlice<Token>, lexer: borrowing Lexer) throws(ScriptError) {
         let nameToken = words[words.startIndex]
         let found = lexer.text.withUnsafeBufferPointer { commands.lookup(UnsafeBufferPointer(rebasing: $0[nameToken.text])) }
         guard let spec = found else {
