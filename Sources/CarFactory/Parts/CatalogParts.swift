@@ -1,56 +1,59 @@
 // The concrete parts behind the family protocols; only the catalog makes them.
 
-final class CatalogFloorplan: Floorplan {
+/// What every catalog option holds, whatever its family.
+struct OptionFields: Sendable {
     let name: String
     let shownAs: String
     let otherNames: [String]
     let listPriceMinorUnits: Int64
-    var listPrice: Money { .base(listPriceMinorUnits) }
+
+    init(_ definition: OptionDefinition) {
+        name = definition.name
+        shownAs = definition.shownAs
+        otherNames = definition.otherNames
+        listPriceMinorUnits = definition.listPrice.minorUnits
+    }
+}
+
+/// A part made from a catalog definition.
+protocol CatalogOption: Part {
+    var fields: OptionFields { get }
+}
+
+extension CatalogOption {
+    var name: String { fields.name }
+    var shownAs: String { fields.shownAs }
+    var otherNames: [String] { fields.otherNames }
+    var listPriceMinorUnits: Int64 { fields.listPriceMinorUnits }
+    var listPrice: Money { .base(fields.listPriceMinorUnits) }
+}
+
+final class CatalogFloorplan: Floorplan, CatalogOption {
+    let fields: OptionFields
     let seats: Int
     let engine: EnginePosition
     var family: PartFamily { .floorplan }
     var kind: PartKind { .floorplan(self) }
 
     init(_ definition: OptionDefinition, seats: Int, engine: EnginePosition) {
-        name = definition.name
-        shownAs = definition.shownAs
-        otherNames = definition.otherNames
-        listPriceMinorUnits = definition.listPrice.minorUnits
+        fields = OptionFields(definition)
         self.seats = seats
         self.engine = engine
     }
 }
 
-final class CatalogSuspension: Suspension {
-    let name: String
-    let shownAs: String
-    let otherNames: [String]
-    let listPriceMinorUnits: Int64
-    var listPrice: Money { .base(listPriceMinorUnits) }
+final class CatalogSuspension: Suspension, CatalogOption {
+    let fields: OptionFields
     var family: PartFamily { .suspension }
     var kind: PartKind { .suspension(self) }
 
-    init(_ definition: OptionDefinition) {
-        name = definition.name
-        shownAs = definition.shownAs
-        otherNames = definition.otherNames
-        listPriceMinorUnits = definition.listPrice.minorUnits
-    }
+    init(_ definition: OptionDefinition) { fields = OptionFields(definition) }
 }
 
-final class CatalogDrivetrain: Drivetrain {
-    let name: String
-    let shownAs: String
-    let otherNames: [String]
-    let listPriceMinorUnits: Int64
-    var listPrice: Money { .base(listPriceMinorUnits) }
+final class CatalogDrivetrain: Drivetrain, CatalogOption {
+    let fields: OptionFields
     var family: PartFamily { .drivetrain }
     var kind: PartKind { .drivetrain(self) }
 
-    init(_ definition: OptionDefinition) {
-        name = definition.name
-        shownAs = definition.shownAs
-        otherNames = definition.otherNames
-        listPriceMinorUnits = definition.listPrice.minorUnits
-    }
+    init(_ definition: OptionDefinition) { fields = OptionFields(definition) }
 }
