@@ -26,6 +26,12 @@ public struct StockLedger: Sendable {
         return lines[number - 1]
     }
 
+    /// The current car's unit price in base-currency minor units (without copying the line).
+    public func currentPriceMinorUnits() throws(CarFactoryError) -> Int64 {
+        guard let number = currentNumber else { throw .noCurrentCar }
+        return lines[number - 1].car.priceMinorUnits
+    }
+
     /// Line `number` (1-based).
     public func line(_ number: Int) throws(CarFactoryError) -> StockLine {
         guard number >= 1 && number <= lines.count else { throw .noSuchLine(number, lineCount: lines.count) }
@@ -49,11 +55,11 @@ public struct StockLedger: Sendable {
 
     /// Replaces the current line's car, keeping its count.
     public mutating func replaceCurrent(with car: Car) throws(CarFactoryError) {
-        let old = try currentLine()
         guard let number = currentNumber else { throw .noCurrentCar }
-        let without = try Self.adding(old.car.priceMinorUnits, times: -old.count, to: valueMinorUnits)
-        valueMinorUnits = try Self.adding(car.priceMinorUnits, times: old.count, to: without)
-        lines[number - 1] = StockLine(car: car, count: old.count)
+        let count = lines[number - 1].count
+        let without = try Self.adding(lines[number - 1].car.priceMinorUnits, times: -count, to: valueMinorUnits)
+        valueMinorUnits = try Self.adding(car.priceMinorUnits, times: count, to: without)
+        lines[number - 1] = StockLine(car: car, count: count)
     }
 
     /// Makes line `number` current.

@@ -24,7 +24,7 @@ extension Session {
         var wordRanges: [SourceRange] = []
         var index = words.startIndex + 1
         var requiredLeft = spec.requiredCount
-        for argument in spec.arguments {
+        for (position, argument) in spec.steps.enumerated() {
             if !argument.optional { requiredLeft -= 1 }
             guard index < words.endIndex else {
                 if argument.optional {
@@ -32,7 +32,7 @@ extension Session {
                     continue
                 }
                 let end = words[words.endIndex - 1].range.end
-                throw ScriptError(.missingArgument(argument.name, usage: spec.usage), at: SourceRange(end, end + 1))
+                throw ScriptError(.missingArgument(spec.arguments[position].name, usage: spec.usage), at: SourceRange(end, end + 1))
             }
             let token = words[index]
             let bytes = UnsafeBufferPointer(rebasing: text[token.text])

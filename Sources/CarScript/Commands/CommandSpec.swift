@@ -92,10 +92,15 @@ public final class CommandSpec: Sendable {
         self.example = example
         self.runsWhenChecking = runsWhenChecking
         self.run = run
+        requiredCount = arguments.filter { !$0.optional }.count
+        steps = arguments.map { ($0.kind, $0.optional) }
     }
 
     /// How many arguments must be given.
-    var requiredCount: Int { arguments.reduce(0) { $0 + ($1.optional ? 0 : 1) } }
+    let requiredCount: Int
+    /// Each argument's kind and whether it may be left out, kept apart from the names
+    /// so resolving walks plain values without touching reference counts.
+    let steps: [(kind: ArgumentKind, optional: Bool)]
 
     /// Whether the command defines catalog entries (the only commands a catalog file may hold).
     public var definesCatalog: Bool { group == .definition }

@@ -23,10 +23,10 @@ enum ValueCommands {
             details: "Prints the formatted amount alone on its line.",
             example: "price EUR",
             run: { session, call throws(ScriptError) in
-                let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
+                let unitPrice = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentPriceMinorUnits() }
                 let valuation = call.valuation(1) ?? session.index.base
                 let price = try call.at(1) { () throws(CarFactoryError) in
-                    try valuation.converter.convertMinorUnits(line.car.priceMinorUnits)
+                    try valuation.converter.convertMinorUnits(unitPrice)
                 }
                 session.emit(.amount(price, valuation), call)
             }),
