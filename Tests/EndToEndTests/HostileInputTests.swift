@@ -35,6 +35,16 @@ import Glibc
         #expect(result.status == 1)
     }
 
+    @Test func a_byte_order_mark_and_crlf_line_ends_are_accepted() throws {
+        let result = try carfab([], stdinData: Data([0xEF, 0xBB, 0xBF] + Array("car suv 2\r\ntotal GBP\r\ncar sprots\r\n".utf8)))
+        #expect(result == RunResult(stdout: "2 Cars in Stock. Total Value: £98,827.61\n", stderr: """
+            <stdin>:3:5: error: unknown model 'sprots'; did you mean 'sports'?
+            car sprots
+                ^~~~~~
+
+            """, status: 1))
+    }
+
     @Test func two_hundred_thousand_empty_commands() throws {
         let line = String(repeating: ";", count: 200_000) + "\necho done\n"
         #expect(try carfab([], stdin: line) == RunResult(stdout: "done\n", stderr: "", status: 0))

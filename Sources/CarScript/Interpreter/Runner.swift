@@ -69,6 +69,10 @@ extension Session {
             do {
                 guard try frame.source.readLine(into: &frame.lines.bytes, continuation: false) else { return }
                 frame.lineNumber += 1
+                // A byte-order mark that some editors put first is not part of the script.
+                if frame.lineNumber == 1 && frame.lines.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+                    frame.lines.bytes.removeFirst(3)
+                }
                 try assemble(frame)
             } catch let failure as LineSourceFailure {
                 switch failure {
