@@ -56,6 +56,8 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).isEmpty)
         // -i with a pipe reads the pipe after the scripts, still without a prompt.
         #expect(try carfab(["-e", "car suv", "-i"], stdin: "total\n").stdout == "1 Car in Stock. Total Value: $81,895.00\n")
+        let failing = try carfab(["-e", "car suv", "-i"], stdin: "car sprots\n")
+        #expect(failing.status == 1 && failing.stderr.hasPrefix("<stdin>:1:5: error: unknown model 'sprots'"))
     }
 
     @Test func dash_is_standard_input_among_files() throws {

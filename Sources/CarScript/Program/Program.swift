@@ -92,8 +92,9 @@ public enum Program {
                 }
             }
         }
-        // What happens at the prompt does not change the exit status, as in sqlite3.
-        let failures = session.failureCount
+        // What happens at a person's prompt does not change the exit status, as in sqlite3;
+        // standard input read after -i from a pipe is a script like any other.
+        var failures = session.failureCount
         if (prompts || parsed.interactive) && !session.shouldStop {
             if prompts {
                 out.write("carfab \(version): a car-factory shell. Type 'help' for commands, Ctrl-D to leave.\n")
@@ -107,6 +108,7 @@ public enum Program {
             } catch {
                 session.reportUnreadable(path: "-", failure: error)
             }
+            if !prompts { failures = session.failureCount }
         }
         center.stopAll()
         let signal = pendingStopSignal.load(ordering: .relaxed)
