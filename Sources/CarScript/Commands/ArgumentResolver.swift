@@ -5,30 +5,24 @@ import CarFactory
 // Names are looked up from the words' bytes; Strings are made only for text arguments
 // and for error messages.
 extension Session {
-    func resolve(_ spec: CommandSpec, words: ArraySlice<Token>, lexer: Lexer) throws(ScriptError) -> Invocation {
+    func resolve(_ spec: CommandSpec, words: ArraySlice<Token>, lexer: borrowing Lexer,
+                 into store: ArgumentStore) throws(ScriptError) -> Invocation {
         try lexer.text.withUnsafeBufferPointer { (text) throws(ScriptError) -> Invocation in
-            try resolve(spec, words: words, lexer: lexer, text: text)
+            try resolve(spec, words: words, lexer: lexer, text: text, into: store)
         }
     }
 
-    private func resolve(_ spec: CommandSpec, words: ArraySlice<Token>, lexer: Lexer,
-                         text: UnsafeBufferPointer<UInt8>) throws(ScriptError) -> Invocation {
-        // Borrow the session's buffers; `execute` gives them back when the command is done.
-        var values = valueBuffer
-        var ranges = rangeBuffer
-        valueBuffer = []
-        rangeBuffer = []
-        values.removeAll(keepingCapacity: true)
-        ranges.removeAll(keepingCapacity: true)
-        ranges.append(words[words.startIndex].range)
-        var wordRanges: [SourceRange] = []
+    private func resolve(_ spec: CommandSpec, words: ArraySlice<Token>, lexer: borrowing Lexer,
+                         text: UnsafeBufferPointer<UInt8>, into store: ArgumentStore) throws(ScriptError) -> Invocation {
+        let commandRange = words[words.startIndex].range
+        store.begin(at: commandRange)
         var index = words.startIndex + 1
         var requiredLeft = spec.requiredCount
         for (position, argument) in spec.steps.enumerated() {
             if !argument.optional { requiredLeft -= 1 }
             guard index < words.endIndex else {
                 if argument.optional {
-                    values.append(.absent)
+                    store.append(.absent, at: commandRange)
                     continue
                 }
                 let end = words[words.endIndex - 1].range.end
@@ -40,43 +34,48 @@ extension Session {
             // and words remain for them: `expect type Porsche Boxster` has no currency.
             if argument.optional && requiredLeft > 0 {
                 guard words.endIndex - index > requiredLeft,
-                      let value = try? value(of: bytes, as: argument.kind, at: token.range, resolved: values)
+                      let value = try? value(of: bytes, as: argument.kind, at: token.range, store: store)
                 else {
-                    values.append(.absent)
-                    ranges.append(token.range)
+                    store.append(.absent, at: token.range)
                     continue
                 }
-                values.append(value)
-                ranges.append(token.range)
+                store.append(value, at: token.range)
                 index += 1
                 continue
             }
             if argument.kind == .words {
-                values.append(.words(words[index...].map(lexer.string)))
-                wordRanges = words[index...].map(\.range)
-                ranges.append(SourceRange(token.range.start, words[words.endIndex - 1].range.end))
+                store.append(.words(words[index...].map(lexer.string)),
+                             at: SourceRange(token.range.start, words[words.endIndex - 1].range.end))
+                store.wordRanges = words[index...].map(\.range)
                 index = words.endIndex
                 continue
             }
-            values.append(try value(of: bytes, as: argument.kind, at: token.range, resolved: values))
-            ranges.append(token.range)
+            store.append(try value(of: bytes, as: argument.kind, at: token.range, store: store), at: token.range)
             index += 1
         }
         if index < words.endIndex {
             let extra = words[index]
             throw ScriptError(.unexpectedArgument(lexer.string(extra), usage: spec.usage), at: extra.range)
         }
-        return Invocation(spec: spec, values: values, ranges: ranges, wordRanges: wordRanges)
+        return Invocation(spec: spec, store: store)
     }
 
-    /// Gives the argument buffers of a finished command back for the next one.
-    func reclaim(_ invocation: consuming Invocation) {
-        valueBuffer = invocation.values
-        rangeBuffer = invocation.ranges
+    /// The argument store for a command at the current nesting depth.
+    func takeStore() -> ArgumentStore {
+        if storeDepth == stores.count { stores.append(ArgumentStore()) }
+        let store = stores[storeDepth]
+        storeDepth += 1
+        return store
+    }
+
+    /// Gives the store of a finished (or failed) command back, emptied.
+    func giveBack(_ store: ArgumentStore) {
+        store.reset()
+        storeDepth -= 1
     }
 
     private func value(of bytes: UnsafeBufferPointer<UInt8>, as kind: ArgumentKind, at range: SourceRange,
-                       resolved: [ArgumentValue]) throws(ScriptError) -> ArgumentValue {
+                       store: ArgumentStore) throws(ScriptError) -> ArgumentValue {
         switch kind {
         case .model:
             let index = self.index
@@ -90,7 +89,7 @@ extension Session {
             }
             return .family(PartFamily.allCases[position])
         case .option(let familyArgument):
-            guard case .family(let family) = resolved[familyArgument - 1] else {
+            guard case .family(let family) = store.resolved(familyArgument) else {
                 preconditionFailure("option argument without a family before it")
             }
             return try option(bytes, of: family, at: range)

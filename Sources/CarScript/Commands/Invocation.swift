@@ -20,17 +20,16 @@ public enum ArgumentValue {
 public struct Invocation {
     /// The command.
     public let spec: CommandSpec
-    /// One value per argument of the spec (`.absent` for a left-out optional one).
-    public let values: [ArgumentValue]
-    /// Where the command word (index 0) and each argument (index 1...) stand in the line.
-    let ranges: [SourceRange]
-    /// Where each word of a word-list argument (`echo`, `expect`) stands.
-    let wordRanges: [SourceRange]
+    /// One value per argument of the spec (`.absent` for a left-out optional one), and where each stands.
+    let store: ArgumentStore
 
     /// Where argument `index` stands, or the command word for 0 (or a left-out argument).
     public func range(_ index: Int) -> SourceRange {
-        index < ranges.count ? ranges[index] : ranges[0]
+        store.range(index)
     }
+
+    /// Where each word of a word-list argument (`echo`, `expect`) stands.
+    var wordRanges: [SourceRange] { store.wordRanges }
 
     /// Runs `body`, positioning a domain error at argument `index` (0 is the command word).
     public func at<T>(_ index: Int, _ body: () throws(CarFactoryError) -> T) throws(ScriptError) -> T {
@@ -42,7 +41,7 @@ public struct Invocation {
     }
 
     /// The value of argument `index` (1-based).
-    public func value(_ index: Int) -> ArgumentValue { values[index - 1] }
+    public func value(_ index: Int) -> ArgumentValue { store.value(index) }
 
     /// The word of argument `index` (a file name or field), or "" if left out.
     public func word(_ index: Int) -> String {

@@ -161,8 +161,9 @@ extension Session {
         if options.definitionsOnly && !spec.definesCatalog {
             throw ScriptError(.onlyDefinitions(spec.name), at: nameToken.range)
         }
-        let invocation = try resolve(spec, words: words, lexer: lexer)
-        defer { reclaim(invocation) }
+        let store = takeStore()
+        defer { giveBack(store) }
+        let invocation = try resolve(spec, words: words, lexer: lexer, into: store)
         if options.checkOnly && !spec.runsWhenChecking { return }
         try spec.run(self, invocation)
     }

@@ -37,9 +37,9 @@ public final class Session {
         cachedIndex = index
         return index
     }
-    /// Argument buffers lent to each command in turn, so resolving allocates nothing.
-    var valueBuffer: [ArgumentValue] = []
-    var rangeBuffer: [SourceRange] = []
+    /// Argument stores, one per nesting depth of running commands, reused.
+    var stores: [ArgumentStore] = []
+    var storeDepth = 0
     /// The stock lines.
     public var stock = StockLedger()
     /// The command table dispatch reads.
