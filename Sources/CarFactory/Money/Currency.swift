@@ -24,7 +24,7 @@ public struct Currency: Hashable, Sendable {
     }
 
     /// Whether `code` is three ASCII letters, as ISO 4217 codes are.
-    public static func isValidCode(_ code: String) -> Bool {
+    private static func isValidCode(_ code: String) -> Bool {
         code.utf8.count == 3 && code.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
     }
 

@@ -72,17 +72,17 @@ enum DefinitionCommands {
             example: "currency CHF \"CHF \" digits 2 rate 0.88",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
-                let code = call.word(1).uppercased()
-                let digits = call.integer(4)
-                let rate = call.decimal(6)
-                guard Currency.isValidCode(code) else {
+                // The domain checks the currency; its error says which argument to point at.
+                let currency: Currency
+                do throws(CarFactoryError) {
+                    currency = try Currency(code: call.word(1).uppercased(), symbol: call.word(2),
+                                            digits: call.integer(4), rate: call.decimal(6))
+                } catch .invalidCurrencyCode {
                     throw ScriptError(.domain(.invalidCurrencyCode(call.word(1))), at: call.range(1))
-                }
-                guard (0...Currency.maximumDigits).contains(digits) else {
+                } catch .invalidDigits(let digits) {
                     throw ScriptError(.domain(.invalidDigits(digits)), at: call.range(4))
-                }
-                let currency = try call.at(6) { () throws(CarFactoryError) in
-                    try Currency(code: code, symbol: call.word(2), digits: digits, rate: rate)
+                } catch {
+                    throw ScriptError(.domain(error), at: call.range(6))
                 }
                 try call.at(1) { () throws(CarFactoryError) in try session.catalog.define(currency) }
                 session.definitions.append(.currency(currency))
