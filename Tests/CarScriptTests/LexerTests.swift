@@ -4,14 +4,14 @@ import Testing
 @Suite struct LexerTests {
     /// The words of `line`, with `;` for separators.
     func words(_ line: String, atEnd: Bool = false) throws -> (outcome: Lexer.Outcome, words: [String]) {
-        var lexer = Lexer()
+        let lexer = Lexer()
         let bytes = Array(line.utf8)
         let outcome = try bytes.withUnsafeBufferPointer { (buffer) throws(ScriptError) in try lexer.tokenize(buffer, atEnd: atEnd) }
         return (outcome, lexer.tokens.map { $0.kind == .separator ? ";" : lexer.string($0) })
     }
 
     func error(_ line: [UInt8], atEnd: Bool = true) -> ScriptError? {
-        var lexer = Lexer()
+        let lexer = Lexer()
         do {
             _ = try line.withUnsafeBufferPointer { (buffer) throws(ScriptError) in try lexer.tokenize(buffer, atEnd: atEnd) }
             return nil
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func token_ranges_cover_the_word_with_its_quotes() throws {
-        var lexer = Lexer()
+        let lexer = Lexer()
         let bytes = Array(#"car "sports" 2"#.utf8)
         _ = try bytes.withUnsafeBufferPointer { (b) throws(ScriptError) in try lexer.tokenize(b) }
         #expect(lexer.tokens.map(\.range) == [SourceRange(0, 3), SourceRange(4, 12), SourceRange(13, 14)])

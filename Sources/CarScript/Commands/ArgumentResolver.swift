@@ -5,17 +5,12 @@ import CarFactory
 // Names are looked up from the words' bytes; Strings are made only for text arguments
 // and for error messages.
 extension Session {
-    func resolve(_ spec: CommandSpec, words: ArraySlice<Token>, lexer: borrowing Lexer,
+    func resolve(_ spec: CommandSpec, words wordRange: Range<Int>, lexer: Lexer,
                  into store: ArgumentStore) throws(ScriptError) -> Invocation {
-        try lexer.text.withUnsafeBufferPointer { (text) throws(ScriptError) -> Invocation in
-            try resolve(spec, words: words, lexer: lexer, text: text, into: store)
-        }
-    }
-
-    private func resolve(_ spec: CommandSpec, words: ArraySlice<Token>, lexer: borrowing Lexer,
-                         text: UnsafeBufferPointer<UInt8>, into store: ArgumentStore) throws(ScriptError) -> Invocation {
+        let words = lexer.tokens[wordRange]
         let commandRange = words[words.startIndex].range
-        store.begin(at: commandRange)
+        let catalogIndex = self.index
+        store.begin(at: commandRange, index: catalogIndex, lexer: lexer)
         var index = words.startIndex + 1
         var requiredLeft = spec.requiredCount
         for (position, argument) in spec.steps.enumerated() {
@@ -29,12 +24,12 @@ extension Session {
                 throw ScriptError(.missingArgument(spec.arguments[position].name, usage: spec.usage), at: SourceRange(end, end + 1))
             }
             let token = words[index]
-            let bytes = UnsafeBufferPointer(rebasing: text[token.text])
+            let bytes = lexer.bytes(token)
             // An optional argument before required ones is taken only if the word fits it
             // and words remain for them: `expect type Porsche Boxster` has no currency.
             if argument.optional && requiredLeft > 0 {
                 guard words.endIndex - index > requiredLeft,
-                      let value = try? value(of: bytes, as: argument.kind, at: token.range, store: store)
+                      let value = try? value(of: bytes, as: argument.kind, position: position, spec: spec, token: index, at: token.range, store: store)
                 else {
                     store.append(.absent, at: token.range)
                     continue
@@ -44,13 +39,13 @@ extension Session {
                 continue
             }
             if argument.kind == .words {
-                store.append(.words(words[index...].map(lexer.string)),
+                store.append(.words(index..<words.endIndex),
                              at: SourceRange(token.range.start, words[words.endIndex - 1].range.end))
-                store.wordRanges = words[index...].map(\.range)
                 index = words.endIndex
                 continue
             }
-            store.append(try value(of: bytes, as: argument.kind, at: token.range, store: store), at: token.range)
+            store.append(try value(of: bytes, as: argument.kind, position: position, spec: spec, token: index, at: token.range, store: store),
+                         at: token.range)
             index += 1
         }
         if index < words.endIndex {
@@ -61,28 +56,28 @@ extension Session {
     }
 
     /// The argument store for a command at the current nesting depth.
-    func takeStore() -> ArgumentStore {
-        if storeDepth == stores.count { stores.append(ArgumentStore()) }
+    func takeStore(lexer: Lexer) -> ArgumentStore {
+        if storeDepth == stores.count { stores.append(ArgumentStore(index: index, lexer: lexer)) }
         let store = stores[storeDepth]
         storeDepth += 1
         return store
     }
 
-    /// Gives the store of a finished (or failed) command back, emptied.
+    /// Gives the store of a finished (or failed) command back.
     func giveBack(_ store: ArgumentStore) {
-        store.reset()
         storeDepth -= 1
     }
 
-    private func value(of bytes: UnsafeBufferPointer<UInt8>, as kind: ArgumentKind, at range: SourceRange,
+    private func value(of bytes: UnsafeBufferPointer<UInt8>, as kind: ResolveStep.Kind, position argument: Int,
+                       spec: CommandSpec, token: Int, at range: SourceRange,
                        store: ArgumentStore) throws(ScriptError) -> ArgumentValue {
+        let index = store.index
         switch kind {
         case .model:
-            let index = self.index
             guard let position = index.models.lookup(bytes) else {
                 throw Self.unknown("model", Self.string(bytes), index.factories.map(\.model), at: range)
             }
-            return .model(index.factories[position])
+            return .model(position)
         case .family:
             guard let position = CatalogIndex.families.lookup(bytes) else {
                 throw Self.unknown("family", Self.string(bytes), PartFamily.allCases.map(\.rawValue), at: range)
@@ -92,15 +87,14 @@ extension Session {
             guard case .family(let family) = store.resolved(familyArgument) else {
                 preconditionFailure("option argument without a family before it")
             }
-            return try option(bytes, of: family, at: range)
+            return try option(bytes, of: family, in: index, at: range)
         case .optionOf(let family):
-            return try option(bytes, of: family, at: range)
+            return try option(bytes, of: family, in: index, at: range)
         case .currency:
-            let index = self.index
             guard let position = index.currencies.lookup(bytes) else {
                 throw Self.unknown("currency", Self.string(bytes), index.valuations.map(\.currency.code), at: range)
             }
-            return .currency(index.valuations[position])
+            return .currency(position)
         case .count:
             return .count(try Self.integer(bytes, at: range, from: Int64(1), else: .notACount(Self.string(bytes))))
         case .lineNumber:
@@ -113,40 +107,42 @@ extension Session {
             } catch {
                 throw ScriptError(.domain(error), at: range)
             }
-        case .keyword(let keyword):
+        case .keyword:
+            guard case .keyword(let keyword) = spec.arguments[argument].kind else {
+                preconditionFailure("keyword step without its keyword")
+            }
             let word = Self.string(bytes)
             guard nameKey(word) == keyword else { throw ScriptError(.expectedKeyword(keyword, found: word), at: range) }
-            return .word(keyword)
+            return .word(token)
         case .name:
             guard !bytes.isEmpty else { throw ScriptError(.emptyName, at: range) }
-            return .word(Self.string(bytes))
+            return .word(token)
         case .file, .text:
-            return .word(Self.string(bytes))
+            return .word(token)
         case .field:
             let word = Self.string(bytes)
             guard ExpectField(rawValue: nameKey(word)) != nil else {
                 throw Self.unknown("field", word, ExpectField.allCases.map(\.rawValue), at: range)
             }
-            return .word(word)
+            return .word(token)
         case .command:
-            guard let spec = commands.lookup(bytes) else {
+            guard let position = commands.position(of: bytes) else {
                 throw Self.unknown("command", Self.string(bytes), commands.specs.map(\.name), at: range)
             }
-            return .command(spec)
+            return .command(position)
         case .words:
             preconditionFailure("words are taken whole by resolve")
         }
     }
 
-    private func option(_ bytes: UnsafeBufferPointer<UInt8>, of family: PartFamily,
+    private func option(_ bytes: UnsafeBufferPointer<UInt8>, of family: PartFamily, in index: CatalogIndex,
                         at range: SourceRange) throws(ScriptError) -> ArgumentValue {
-        let index = self.index
         guard let position = index.options[family.index].lookup(bytes) else {
             let table = catalog.options(of: family)
             throw Self.unknown("\(family) option", Self.string(bytes), table.parts.map(\.name),
                                suggestFrom: table.allNames, at: range)
         }
-        return .option(index.parts[family.index][position])
+        return .option(family, position)
     }
 
     /// An unknown-name error suggesting the closest valid name, or listing them all.

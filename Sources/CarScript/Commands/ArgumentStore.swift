@@ -1,6 +1,10 @@
 /// Room for one command's resolved arguments, reused command after command so resolving
-/// allocates nothing and copies no arrays. One store per nesting level (`source` runs
-/// commands while its own command is still running).
+/// allocates nothing and touches no reference counts. One store per nesting level
+/// (`source` runs commands while its own command is still running).
+///
+/// Values are plain data (positions in the catalog index, tokens of the line), so filling
+/// and emptying the store copies bytes only; the store keeps the index and lexer they
+/// refer to alive for as long as the command runs.
 final class ArgumentStore {
     /// More than any command takes (`model` takes ten).
     static let capacity = 16
@@ -10,29 +14,35 @@ final class ArgumentStore {
     private let ranges: UnsafeMutablePointer<SourceRange>
     /// How many arguments are stored.
     private(set) var count = 0
-    /// Where each word of a word-list argument stands.
-    var wordRanges: [SourceRange] = []
+    /// The catalog index that model, option and currency values are positions in.
+    private(set) var index: CatalogIndex
+    /// The lexer holding the line whose tokens word values name.
+    private(set) var lexer: Lexer
 
-    init() {
+    init(index: CatalogIndex, lexer: Lexer) {
         values = .allocate(capacity: Self.capacity)
         ranges = .allocate(capacity: Self.capacity + 1)
+        self.index = index
+        self.lexer = lexer
     }
 
     deinit {
-        reset()
         values.deallocate()
         ranges.deallocate()
     }
 
-    /// Starts a command whose name stands at `range`.
-    func begin(at range: SourceRange) {
+    /// Starts a command whose name stands at `range`, with names from `index` and words from `lexer`.
+    func begin(at range: SourceRange, index: CatalogIndex, lexer: Lexer) {
+        count = 0
         ranges[0] = range
+        if self.index !== index { self.index = index }
+        if self.lexer !== lexer { self.lexer = lexer }
     }
 
     /// Adds the next argument.
     func append(_ value: ArgumentValue, at range: SourceRange) {
         precondition(count < Self.capacity, "a command takes at most \(Self.capacity) arguments")
-        (values + count).initialize(to: value)
+        values[count] = value
         count += 1
         ranges[count] = range
     }
@@ -51,12 +61,5 @@ final class ArgumentStore {
     /// Where argument `index` stands (the command word for 0 or a left-out argument).
     func range(_ index: Int) -> SourceRange {
         index >= 1 && index <= count ? ranges[index] : ranges[0]
-    }
-
-    /// Empties the store for the next command.
-    func reset() {
-        values.deinitialize(count: count)
-        count = 0
-        if !wordRanges.isEmpty { wordRanges.removeAll(keepingCapacity: true) }
     }
 }

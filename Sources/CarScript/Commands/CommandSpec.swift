@@ -27,6 +27,39 @@ public enum ArgumentKind: Sendable, Equatable {
     case words
 }
 
+/// An argument kind as the resolver walks it: `ArgumentKind` without its one string payload.
+struct ResolveStep {
+    enum Kind: Equatable {
+        case model, family, option(familyArgument: Int), optionOf(PartFamily), currency, count, lineNumber
+        case decimal, file, command, field, keyword, name, text, integer, words
+    }
+
+    let kind: Kind
+    let optional: Bool
+
+    init(kind: ArgumentKind, optional: Bool) {
+        self.optional = optional
+        self.kind = switch kind {
+        case .model: .model
+        case .family: .family
+        case .option(let familyArgument): .option(familyArgument: familyArgument)
+        case .optionOf(let family): .optionOf(family)
+        case .currency: .currency
+        case .count: .count
+        case .lineNumber: .lineNumber
+        case .decimal: .decimal
+        case .file: .file
+        case .command: .command
+        case .field: .field
+        case .keyword: .keyword
+        case .name: .name
+        case .text: .text
+        case .integer: .integer
+        case .words: .words
+        }
+    }
+}
+
 /// One argument of a command: its placeholder in the usage line, its kind, and whether it may be left out.
 public struct ArgumentSpec: Sendable {
     /// The placeholder, e.g. `MODEL`.
@@ -93,14 +126,14 @@ public final class CommandSpec: Sendable {
         self.runsWhenChecking = runsWhenChecking
         self.run = run
         requiredCount = arguments.filter { !$0.optional }.count
-        steps = arguments.map { ($0.kind, $0.optional) }
+        steps = arguments.map { ResolveStep(kind: $0.kind, optional: $0.optional) }
     }
 
     /// How many arguments must be given.
     let requiredCount: Int
-    /// Each argument's kind and whether it may be left out, kept apart from the names
-    /// so resolving walks plain values without touching reference counts.
-    let steps: [(kind: ArgumentKind, optional: Bool)]
+    /// Each argument's kind and whether it may be left out, as plain values (no names, no
+    /// keyword strings) so resolving walks them without touching reference counts.
+    let steps: [ResolveStep]
 
     /// Whether the command defines catalog entries (the only commands a catalog file may hold).
     public var definesCatalog: Bool { group == .definition }

@@ -27,6 +27,11 @@ public final class CommandTable: Sendable {
         index.lookup(bytes).map { specs[$0] }
     }
 
+    /// The position in `specs` of the command spelled by `bytes`, in any case.
+    func position(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        index.lookup(bytes)
+    }
+
     /// Every name and alias, for suggestions and completion.
     public var allNames: [String] { specs.flatMap { [$0.name] + $0.aliases } }
 

@@ -1,19 +1,25 @@
 import CarFactory
 
-/// A resolved argument value.
+/// A resolved argument value: plain data, positions in the store's catalog index and line.
 public enum ArgumentValue {
     case absent
-    case model(any CarFactory)
+    /// A model: its position among the index's factories.
+    case model(Int)
     case family(PartFamily)
-    case option(any Part)
-    case currency(CurrencyValuation)
+    /// An option: its position among the index's parts of its family.
+    case option(PartFamily, Int)
+    /// A currency: its position among the index's valuations.
+    case currency(Int)
     case count(Int64)
     case lineNumber(Int)
     case decimal(DecimalNumber)
-    case word(String)
+    /// A word: the token of the line that holds it.
+    case word(Int)
     case integer(Int)
-    case words([String])
-    case command(CommandSpec)
+    /// Every remaining word: tokens of the line.
+    case words(Range<Int>)
+    /// A command: its position in the session's command table.
+    case command(Int)
 }
 
 /// A command ready to run: its spec, its resolved arguments and where each word stands.
@@ -29,7 +35,12 @@ public struct Invocation {
     }
 
     /// Where each word of a word-list argument (`echo`, `expect`) stands.
-    var wordRanges: [SourceRange] { store.wordRanges }
+    var wordRanges: [SourceRange] {
+        for position in 0..<store.count {
+            if case .words(let tokens) = store.value(position + 1) { return tokens.map { store.lexer.tokens[$0].range } }
+        }
+        return []
+    }
 
     /// Runs `body`, positioning a domain error at argument `index` (0 is the command word).
     public func at<T>(_ index: Int, _ body: () throws(CarFactoryError) -> T) throws(ScriptError) -> T {
@@ -45,20 +56,22 @@ public struct Invocation {
 
     /// The word of argument `index` (a file name or field), or "" if left out.
     public func word(_ index: Int) -> String {
-        guard case .word(let word) = value(index) else { return "" }
-        return word
+        guard case .word(let token) = value(index) else { return "" }
+        return store.lexer.string(store.lexer.tokens[token])
     }
 
     /// The model of argument `index`.
     public func model(_ index: Int) -> any CarFactory {
-        guard case .model(let factory) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not a model") }
-        return factory
+        guard case .model(let position) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not a model") }
+        return store.index.factories[position]
     }
 
     /// The option of argument `index`.
     public func option(_ index: Int) -> any Part {
-        guard case .option(let part) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not an option") }
-        return part
+        guard case .option(let family, let position) = value(index) else {
+            preconditionFailure("argument \(index) of \(spec.name) is not an option")
+        }
+        return store.index.parts[family.index][position]
     }
 
     /// The family of argument `index`, if given.
@@ -69,14 +82,13 @@ public struct Invocation {
 
     /// The currency of argument `index`, if given.
     public func currency(_ index: Int) -> Currency? {
-        guard case .currency(let valuation) = value(index) else { return nil }
-        return valuation.currency
+        valuation(index)?.currency
     }
 
     /// The valuation of the currency of argument `index`, if given.
     public func valuation(_ index: Int) -> CurrencyValuation? {
-        guard case .currency(let valuation) = value(index) else { return nil }
-        return valuation
+        guard case .currency(let position) = value(index) else { return nil }
+        return store.index.valuations[position]
     }
 
     /// The count of argument `index`, if given.
@@ -105,13 +117,36 @@ public struct Invocation {
 
     /// The words of argument `index` (empty if none).
     public func words(_ index: Int) -> [String] {
-        guard case .words(let words) = value(index) else { return [] }
-        return words
+        guard case .words(let tokens) = value(index) else { return [] }
+        let lexer = store.lexer
+        return tokens.map { lexer.string(lexer.tokens[$0]) }
     }
 
-    /// The command named by argument `index`, if given.
-    public func command(_ index: Int) -> CommandSpec? {
-        guard case .command(let spec) = value(index) else { return nil }
-        return spec
+    /// The words of argument `index` joined by single spaces, made in one allocation (`echo`).
+    public func joinedWords(_ index: Int) -> String {
+        guard case .words(let tokens) = value(index), !tokens.isEmpty else { return "" }
+        let lexer = store.lexer
+        var length = tokens.count - 1
+        for token in tokens { length += lexer.tokens[token].text.count }
+        return String(unsafeUninitializedCapacity: length) { bytes in
+            guard let base = bytes.baseAddress else { return 0 }
+            var written = 0
+            for token in tokens {
+                if written > 0 {
+                    base[written] = 0x20
+                    written += 1
+                }
+                let word = lexer.bytes(lexer.tokens[token])
+                if let source = word.baseAddress { (base + written).update(from: source, count: word.count) }
+                written += word.count
+            }
+            return written
+        }
+    }
+
+    /// The command of `table` named by argument `index`, if given.
+    public func command(_ index: Int, in table: CommandTable) -> CommandSpec? {
+        guard case .command(let position) = value(index) else { return nil }
+        return table.specs[position]
     }
 }

@@ -45,7 +45,7 @@ public struct Completer {
 
     /// What can complete `line`, the text before the cursor.
     public func complete(_ line: String) -> Completion {
-        var lexer = Lexer()
+        let lexer = Lexer()
         let bytes = Array(line.utf8)
         guard let outcome = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) }),
               outcome == .complete else { return Completion(partial: "", candidates: []) }

@@ -13,7 +13,7 @@ public let maximumSourceDepth = 64
 final class ScriptFrame {
     let source: any LineSource
     var lines: SourceLines
-    var lexer = Lexer()
+    let lexer = Lexer()
     var lineNumber = 0
     /// The directory `source` and `save` paths in this script are relative to.
     let directory: String
@@ -125,11 +125,12 @@ extension Session {
 
     /// Runs the commands of one lexed line; a failed command ends the line unless going on.
     private func executeLine(_ frame: ScriptFrame) {
-        let count = frame.lexer.tokens.count
+        let tokens = frame.lexer.tokens
+        let count = tokens.count
         var start = 0
         while start < count {
             var end = start
-            while end < count && frame.lexer.tokens[end].kind == .word { end += 1 }
+            while end < count && tokens[end].kind == .word { end += 1 }
             if end > start {
                 do {
                     try execute(start..<end, in: frame)
@@ -146,13 +147,13 @@ extension Session {
 
     /// Runs the command made of tokens `words` of the frame's line.
     private func execute(_ words: Range<Int>, in frame: ScriptFrame) throws(ScriptError) {
-        try execute(frame.lexer.tokens[words], lexer: frame.lexer)
+        try execute(words, lexer: frame.lexer)
     }
 
     /// Looks the command up, resolves its arguments, and runs it (unless only checking).
-    func execute(_ words: ArraySlice<Token>, lexer: borrowing Lexer) throws(ScriptError) {
-        let nameToken = words[words.startIndex]
-        let found = lexer.text.withUnsafeBufferPointer { commands.lookup(UnsafeBufferPointer(rebasing: $0[nameToken.text])) }
+    func execute(_ words: Range<Int>, lexer: Lexer) throws(ScriptError) {
+        let nameToken = lexer.tokens[words.lowerBound]
+        let found = commands.lookup(lexer.bytes(nameToken))
         guard let spec = found else {
             let name = lexer.string(nameToken)
             throw ScriptError(.unknownCommand(name, suggestion: closestName(to: name, in: commands.allNames)),
@@ -161,7 +162,7 @@ extension Session {
         if options.definitionsOnly && !spec.definesCatalog {
             throw ScriptError(.onlyDefinitions(spec.name), at: nameToken.range)
         }
-        let store = takeStore()
+        let store = takeStore(lexer: lexer)
         defer { giveBack(store) }
         let invocation = try resolve(spec, words: words, lexer: lexer, into: store)
         if options.checkOnly && !spec.runsWhenChecking { return }

@@ -1,7 +1,9 @@
 // Splits a logical line into words and separators, one pass over its bytes.
 //
 // Input stays bytes until a word is known; decoded word text goes into one reusable
-// buffer, so lexing allocates nothing once the buffers have grown.
+// buffer. Tokens and text live in raw storage sized from the line before lexing starts
+// (a line of n bytes has at most n tokens and n bytes of text), so the loop writes
+// through pointers with no growth checks, and lexing allocates nothing once warm.
 
 /// A word or a `;` separator, with where it stands in the line and where its text is.
 public struct Token: Equatable, Sendable {
@@ -15,8 +17,8 @@ public struct Token: Equatable, Sendable {
     public var text: Range<Int>
 }
 
-/// Tokenizes logical lines; keep one and reuse it.
-public struct Lexer: Sendable {
+/// Tokenizes logical lines; keep one and reuse it. Its tokens and text stay valid until the next line.
+public final class Lexer {
     /// How far a line got.
     public enum Outcome: Equatable, Sendable {
         /// The line is whole.
@@ -27,60 +29,125 @@ public struct Lexer: Sendable {
         case continued
     }
 
-    /// The tokens of the last line.
-    public private(set) var tokens: [Token] = []
-    /// The decoded text of the last line's words.
-    public private(set) var text: [UInt8] = []
+    private var tokenStorage: UnsafeMutablePointer<Token>
+    private var textStorage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var tokenCount = 0
+    private var textCount = 0
 
     /// A lexer with empty buffers.
-    public init() {}
+    public init() {
+        capacity = 256
+        tokenStorage = .allocate(capacity: capacity)
+        textStorage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        tokenStorage.deallocate()
+        textStorage.deallocate()
+    }
+
+    /// The tokens of the last line.
+    public var tokens: UnsafeBufferPointer<Token> { UnsafeBufferPointer(start: tokenStorage, count: tokenCount) }
+    /// The decoded text of the last line's words.
+    public var text: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: textStorage, count: textCount) }
+
+    /// The decoded bytes of `token`.
+    public func bytes(_ token: Token) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: textStorage + token.text.lowerBound, count: token.text.count)
+    }
 
     /// The decoded text of `token`.
     public func string(_ token: Token) -> String {
-        text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[token.text]), as: UTF8.self) }
+        String(decoding: bytes(token), as: UTF8.self)
+    }
+
+    /// Makes room for a line of `count` bytes: at most one token and one text byte per byte, plus one.
+    private func reserve(_ count: Int) {
+        guard count + 1 > capacity else { return }
+        var grown = capacity
+        while grown < count + 1 { grown *= 2 }
+        tokenStorage.deallocate()
+        textStorage.deallocate()
+        tokenStorage = .allocate(capacity: grown)
+        textStorage = .allocate(capacity: grown)
+        capacity = grown
     }
 
     /// Tokenizes `line`; at the end of input a trailing `\` is dropped instead of continuing.
-    public mutating func tokenize(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(ScriptError) -> Outcome {
-        tokens.removeAll(keepingCapacity: true)
-        text.removeAll(keepingCapacity: true)
+    public func tokenize(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(ScriptError) -> Outcome {
         let count = line.count
+        reserve(count)
+        tokenCount = 0
+        textCount = 0
+        guard let input = line.baseAddress else { return .complete }
+        let tokens = tokenStorage
+        let text = textStorage
+        var tokenIndex = 0
+        var textIndex = 0
         var i = 0
         var wordStart = -1
         var textStart = 0
+        // Keep the counts current on every way out, thrown or returned.
+        defer {
+            tokenCount = tokenIndex
+            textCount = textIndex
+        }
 
         func endWord(at end: Int) {
             if wordStart >= 0 {
-                tokens.append(Token(kind: .word, range: SourceRange(wordStart, end), text: textStart..<text.count))
+                (tokens + tokenIndex).initialize(to: Token(kind: .word, range: SourceRange(wordStart, end),
+                                                            text: textStart..<textIndex))
+                tokenIndex += 1
                 wordStart = -1
             }
         }
         func beginWord(at position: Int) {
             if wordStart < 0 {
                 wordStart = position
-                textStart = text.count
+                textStart = textIndex
             }
+        }
+        func append(_ byte: UInt8) {
+            text[textIndex] = byte
+            textIndex += 1
         }
 
         while i < count {
-            let byte = line[i]
+            let byte = input[i]
+            // Plain word bytes, the common case: everything above `#` up to DEL except `;` and `\`.
+            if byte > 0x23 && byte < 0x80 && byte != UInt8(ascii: ";") && byte != UInt8(ascii: "\\") {
+                beginWord(at: i)
+                let start = i
+                i += 1
+                while i < count {
+                    let c = input[i]
+                    guard c > 0x23 && c < 0x80 && c != UInt8(ascii: ";") && c != UInt8(ascii: "\\") else { break }
+                    i += 1
+                }
+                (text + textIndex).update(from: input + start, count: i - start)
+                textIndex += i - start
+                continue
+            }
             switch byte {
             case 0x20, 0x09, 0x0D, 0x0B, 0x0C:
                 endWord(at: i)
                 i += 1
             case 0x0A, UInt8(ascii: ";"):
                 endWord(at: i)
-                tokens.append(Token(kind: .separator, range: SourceRange(i, i + 1), text: text.count..<text.count))
+                (tokens + tokenIndex).initialize(to: Token(kind: .separator, range: SourceRange(i, i + 1),
+                                                            text: textIndex..<textIndex))
+                tokenIndex += 1
                 i += 1
             case UInt8(ascii: "#"):
                 endWord(at: i)
                 // A comment runs to the end of its physical line.
-                while i < count && line[i] != 0x0A { i += 1 }
+                while i < count && input[i] != 0x0A { i += 1 }
             case UInt8(ascii: "\\"):
                 // A backslash ending a physical line (before LF or CR LF) joins the next one, as a blank.
                 var next = i + 1
-                if next < count && line[next] == 0x0D { next += 1 }
-                if next < count && line[next] == 0x0A {
+                if next < count && input[next] == 0x0D { next += 1 }
+                if next < count && input[next] == 0x0A {
                     endWord(at: i)
                     i = next + 1
                 } else if next == count {
@@ -89,7 +156,7 @@ public struct Lexer: Sendable {
                     i = count
                 } else {
                     beginWord(at: i)
-                    text.append(byte)
+                    append(byte)
                     i += 1
                 }
             case UInt8(ascii: "\""):
@@ -98,7 +165,7 @@ public struct Lexer: Sendable {
                 i += 1
                 var closed = false
                 while i < count {
-                    let c = line[i]
+                    let c = input[i]
                     if c == UInt8(ascii: "\"") {
                         closed = true
                         i += 1
@@ -106,11 +173,11 @@ public struct Lexer: Sendable {
                     }
                     if c == UInt8(ascii: "\\") {
                         guard i + 1 < count else { break }
-                        switch line[i + 1] {
-                        case UInt8(ascii: "\""): text.append(UInt8(ascii: "\""))
-                        case UInt8(ascii: "\\"): text.append(UInt8(ascii: "\\"))
-                        case UInt8(ascii: "n"): text.append(0x0A)
-                        case UInt8(ascii: "t"): text.append(0x09)
+                        switch input[i + 1] {
+                        case UInt8(ascii: "\""): append(UInt8(ascii: "\""))
+                        case UInt8(ascii: "\\"): append(UInt8(ascii: "\\"))
+                        case UInt8(ascii: "n"): append(0x0A)
+                        case UInt8(ascii: "t"): append(0x09)
                         case 0x0A: break
                         default:
                             let end = try Self.scalarEnd(line, from: i + 1)
@@ -119,18 +186,22 @@ public struct Lexer: Sendable {
                         i += 2
                         continue
                     }
-                    i = try copyChecked(line, from: i)
+                    if c == 0 { throw ScriptError(.nulByte, at: SourceRange(i, i + 1)) }
+                    let end = c < 0x80 ? i + 1 : try Self.scalarEnd(line, from: i)
+                    (text + textIndex).update(from: input + i, count: end - i)
+                    textIndex += end - i
+                    i = end
                 }
                 if !closed {
                     if atEnd { throw ScriptError(.unterminatedString, at: SourceRange(quote, quote + 1)) }
                     return .openQuote(at: quote)
                 }
             default:
+                // Control bytes, `!`, `"`-free punctuation below `#`, and UTF-8: checked one character at a time.
                 beginWord(at: i)
-                // A run of plain bytes is copied in one go; only bytes >= 0x80 need checking.
                 let start = i
                 scan: while i < count {
-                    switch line[i] {
+                    switch input[i] {
                     case 0x20, 0x09, 0x0D, 0x0B, 0x0C, 0x0A, UInt8(ascii: ";"), UInt8(ascii: "#"),
                          UInt8(ascii: "\\"), UInt8(ascii: "\""):
                         break scan
@@ -142,24 +213,12 @@ public struct Lexer: Sendable {
                         i += 1
                     }
                 }
-                text.append(contentsOf: UnsafeBufferPointer(rebasing: line[start..<i]))
+                (text + textIndex).update(from: input + start, count: i - start)
+                textIndex += i - start
             }
         }
         endWord(at: count)
         return .complete
-    }
-
-    /// Appends one character starting at `i` to `text`, rejecting NUL and invalid UTF-8; returns the next position.
-    private mutating func copyChecked(_ line: UnsafeBufferPointer<UInt8>, from i: Int) throws(ScriptError) -> Int {
-        let byte = line[i]
-        if byte == 0 { throw ScriptError(.nulByte, at: SourceRange(i, i + 1)) }
-        if byte < 0x80 {
-            text.append(byte)
-            return i + 1
-        }
-        let end = try Self.scalarEnd(line, from: i)
-        for j in i..<end { text.append(line[j]) }
-        return end
     }
 
     /// The end of the UTF-8 sequence starting at `i`, or an error if it is not valid UTF-8.
