@@ -1,7 +1,7 @@
 /// A car under configuration: seeded by its factory, changed one part at a time, checked on every change.
 public struct CarBuilder: Sendable {
     private let factory: any CarFactory
-    private let rules: [Rule]
+    private let rules: RuleSet
     private var floorplan: any Floorplan
     private var suspension: any Suspension
     private var drivetrain: any Drivetrain
@@ -10,7 +10,7 @@ public struct CarBuilder: Sendable {
     private var price: Int64
 
     /// A builder holding the factory's default parts.
-    public init(factory: any CarFactory, rules: [Rule]) {
+    public init(factory: any CarFactory, rules: RuleSet) {
         self.factory = factory
         self.rules = rules
         floorplan = factory.makeFloorplan()
@@ -19,8 +19,13 @@ public struct CarBuilder: Sendable {
         price = factory.basePriceMinorUnits
     }
 
+    /// A builder holding the factory's default parts, checked against `rules`.
+    public init(factory: any CarFactory, rules: [Rule]) {
+        self.init(factory: factory, rules: RuleSet(rules))
+    }
+
     /// A builder holding an existing car's parts, to change it.
-    public init(car: Car, rules: [Rule]) {
+    public init(car: Car, rules: RuleSet) {
         factory = car.factory
         self.rules = rules
         floorplan = car.floorplan
@@ -29,25 +34,34 @@ public struct CarBuilder: Sendable {
         price = car.priceMinorUnits
     }
 
+    /// A builder holding an existing car's parts, checked against `rules`.
+    public init(car: Car, rules: [Rule]) {
+        self.init(car: car, rules: RuleSet(rules))
+    }
+
     /// Replaces the part of `part`'s family; a change that breaks a rule or overflows leaves the builder as it was.
     public mutating func set(_ part: any Part) throws(CarFactoryError) {
-        var next = self
         let delta = part.listPriceMinorUnits.subtractingReportingOverflow(self.part(of: part.family).listPriceMinorUnits)
         let sum = price.addingReportingOverflow(delta.partialValue)
         if delta.overflow || sum.overflow { throw .moneyOverflow }
-        next.price = sum.partialValue
+        // Check the car as it would be before changing anything.
         switch part.kind {
-        case .floorplan(let floorplan): next.floorplan = floorplan
-        case .suspension(let suspension): next.suspension = suspension
-        case .drivetrain(let drivetrain): next.drivetrain = drivetrain
+        case .floorplan(let new):
+            if let broken = rules.firstBroken(new, suspension, drivetrain) { throw .ruleViolation(broken) }
+            floorplan = new
+        case .suspension(let new):
+            if let broken = rules.firstBroken(floorplan, new, drivetrain) { throw .ruleViolation(broken) }
+            suspension = new
+        case .drivetrain(let new):
+            if let broken = rules.firstBroken(floorplan, suspension, new) { throw .ruleViolation(broken) }
+            drivetrain = new
         }
-        try next.check()
-        self = next
+        price = sum.partialValue
     }
 
     /// The car as configured.
     public func build() throws(CarFactoryError) -> Car {
-        try check()
+        if let broken = rules.firstBroken(floorplan, suspension, drivetrain) { throw .ruleViolation(broken) }
         return Car(factory: factory, floorplan: floorplan, suspension: suspension,
                    drivetrain: drivetrain, priceMinorUnits: price)
     }
@@ -57,12 +71,6 @@ public struct CarBuilder: Sendable {
         case .floorplan: floorplan
         case .suspension: suspension
         case .drivetrain: drivetrain
-        }
-    }
-
-    private func check() throws(CarFactoryError) {
-        for rule in rules where rule.first.matches(part(of: rule.first.family)) && rule.second.matches(part(of: rule.second.family)) {
-            throw .ruleViolation(rule)
         }
     }
 }

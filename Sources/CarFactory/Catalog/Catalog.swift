@@ -5,7 +5,11 @@ public struct Catalog: Sendable {
     /// The model factories.
     public private(set) var registry = FactoryRegistry()
     /// The rules every car must keep.
-    public private(set) var rules: [Rule] = []
+    public private(set) var rules: [Rule] = [] {
+        didSet { ruleSet = RuleSet(rules) }
+    }
+    /// The rules arranged for checking cars.
+    public private(set) var ruleSet = RuleSet.none
     /// The currencies, in definition order.
     public private(set) var currencies: [Currency] = []
     private var optionTables = [OptionTable](repeating: OptionTable(), count: PartFamily.allCases.count)
@@ -38,12 +42,12 @@ public struct Catalog: Sendable {
 
     /// A builder seeded with `model`'s default parts.
     public func builder(for model: some StringProtocol) throws(CarFactoryError) -> CarBuilder {
-        CarBuilder(factory: try registry.factory(named: model), rules: rules)
+        CarBuilder(factory: try registry.factory(named: model), rules: ruleSet)
     }
 
     /// A builder seeded with an existing car, to change it.
     public func builder(for car: Car) -> CarBuilder {
-        CarBuilder(car: car, rules: rules)
+        CarBuilder(car: car, rules: ruleSet)
     }
 
     /// Registers a new option of a family.

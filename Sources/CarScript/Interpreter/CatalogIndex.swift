@@ -32,10 +32,10 @@ final class CatalogIndex {
     /// The base currency's valuation, for `total` and `price` without a currency.
     let base: CurrencyValuation
     /// The catalog's rules, for builders.
-    let rules: [Rule]
+    let rules: RuleSet
 
     init(_ catalog: Catalog) {
-        rules = catalog.rules
+        rules = catalog.ruleSet
         factories = catalog.registry.factories
         models = NameIndex(factories.map(\.model))
         var parts: [[any Part]] = []
