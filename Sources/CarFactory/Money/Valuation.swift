@@ -84,54 +84,59 @@ public struct MoneyFormatter: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends the formatted amount to `bytes` (the output path formats without building strings).
+    /// The most bytes `write` can produce: sign, symbol, 20 digits, 6 commas, point and padding.
+    public var maximumLength: Int { symbol.count + currency.digits + 32 }
+
+    /// Appends the formatted amount to `bytes`.
     public func append(_ minorUnits: Int64, to bytes: inout [UInt8]) {
-        let minorDigits = currency.digits
-        // Sign, symbol, 19 digits, 6 commas, point: all within this bound.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: symbol.count + 32) { out in
-            var length = 0
-            if minorUnits < 0 {
-                out[0] = UInt8(ascii: "-")
-                length = 1
-            }
-            for byte in symbol {
-                out[length] = byte
-                length += 1
-            }
-            // Decimal digits of the magnitude, least significant first, padded so at least
-            // one whole digit stands before the minor digits.
-            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-            withUnsafeMutableBytes(of: &digits) { digitBytes in
-                var count = 0
-                var rest = minorUnits.magnitude
-                repeat {
-                    digitBytes[count] = UInt8(rest % 10) + 0x30
-                    rest /= 10
-                    count += 1
-                } while rest > 0
-                while count <= minorDigits {
-                    digitBytes[count] = 0x30
-                    count += 1
-                }
-                for position in stride(from: count - 1, through: minorDigits, by: -1) {
-                    out[length] = digitBytes[position]
-                    length += 1
-                    let wholeDigitsLeft = position - minorDigits
-                    if wholeDigitsLeft > 0 && wholeDigitsLeft % 3 == 0 {
-                        out[length] = UInt8(ascii: ",")
-                        length += 1
-                    }
-                }
-                if minorDigits > 0 {
-                    out[length] = UInt8(ascii: ".")
-                    length += 1
-                    for position in stride(from: minorDigits - 1, through: 0, by: -1) {
-                        out[length] = digitBytes[position]
-                        length += 1
-                    }
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[0..<length]))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { out in
+            guard let base = out.baseAddress else { return }
+            let length = write(minorUnits, to: base)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: length))
         }
+    }
+
+    /// Writes the formatted amount at `out`, which has room for `maximumLength` bytes; returns how many it wrote.
+    ///
+    /// The output path formats straight into its buffer: the length is known from the digit
+    /// count, so the digits are written once, from the last backwards.
+    public func write(_ minorUnits: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let minorDigits = currency.digits
+        var rest = minorUnits.magnitude
+        var digitCount = 1
+        var scan = rest
+        while scan >= 10 {
+            scan /= 10
+            digitCount += 1
+        }
+        // At least one whole digit stands before the minor digits (`$0.05`).
+        let wholeDigits = max(digitCount - minorDigits, 1)
+        let commas = (wholeDigits - 1) / 3
+        let signLength = minorUnits < 0 ? 1 : 0
+        let length = signLength + symbol.count + wholeDigits + commas + (minorDigits > 0 ? minorDigits + 1 : 0)
+        var position = length
+        if minorDigits > 0 {
+            for _ in 0..<minorDigits {
+                position -= 1
+                out[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+                rest /= 10
+            }
+            position -= 1
+            out[position] = UInt8(ascii: ".")
+        }
+        for written in 0..<wholeDigits {
+            if written > 0 && written % 3 == 0 {
+                position -= 1
+                out[position] = UInt8(ascii: ",")
+            }
+            position -= 1
+            out[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+            rest /= 10
+        }
+        symbol.withUnsafeBufferPointer { symbolBytes in
+            if let source = symbolBytes.baseAddress { (out + signLength).update(from: source, count: symbolBytes.count) }
+        }
+        if signLength == 1 { out[0] = UInt8(ascii: "-") }
+        return length
     }
 }

@@ -34,7 +34,8 @@ enum ScriptCommands {
             details: "FIELD is one of: count (cars in stock), seats, engine, suspension, drive, type (of the current car), price (the current car's unit price), total (the stock's value). price and total take an optional CURRENCY and match either the formatted amount or the same number (£42,719.30 or 42719.3). Words are compared case-insensitively; suspension and drive also match option names. A failure shows both values.",
             example: "expect drive 4WD",
             run: { session, call throws(ScriptError) in
-                guard case .word(let name) = call.value(1), let field = ExpectField(rawValue: nameKey(name)) else { return }
+                let name = call.word(1)
+                guard let field = ExpectField(rawValue: nameKey(name)) else { return }
                 var words = call.words(3)
                 var currency = call.currency(2) ?? .base
                 if call.currency(2) != nil && !field.isAmount {
@@ -64,7 +65,7 @@ enum ScriptCommands {
             details: "Quote text to keep ';', '#' or several blanks in it.",
             example: "echo \"a;b\" c",
             run: { session, call throws(ScriptError) in
-                session.emit(.text(call.words(1).joined(separator: " ")), call)
+                session.emit(.text(call.joinedWords(1)), call)
             }),
         CommandSpec(
             name: "help", aliases: [], group: .script,
@@ -73,7 +74,7 @@ enum ScriptCommands {
             details: "Without a command, lists every command with a one-line summary.",
             example: "help set",
             run: { session, call throws(ScriptError) in
-                session.emit(.text(Help.text(for: call.command(1), in: session.commands)), call)
+                session.emit(.text(Help.text(for: call.command(1, in: session.commands), in: session.commands)), call)
             }),
         CommandSpec(
             name: "services", aliases: [], group: .system,

@@ -25,19 +25,16 @@ public final class TextRenderer: ResultRenderer {
         case .car(let car):
             for (label, value) in car.details { out.write("\(label): \(value)\n") }
             out.write("Price: ")
-            MoneyFormatter(currency: .base).append(car.priceMinorUnits, to: &out.buffer)
-            out.buffer.append(0x0A)
+            Self.append(car.priceMinorUnits, MoneyFormatter(currency: .base), to: out)
         case .amount(let minorUnits, let valuation):
-            valuation.formatter.append(minorUnits, to: &out.buffer)
-            out.buffer.append(0x0A)
+            Self.append(minorUnits, valuation.formatter, to: out)
         case .total(let count, let value, let valuation):
-            Self.appendDecimal(count, to: &out.buffer)
-            out.buffer.append(contentsOf: count == 1 ? Self.carInStock : Self.carsInStock)
-            valuation.formatter.append(value, to: &out.buffer)
-            out.buffer.append(0x0A)
+            out.write(upTo: 20) { Self.writeDecimal(count, to: $0) }
+            out.append(count == 1 ? Self.carInStock : Self.carsInStock)
+            Self.append(value, valuation.formatter, to: out)
         case .text(let text):
             out.write(text)
-            out.buffer.append(0x0A)
+            out.append(0x0A)
         case .table(let table):
             write(table)
         }
@@ -68,21 +65,33 @@ public final class TextRenderer: ResultRenderer {
     private static let carInStock = Array(" Car in Stock. Total Value: ".utf8)
     private static let carsInStock = Array(" Cars in Stock. Total Value: ".utf8)
 
-    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value.magnitude
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = UInt8(rest % 10) + 0x30
-                rest /= 10
-                count += 1
-            } while rest > 0
-            for position in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[position]) }
+    /// Writes `minorUnits` formatted, then a line break.
+    private static func append(_ minorUnits: Int64, _ formatter: MoneyFormatter, to out: Output) {
+        out.write(upTo: formatter.maximumLength + 1) { bytes in
+            let length = formatter.write(minorUnits, to: bytes)
+            bytes[length] = 0x0A
+            return length + 1
         }
+    }
+
+    /// Writes `value` in decimal digits (at most 20 bytes with the sign); returns how many.
+    private static func writeDecimal(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var rest = value.magnitude
+        var digits = 1
+        var scan = rest
+        while scan >= 10 {
+            scan /= 10
+            digits += 1
+        }
+        let sign = value < 0 ? 1 : 0
+        if sign == 1 { out[0] = UInt8(ascii: "-") }
+        var position = sign + digits
+        repeat {
+            position -= 1
+            out[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+            rest /= 10
+        } while position > sign
+        return sign + digits
     }
 
     private func write(_ table: Table) {
