@@ -34,11 +34,19 @@ public struct Diagnostic: Equatable, Sendable {
 }
 
 /// A logical line as read: its bytes, where each physical line starts, and the first line's number.
-public struct SourceLines: Sendable {
+public struct SourceLines {
     /// The file name shown in diagnostics.
     public var file: String
-    /// The logical line: physical lines joined by `\n`.
-    public var bytes: [UInt8] = []
+    /// The logical line as read, reused from line to line.
+    public let buffer = ByteBuffer()
+    /// The logical line: physical lines joined by `\n` (a copy; setting it replaces the line).
+    public var bytes: [UInt8] {
+        get { buffer.array }
+        nonmutating set {
+            buffer.removeAll()
+            buffer.append(newValue)
+        }
+    }
     /// Byte offsets where each physical line starts.
     public var lineStarts: [Int] = [0]
     /// The 1-based number of the first physical line.
@@ -61,6 +69,7 @@ public struct SourceLines: Sendable {
 
     /// Positions `message` at `range` of this line: line, column in characters, and width of the underline.
     public func diagnostic(message: String, range: SourceRange, includedFrom: [String] = []) -> Diagnostic {
+        let bytes = self.bytes
         let start = min(max(range.start, 0), bytes.count)
         var physical = 0
         while physical + 1 < lineStarts.count && lineStarts[physical + 1] <= start { physical += 1 }
@@ -68,6 +77,9 @@ public struct SourceLines: Sendable {
         var lineEnd = physical + 1 < lineStarts.count ? lineStarts[physical + 1] - 1 : bytes.count
         if lineEnd > lineStart && bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
         let end = min(max(range.end, start), lineEnd)
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: bytes[range], as: UTF8.self)
+        }
         let prefix = text(lineStart..<min(start, lineEnd))
         let highlighted = start < end ? text(start..<end) : ""
         var diagnostic = Diagnostic(file: file, line: firstLine + physical, column: prefix.count + 1, message: message,
@@ -93,8 +105,4 @@ public struct SourceLines: Sendable {
     static let longLine = 240
     /// Characters kept on each side of the problem in a cut line.
     static let context = 60
-
-    private func text(_ range: Range<Int>) -> String {
-        String(decoding: bytes[range], as: UTF8.self)
-    }
 }

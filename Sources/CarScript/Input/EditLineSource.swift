@@ -95,7 +95,7 @@ final class EditLineSource: LineSource {
         free(prompts.continuation)
     }
 
-    func readLine(into bytes: inout [UInt8], continuation: Bool) throws(LineSourceFailure) -> Bool {
+    func readLine(into bytes: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool {
         beforePrompt()
         continuing = continuation
         var count: Int32 = 0
@@ -116,8 +116,8 @@ final class EditLineSource: LineSource {
         var length = Int(count)
         while length > 0 && (line[length - 1] == 0x0A || line[length - 1] == 0x0D) { length -= 1 }
         let start = bytes.count
-        line.withMemoryRebound(to: UInt8.self, capacity: length) { bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length)) }
-        let entered = String(decoding: bytes[start...], as: UTF8.self)
+        line.withMemoryRebound(to: UInt8.self, capacity: length) { bytes.append(UnsafeBufferPointer(start: $0, count: length)) }
+        let entered = String(decoding: UnsafeBufferPointer(rebasing: bytes.bytes[start...]), as: UTF8.self)
         let trimmed = entered.drop(while: { $0 == " " || $0 == "\t" })
         if !trimmed.isEmpty, let history {
             var text = String(trimmed)

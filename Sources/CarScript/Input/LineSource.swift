@@ -24,7 +24,7 @@ public protocol LineSource: AnyObject {
     var path: String? { get }
     /// Appends the next physical line, without its line break, to `bytes`; false at the end of input.
     /// `continuation` says the line continues an open one (an interactive source shows another prompt).
-    func readLine(into bytes: inout [UInt8], continuation: Bool) throws(LineSourceFailure) -> Bool
+    func readLine(into bytes: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool
     /// Whether a person types the lines: errors then end only the line.
     var isInteractive: Bool { get }
 }
@@ -102,7 +102,7 @@ final class TextLineSource: LineSource {
         self.bytes = bytes
     }
 
-    func readLine(into out: inout [UInt8], continuation: Bool) throws(LineSourceFailure) -> Bool {
+    func readLine(into out: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool {
         guard position < bytes.count else { return false }
         var end = position
         while end < bytes.count && bytes[end] != 0x0A { end += 1 }
@@ -110,7 +110,7 @@ final class TextLineSource: LineSource {
             position = end + 1
             throw .lineTooLong(limit: maximumLineLength)
         }
-        out.append(contentsOf: bytes[position..<end])
+        bytes.withUnsafeBufferPointer { out.append(UnsafeBufferPointer(rebasing: $0[position..<end])) }
         position = end + 1
         return true
     }
@@ -140,7 +140,7 @@ final class StreamLineSource: LineSource {
         if ownsDescriptor { close(fd) }
     }
 
-    func readLine(into out: inout [UInt8], continuation: Bool) throws(LineSourceFailure) -> Bool {
+    func readLine(into out: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool {
         var copied = 0
         var tooLong = false
         var sawAny = false
@@ -152,7 +152,7 @@ final class StreamLineSource: LineSource {
                 if let newline = memchr(base, 0x0A, available) {
                     let length = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
                     if !tooLong && copied + length <= maximumLineLength {
-                        out.append(contentsOf: UnsafeBufferPointer(start: base, count: length))
+                        out.append(UnsafeBufferPointer(start: base, count: length))
                     } else {
                         tooLong = true
                     }
@@ -160,7 +160,7 @@ final class StreamLineSource: LineSource {
                     break
                 }
                 if !tooLong && copied + available <= maximumLineLength {
-                    out.append(contentsOf: UnsafeBufferPointer(start: base, count: available))
+                    out.append(UnsafeBufferPointer(start: base, count: available))
                     copied += available
                 } else {
                     tooLong = true

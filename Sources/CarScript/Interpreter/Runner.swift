@@ -62,16 +62,20 @@ extension Session {
                 _ = write(1, "\n", 1)
             }
             if stopRequested || (frame.stopsOnError && failureCount > frame.failuresAtStart) { return }
-            frame.lines.bytes.removeAll(keepingCapacity: true)
-            frame.lines.lineStarts.removeAll(keepingCapacity: true)
-            frame.lines.lineStarts.append(0)
+            let line = frame.lines.buffer
+            line.removeAll()
+            // Most logical lines are one physical line: leave the list of starts alone then.
+            if frame.lines.lineStarts.count != 1 {
+                frame.lines.lineStarts.removeAll(keepingCapacity: true)
+                frame.lines.lineStarts.append(0)
+            }
             frame.lines.firstLine = frame.lineNumber + 1
             do {
-                guard try frame.source.readLine(into: &frame.lines.bytes, continuation: false) else { return }
+                guard try frame.source.readLine(into: line, continuation: false) else { return }
                 frame.lineNumber += 1
                 // A byte-order mark that some editors put first is not part of the script.
-                if frame.lineNumber == 1 && frame.lines.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-                    frame.lines.bytes.removeFirst(3)
+                if frame.lineNumber == 1 && line.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+                    line.removeFirst(3)
                 }
                 try assemble(frame)
             } catch let failure as LineSourceFailure {
@@ -101,22 +105,18 @@ extension Session {
 
     /// Reads continuation lines until the logical line is whole, leaving its tokens in the frame's lexer.
     private func assemble(_ frame: ScriptFrame) throws {
+        let line = frame.lines.buffer
         while true {
-            if frame.lines.bytes.count > maximumLineLength {
+            if line.count > maximumLineLength {
                 throw ScriptError(.lineTooLong(limit: maximumLineLength), at: SourceRange(0, 0))
             }
-            let outcome = try frame.lines.bytes.withUnsafeBufferPointer { (bytes) throws(ScriptError) in
-                try frame.lexer.tokenize(bytes)
-            }
-            if outcome == .complete { return }
-            frame.lines.bytes.append(0x0A)
-            frame.lines.lineStarts.append(frame.lines.bytes.count)
-            guard try frame.source.readLine(into: &frame.lines.bytes, continuation: true) else {
+            if try frame.lexer.tokenize(line.bytes) == .complete { return }
+            line.append(0x0A)
+            frame.lines.lineStarts.append(line.count)
+            guard try frame.source.readLine(into: line, continuation: true) else {
                 frame.lines.lineStarts.removeLast()
-                frame.lines.bytes.removeLast()
-                _ = try frame.lines.bytes.withUnsafeBufferPointer { (bytes) throws(ScriptError) in
-                    try frame.lexer.tokenize(bytes, atEnd: true)
-                }
+                line.removeLast()
+                _ = try frame.lexer.tokenize(line.bytes, atEnd: true)
                 return
             }
             frame.lineNumber += 1
