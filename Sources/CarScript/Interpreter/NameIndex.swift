@@ -7,23 +7,27 @@ struct NameIndex: Sendable {
     /// and no array checks. Names are only ever added while an index is being built.
     private final class Table: @unchecked Sendable {
         struct Entry {
-            var hash: UInt64
+            var key: Key
             var start: Int
-            var length: Int
             var value: Int
         }
 
         var slotCount: Int
+        /// log2 of `slotCount`: slots are taken from the top bits of the hash.
+        var slotBits: Int
         var slots: UnsafeMutablePointer<Int32>     // -1 empty, else an entry number
         var entries: UnsafeMutablePointer<Entry>
         var entryCount = 0
         var entryCapacity: Int
-        var keys: UnsafeMutablePointer<UInt8>       // folded names, back to back
+        var keys: UnsafeMutablePointer<UInt8>       // folded names, back to back (for names over 16 bytes)
         var keyCount = 0
         var keyCapacity: Int
+        /// Entries not in their first slot; tables are grown until there are none, while small.
+        var displaced = 0
 
         init(slots count: Int) {
             slotCount = count
+            slotBits = count.trailingZeroBitCount
             slots = .allocate(capacity: count)
             slots.initialize(repeating: -1, count: count)
             entryCapacity = count / 2
@@ -38,21 +42,26 @@ struct NameIndex: Sendable {
             keys.deallocate()
         }
 
-        func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
+        @inline(__always)
+        func slot(of key: Key) -> Int {
+            Int(truncatingIfNeeded: key.hash >> UInt64(64 - slotBits))
+        }
+
+        func find(_ bytes: UnsafeBufferPointer<UInt8>, key: Key) -> Int? {
             let mask = slotCount - 1
-            var slot = Int(truncatingIfNeeded: hash) & mask
+            var slot = slot(of: key)
             while true {
                 let number = Int(slots[slot])
                 if number < 0 { return nil }
                 let entry = entries[number]
-                if entry.hash == hash && entry.length == bytes.count && Self.equal(bytes, keys + entry.start) {
+                if entry.key == key && (key.length <= 16 || Self.equal(bytes, keys + entry.start)) {
                     return entry.value
                 }
                 slot = (slot + 1) & mask
             }
         }
 
-        func add(_ folded: [UInt8], hash: UInt64, value: Int) {
+        func add(_ folded: [UInt8], key: Key, value: Int) {
             if (entryCount + 1) * 2 > slotCount { grow() }
             if keyCount + folded.count > keyCapacity {
                 let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(keyCapacity * 2, keyCount + folded.count))
@@ -62,15 +71,21 @@ struct NameIndex: Sendable {
                 keyCapacity = max(keyCapacity * 2, keyCount + folded.count)
             }
             (keys + keyCount).update(from: folded, count: folded.count)
-            (entries + entryCount).initialize(to: Entry(hash: hash, start: keyCount, length: folded.count, value: value))
+            (entries + entryCount).initialize(to: Entry(key: key, start: keyCount, value: value))
             keyCount += folded.count
-            place(entryCount, hash: hash)
+            place(entryCount)
             entryCount += 1
+            // Small tables (commands, models, options, currencies) are made collision-free,
+            // so a lookup reads one slot.
+            while displaced > 0 && slotCount < Self.collisionFreeLimit { grow() }
         }
 
-        private func place(_ entry: Int, hash: UInt64) {
+        static let collisionFreeLimit = 1 << 14
+
+        private func place(_ entry: Int) {
             let mask = slotCount - 1
-            var slot = Int(truncatingIfNeeded: hash) & mask
+            var slot = slot(of: entries[entry].key)
+            if slots[slot] >= 0 { displaced += 1 }
             while slots[slot] >= 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(entry)
         }
@@ -78,6 +93,7 @@ struct NameIndex: Sendable {
         private func grow() {
             slots.deallocate()
             slotCount *= 2
+            slotBits += 1
             slots = .allocate(capacity: slotCount)
             slots.initialize(repeating: -1, count: slotCount)
             let bigger = UnsafeMutablePointer<Entry>.allocate(capacity: slotCount / 2)
@@ -85,16 +101,72 @@ struct NameIndex: Sendable {
             entries.deallocate()
             entries = bigger
             entryCapacity = slotCount / 2
-            for number in 0..<entryCount { place(number, hash: entries[number].hash) }
+            displaced = 0
+            for number in 0..<entryCount { place(number) }
         }
 
         private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ key: UnsafePointer<UInt8>) -> Bool {
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != key[index] { return false }
-            }
+            for index in 0..<bytes.count where fold(bytes[index]) != key[index] { return false }
             return true
         }
+    }
+
+    /// A name's first 16 folded bytes packed into two words, and its length: equal keys
+    /// mean equal names up to 16 bytes, compared in two instructions.
+    struct Key: Equatable {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var length: Int
+
+        /// The key of `bytes`, ASCII letters folded; `ascii` says whether every byte was ASCII.
+        @inline(__always)
+        init(_ bytes: UnsafeBufferPointer<UInt8>, ascii: inout Bool) {
+            length = bytes.count
+            var low: UInt64 = 0
+            var high: UInt64 = 0
+            var beyond: UInt8 = 0
+            for index in 0..<min(length, 8) { low |= UInt64(bytes[index]) << UInt64(index * 8) }
+            if length > 8 {
+                for index in 8..<min(length, 16) { high |= UInt64(bytes[index]) << UInt64((index - 8) * 8) }
+                if length > 16 { for index in 16..<length { beyond |= bytes[index] } }
+            }
+            ascii = (low | high) & (0x80 * Self.ones) == 0 && beyond < 0x80
+            self.low = Self.fold(low)
+            self.high = Self.fold(high)
+        }
+
+        private static let ones: UInt64 = 0x0101_0101_0101_0101
+
+        /// Sets the lower-case bit of every ASCII capital among eight packed bytes at once.
+        @inline(__always)
+        private static func fold(_ word: UInt64) -> UInt64 {
+            let heptets = word & (0x7F * ones)
+            // A byte's top bit is set here when its low seven bits are at least `A` (then `[`);
+            // no byte carries into the next.
+            let fromA = heptets &+ (0x80 - 0x41) * ones
+            let pastZ = heptets &+ (0x80 - 0x5B) * ones
+            let capitals = fromA & ~pastZ & ~word & (0x80 * ones)
+            return word | (capitals >> 2)
+        }
+
+        /// The key of bytes already folded.
+        init(folded bytes: UnsafeBufferPointer<UInt8>) {
+            var ascii = true
+            self.init(bytes, ascii: &ascii)
+        }
+
+        /// Mixes both words and the length (a multiply-xorshift finalizer), for the slot's top bits.
+        var hash: UInt64 {
+            @inline(__always) get {
+                var h = (low &* 0x9E37_79B9_7F4A_7C15) ^ (high &+ UInt64(truncatingIfNeeded: length))
+                h = (h ^ (h >> 31)) &* 0xBF58_476D_1CE4_E5B9
+                return h ^ (h >> 29)
+            }
+        }
+    }
+
+    private static func fold(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
     private var table: Table
@@ -115,20 +187,20 @@ struct NameIndex: Sendable {
     /// Adds `name` for `value`; the first entry for a name wins.
     mutating func insert(_ name: String, value: Int) {
         let folded = Array(name.lowercased().utf8)
-        let hash = folded.withUnsafeBufferPointer { Self.hash($0) }
-        guard folded.withUnsafeBufferPointer({ table.find($0, hash: hash) }) == nil else { return }
-        if !isKnownUniquelyReferenced(&table) { table = copy(of: table) }
-        table.add(folded, hash: hash, value: value)
+        folded.withUnsafeBufferPointer { bytes in
+            let key = Key(folded: bytes)
+            guard table.find(bytes, key: key) == nil else { return }
+            if !isKnownUniquelyReferenced(&table) { table = copy(of: table) }
+            table.add(folded, key: key, value: value)
+        }
     }
 
     /// The value of the name spelled by `bytes`, in any case.
     func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes {
-            if byte >= 0x80 { return lookupFolding(bytes) }
-            hash = (hash ^ UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)) &* 0x0000_0100_0000_01B3
-        }
-        return table.find(bytes, hash: hash)
+        var ascii = true
+        let key = Key(bytes, ascii: &ascii)
+        guard ascii else { return lookupFolding(bytes) }
+        return table.find(bytes, key: key)
     }
 
     /// The value of `name`, in any case.
@@ -140,7 +212,7 @@ struct NameIndex: Sendable {
     /// Rare: a non-ASCII name, folded the way `insert` folded it.
     private func lookupFolding(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let folded = Array(String(decoding: bytes, as: UTF8.self).lowercased().utf8)
-        return folded.withUnsafeBufferPointer { table.find($0, hash: Self.hash($0)) }
+        return folded.withUnsafeBufferPointer { table.find($0, key: Key(folded: $0)) }
     }
 
     /// A copy of `table`, so an index copied before an insert keeps its own names (value semantics).
@@ -148,18 +220,9 @@ struct NameIndex: Sendable {
         let copy = Table(slots: table.slotCount)
         for number in 0..<table.entryCount {
             let entry = table.entries[number]
-            copy.add(Array(UnsafeBufferPointer(start: table.keys + entry.start, count: entry.length)),
-                     hash: entry.hash, value: entry.value)
+            copy.add(Array(UnsafeBufferPointer(start: table.keys + entry.start, count: entry.key.length)),
+                     key: entry.key, value: entry.value)
         }
         return copy
-    }
-
-    /// FNV-1a over the ASCII-lower-cased bytes.
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)) &* 0x0000_0100_0000_01B3
-        }
-        return hash
     }
 }
