@@ -16,12 +16,31 @@ public struct ValuationFactory: Sendable {
 }
 
 /// Converts an amount of the base currency once, rounding half to even.
-public struct CurrencyConverter: Sendable {
+///
+/// A shared immutable object: valuations hand out a reference, and the scaling a
+/// conversion needs is worked out once, when it is made.
+public final class CurrencyConverter: Sendable {
     /// The currency amounts are converted into.
     public let target: Currency
+    /// target minor = base minor * significand * 10^exponent (the rate is significand / 10^scale).
+    private let significand: Int64
+    private let exponent: Int
+    /// 10^-exponent, when the conversion divides by a power of ten that fits 64 bits.
+    private let divisor: Int64?
 
     /// A converter into `target`; `ValuationFactory` pairs it with the matching formatter.
-    public init(target: Currency) { self.target = target }
+    public init(target: Currency) {
+        self.target = target
+        significand = target.rate.significand
+        exponent = target.digits - Currency.base.digits - target.rate.scale
+        if exponent < 0 && -exponent <= 18 {
+            var power: Int64 = 1
+            for _ in 0..<(-exponent) { power *= 10 }
+            divisor = power
+        } else {
+            divisor = nil
+        }
+    }
 
     /// Converts `base` minor units of the base currency into the target currency.
     public func convert(_ baseMinorUnits: Int64) throws(CarFactoryError) -> Money {
@@ -30,10 +49,19 @@ public struct CurrencyConverter: Sendable {
 
     /// Converts `base` minor units of the base currency into minor units of the target currency.
     public func convertMinorUnits(_ baseMinorUnits: Int64) throws(CarFactoryError) -> Int64 {
-        let base = Currency.base
-        // target minor = base minor * rate * 10^targetDigits / 10^baseDigits, with rate = s / 10^scale.
-        let exponent = target.digits - base.digits - target.rate.scale
-        var numerator = Int128(baseMinorUnits) * Int128(target.rate.significand)
+        // The common case in 64 bits: the product fits and the divisor is a power of ten that does.
+        if let divisor {
+            let (product, overflow) = baseMinorUnits.multipliedReportingOverflow(by: significand)
+            if !overflow {
+                var quotient = product / divisor
+                let twice = (product % divisor).magnitude &* 2
+                if twice > divisor.magnitude || (twice == divisor.magnitude && quotient % 2 != 0) {
+                    quotient += product < 0 ? -1 : 1
+                }
+                return quotient
+            }
+        }
+        var numerator = Int128(baseMinorUnits) * Int128(significand)
         var result: Int128
         if exponent >= 0 {
             for _ in 0..<exponent {
@@ -66,15 +94,19 @@ public struct CurrencyConverter: Sendable {
 }
 
 /// Writes amounts the same way on every platform: symbol, comma-grouped digits, `.` and the minor digits.
-public struct MoneyFormatter: Sendable {
+///
+/// A shared immutable object, like the converter it is paired with.
+public final class MoneyFormatter: Sendable {
     /// The currency whose symbol and digits are used.
     public let currency: Currency
     private let symbol: [UInt8]
+    private let minorDigits: Int
 
     /// A formatter for `currency`; `ValuationFactory` pairs it with the matching converter.
     public init(currency: Currency) {
         self.currency = currency
         symbol = Array(currency.symbol.utf8)
+        minorDigits = currency.digits
     }
 
     /// `£42,719.30`, `¥10,726,200`, `-$5.00`.
@@ -85,7 +117,7 @@ public struct MoneyFormatter: Sendable {
     }
 
     /// The most bytes `write` can produce: sign, symbol, 20 digits, 6 commas, point and padding.
-    public var maximumLength: Int { symbol.count + currency.digits + 32 }
+    public var maximumLength: Int { symbol.count + minorDigits + 32 }
 
     /// Appends the formatted amount to `bytes`.
     public func append(_ minorUnits: Int64, to bytes: inout [UInt8]) {
@@ -101,7 +133,7 @@ public struct MoneyFormatter: Sendable {
     /// The output path formats straight into its buffer: the length is known from the digit
     /// count, so the digits are written once, from the last backwards.
     public func write(_ minorUnits: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        let minorDigits = currency.digits
+        let minorDigits = self.minorDigits
         var rest = minorUnits.magnitude
         var digitCount = 1
         var scan = rest
