@@ -131,15 +131,15 @@ public final class MoneyFormatter: Sendable {
     /// Writes the formatted amount at `out`, which has room for `maximumLength` bytes; returns how many it wrote.
     ///
     /// The output path formats straight into its buffer: the length is known from the digit
-    /// count, so the digits are written once, from the last backwards.
+    /// count, so the digits are written once, from the last backwards, three at a time.
     public func write(_ minorUnits: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let minorDigits = self.minorDigits
         var rest = minorUnits.magnitude
         var digitCount = 1
-        var scan = rest
-        while scan >= 10 {
-            scan /= 10
+        var power: UInt64 = 10
+        while digitCount < 20 && rest >= power {
             digitCount += 1
+            power = power &* 10
         }
         // At least one whole digit stands before the minor digits (`$0.05`).
         let wholeDigits = max(digitCount - minorDigits, 1)
@@ -156,15 +156,21 @@ public final class MoneyFormatter: Sendable {
             position -= 1
             out[position] = UInt8(ascii: ".")
         }
-        for written in 0..<wholeDigits {
-            if written > 0 && written % 3 == 0 {
-                position -= 1
-                out[position] = UInt8(ascii: ",")
-            }
+        // Whole groups of three, each after its comma, then the leading group.
+        for _ in 0..<commas {
+            let group = rest % 1000
+            rest /= 1000
+            out[position - 1] = UInt8(truncatingIfNeeded: group % 10) &+ 0x30
+            out[position - 2] = UInt8(truncatingIfNeeded: (group / 10) % 10) &+ 0x30
+            out[position - 3] = UInt8(truncatingIfNeeded: group / 100) &+ 0x30
+            out[position - 4] = UInt8(ascii: ",")
+            position -= 4
+        }
+        repeat {
             position -= 1
             out[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
             rest /= 10
-        }
+        } while rest > 0
         symbol.withUnsafeBufferPointer { symbolBytes in
             if let source = symbolBytes.baseAddress { (out + signLength).update(from: source, count: symbolBytes.count) }
         }

@@ -6,7 +6,7 @@ import CarFactory
 // and for error messages.
 extension Session {
     func resolve(_ spec: CommandSpec, words wordRange: Range<Int>, lexer: Lexer,
-                 into store: ArgumentStore) throws(ScriptError) -> Invocation {
+                 into store: ArgumentStore) throws(ScriptError) {
         let words = lexer.tokens[wordRange]
         let commandRange = words[words.startIndex].range
         let catalogIndex = self.index
@@ -24,12 +24,13 @@ extension Session {
                 throw ScriptError(.missingArgument(spec.arguments[position].name, usage: spec.usage), at: SourceRange(end, end + 1))
             }
             let token = words[index]
-            let bytes = lexer.bytes(token)
+            let word = lexer.word(token)
             // An optional argument before required ones is taken only if the word fits it
             // and words remain for them: `expect type Porsche Boxster` has no currency.
             if argument.optional && requiredLeft > 0 {
                 guard words.endIndex - index > requiredLeft,
-                      let value = try? value(of: bytes, as: argument.kind, position: position, spec: spec, token: index, at: token.range, store: store)
+                      let value = try? value(of: word, as: argument.kind, position: position, spec: spec, token: index, at: token.range,
+                                            index: catalogIndex, store: store)
                 else {
                     store.append(.absent, at: token.range)
                     continue
@@ -44,7 +45,8 @@ extension Session {
                 index = words.endIndex
                 continue
             }
-            store.append(try value(of: bytes, as: argument.kind, position: position, spec: spec, token: index, at: token.range, store: store),
+            store.append(try value(of: word, as: argument.kind, position: position, spec: spec, token: index, at: token.range,
+                                       index: catalogIndex, store: store),
                          at: token.range)
             index += 1
         }
@@ -52,7 +54,6 @@ extension Session {
             let extra = words[index]
             throw ScriptError(.unexpectedArgument(lexer.string(extra), usage: spec.usage), at: extra.range)
         }
-        return Invocation(spec: spec, store: store)
     }
 
     /// The argument store for a command at the current nesting depth.
@@ -64,22 +65,22 @@ extension Session {
     }
 
     /// Gives the store of a finished (or failed) command back.
-    func giveBack(_ store: ArgumentStore) {
+    func giveBackStore() {
         storeDepth -= 1
     }
 
-    private func value(of bytes: UnsafeBufferPointer<UInt8>, as kind: ResolveStep.Kind, position argument: Int,
+    private func value(of word: PaddedBytes, as kind: ResolveStep.Kind, position argument: Int,
                        spec: CommandSpec, token: Int, at range: SourceRange,
-                       store: ArgumentStore) throws(ScriptError) -> ArgumentValue {
-        let index = store.index
+                       index: CatalogIndex, store: ArgumentStore) throws(ScriptError) -> ArgumentValue {
+        let bytes = word.bytes
         switch kind {
         case .model:
-            guard let position = index.models.lookup(bytes) else {
+            guard let position = index.models.lookup(word) else {
                 throw Self.unknown("model", Self.string(bytes), index.factories.map(\.model), at: range)
             }
             return .model(position)
         case .family:
-            guard let position = CatalogIndex.families.lookup(bytes) else {
+            guard let position = CatalogIndex.families.lookup(word) else {
                 throw Self.unknown("family", Self.string(bytes), PartFamily.allCases.map(\.rawValue), at: range)
             }
             return .family(PartFamily.allCases[position])
@@ -87,11 +88,11 @@ extension Session {
             guard case .family(let family) = store.resolved(familyArgument) else {
                 preconditionFailure("option argument without a family before it")
             }
-            return try option(bytes, of: family, in: index, at: range)
+            return try option(word, of: family, in: index, at: range)
         case .optionOf(let family):
-            return try option(bytes, of: family, in: index, at: range)
+            return try option(word, of: family, in: index, at: range)
         case .currency:
-            guard let position = index.currencies.lookup(bytes) else {
+            guard let position = index.currencies.lookup(word) else {
                 throw Self.unknown("currency", Self.string(bytes), index.valuations.map(\.currency.code), at: range)
             }
             return .currency(position)
@@ -126,7 +127,7 @@ extension Session {
             }
             return .word(token)
         case .command:
-            guard let position = commands.position(of: bytes) else {
+            guard let position = commands.position(of: word) else {
                 throw Self.unknown("command", Self.string(bytes), commands.specs.map(\.name), at: range)
             }
             return .command(position)
@@ -135,9 +136,10 @@ extension Session {
         }
     }
 
-    private func option(_ bytes: UnsafeBufferPointer<UInt8>, of family: PartFamily, in index: CatalogIndex,
+    private func option(_ word: PaddedBytes, of family: PartFamily, in index: CatalogIndex,
                         at range: SourceRange) throws(ScriptError) -> ArgumentValue {
-        guard let position = index.options[family.index].lookup(bytes) else {
+        let bytes = word.bytes
+        guard let position = index.options[family.index].lookup(word) else {
             let table = catalog.options(of: family)
             throw Self.unknown("\(family) option", Self.string(bytes), table.parts.map(\.name),
                                suggestFrom: table.allNames, at: range)

@@ -22,14 +22,14 @@ public final class CommandTable: Sendable {
         index.lookup(name).map { specs[$0] }
     }
 
-    /// The command spelled by `bytes`, in any case.
-    func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> CommandSpec? {
-        index.lookup(bytes).map { specs[$0] }
+    /// The command spelled by a lexed word, in any case.
+    func lookup(_ word: PaddedBytes) -> CommandSpec? {
+        index.lookup(word).map { specs[$0] }
     }
 
-    /// The position in `specs` of the command spelled by `bytes`, in any case.
-    func position(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        index.lookup(bytes)
+    /// The position in `specs` of the command spelled by a lexed word, in any case.
+    func position(of word: PaddedBytes) -> Int? {
+        index.lookup(word)
     }
 
     /// Every name and alias, for suggestions and completion.

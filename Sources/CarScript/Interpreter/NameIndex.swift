@@ -47,6 +47,7 @@ struct NameIndex: Sendable {
             Int(truncatingIfNeeded: key.hash >> UInt64(64 - slotBits))
         }
 
+        @inline(__always)
         func find(_ bytes: UnsafeBufferPointer<UInt8>, key: Key) -> Int? {
             let mask = slotCount - 1
             var slot = slot(of: key)
@@ -149,6 +150,33 @@ struct NameIndex: Sendable {
             return word | (capitals >> 2)
         }
 
+        /// The key of a word that may be read 16 bytes past its start: two loads and masks.
+        @inline(__always)
+        init(_ word: PaddedBytes, ascii: inout Bool) {
+            let bytes = word.bytes
+            length = bytes.count
+            guard let base = bytes.baseAddress else {
+                low = 0
+                high = 0
+                ascii = true
+                return
+            }
+            let raw = UnsafeRawPointer(base)
+            var low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            var high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            if length < 8 {
+                low &= (1 &<< UInt64(length &* 8)) &- 1
+                high = 0
+            } else if length < 16 {
+                high &= (1 &<< UInt64((length &- 8) &* 8)) &- 1
+            }
+            var beyond: UInt8 = 0
+            if length > 16 { for index in 16..<length { beyond |= bytes[index] } }
+            ascii = (low | high) & (0x80 * Self.ones) == 0 && beyond < 0x80
+            self.low = Self.fold(low)
+            self.high = Self.fold(high)
+        }
+
         /// The key of bytes already folded.
         init(folded bytes: UnsafeBufferPointer<UInt8>) {
             var ascii = true
@@ -201,6 +229,14 @@ struct NameIndex: Sendable {
         let key = Key(bytes, ascii: &ascii)
         guard ascii else { return lookupFolding(bytes) }
         return table.find(bytes, key: key)
+    }
+
+    /// The value of the name spelled by a lexed word, in any case.
+    func lookup(_ word: PaddedBytes) -> Int? {
+        var ascii = true
+        let key = Key(word, ascii: &ascii)
+        guard ascii else { return lookupFolding(word.bytes) }
+        return table.find(word.bytes, key: key)
     }
 
     /// The value of `name`, in any case.

@@ -153,7 +153,7 @@ extension Session {
     /// Looks the command up, resolves its arguments, and runs it (unless only checking).
     func execute(_ words: Range<Int>, lexer: Lexer) throws(ScriptError) {
         let nameToken = lexer.tokens[words.lowerBound]
-        let found = commands.lookup(lexer.bytes(nameToken))
+        let found = commands.lookup(lexer.word(nameToken))
         guard let spec = found else {
             let name = lexer.string(nameToken)
             throw ScriptError(.unknownCommand(name, suggestion: closestName(to: name, in: commands.allNames)),
@@ -163,10 +163,13 @@ extension Session {
             throw ScriptError(.onlyDefinitions(spec.name), at: nameToken.range)
         }
         let store = takeStore(lexer: lexer)
-        defer { giveBack(store) }
-        let invocation = try resolve(spec, words: words, lexer: lexer, into: store)
+        defer { giveBackStore() }
+        try resolve(spec, words: words, lexer: lexer, into: store)
         if options.checkOnly && !spec.runsWhenChecking { return }
-        try spec.run(self, invocation)
+        // Made here, from values not used again, so the invocation takes them over without
+        // further reference counting.
+        let invocation = Invocation(spec: spec, store: store)
+        try invocation.spec.run(self, invocation)
     }
 
     /// Reports `error` at its place in the line being run.

@@ -17,6 +17,15 @@ public struct Token: Equatable, Sendable {
     public var text: Range<Int>
 }
 
+/// A word's bytes that may be read `readable` bytes from their start, beyond their end:
+/// name lookups load them eight at a time instead of byte by byte.
+struct PaddedBytes {
+    static let readable = 16
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    fileprivate init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+}
+
 /// Tokenizes logical lines; keep one and reuse it. Its tokens and text stay valid until the next line.
 public final class Lexer {
     /// How far a line got.
@@ -42,7 +51,7 @@ public final class Lexer {
     public init() {
         capacity = 256
         tokenStorage = .allocate(capacity: capacity)
-        textStorage = .allocate(capacity: capacity)
+        textStorage = Self.allocateText(capacity)
         plain = .allocate(capacity: 256)
         for byte in 0..<256 {
             plain[byte] = byte > 0x23 && byte < 0x80 && byte != 0x3B && byte != 0x5C ? 1 : 0
@@ -65,6 +74,19 @@ public final class Lexer {
         UnsafeBufferPointer(start: textStorage + token.text.lowerBound, count: token.text.count)
     }
 
+    /// The decoded bytes of `token`, which may be read 16 bytes past their start (see `PaddedBytes`).
+    func word(_ token: Token) -> PaddedBytes {
+        PaddedBytes(bytes(token))
+    }
+
+    /// Text storage for `capacity` bytes and 16 more, zeroed, so that reading 16 bytes from
+    /// any word's start stays inside it.
+    private static func allocateText(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + PaddedBytes.readable)
+        storage.initialize(repeating: 0, count: capacity + PaddedBytes.readable)
+        return storage
+    }
+
     /// The decoded text of `token`.
     public func string(_ token: Token) -> String {
         String(decoding: bytes(token), as: UTF8.self)
@@ -78,7 +100,7 @@ public final class Lexer {
         tokenStorage.deallocate()
         textStorage.deallocate()
         tokenStorage = .allocate(capacity: grown)
-        textStorage = .allocate(capacity: grown)
+        textStorage = Self.allocateText(grown)
         capacity = grown
     }
 
