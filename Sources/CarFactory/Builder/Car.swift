@@ -1,24 +1,22 @@
 /// A finished car: immutable, priced in the base currency.
 public struct Car: Sendable {
-    /// The factory (and so the model) the car came from.
-    public let factory: any CarFactory
-    /// The floorplan.
-    public let floorplan: any Floorplan
-    /// The suspension.
-    public let suspension: any Suspension
-    /// The drivetrain.
-    public let drivetrain: any Drivetrain
-    /// Unit price in base-currency minor units: base price plus option differences.
-    public let priceMinorUnits: Int64
+    /// How it is built: factory, parts and price, shared with every car built the same way.
+    public let configuration: CarConfiguration
 
-    init(factory: any CarFactory, floorplan: any Floorplan, suspension: any Suspension,
-         drivetrain: any Drivetrain, priceMinorUnits: Int64) {
-        self.factory = factory
-        self.floorplan = floorplan
-        self.suspension = suspension
-        self.drivetrain = drivetrain
-        self.priceMinorUnits = priceMinorUnits
+    init(configuration: CarConfiguration) {
+        self.configuration = configuration
     }
+
+    /// The factory (and so the model) the car came from.
+    public var factory: any CarFactory { configuration.factory }
+    /// The floorplan.
+    public var floorplan: any Floorplan { configuration.floorplan }
+    /// The suspension.
+    public var suspension: any Suspension { configuration.suspension }
+    /// The drivetrain.
+    public var drivetrain: any Drivetrain { configuration.drivetrain }
+    /// Unit price in base-currency minor units: base price plus option differences.
+    public var priceMinorUnits: Int64 { configuration.priceMinorUnits }
 
     /// The car type, e.g. `Porsche Boxster`.
     public var carType: String { factory.carType }
@@ -27,11 +25,7 @@ public struct Car: Sendable {
 
     /// The part of `family`.
     public func part(of family: PartFamily) -> any Part {
-        switch family {
-        case .floorplan: floorplan
-        case .suspension: suspension
-        case .drivetrain: drivetrain
-        }
+        configuration.part(of: family)
     }
 
     /// The five detail lines of the book: car type, seats, engine, suspension, drive.

@@ -1,22 +1,13 @@
 /// A car under configuration: seeded by its factory, changed one part at a time, checked on every change.
 public struct CarBuilder: Sendable {
-    private let factory: any CarFactory
     private let rules: RuleSet
-    private var floorplan: any Floorplan
-    private var suspension: any Suspension
-    private var drivetrain: any Drivetrain
-    /// Base price plus, per family, the chosen option's list price minus the default's:
-    /// kept up to date by each change instead of summed again.
-    private var price: Int64
+    /// The parts as they stand, shared with every car built the same way.
+    private var configuration: CarConfiguration
 
     /// A builder holding the factory's default parts.
     public init(factory: any CarFactory, rules: RuleSet) {
-        self.factory = factory
         self.rules = rules
-        floorplan = factory.makeFloorplan()
-        suspension = factory.makeSuspension()
-        drivetrain = factory.makeDrivetrain()
-        price = factory.basePriceMinorUnits
+        configuration = rules.defaultConfiguration(of: factory)
     }
 
     /// A builder holding the factory's default parts, checked against `rules`.
@@ -26,12 +17,8 @@ public struct CarBuilder: Sendable {
 
     /// A builder holding an existing car's parts, to change it.
     public init(car: Car, rules: RuleSet) {
-        factory = car.factory
         self.rules = rules
-        floorplan = car.floorplan
-        suspension = car.suspension
-        drivetrain = car.drivetrain
-        price = car.priceMinorUnits
+        configuration = car.configuration
     }
 
     /// A builder holding an existing car's parts, checked against `rules`.
@@ -41,36 +28,21 @@ public struct CarBuilder: Sendable {
 
     /// Replaces the part of `part`'s family; a change that breaks a rule or overflows leaves the builder as it was.
     public mutating func set(_ part: any Part) throws(CarFactoryError) {
-        let delta = part.listPriceMinorUnits.subtractingReportingOverflow(self.part(of: part.family).listPriceMinorUnits)
-        let sum = price.addingReportingOverflow(delta.partialValue)
+        let current = configuration
+        let family = part.family
+        // Base price plus, per family, the chosen option's list price minus the default's:
+        // kept up to date by each change instead of summed again.
+        let delta = part.listPriceMinorUnits.subtractingReportingOverflow(current.listPrice(of: family))
+        let sum = current.priceMinorUnits.addingReportingOverflow(delta.partialValue)
         if delta.overflow || sum.overflow { throw .moneyOverflow }
-        // Check the car as it would be before changing anything.
-        switch part.kind {
-        case .floorplan(let new):
-            if let broken = rules.firstBroken(new, suspension, drivetrain) { throw .ruleViolation(broken) }
-            floorplan = new
-        case .suspension(let new):
-            if let broken = rules.firstBroken(floorplan, new, drivetrain) { throw .ruleViolation(broken) }
-            suspension = new
-        case .drivetrain(let new):
-            if let broken = rules.firstBroken(floorplan, suspension, new) { throw .ruleViolation(broken) }
-            drivetrain = new
-        }
-        price = sum.partialValue
+        let next = rules.configuration(current, with: part, of: family, priceMinorUnits: sum.partialValue)
+        if let broken = next.brokenRule { throw .ruleViolation(broken) }
+        configuration = next
     }
 
     /// The car as configured.
     public func build() throws(CarFactoryError) -> Car {
-        if let broken = rules.firstBroken(floorplan, suspension, drivetrain) { throw .ruleViolation(broken) }
-        return Car(factory: factory, floorplan: floorplan, suspension: suspension,
-                   drivetrain: drivetrain, priceMinorUnits: price)
-    }
-
-    private func part(of family: PartFamily) -> any Part {
-        switch family {
-        case .floorplan: floorplan
-        case .suspension: suspension
-        case .drivetrain: drivetrain
-        }
+        if let broken = configuration.brokenRule { throw .ruleViolation(broken) }
+        return Car(configuration: configuration)
     }
 }

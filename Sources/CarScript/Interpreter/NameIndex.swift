@@ -22,8 +22,10 @@ struct NameIndex: Sendable {
         var keys: UnsafeMutablePointer<UInt8>       // folded names, back to back (for names over 16 bytes)
         var keyCount = 0
         var keyCapacity: Int
-        /// Entries not in their first slot; tables are grown until there are none, while small.
+        /// Entries not in their first slot: small tables are rearranged until there are none.
         var displaced = 0
+        /// Mixed into every hash; chosen so that no two names share a first slot.
+        var seed: UInt64 = 0
 
         init(slots count: Int) {
             slotCount = count
@@ -44,7 +46,7 @@ struct NameIndex: Sendable {
 
         @inline(__always)
         func slot(of key: Key) -> Int {
-            Int(truncatingIfNeeded: key.hash >> UInt64(64 - slotBits))
+            Int(truncatingIfNeeded: key.hash(seed: seed) >> UInt64(64 - slotBits))
         }
 
         @inline(__always)
@@ -64,6 +66,13 @@ struct NameIndex: Sendable {
 
         func add(_ folded: [UInt8], key: Key, value: Int) {
             if (entryCount + 1) * 2 > slotCount { grow() }
+            if entryCount == entryCapacity {
+                let bigger = UnsafeMutablePointer<Entry>.allocate(capacity: entryCapacity * 2)
+                bigger.moveInitialize(from: entries, count: entryCount)
+                entries.deallocate()
+                entries = bigger
+                entryCapacity *= 2
+            }
             if keyCount + folded.count > keyCapacity {
                 let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(keyCapacity * 2, keyCount + folded.count))
                 bigger.update(from: keys, count: keyCount)
@@ -76,12 +85,33 @@ struct NameIndex: Sendable {
             keyCount += folded.count
             place(entryCount)
             entryCount += 1
-            // Small tables (commands, models, options, currencies) are made collision-free,
-            // so a lookup reads one slot.
-            while displaced > 0 && slotCount < Self.collisionFreeLimit { grow() }
+            if displaced > 0 { arrange() }
         }
 
-        static let collisionFreeLimit = 1 << 14
+        /// Tables up to this many slots (4 KiB) are made collision-free.
+        static let collisionFreeLimit = 1 << 10
+
+        /// Small tables (commands, models, options, currencies) are made collision-free, so a
+        /// lookup reads one slot: first by trying other seeds, then with more slots. Kept
+        /// small, the slots stay in cache; spreading names over many slots cost more in
+        /// cache misses than the probing it saved.
+        private func arrange() {
+            while true {
+                for attempt in 1...64 {
+                    seed = UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15
+                    placeAll()
+                    if displaced == 0 { return }
+                }
+                guard slotCount < Self.collisionFreeLimit else { return }
+                grow()
+            }
+        }
+
+        private func placeAll() {
+            slots.update(repeating: -1, count: slotCount)
+            displaced = 0
+            for number in 0..<entryCount { place(number) }
+        }
 
         private func place(_ entry: Int) {
             let mask = slotCount - 1
@@ -97,13 +127,7 @@ struct NameIndex: Sendable {
             slotBits += 1
             slots = .allocate(capacity: slotCount)
             slots.initialize(repeating: -1, count: slotCount)
-            let bigger = UnsafeMutablePointer<Entry>.allocate(capacity: slotCount / 2)
-            bigger.moveInitialize(from: entries, count: entryCount)
-            entries.deallocate()
-            entries = bigger
-            entryCapacity = slotCount / 2
-            displaced = 0
-            for number in 0..<entryCount { place(number) }
+            placeAll()
         }
 
         private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ key: UnsafePointer<UInt8>) -> Bool {
@@ -183,13 +207,12 @@ struct NameIndex: Sendable {
             self.init(bytes, ascii: &ascii)
         }
 
-        /// Mixes both words and the length (a multiply-xorshift finalizer), for the slot's top bits.
-        var hash: UInt64 {
-            @inline(__always) get {
-                var h = (low &* 0x9E37_79B9_7F4A_7C15) ^ (high &+ UInt64(truncatingIfNeeded: length))
-                h = (h ^ (h >> 31)) &* 0xBF58_476D_1CE4_E5B9
-                return h ^ (h >> 29)
-            }
+        /// Mixes both words, the length and `seed` (a multiply-xorshift finalizer), for the slot's top bits.
+        @inline(__always)
+        func hash(seed: UInt64) -> UInt64 {
+            var h = ((low ^ seed) &* 0x9E37_79B9_7F4A_7C15) ^ (high &+ UInt64(truncatingIfNeeded: length))
+            h = (h ^ (h >> 31)) &* 0xBF58_476D_1CE4_E5B9
+            return h ^ (h >> 29)
         }
     }
 

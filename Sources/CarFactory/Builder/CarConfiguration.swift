@@ -1,0 +1,158 @@
+import Synchronization
+
+/// One way a model can be built: its factory, its three parts and their price.
+///
+/// A flyweight: the rule set a builder works under makes each configuration once and
+/// hands the same object to every car built that way, so a car is one reference, and
+/// copying or replacing a car touches one reference count instead of four.
+public final class CarConfiguration: Sendable {
+    /// The factory (and so the model).
+    public let factory: any CarFactory
+    /// The floorplan.
+    public let floorplan: any Floorplan
+    /// The suspension.
+    public let suspension: any Suspension
+    /// The drivetrain.
+    public let drivetrain: any Drivetrain
+    /// Unit price in base-currency minor units: base price plus option differences.
+    public let priceMinorUnits: Int64
+    /// The first rule these parts break, if any: such a configuration is never built into a car.
+    let brokenRule: Rule?
+    /// The identities it is kept under.
+    let key: ConfigurationKey
+    /// Each part's list price, by family index, so a change is priced without asking the old part.
+    let listPrices: (Int64, Int64, Int64)
+
+    init(factory: any CarFactory, floorplan: any Floorplan, suspension: any Suspension,
+         drivetrain: any Drivetrain, priceMinorUnits: Int64, brokenRule: Rule?) {
+        self.factory = factory
+        self.floorplan = floorplan
+        self.suspension = suspension
+        self.drivetrain = drivetrain
+        self.priceMinorUnits = priceMinorUnits
+        self.brokenRule = brokenRule
+        key = ConfigurationKey(factory, floorplan, suspension, drivetrain)
+        listPrices = (floorplan.listPriceMinorUnits, suspension.listPriceMinorUnits, drivetrain.listPriceMinorUnits)
+    }
+
+    /// The list price of its part of `family`.
+    func listPrice(of family: PartFamily) -> Int64 {
+        switch family {
+        case .floorplan: listPrices.0
+        case .suspension: listPrices.1
+        case .drivetrain: listPrices.2
+        }
+    }
+
+    /// The part of `family`.
+    public func part(of family: PartFamily) -> any Part {
+        switch family {
+        case .floorplan: floorplan
+        case .suspension: suspension
+        case .drivetrain: drivetrain
+        }
+    }
+}
+
+/// The identities of a configuration's factory and parts.
+struct ConfigurationKey: Equatable, Sendable {
+    var factory: ObjectIdentifier
+    var floorplan: ObjectIdentifier
+    var suspension: ObjectIdentifier
+    var drivetrain: ObjectIdentifier
+
+    init(_ factory: any CarFactory, _ floorplan: any Floorplan, _ suspension: any Suspension, _ drivetrain: any Drivetrain) {
+        self.factory = ObjectIdentifier(factory)
+        self.floorplan = ObjectIdentifier(floorplan)
+        self.suspension = ObjectIdentifier(suspension)
+        self.drivetrain = ObjectIdentifier(drivetrain)
+    }
+
+    /// The key a factory's default configuration is kept under: the factory's identity in
+    /// every place (no part is a factory, so it cannot be any real configuration's key).
+    init(defaultsOf factory: any CarFactory) {
+        let identity = ObjectIdentifier(factory)
+        self.factory = identity
+        floorplan = identity
+        suspension = identity
+        drivetrain = identity
+    }
+
+    /// This key with the part of `family` replaced by `part`.
+    func replacing(_ family: PartFamily, with part: ObjectIdentifier) -> ConfigurationKey {
+        var key = self
+        switch family {
+        case .floorplan: key.floorplan = part
+        case .suspension: key.suspension = part
+        case .drivetrain: key.drivetrain = part
+        }
+        return key
+    }
+
+    /// A multiply-xorshift mix of the four addresses.
+    var hash: UInt64 {
+        func bits(_ identity: ObjectIdentifier) -> UInt64 { UInt64(UInt(bitPattern: identity)) }
+        var h = bits(factory) &* 0x9E37_79B9_7F4A_7C15
+        h ^= bits(floorplan) &* 0xC2B2_AE3D_27D4_EB4F
+        h ^= bits(suspension) &* 0x1656_67B1_9E37_79F9
+        h ^= bits(drivetrain) &* 0x85EB_CA77_C2B2_AE63
+        return h ^ (h >> 32)
+    }
+}
+
+/// The configurations made so far under one rule set, by key (open addressing).
+struct ConfigurationTable {
+    /// The most configurations kept; past it, new ones are made each time and not kept,
+    /// so a catalog with very many options cannot grow the table without bound.
+    static let limit = 1 << 16
+
+    private var keys: [ConfigurationKey?] = Array(repeating: nil, count: 64)
+    private var values: [CarConfiguration?] = Array(repeating: nil, count: 64)
+    private var count = 0
+
+    /// The configuration kept for `key`, or the one `make` makes (kept if there is room).
+    mutating func configuration(for key: ConfigurationKey, make: () -> CarConfiguration) -> CarConfiguration {
+        if let found = existing(key) { return found }
+        let made = make()
+        keep(made, for: key)
+        return made
+    }
+
+    /// The configuration kept for `key`, if any.
+    func existing(_ key: ConfigurationKey) -> CarConfiguration? {
+        let mask = keys.count - 1
+        var slot = Int(truncatingIfNeeded: key.hash) & mask
+        while let found = keys[slot] {
+            if found == key { return values[slot] }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    /// Keeps `configuration` for `key` (not already kept), if there is room.
+    mutating func keep(_ configuration: CarConfiguration, for key: ConfigurationKey) {
+        guard count < Self.limit else { return }
+        let mask = keys.count - 1
+        var slot = Int(truncatingIfNeeded: key.hash) & mask
+        while keys[slot] != nil { slot = (slot + 1) & mask }
+        keys[slot] = key
+        values[slot] = configuration
+        count += 1
+        if count * 2 > keys.count { grow() }
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys
+        let oldValues = values
+        keys = Array(repeating: nil, count: oldKeys.count * 2)
+        values = Array(repeating: nil, count: oldKeys.count * 2)
+        let mask = keys.count - 1
+        for (index, key) in oldKeys.enumerated() {
+            guard let key else { continue }
+            var slot = Int(truncatingIfNeeded: key.hash) & mask
+            while keys[slot] != nil { slot = (slot + 1) & mask }
+            keys[slot] = key
+            values[slot] = oldValues[index]
+        }
+    }
+}
