@@ -149,16 +149,30 @@ public final class Lexer {
             // Plain word bytes, the common case: everything above `#` up to DEL except `;` and `\`.
             if plain[Int(byte)] != 0 {
                 beginWord(at: i)
-                // Words are short: copying each byte as it is scanned beats a memcpy call per word.
-                // (Both indices stay below the line's length, so they cannot overflow.)
-                var c = byte
-                repeat {
-                    text[textIndex] = c
+                // Eight bytes at a time while eight remain: copy them, then keep as many as
+                // lead up to the first byte that is not plain. (Indices stay below the line's
+                // length, so they cannot overflow; text is never ahead of the input, so eight
+                // bytes stored at its end stay inside its storage.)
+                while i &+ 8 <= count {
+                    let eight = UInt64(littleEndian: UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self))
+                    UnsafeMutableRawPointer(text + textIndex).storeBytes(of: eight.littleEndian, as: UInt64.self)
+                    let stops = Self.notPlain(eight)
+                    if stops == 0 {
+                        i &+= 8
+                        textIndex &+= 8
+                        continue
+                    }
+                    let kept = stops.trailingZeroBitCount >> 3
+                    i &+= kept
+                    textIndex &+= kept
+                    break
+                }
+                // Fewer than eight left: byte by byte.
+                while i < count && plain[Int(input[i])] != 0 {
+                    text[textIndex] = input[i]
                     textIndex &+= 1
                     i &+= 1
-                    guard i < count else { break }
-                    c = input[i]
-                } while plain[Int(c)] != 0
+                }
                 continue
             }
             switch byte {
@@ -256,6 +270,21 @@ public final class Lexer {
         }
         endWord(at: count)
         return .complete
+    }
+
+    /// A mark (top bit) on each of eight packed bytes that is not plain: below `$`, `;`, the
+    /// backslash, or not ASCII. The lowest mark is exact (borrows only run towards higher bytes), which
+    /// is all the scan needs.
+    @inline(__always)
+    private static func notPlain(_ eight: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high = 0x80 &* ones
+        let below = (eight &- 0x24 &* ones) & ~eight & high
+        let semicolons = eight ^ (0x3B &* ones)
+        let backslashes = eight ^ (0x5C &* ones)
+        let isSemicolon = (semicolons &- ones) & ~semicolons & high
+        let isBackslash = (backslashes &- ones) & ~backslashes & high
+        return below | isSemicolon | isBackslash | (eight & high)
     }
 
     /// The end of the UTF-8 sequence starting at `i`, or an error if it is not valid UTF-8.
