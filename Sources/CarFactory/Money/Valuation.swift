@@ -131,24 +131,29 @@ public final class MoneyFormatter: Sendable {
     /// Writes the formatted amount at `out`, which has room for `maximumLength` bytes; returns how many it wrote.
     ///
     /// The output path formats straight into its buffer: the length is known from the digit
-    /// count, so the digits are written once, from the last backwards, three at a time.
+    /// count, so the digits are written once, from the last backwards, two or three at a time.
     public func write(_ minorUnits: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let minorDigits = self.minorDigits
         var rest = minorUnits.magnitude
-        var digitCount = 1
-        var power: UInt64 = 10
-        while digitCount < 20 && rest >= power {
-            digitCount += 1
-            power = power &* 10
-        }
         // At least one whole digit stands before the minor digits (`$0.05`).
-        let wholeDigits = max(digitCount - minorDigits, 1)
+        let wholeDigits = max(Self.decimalDigits(rest) - minorDigits, 1)
         let commas = (wholeDigits - 1) / 3
         let signLength = minorUnits < 0 ? 1 : 0
-        let length = signLength + symbol.count + wholeDigits + commas + (minorDigits > 0 ? minorDigits + 1 : 0)
+        let symbolLength = symbol.count
+        let length = signLength + symbolLength + wholeDigits + commas + (minorDigits > 0 ? minorDigits + 1 : 0)
+        let pairs = Self.digitPairs.utf8Start
         var position = length
         if minorDigits > 0 {
-            for _ in 0..<minorDigits {
+            var left = minorDigits
+            while left >= 2 {
+                let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+                rest /= 100
+                out[position - 1] = pairs[pair + 1]
+                out[position - 2] = pairs[pair]
+                position -= 2
+                left -= 2
+            }
+            if left == 1 {
                 position -= 1
                 out[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
                 rest /= 10
@@ -160,9 +165,11 @@ public final class MoneyFormatter: Sendable {
         for _ in 0..<commas {
             let group = rest % 1000
             rest /= 1000
-            out[position - 1] = UInt8(truncatingIfNeeded: group % 10) &+ 0x30
-            out[position - 2] = UInt8(truncatingIfNeeded: (group / 10) % 10) &+ 0x30
-            out[position - 3] = UInt8(truncatingIfNeeded: group / 100) &+ 0x30
+            let hundreds = group / 100
+            let pair = Int(truncatingIfNeeded: group &- hundreds &* 100) &* 2
+            out[position - 1] = pairs[pair + 1]
+            out[position - 2] = pairs[pair]
+            out[position - 3] = UInt8(truncatingIfNeeded: hundreds) &+ 0x30
             out[position - 4] = UInt8(ascii: ",")
             position -= 4
         }
@@ -172,9 +179,38 @@ public final class MoneyFormatter: Sendable {
             rest /= 10
         } while rest > 0
         symbol.withUnsafeBufferPointer { symbolBytes in
-            if let source = symbolBytes.baseAddress { (out + signLength).update(from: source, count: symbolBytes.count) }
+            for index in 0..<symbolLength { out[signLength + index] = symbolBytes[index] }
         }
         if signLength == 1 { out[0] = UInt8(ascii: "-") }
         return length
+    }
+
+    /// "00" to "99", each pair at twice its value.
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    /// How many decimal digits `value` has (1 for zero).
+    private static func decimalDigits(_ value: UInt64) -> Int {
+        var value = value
+        var digits = 1
+        if value >= 10_000_000_000_000_000 {
+            digits += 16
+            value /= 10_000_000_000_000_000
+        }
+        if value >= 100_000_000 {
+            digits += 8
+            value /= 100_000_000
+        }
+        if value >= 10_000 {
+            digits += 4
+            value /= 10_000
+        }
+        if value >= 100 {
+            digits += 2
+            value /= 100
+        }
+        if value >= 10 { digits += 1 }
+        return digits
     }
 }

@@ -122,26 +122,10 @@ public struct Invocation {
         return tokens.map { lexer.string(lexer.tokens[$0]) }
     }
 
-    /// The words of argument `index` joined by single spaces, made in one allocation (`echo`).
-    public func joinedWords(_ index: Int) -> String {
-        guard case .words(let tokens) = value(index), !tokens.isEmpty else { return "" }
-        let lexer = store.lexer
-        var length = tokens.count - 1
-        for token in tokens { length += lexer.tokens[token].text.count }
-        return String(unsafeUninitializedCapacity: length) { bytes in
-            guard let base = bytes.baseAddress else { return 0 }
-            var written = 0
-            for token in tokens {
-                if written > 0 {
-                    base[written] = 0x20
-                    written += 1
-                }
-                let word = lexer.bytes(lexer.tokens[token])
-                if let source = word.baseAddress { (base + written).update(from: source, count: word.count) }
-                written += word.count
-            }
-            return written
-        }
+    /// The words of argument `index`, to be written joined by single spaces (`echo`).
+    public func joinedWords(_ index: Int) -> JoinedWords {
+        guard case .words(let tokens) = value(index) else { return JoinedWords(lexer: store.lexer, tokens: 0..<0) }
+        return JoinedWords(lexer: store.lexer, tokens: tokens)
     }
 
     /// The command of `table` named by argument `index`, if given.

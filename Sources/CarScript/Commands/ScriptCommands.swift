@@ -65,7 +65,7 @@ enum ScriptCommands {
             details: "Quote text to keep ';', '#' or several blanks in it.",
             example: "echo \"a;b\" c",
             run: { session, call throws(ScriptError) in
-                session.emit(.text(call.joinedWords(1)), call)
+                session.emit(.words(call.joinedWords(1)), call)
             }),
         CommandSpec(
             name: "help", aliases: [], group: .script,

@@ -8,10 +8,33 @@ public enum CommandResult {
     case amount(Int64, CurrencyValuation)
     /// The stock total (`total`): cars, and their value in minor units of the valuation's currency.
     case total(count: Int64, value: Int64, CurrencyValuation)
-    /// Plain text, one or more lines (`echo`, `help`).
+    /// Plain text, one or more lines (`help`).
     case text(String)
+    /// Words of the line being run, joined by single spaces (`echo`): written straight from the line.
+    case words(JoinedWords)
     /// Rows of named columns (`list`, `models`, `parts`, `currencies`, `services`).
     case table(Table)
+}
+
+/// Words of the line being run, to be joined by single spaces: valid while the command runs.
+public struct JoinedWords {
+    let lexer: Lexer
+    let tokens: Range<Int>
+
+    /// Appends the words, joined by single spaces, to `out`.
+    func write(to out: Output) {
+        var first = true
+        for token in tokens {
+            if !first { out.append(0x20) }
+            first = false
+            out.append(lexer.bytes(lexer.tokens[token]))
+        }
+    }
+
+    /// The words joined by single spaces.
+    public var string: String {
+        tokens.map { lexer.string(lexer.tokens[$0]) }.joined(separator: " ")
+    }
 }
 
 /// Rows under named columns; cells keep raw values so JSON can show them unformatted.

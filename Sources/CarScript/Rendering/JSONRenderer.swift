@@ -41,6 +41,8 @@ public final class JSONRenderer: ResultRenderer {
             object.add("value", raw: Self.money(valuation.money(value)))
         case .text(let text):
             object.add("text", string: text)
+        case .words(let words):
+            object.add("text", string: words.string)
         case .table(let table):
             let rows = table.rows.map { row in
                 var item = JSONObject()

@@ -47,6 +47,9 @@ public final class Output {
     /// Appends bytes.
     public func append(_ bytes: [UInt8]) { pending.append(bytes) }
 
+    /// Appends bytes.
+    public func append(_ bytes: UnsafeBufferPointer<UInt8>) { pending.append(bytes) }
+
     /// Lets `body` write up to `maximum` bytes in place; it returns how many it wrote.
     public func write(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         pending.write(upTo: maximum, body)

@@ -35,6 +35,9 @@ public final class TextRenderer: ResultRenderer {
         case .text(let text):
             out.write(text)
             out.append(0x0A)
+        case .words(let words):
+            words.write(to: out)
+            out.append(0x0A)
         case .table(let table):
             write(table)
         }
