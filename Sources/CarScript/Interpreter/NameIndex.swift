@@ -186,18 +186,21 @@ struct NameIndex: Sendable {
                 return
             }
             let raw = UnsafeRawPointer(base)
-            var low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
-            var high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            if length < 8 {
-                low &= (1 &<< UInt64(length &* 8)) &- 1
+            let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            // Most names fit in eight bytes: one word to mask, test and fold.
+            if length <= 8 {
+                let low = length == 8 ? first : first & ((1 &<< UInt64(length &* 8)) &- 1)
+                ascii = low & (0x80 * Self.ones) == 0
+                self.low = Self.fold(low)
                 high = 0
-            } else if length < 16 {
-                high &= (1 &<< UInt64((length &- 8) &* 8)) &- 1
+                return
             }
+            var high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            if length < 16 { high &= (1 &<< UInt64((length &- 8) &* 8)) &- 1 }
             var beyond: UInt8 = 0
             if length > 16 { for index in 16..<length { beyond |= bytes[index] } }
-            ascii = (low | high) & (0x80 * Self.ones) == 0 && beyond < 0x80
-            self.low = Self.fold(low)
+            ascii = (first | high) & (0x80 * Self.ones) == 0 && beyond < 0x80
+            self.low = Self.fold(first)
             self.high = Self.fold(high)
         }
 
@@ -207,12 +210,11 @@ struct NameIndex: Sendable {
             self.init(bytes, ascii: &ascii)
         }
 
-        /// Mixes both words, the length and `seed` (a multiply-xorshift finalizer), for the slot's top bits.
+        /// Mixes both words, the length and `seed`, for the slot's top bits.
         @inline(__always)
         func hash(seed: UInt64) -> UInt64 {
-            var h = ((low ^ seed) &* 0x9E37_79B9_7F4A_7C15) ^ (high &+ UInt64(truncatingIfNeeded: length))
-            h = (h ^ (h >> 31)) &* 0xBF58_476D_1CE4_E5B9
-            return h ^ (h >> 29)
+            // Slots come from the top bits, which a multiply mixes from every bit below.
+            ((low ^ seed) &* 0x9E37_79B9_7F4A_7C15) &+ ((high ^ UInt64(truncatingIfNeeded: length)) &* 0xC2B2_AE3D_27D4_EB4F)
         }
     }
 
@@ -255,6 +257,7 @@ struct NameIndex: Sendable {
     }
 
     /// The value of the name spelled by a lexed word, in any case.
+    @inline(__always)
     func lookup(_ word: PaddedBytes) -> Int? {
         var ascii = true
         let key = Key(word, ascii: &ascii)
