@@ -54,15 +54,16 @@ extension Session {
     func run(_ frame: ScriptFrame) {
         frames.append(frame)
         defer { frames.removeLast() }
-        while !quitRequested && !renderer.outputFailed {
+        let interactive = frame.source.isInteractive
+        let line = frame.lines.buffer
+        while !quitRequested && !resultOutput.failed {
             // At the prompt, Ctrl-C only interrupts what was running; the prompt starts on a new line.
-            if frame.source.isInteractive
+            if interactive
                 && pendingStopSignal.compareExchange(expected: SIGINT, desired: 0, ordering: .relaxed).exchanged {
                 renderer.flush()
                 _ = write(1, "\n", 1)
             }
             if stopRequested || (frame.stopsOnError && failureCount > frame.failuresAtStart) { return }
-            let line = frame.lines.buffer
             line.removeAll()
             // Most logical lines are one physical line: leave the list of starts alone then.
             if frame.lines.lineStarts.count != 1 {
@@ -77,7 +78,7 @@ extension Session {
                 if frame.lineNumber == 1 && line.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
                     line.removeFirst(3)
                 }
-                try assemble(frame)
+                try assemble(frame, line)
             } catch let failure as LineSourceFailure {
                 switch failure {
                 case .interrupted:
@@ -104,8 +105,7 @@ extension Session {
     }
 
     /// Reads continuation lines until the logical line is whole, leaving its tokens in the frame's lexer.
-    private func assemble(_ frame: ScriptFrame) throws {
-        let line = frame.lines.buffer
+    private func assemble(_ frame: ScriptFrame, _ line: ByteBuffer) throws {
         while true {
             if line.count > maximumLineLength {
                 throw ScriptError(.lineTooLong(limit: maximumLineLength), at: SourceRange(0, 0))
@@ -139,7 +139,7 @@ extension Session {
                     // The rest of the line is not run, unless going on after errors.
                     if !options.keepGoing { return }
                 }
-                if quitRequested || renderer.outputFailed || stopRequested { return }
+                if quitRequested || resultOutput.failed || stopRequested { return }
             }
             start = end + 1
         }

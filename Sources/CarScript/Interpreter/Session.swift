@@ -46,6 +46,8 @@ public final class Session {
     public let commands: CommandTable
     /// Where results and diagnostics go.
     public let renderer: any ResultRenderer
+    /// The renderer's output, held directly: checked for a closed pipe after every command.
+    let resultOutput: Output
     /// How errors and files are handled.
     public let options: SessionOptions
     /// The service center, for `services`.
@@ -69,6 +71,7 @@ public final class Session {
         self.catalog = catalog
         initialRates = Dictionary(uniqueKeysWithValues: catalog.currencies.map { ($0.code, $0.rate) })
         self.renderer = renderer
+        resultOutput = renderer.output
         self.options = options
         self.commands = commands
         self.services = services
@@ -76,7 +79,7 @@ public final class Session {
 
     /// Whether the program should run no further input.
     public var shouldStop: Bool {
-        quitRequested || renderer.outputFailed || stopRequested || (hasFailed && !options.keepGoing)
+        quitRequested || resultOutput.failed || stopRequested || (hasFailed && !options.keepGoing)
     }
 
     /// Writes a result of `command`.

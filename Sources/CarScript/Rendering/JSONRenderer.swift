@@ -11,7 +11,7 @@ public final class JSONRenderer: ResultRenderer {
         self.err = err
     }
 
-    public var outputFailed: Bool { out.failed }
+    public var output: Output { out }
 
     public func flush() {
         out.flush()

@@ -6,6 +6,11 @@ public protocol ResultRenderer: AnyObject {
     func render(_ diagnostic: Diagnostic)
     /// Writes everything still buffered.
     func flush()
+    /// Where results go.
+    var output: Output { get }
+}
+
+extension ResultRenderer {
     /// Whether standard output can no longer be written (e.g. a closed pipe).
-    var outputFailed: Bool { get }
+    public var outputFailed: Bool { output.failed }
 }

@@ -13,7 +13,7 @@ public final class TextRenderer: ResultRenderer {
         self.color = color
     }
 
-    public var outputFailed: Bool { out.failed }
+    public var output: Output { out }
 
     public func flush() {
         out.flush()
