@@ -5,19 +5,19 @@ import CarFactory
 // Names are looked up from the words' bytes; Strings are made only for text arguments
 // and for error messages.
 extension Session {
-    func resolve(_ spec: CommandSpec, words wordRange: Range<Int>, lexer: Lexer,
-                 into store: ArgumentStore) throws(ScriptError) {
+    /// Resolves the arguments of `spec` from tokens `wordRange` of `lexer`'s line into `block`; returns how many.
+    func resolve(_ spec: CommandSpec, words wordRange: Range<Int>, lexer: Lexer, index catalogIndex: CatalogIndex,
+                 into block: ArgumentSpace.Block) throws(ScriptError) -> Int {
         let words = lexer.tokens[wordRange]
         let commandRange = words[words.startIndex].range
-        let catalogIndex = self.index
-        store.begin(at: commandRange, index: catalogIndex, lexer: lexer)
+        var arguments = ArgumentWriter(block, commandAt: commandRange)
         var index = words.startIndex + 1
         var requiredLeft = spec.requiredCount
         for (position, argument) in spec.steps.enumerated() {
             if !argument.optional { requiredLeft -= 1 }
             guard index < words.endIndex else {
                 if argument.optional {
-                    store.append(.absent, at: commandRange)
+                    arguments.append(.absent, at: commandRange)
                     continue
                 }
                 let end = words[words.endIndex - 1].range.end
@@ -29,49 +29,37 @@ extension Session {
             // and words remain for them: `expect type Porsche Boxster` has no currency.
             if argument.optional && requiredLeft > 0 {
                 guard words.endIndex - index > requiredLeft,
-                      let value = try? value(of: word, as: argument.kind, position: position, spec: spec, token: index, at: token.range,
-                                            index: catalogIndex, store: store)
+                      let value = try? value(of: word, as: argument.kind, position: position, spec: spec, token: index,
+                                            at: token.range, index: catalogIndex, resolved: arguments)
                 else {
-                    store.append(.absent, at: token.range)
+                    arguments.append(.absent, at: token.range)
                     continue
                 }
-                store.append(value, at: token.range)
+                arguments.append(value, at: token.range)
                 index += 1
                 continue
             }
             if argument.kind == .words {
-                store.append(.words(index..<words.endIndex),
-                             at: SourceRange(token.range.start, words[words.endIndex - 1].range.end))
+                arguments.append(.words(index..<words.endIndex),
+                                 at: SourceRange(token.range.start, words[words.endIndex - 1].range.end))
                 index = words.endIndex
                 continue
             }
-            store.append(try value(of: word, as: argument.kind, position: position, spec: spec, token: index, at: token.range,
-                                       index: catalogIndex, store: store),
-                         at: token.range)
+            arguments.append(try value(of: word, as: argument.kind, position: position, spec: spec, token: index,
+                                       at: token.range, index: catalogIndex, resolved: arguments),
+                             at: token.range)
             index += 1
         }
         if index < words.endIndex {
             let extra = words[index]
             throw ScriptError(.unexpectedArgument(lexer.string(extra), usage: spec.usage), at: extra.range)
         }
-    }
-
-    /// The argument store for a command at the current nesting depth.
-    func takeStore(lexer: Lexer) -> ArgumentStore {
-        if storeDepth == stores.count { stores.append(ArgumentStore(index: index, lexer: lexer)) }
-        let store = stores[storeDepth]
-        storeDepth += 1
-        return store
-    }
-
-    /// Gives the store of a finished (or failed) command back.
-    func giveBackStore() {
-        storeDepth -= 1
+        return arguments.count
     }
 
     private func value(of word: PaddedBytes, as kind: ResolveStep.Kind, position argument: Int,
                        spec: CommandSpec, token: Int, at range: SourceRange,
-                       index: CatalogIndex, store: ArgumentStore) throws(ScriptError) -> ArgumentValue {
+                       index: CatalogIndex, resolved: ArgumentWriter) throws(ScriptError) -> ArgumentValue {
         let bytes = word.bytes
         switch kind {
         case .model:
@@ -85,7 +73,7 @@ extension Session {
             }
             return .family(PartFamily.allCases[position])
         case .option(let familyArgument):
-            guard case .family(let family) = store.resolved(familyArgument) else {
+            guard case .family(let family) = resolved.resolved(familyArgument) else {
                 preconditionFailure("option argument without a family before it")
             }
             return try option(word, of: family, in: index, at: range)

@@ -110,8 +110,10 @@ public final class CommandSpec: Sendable {
     public let example: String
     /// Whether `--check` runs it too (`source`: checking follows it into the file).
     public let runsWhenChecking: Bool
+    /// How a command runs.
+    typealias Run = @Sendable (Session, Invocation) throws(ScriptError) -> Void
     /// Runs the command; only called once every argument has resolved.
-    let run: @Sendable (Session, Invocation) throws(ScriptError) -> Void
+    let run: Run
 
     init(name: String, aliases: [String], group: CommandGroup, arguments: [ArgumentSpec], summary: String,
          details: String, example: String, runsWhenChecking: Bool = false,

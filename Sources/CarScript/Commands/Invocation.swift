@@ -23,21 +23,33 @@ public enum ArgumentValue {
 }
 
 /// A command ready to run: its spec, its resolved arguments and where each word stands.
+///
+/// It lives only while its command runs, and the runner keeps everything it refers to
+/// (the spec, the argument block, the line's lexer and the catalog index) alive for that
+/// whole time; so it refers to them without counting references, which would otherwise
+/// cost a retain and a release of each on every command.
 public struct Invocation {
+    let specRef: Unmanaged<CommandSpec>
+    let block: ArgumentSpace.Block
+    /// How many arguments were resolved.
+    let count: Int
+    let lexerRef: Unmanaged<Lexer>
+    let indexRef: Unmanaged<CatalogIndex>
+
     /// The command.
-    public let spec: CommandSpec
-    /// One value per argument of the spec (`.absent` for a left-out optional one), and where each stands.
-    let store: ArgumentStore
+    public var spec: CommandSpec { specRef.takeUnretainedValue() }
 
     /// Where argument `index` stands, or the command word for 0 (or a left-out argument).
     public func range(_ index: Int) -> SourceRange {
-        store.range(index)
+        index >= 1 && index <= count ? block.ranges[index] : block.ranges[0]
     }
 
     /// Where each word of a word-list argument (`echo`, `expect`) stands.
     var wordRanges: [SourceRange] {
-        for position in 0..<store.count {
-            if case .words(let tokens) = store.value(position + 1) { return tokens.map { store.lexer.tokens[$0].range } }
+        for position in 0..<count {
+            if case .words(let tokens) = block.values[position] {
+                return lexerRef.borrow { lexer in tokens.map { lexer.tokens[$0].range } }
+            }
         }
         return []
     }
@@ -52,18 +64,21 @@ public struct Invocation {
     }
 
     /// The value of argument `index` (1-based).
-    public func value(_ index: Int) -> ArgumentValue { store.value(index) }
+    public func value(_ index: Int) -> ArgumentValue {
+        precondition(index >= 1 && index <= count, "argument \(index) of \(count)")
+        return block.values[index - 1]
+    }
 
     /// The word of argument `index` (a file name or field), or "" if left out.
     public func word(_ index: Int) -> String {
         guard case .word(let token) = value(index) else { return "" }
-        return store.lexer.string(store.lexer.tokens[token])
+        return lexerRef.borrow { $0.string($0.tokens[token]) }
     }
 
     /// The model of argument `index`.
     public func model(_ index: Int) -> any CarFactory {
         guard case .model(let position) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not a model") }
-        return store.index.factories[position]
+        return indexRef.borrow { $0.factories[position] }
     }
 
     /// The option of argument `index`.
@@ -71,7 +86,7 @@ public struct Invocation {
         guard case .option(let family, let position) = value(index) else {
             preconditionFailure("argument \(index) of \(spec.name) is not an option")
         }
-        return store.index.parts[family.index][position]
+        return indexRef.borrow { $0.parts[family.index][position] }
     }
 
     /// The family of argument `index`, if given.
@@ -88,7 +103,7 @@ public struct Invocation {
     /// The valuation of the currency of argument `index`, if given.
     public func valuation(_ index: Int) -> CurrencyValuation? {
         guard case .currency(let position) = value(index) else { return nil }
-        return store.index.valuations[position]
+        return indexRef.borrow { $0.valuations[position] }
     }
 
     /// The count of argument `index`, if given.
@@ -118,14 +133,13 @@ public struct Invocation {
     /// The words of argument `index` (empty if none).
     public func words(_ index: Int) -> [String] {
         guard case .words(let tokens) = value(index) else { return [] }
-        let lexer = store.lexer
-        return tokens.map { lexer.string(lexer.tokens[$0]) }
+        return lexerRef.borrow { lexer in tokens.map { lexer.string(lexer.tokens[$0]) } }
     }
 
     /// The words of argument `index`, to be written joined by single spaces (`echo`).
     public func joinedWords(_ index: Int) -> JoinedWords {
-        guard case .words(let tokens) = value(index) else { return JoinedWords(lexer: store.lexer, tokens: 0..<0) }
-        return JoinedWords(lexer: store.lexer, tokens: tokens)
+        guard case .words(let tokens) = value(index) else { return JoinedWords(lexer: lexerRef, tokens: 0..<0) }
+        return JoinedWords(lexer: lexerRef, tokens: tokens)
     }
 
     /// The command of `table` named by argument `index`, if given.

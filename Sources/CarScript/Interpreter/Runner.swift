@@ -153,23 +153,26 @@ extension Session {
     /// Looks the command up, resolves its arguments, and runs it (unless only checking).
     func execute(_ words: Range<Int>, lexer: Lexer) throws(ScriptError) {
         let nameToken = lexer.tokens[words.lowerBound]
-        let found = commands.lookup(lexer.word(nameToken))
-        guard let spec = found else {
+        guard let position = commands.position(of: lexer.word(nameToken)) else {
             let name = lexer.string(nameToken)
             throw ScriptError(.unknownCommand(name, suggestion: closestName(to: name, in: commands.allNames)),
                               at: nameToken.range)
         }
+        let spec = commands.specs[position]
         if options.definitionsOnly && !spec.definesCatalog {
             throw ScriptError(.onlyDefinitions(spec.name), at: nameToken.range)
         }
-        let store = takeStore(lexer: lexer)
-        defer { giveBackStore() }
-        try resolve(spec, words: words, lexer: lexer, into: store)
+        let block = arguments.take()
+        defer { arguments.giveBack() }
+        let catalogIndex = index
+        let count = try resolve(spec, words: words, lexer: lexer, index: catalogIndex, into: block)
         if options.checkOnly && !spec.runsWhenChecking { return }
-        // Made here, from values not used again, so the invocation takes them over without
-        // further reference counting.
-        let invocation = Invocation(spec: spec, store: store)
-        try invocation.spec.run(self, invocation)
+        // The spec, the argument block, the lexer and the index all outlive the command, so
+        // the invocation refers to them without counting references.
+        try spec.run(self, Invocation(specRef: .passUnretained(spec), block: block, count: count,
+                                      lexerRef: .passUnretained(lexer), indexRef: .passUnretained(catalogIndex)))
+        withExtendedLifetime(spec) {}
+        withExtendedLifetime(catalogIndex) {}
     }
 
     /// Reports `error` at its place in the line being run.

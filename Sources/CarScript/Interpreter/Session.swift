@@ -37,9 +37,8 @@ public final class Session {
         cachedIndex = index
         return index
     }
-    /// Argument stores, one per nesting depth of running commands, reused.
-    var stores: [ArgumentStore] = []
-    var storeDepth = 0
+    /// Room for the arguments of running commands, one block per nesting depth, reused.
+    let arguments = ArgumentSpace()
     /// The stock lines.
     public var stock = StockLedger()
     /// The command table dispatch reads.
@@ -84,6 +83,6 @@ public final class Session {
 
     /// Writes a result of `command`.
     func emit(_ result: CommandResult, _ invocation: Invocation) {
-        renderer.render(result, command: invocation.spec.name)
+        invocation.specRef.borrow { renderer.render(result, command: $0) }
     }
 }

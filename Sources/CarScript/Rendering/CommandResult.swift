@@ -18,22 +18,25 @@ public enum CommandResult {
 
 /// Words of the line being run, to be joined by single spaces: valid while the command runs.
 public struct JoinedWords {
-    let lexer: Lexer
+    /// The line's lexer, kept alive by the runner while the command runs.
+    let lexer: Unmanaged<Lexer>
     let tokens: Range<Int>
 
     /// Appends the words, joined by single spaces, to `out`.
     func write(to out: Output) {
-        var first = true
-        for token in tokens {
-            if !first { out.append(0x20) }
-            first = false
-            out.append(lexer.bytes(lexer.tokens[token]))
+        lexer.borrow { lexer in
+            var first = true
+            for token in tokens {
+                if !first { out.append(0x20) }
+                first = false
+                out.append(lexer.bytes(lexer.tokens[token]))
+            }
         }
     }
 
     /// The words joined by single spaces.
     public var string: String {
-        tokens.map { lexer.string(lexer.tokens[$0]) }.joined(separator: " ")
+        lexer.borrow { lexer in tokens.map { lexer.string(lexer.tokens[$0]) }.joined(separator: " ") }
     }
 }
 

@@ -18,10 +18,10 @@ public final class JSONRenderer: ResultRenderer {
         err.flush()
     }
 
-    public func render(_ result: CommandResult, command: String) {
+    public func render(_ result: CommandResult, command: CommandSpec) {
         var object = JSONObject()
         object.add("type", string: "result")
-        object.add("command", string: command)
+        object.add("command", string: command.name)
         switch result {
         case .car(let car):
             object.add("model", string: car.factory.model)

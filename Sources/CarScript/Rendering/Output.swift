@@ -50,6 +50,11 @@ public final class Output {
     /// Appends bytes.
     public func append(_ bytes: UnsafeBufferPointer<UInt8>) { pending.append(bytes) }
 
+    /// Appends a literal's bytes.
+    public func append(_ text: StaticString) {
+        pending.append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
     /// Lets `body` write up to `maximum` bytes in place; it returns how many it wrote.
     public func write(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         pending.write(upTo: maximum, body)

@@ -1,7 +1,7 @@
 /// Turns results and diagnostics into output; text and JSON are two renderers of the same values.
 public protocol ResultRenderer: AnyObject {
     /// Writes what `command` produced.
-    func render(_ result: CommandResult, command: String)
+    func render(_ result: CommandResult, command: CommandSpec)
     /// Writes a problem.
     func render(_ diagnostic: Diagnostic)
     /// Writes everything still buffered.

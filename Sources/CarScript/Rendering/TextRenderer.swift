@@ -20,7 +20,7 @@ public final class TextRenderer: ResultRenderer {
         err.flush()
     }
 
-    public func render(_ result: CommandResult, command: String) {
+    public func render(_ result: CommandResult, command: CommandSpec) {
         switch result {
         case .car(let car):
             for (label, value) in car.details { out.write("\(label): \(value)\n") }
@@ -65,8 +65,8 @@ public final class TextRenderer: ResultRenderer {
         err.flush()
     }
 
-    private static let carInStock = Array(" Car in Stock. Total Value: ".utf8)
-    private static let carsInStock = Array(" Cars in Stock. Total Value: ".utf8)
+    private static var carInStock: StaticString { " Car in Stock. Total Value: " }
+    private static var carsInStock: StaticString { " Cars in Stock. Total Value: " }
 
     /// Writes `minorUnits` formatted, then a line break.
     private static func append(_ minorUnits: Int64, _ formatter: MoneyFormatter, to out: Output) {
