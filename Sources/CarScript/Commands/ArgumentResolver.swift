@@ -57,6 +57,7 @@ extension Session {
         return arguments.count
     }
 
+    @inline(__always)
     private func value(of word: PaddedBytes, as kind: ResolveStep.Kind, position argument: Int,
                        spec: CommandSpec, token: Int, at range: SourceRange,
                        index: CatalogIndex, resolved: ArgumentWriter) throws(ScriptError) -> ArgumentValue {
