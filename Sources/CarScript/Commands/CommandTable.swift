@@ -14,6 +14,7 @@ public final class CommandTable: Sendable {
                 index.insert(name, value: position)
             }
         }
+        index.arrange()
         self.index = index
     }
 

@@ -34,6 +34,7 @@ public struct Invocation {
     /// How many arguments were resolved.
     let count: Int
     let lexerRef: Unmanaged<Lexer>
+    /// The catalog index model, option and currency arguments are positions in.
     let indexRef: Unmanaged<CatalogIndex>
 
     /// The command.

@@ -22,7 +22,7 @@ public final class CurrencyValuation: Sendable {
 
 /// The catalog arranged for the hot path: names looked up from bytes, valuations made once.
 /// Rebuilt whenever the session's catalog changes (definitions and rates are rare).
-final class CatalogIndex {
+final class CatalogIndex: Sendable {
     let factories: [any CarFactory]
     let models: NameIndex
     let parts: [[any Part]]
@@ -47,6 +47,7 @@ final class CatalogIndex {
             for (position, part) in table.parts.enumerated() {
                 for name in [part.name] + part.otherNames { index.insert(name, value: position) }
             }
+            index.arrange()
             options.append(index)
         }
         self.parts = parts
@@ -57,4 +58,7 @@ final class CatalogIndex {
     }
 
     static let families = NameIndex(PartFamily.allCases.map(\.rawValue))
+
+    /// An index of an empty catalog.
+    static let empty = CatalogIndex(Catalog())
 }

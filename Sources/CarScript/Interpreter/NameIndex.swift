@@ -85,7 +85,6 @@ struct NameIndex: Sendable {
             keyCount += folded.count
             place(entryCount)
             entryCount += 1
-            if displaced > 0 { arrange() }
         }
 
         /// Tables up to this many slots (4 KiB) are made collision-free.
@@ -95,9 +94,10 @@ struct NameIndex: Sendable {
         /// lookup reads one slot: first by trying other seeds, then with more slots. Kept
         /// small, the slots stay in cache; spreading names over many slots cost more in
         /// cache misses than the probing it saved.
-        private func arrange() {
+        func arrange() {
+            guard displaced > 0 else { return }
             while true {
-                for attempt in 1...64 {
+                for attempt in 1...16 {
                     seed = UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15
                     placeAll()
                     if displaced == 0 { return }
@@ -235,6 +235,13 @@ struct NameIndex: Sendable {
     init(_ names: [String]) {
         self.init(capacity: names.count)
         for (position, name) in names.enumerated() { insert(name, value: position) }
+        arrange()
+    }
+
+    /// Once every name is in: spreads the names so that each lookup reads one slot (see `Table.arrange`).
+    mutating func arrange() {
+        if !isKnownUniquelyReferenced(&table) { table = copy(of: table) }
+        table.arrange()
     }
 
     /// Adds `name` for `value`; the first entry for a name wins.

@@ -37,6 +37,8 @@ public final class Session {
         cachedIndex = index
         return index
     }
+    /// The index as it is, possibly out of date or empty: for commands that look nothing up in it.
+    var indexAtHand: CatalogIndex { cachedIndex ?? CatalogIndex.empty }
     /// Room for the arguments of running commands, one block per nesting depth, reused.
     let arguments = ArgumentSpace()
     /// The stock lines.
