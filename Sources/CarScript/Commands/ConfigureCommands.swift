@@ -12,7 +12,7 @@ enum ConfigureCommands {
             run: { session, call throws(ScriptError) in
                 let factory = call.model(1)
                 let car = try call.at(1) { () throws(CarFactoryError) in
-                    try CarBuilder(factory: factory, rules: session.index.rules).build()
+                    try CarBuilder(factory: factory, rules: call.rules).build()
                 }
                 try call.at(2) { () throws(CarFactoryError) in try session.stock.add(car, count: call.count(2) ?? 1) }
             }),
@@ -25,7 +25,7 @@ enum ConfigureCommands {
             run: { session, call throws(ScriptError) in
                 let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
                 try call.at(2) { () throws(CarFactoryError) in
-                    var builder = CarBuilder(car: line.car, rules: session.index.rules)
+                    var builder = CarBuilder(car: line.car, rules: call.rules)
                     try builder.set(call.option(2))
                     try session.stock.replaceCurrent(with: builder.build())
                 }

@@ -10,7 +10,7 @@ enum ValueCommands {
             details: "Prints 'N Cars in Stock. Total Value: AMOUNT'. The value is summed in the base currency and converted once, rounding half to even.",
             example: "total GBP",
             run: { session, call throws(ScriptError) in
-                let valuation = call.valuation(1) ?? session.index.base
+                let valuation = call.valuationOrBase(1)
                 let value = try call.at(1) { () throws(CarFactoryError) in
                     try valuation.converter.convertMinorUnits(session.stock.valueMinorUnits)
                 }
@@ -24,7 +24,7 @@ enum ValueCommands {
             example: "price EUR",
             run: { session, call throws(ScriptError) in
                 let unitPrice = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentPriceMinorUnits() }
-                let valuation = call.valuation(1) ?? session.index.base
+                let valuation = call.valuationOrBase(1)
                 let price = try call.at(1) { () throws(CarFactoryError) in
                     try valuation.converter.convertMinorUnits(unitPrice)
                 }
