@@ -3,10 +3,13 @@ public final class CommandTable: Sendable {
     /// Every command, in `help` order.
     public let specs: [CommandSpec]
     private let index: NameIndex
+    /// The specs again, for dispatch to borrow (`specs` keeps them alive).
+    private let unretained: [Unmanaged<CommandSpec>]
 
     /// A table of `specs`; names and aliases must be unique.
     public init(_ specs: [CommandSpec]) {
         self.specs = specs
+        unretained = specs.map { Unmanaged.passUnretained($0) }
         var index = NameIndex(capacity: specs.count * 2)
         for (position, spec) in specs.enumerated() {
             for name in [spec.name] + spec.aliases {
@@ -26,6 +29,11 @@ public final class CommandTable: Sendable {
     /// The command spelled by a lexed word, in any case.
     func lookup(_ word: PaddedBytes) -> CommandSpec? {
         index.lookup(word).map { specs[$0] }
+    }
+
+    /// The spec at `position`, to borrow while the table lives.
+    func unretainedSpec(at position: Int) -> Unmanaged<CommandSpec> {
+        unretained[position]
     }
 
     /// The position in `specs` of the command spelled by a lexed word, in any case.

@@ -158,9 +158,30 @@ extension Session {
             throw ScriptError(.unknownCommand(name, suggestion: closestName(to: name, in: commands.allNames)),
                               at: nameToken.range)
         }
-        let spec = commands.specs[position]
+        // The command table keeps its specs alive: dispatch borrows the spec rather than
+        // counting a reference to it on every command.
+        let outcome = commands.unretainedSpec(at: position)._withUnsafeGuaranteedRef { spec -> DispatchOutcome in
+            do throws(ScriptError) {
+                try dispatch(spec, words: words, lexer: lexer, nameRange: nameToken.range)
+                return .done
+            } catch {
+                return .failed(error)
+            }
+        }
+        if case .failed(let error) = outcome { throw error }
+    }
+
+    /// How dispatching a command ended, carried out of the borrow of its spec.
+    private enum DispatchOutcome {
+        case done
+        case failed(ScriptError)
+    }
+
+    /// Resolves the arguments of `spec` from `words` and runs it (unless only checking).
+    @inline(__always)
+    private func dispatch(_ spec: CommandSpec, words: Range<Int>, lexer: Lexer, nameRange: SourceRange) throws(ScriptError) {
         if options.definitionsOnly && !spec.definesCatalog {
-            throw ScriptError(.onlyDefinitions(spec.name), at: nameToken.range)
+            throw ScriptError(.onlyDefinitions(spec.name), at: nameRange)
         }
         let block = arguments.take()
         defer { arguments.giveBack() }
@@ -173,7 +194,6 @@ extension Session {
         // the invocation refers to them without counting references.
         try spec.run(self, Invocation(specRef: .passUnretained(spec), block: block, count: count,
                                       lexerRef: .passUnretained(lexer), indexRef: .passUnretained(catalogIndex)))
-        withExtendedLifetime(spec) {}
         withExtendedLifetime(catalogIndex) {}
     }
 
