@@ -5,9 +5,7 @@ import Testing
     let catalog = Catalog.standard
 
     func build(_ model: String, _ changes: [(PartFamily, String)] = []) throws -> Car {
-        var builder = try catalog.builder(for: model)
-        for (family, option) in changes { try builder.set(catalog.option(named: option, in: family)) }
-        return try builder.build()
+        try catalog.car(model, changes)
     }
 
     func details(_ car: Car) -> [String] { car.details.map { "\($0.label): \($0.value)" } }

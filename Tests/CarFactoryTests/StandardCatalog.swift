@@ -14,6 +14,13 @@ extension Catalog {
         return catalog
     }()
 
+    /// A car of `model` with `changes` made in order, as a script's `car` and `set` make it.
+    func car(_ model: String, _ changes: [(PartFamily, String)] = []) throws -> Car {
+        var builder = try builder(for: model)
+        for (family, name) in changes { try builder.set(option(named: name, in: family)) }
+        return try builder.build()
+    }
+
     private mutating func loadStandardDefinitions() throws(CarFactoryError) {
         func usd(_ dollars: Int64) -> Money { .base(dollars * 100) }
         let options: [OptionDefinition] = [
