@@ -1,6 +1,6 @@
 import CarFactory
 
-/// A resolved argument value: plain data, positions in the store's catalog index and line.
+/// A resolved argument value: plain data, positions in the invocation's catalog index and tokens of its line.
 public enum ArgumentValue {
     case absent
     /// A model: its position among the index's factories.
