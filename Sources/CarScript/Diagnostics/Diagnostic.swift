@@ -39,10 +39,13 @@ public struct SourceLines {
     public var file: String
     /// The logical line as read, reused from line to line.
     public let buffer = ByteBuffer()
+    /// A one-line logical line where its source holds it, read in place instead of into `buffer`.
+    var lent: UnsafeBufferPointer<UInt8>?
     /// The logical line: physical lines joined by `\n` (a copy; setting it replaces the line).
     public var bytes: [UInt8] {
-        get { buffer.array }
-        nonmutating set {
+        get { lent.map(Array.init) ?? buffer.array }
+        set {
+            lent = nil
             buffer.removeAll()
             buffer.append(newValue)
         }

@@ -25,6 +25,9 @@ public protocol LineSource: AnyObject {
     /// Appends the next physical line, without its line break, to `bytes`; false at the end of input.
     /// `continuation` says the line continues an open one (an interactive source shows another prompt).
     func readLine(into bytes: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool
+    /// The next physical line, without its line break, where it already lies, if it lies there
+    /// whole (valid until the next read); nil, having read nothing, if it does not.
+    func nextLineInPlace() -> UnsafeBufferPointer<UInt8>?
     /// Whether a person types the lines: errors then end only the line.
     var isInteractive: Bool { get }
 }
@@ -32,6 +35,9 @@ public protocol LineSource: AnyObject {
 extension LineSource {
     /// Files, pipes and text are not interactive.
     public var isInteractive: Bool { false }
+
+    /// A source that reads line by line has no lines in place.
+    public func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? { nil }
 }
 
 /// Where a line source reads from.
@@ -94,25 +100,46 @@ public func openLineSource(_ origin: LineOrigin) throws(LineSourceFailure) -> an
 final class TextLineSource: LineSource {
     let name: String
     var path: String? { nil }
-    private let bytes: [UInt8]
+    /// The text, in memory that stays put, so lines can be lent in place.
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
     private var position = 0
 
     init(bytes: [UInt8], name: String) {
         self.name = name
-        self.bytes = bytes
+        self.bytes = .allocate(capacity: bytes.count)
+        _ = self.bytes.initialize(from: bytes)
+    }
+
+    deinit {
+        bytes.deallocate()
     }
 
     func readLine(into out: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool {
         guard position < bytes.count else { return false }
-        var end = position
-        while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+        let end = lineEnd()
         guard end - position <= maximumLineLength else {
             position = end + 1
             throw .lineTooLong(limit: maximumLineLength)
         }
-        bytes.withUnsafeBufferPointer { out.append(UnsafeBufferPointer(rebasing: $0[position..<end])) }
+        out.append(UnsafeBufferPointer(rebasing: bytes[position..<end]))
         position = end + 1
         return true
+    }
+
+    func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? {
+        guard position < bytes.count else { return nil }
+        let end = lineEnd()
+        guard end - position <= maximumLineLength else { return nil }
+        let line = UnsafeBufferPointer(rebasing: bytes[position..<end])
+        position = end + 1
+        return line
+    }
+
+    /// Where the line at `position` ends: its line break, or the end of the text.
+    private func lineEnd() -> Int {
+        var end = position
+        while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+        return end
     }
 }
 
@@ -175,6 +202,15 @@ final class StreamLineSource: LineSource {
         }
         if tooLong { throw .lineTooLong(limit: maximumLineLength) }
         return true
+    }
+
+    func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? {
+        guard start < end, let base = chunk.baseAddress else { return nil }
+        let first = base + start
+        guard let newline = memchr(first, 0x0A, end - start) else { return nil }
+        let length = first.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+        start += length + 1
+        return UnsafeBufferPointer(start: first, count: length)
     }
 
     private func refill() throws(LineSourceFailure) {

@@ -65,6 +65,7 @@ extension Session {
             }
             if stopRequested || (frame.stopsOnError && failureCount > frame.failuresAtStart) { return }
             line.removeAll()
+            frame.lines.lent = nil
             // Most logical lines are one physical line: leave the list of starts alone then.
             if frame.lines.lineStarts.count != 1 {
                 frame.lines.lineStarts.removeAll(keepingCapacity: true)
@@ -72,13 +73,28 @@ extension Session {
             }
             frame.lines.firstLine = frame.lineNumber + 1
             do {
-                guard try frame.source.readLine(into: line, continuation: false) else { return }
-                frame.lineNumber += 1
-                // A byte-order mark that some editors put first is not part of the script.
-                if frame.lineNumber == 1 && line.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-                    line.removeFirst(3)
+                // A line the source holds whole is lexed where it lies; one that goes on to
+                // the next line, or that the source must read, is gathered in the buffer.
+                if var inPlace = frame.source.nextLineInPlace() {
+                    frame.lineNumber += 1
+                    if frame.lineNumber == 1 && inPlace.starts(with: [0xEF, 0xBB, 0xBF]) {
+                        inPlace = UnsafeBufferPointer(rebasing: inPlace[3...])
+                    }
+                    frame.lines.lent = inPlace
+                    if try frame.lexer.tokenize(inPlace) != .complete {
+                        frame.lines.lent = nil
+                        line.append(inPlace)
+                        try assemble(frame, line)
+                    }
+                } else {
+                    guard try frame.source.readLine(into: line, continuation: false) else { return }
+                    frame.lineNumber += 1
+                    // A byte-order mark that some editors put first is not part of the script.
+                    if frame.lineNumber == 1 && line.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+                        line.removeFirst(3)
+                    }
+                    try assemble(frame, line)
                 }
-                try assemble(frame, line)
             } catch let failure as LineSourceFailure {
                 switch failure {
                 case .interrupted:
