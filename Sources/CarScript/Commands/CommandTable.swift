@@ -26,11 +26,6 @@ public final class CommandTable: Sendable {
         index.lookup(name).map { specs[$0] }
     }
 
-    /// The command spelled by a lexed word, in any case.
-    func lookup(_ word: PaddedBytes) -> CommandSpec? {
-        index.lookup(word).map { specs[$0] }
-    }
-
     /// The spec at `position`, to borrow while the table lives.
     func unretainedSpec(at position: Int) -> Unmanaged<CommandSpec> {
         unretained[position]

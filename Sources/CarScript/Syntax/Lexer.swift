@@ -44,7 +44,7 @@ public final class Lexer {
     private var tokenCount = 0
     private var textCount = 0
     /// 1 for bytes that may stand anywhere in an unquoted word with no special meaning
-    /// (everything above `#` below DEL's successor except `;` and `\`): one load tells.
+    /// (every byte from `$` to DEL except `;` and `\`): one load tells.
     private let plain: UnsafeMutablePointer<UInt8>
 
     /// A lexer with empty buffers.
