@@ -44,4 +44,22 @@ import Testing
         // The car built earlier keeps its configuration.
         #expect(before.drivetrain.name == "4wd")
     }
+
+    @Test func past_the_limit_configurations_are_made_each_time_and_still_right() throws {
+        // Room for two: the sports car's defaults, under their own key and the model's.
+        let rules = RuleSet(catalog.rules, keeping: 2)
+        let sports = try catalog.registry.factory(named: "sports")
+        let fourWheel = try catalog.option(named: "4wd", in: .drivetrain)
+        func build() throws -> Car {
+            var builder = CarBuilder(factory: sports, rules: rules)
+            try builder.set(fourWheel)
+            return try builder.build()
+        }
+        let (first, second) = (try build(), try build())
+        #expect(first.configuration !== second.configuration)
+        #expect(first.price.description == "$70,800.00" && second.price.description == "$70,800.00")
+        #expect(first.drivetrain.name == "4wd")
+        #expect(try CarBuilder(factory: sports, rules: rules).build().configuration
+                === CarBuilder(factory: sports, rules: rules).build().configuration)
+    }
 }

@@ -26,6 +26,26 @@ import Testing
         #expect(lookup(index, "élan") == 0 && lookup(index, "ÉLAN") == 0 && lookup(index, "žiguli") == 1)
     }
 
+    @Test func lexed_words_are_found_at_every_length_like_strings() throws {
+        // Lengths around the key's two eight-byte words and past them, ASCII and not.
+        var names: [String] = []
+        for length in 1...40 {
+            let letters: [UInt8] = (0..<length).map { offset in UInt8(0x61 + (offset * 7 + length) % 26) }
+            names.append(String(decoding: letters, as: UTF8.self))
+        }
+        names += ["élan", "grün-über-öfen-und-noch-mehr"]
+        let index = NameIndex(names)
+        let lexer = Lexer()
+        for (position, name) in names.enumerated() {
+            // The name as typed in capitals, and two near misses: one byte longer, one changed at the end.
+            let line = Array("\(name.uppercased()) \(name)x \(name.dropLast())~".utf8)
+            _ = try line.withUnsafeBufferPointer { (bytes) throws(ScriptError) in try lexer.tokenize(bytes) }
+            let found = lexer.tokens.map { index.lookup(lexer.word($0)) }
+            #expect(found[0] == position, "\(name)")
+            #expect(found[1] == nil && found[2] == nil, "\(name)")
+        }
+    }
+
     @Test func a_copy_keeps_its_own_names() {
         var original = NameIndex(["a"])
         let copy = original

@@ -106,6 +106,13 @@ struct ConfigurationTable {
     /// so a catalog with very many options cannot grow the table without bound.
     static let limit = 1 << 16
 
+    /// How many configurations this table keeps (`limit`, or fewer in tests).
+    let keeping: Int
+
+    init(keeping: Int = limit) {
+        self.keeping = keeping
+    }
+
     private var keys: [ConfigurationKey?] = Array(repeating: nil, count: 64)
     private var values: [CarConfiguration?] = Array(repeating: nil, count: 64)
     private var count = 0
@@ -131,7 +138,7 @@ struct ConfigurationTable {
 
     /// Keeps `configuration` for `key` (not already kept), if there is room.
     mutating func keep(_ configuration: CarConfiguration, for key: ConfigurationKey) {
-        guard count < Self.limit else { return }
+        guard count < keeping else { return }
         let mask = keys.count - 1
         var slot = Int(truncatingIfNeeded: key.hash) & mask
         while keys[slot] != nil { slot = (slot + 1) & mask }

@@ -18,10 +18,16 @@ public final class RuleSet: Sendable {
     public let rules: [Rule]
     private let checks: [Check]
     /// Every configuration made under these rules, each made and checked once (see `CarConfiguration`).
-    private let made = Mutex(ConfigurationTable())
+    private let made: Mutex<ConfigurationTable>
 
     /// Arranges `rules` for checking.
-    public init(_ rules: [Rule]) {
+    public convenience init(_ rules: [Rule]) {
+        self.init(rules, keeping: ConfigurationTable.limit)
+    }
+
+    /// Arranges `rules` for checking, keeping at most `limit` configurations.
+    init(_ rules: [Rule], keeping limit: Int) {
+        made = Mutex(ConfigurationTable(keeping: limit))
         self.rules = rules
         checks = rules.map {
             Check(firstFamily: $0.first.family.index, first: $0.first.part,
