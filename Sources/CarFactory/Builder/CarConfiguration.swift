@@ -137,15 +137,22 @@ struct ConfigurationTable {
     }
 
     /// Keeps `configuration` for `key` (not already kept), if there is room.
+    /// Called once per configuration, so kept out of line from the lookups around it.
+    @inline(never)
     mutating func keep(_ configuration: CarConfiguration, for key: ConfigurationKey) {
         guard count < keeping else { return }
+        place(configuration, for: key)
+        count += 1
+        if count * 2 > keys.count { grow() }
+    }
+
+    /// Puts `configuration` in the first free slot from `key`'s.
+    private mutating func place(_ configuration: CarConfiguration?, for key: ConfigurationKey) {
         let mask = keys.count - 1
         var slot = Int(truncatingIfNeeded: key.hash) & mask
         while keys[slot] != nil { slot = (slot + 1) & mask }
         keys[slot] = key
         values[slot] = configuration
-        count += 1
-        if count * 2 > keys.count { grow() }
     }
 
     private mutating func grow() {
@@ -153,13 +160,8 @@ struct ConfigurationTable {
         let oldValues = values
         keys = Array(repeating: nil, count: oldKeys.count * 2)
         values = Array(repeating: nil, count: oldKeys.count * 2)
-        let mask = keys.count - 1
         for (index, key) in oldKeys.enumerated() {
-            guard let key else { continue }
-            var slot = Int(truncatingIfNeeded: key.hash) & mask
-            while keys[slot] != nil { slot = (slot + 1) & mask }
-            keys[slot] = key
-            values[slot] = oldValues[index]
+            if let key { place(oldValues[index], for: key) }
         }
     }
 }
