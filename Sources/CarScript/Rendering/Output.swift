@@ -45,9 +45,6 @@ public final class Output {
     public func append(_ byte: UInt8) { pending.append(byte) }
 
     /// Appends bytes.
-    public func append(_ bytes: [UInt8]) { pending.append(bytes) }
-
-    /// Appends bytes.
     public func append(_ bytes: UnsafeBufferPointer<UInt8>) { pending.append(bytes) }
 
     /// Appends a literal's bytes.

@@ -6,11 +6,7 @@ public protocol ResultRenderer: AnyObject {
     func render(_ diagnostic: Diagnostic)
     /// Writes everything still buffered.
     func flush()
-    /// Where results go.
+    /// Where results go (the session reads its `failed` to stop at a closed pipe).
     var output: Output { get }
 }
 
-extension ResultRenderer {
-    /// Whether standard output can no longer be written (e.g. a closed pipe).
-    public var outputFailed: Bool { output.failed }
-}
