@@ -68,8 +68,6 @@ void cf_history_end(History *h) { api.history_end(h); }
 int cf_history_setsize(History *h, HistEvent *ev, int size) { return api.history(h, ev, H_SETSIZE, size); }
 int cf_history_setunique(History *h, HistEvent *ev, int on) { return api.history(h, ev, H_SETUNIQUE, on); }
 int cf_history_enter(History *h, HistEvent *ev, const char *line) { return api.history(h, ev, H_ENTER, line); }
-int cf_history_load(History *h, HistEvent *ev, const char *path) { return api.history(h, ev, H_LOAD, path); }
-int cf_history_save(History *h, HistEvent *ev, const char *path) { return api.history(h, ev, H_SAVE, path); }
 
 int cf_wait_readable(int fd, int (*pending)(void)) {
     sigset_t stops, previous;
@@ -77,6 +75,7 @@ int cf_wait_readable(int fd, int (*pending)(void)) {
     sigaddset(&stops, SIGINT);
     sigaddset(&stops, SIGTERM);
     sigaddset(&stops, SIGHUP);
+    sigaddset(&stops, SIGQUIT);
     sigprocmask(SIG_BLOCK, &stops, &previous);
     int result;
     if (pending()) {
@@ -88,6 +87,7 @@ int cf_wait_readable(int fd, int (*pending)(void)) {
         sigdelset(&during, SIGINT);
         sigdelset(&during, SIGTERM);
         sigdelset(&during, SIGHUP);
+        sigdelset(&during, SIGQUIT);
         result = ppoll(&item, 1, NULL, &during);
         if (result > 0) result = 1;
     }

@@ -4,23 +4,33 @@ import Glibc
 #endif
 import CarScript
 
+// A standard descriptor the caller closed (`carfab >&-`) is held by /dev/null opened the
+// other way round: writing to it still fails (EBADF), so the loss is reported, and no file
+// carfab opens later can take its number and receive output meant for it.
+for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+    _ = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY)
+}
+
 // Writes to a closed pipe must fail with EPIPE, not kill us mid-write: Program ends quietly.
 signal(SIGPIPE, SIG_IGN)
+// Past a file-size limit a write must fail with EFBIG, so `save` can remove its temporary file.
+signal(SIGXFSZ, SIG_IGN)
 
 // A test runner's worker thread may have left these blocked.
 var stopSignals = sigset_t()
 sigemptyset(&stopSignals)
-for signo in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, signo) }
+for signo in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&stopSignals, signo) }
 sigprocmask(SIG_UNBLOCK, &stopSignals, nil)
 
-// No SA_RESTART: a blocked read returns EINTR so the program stops between lines.
+// No SA_RESTART: a blocked read returns EINTR so the program stops between lines. SIGQUIT
+// is a stop like the others (status 131), never the runtime's crash report.
 var action = sigaction()
 action.__sigaction_handler.sa_handler = { signo in
     pendingStopSignal.store(signo, ordering: .relaxed)
 }
 sigemptyset(&action.sa_mask)
 action.sa_flags = 0
-for signo in [SIGINT, SIGTERM, SIGHUP] { sigaction(signo, &action, nil) }
+for signo in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaction(signo, &action, nil) }
 
 switch Program.run(Array(CommandLine.arguments.dropFirst())) {
 case .exit(let status):

@@ -33,10 +33,8 @@ void cf_history_end(History *h);
 int cf_history_setsize(History *h, HistEvent *ev, int size);
 int cf_history_setunique(History *h, HistEvent *ev, int on);
 int cf_history_enter(History *h, HistEvent *ev, const char *line);
-int cf_history_load(History *h, HistEvent *ev, const char *path);
-int cf_history_save(History *h, HistEvent *ev, const char *path);
 
-/// Waits until `fd` is readable or a stop signal (SIGINT, SIGTERM, SIGHUP) is caught, without
+/// Waits until `fd` is readable or a stop signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) is caught, without
 /// the race of a signal landing just before a blocking wait: the signals stay blocked except
 /// inside ppoll. `pending` says whether a stop signal has been caught. Returns 1 if readable,
 /// -1 with errno EINTR if a signal is pending, -1 on error.

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The signal (SIGINT, SIGTERM, SIGHUP) that asked the program to stop, or 0.
+/// The signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) that asked the program to stop, or 0.
 ///
 /// Set by the executable's signal handler; read between lines and when a read is interrupted.
 public let pendingStopSignal = Atomic<Int32>(0)

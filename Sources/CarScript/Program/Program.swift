@@ -40,7 +40,7 @@ public enum Program {
         if parsed.showHelp || parsed.showVersion {
             out.write(parsed.showHelp ? ProgramArguments.helpText + "\n" : "carfab \(version)\n")
             out.flush()
-            return out.pipeClosed ? .brokenPipe : .exit(ExitStatus.success)
+            return outcome(writing: out, to: err) ?? .exit(ExitStatus.success)
         }
 
         let renderer: any ResultRenderer = parsed.format == .json
@@ -100,7 +100,7 @@ public enum Program {
                 out.write("carfab \(version): a car-factory shell. Type 'help' for commands, Ctrl-D to leave.\n")
             }
             let settings = PromptSettings(
-                color: environment.colorOnStandardOutput, history: history?.store,
+                color: environment.colorOnStandardOutput, history: history,
                 completer: { Completer(commands: session.commands, catalog: session.catalog) },
                 beforePrompt: { renderer.flush() })
             do {
@@ -113,8 +113,20 @@ public enum Program {
         center.stopAll()
         let signal = pendingStopSignal.load(ordering: .relaxed)
         if signal != 0 { return .stoppedBy(signal: signal) }
-        if out.pipeClosed { return .brokenPipe }
+        if let ended = outcome(writing: out, to: err) { return ended }
         return .exit(failures > 0 ? ExitStatus.failure : ExitStatus.success)
+    }
+
+    /// How the program ends if standard output could not be written: quietly by SIGPIPE for a
+    /// reader that went away, as `cat` does; otherwise (a full disk, a closed descriptor) with
+    /// a one-line report and status 1, as coreutils do. Nil if every write succeeded.
+    private static func outcome(writing out: Output, to err: Output) -> Outcome? {
+        guard out.failed else { return nil }
+        if out.pipeClosed { return .brokenPipe }
+        // If standard error fails too, the status still tells.
+        err.write("carfab: write error: \(String(cString: strerror(out.failureCode)))\n")
+        err.flush()
+        return .exit(ExitStatus.failure)
     }
 }
 

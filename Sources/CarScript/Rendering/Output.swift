@@ -9,10 +9,16 @@ public final class Output {
     private let pending: ByteBuffer
     private let fd: Int32
     private let blockSize: Int
-    /// Set once a write fails (e.g. the reader of a pipe went away); later writes are dropped.
+    /// Set once a write fails (a full disk, a closed descriptor, a reader that went away);
+    /// later writes are dropped.
     public private(set) var failed = false
     /// Whether the failure was a closed pipe, which ends the program quietly.
     public private(set) var pipeClosed = false
+    /// The `errno` of the failed write, for the program's one-line report.
+    public private(set) var failureCode: Int32 = 0
+    /// Set when a stop signal made a flush give up on a reader that does not read: the
+    /// rest was dropped so that the program can stop promptly.
+    public private(set) var abandoned = false
 
     /// A writer to `fd` that writes whenever `blockSize` bytes are waiting.
     public init(fd: Int32, blockSize: Int = 1 << 16) {
@@ -63,21 +69,44 @@ public final class Output {
     }
 
     /// Writes out everything waiting.
+    ///
+    /// A write interrupted by a stop signal goes on only while the descriptor takes bytes
+    /// without waiting: a reader that stopped reading must not keep a stopped program alive.
     public func flush() {
         guard pending.count > 0, fd >= 0 else { return }
         defer { pending.removeAll() }
-        guard !failed, let start = pending.bytes.baseAddress else { return }
+        guard !failed, !abandoned, let start = pending.bytes.baseAddress else { return }
         let count = pending.count
         var offset = 0
         while offset < count {
-            let n = Glibc.write(fd, start + offset, count - offset)
+            var chunk = count - offset
+            if stopRequested {
+                guard Self.acceptsBytesNow(fd) else {
+                    abandoned = true
+                    return
+                }
+                // A pipe that polls writable takes at least this much without blocking.
+                chunk = min(chunk, Int(PIPE_BUF))
+            }
+            let n = Glibc.write(fd, start + offset, chunk)
             if n < 0 {
                 if errno == EINTR { continue }
                 failed = true
+                failureCode = errno
                 pipeClosed = errno == EPIPE
                 return
             }
             offset += n
+        }
+    }
+
+    /// Whether `fd` can take bytes within a moment.
+    private static func acceptsBytesNow(_ fd: Int32) -> Bool {
+        var item = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        while true {
+            let ready = poll(&item, 1, 20)
+            if ready < 0 && errno == EINTR { continue }
+            return ready > 0 && item.revents & Int16(POLLOUT) != 0
         }
     }
 }
