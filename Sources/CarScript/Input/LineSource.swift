@@ -30,6 +30,8 @@ public protocol LineSource: AnyObject {
     func nextLineInPlace() -> UnsafeBufferPointer<UInt8>?
     /// Whether a person types the lines: errors then end only the line.
     var isInteractive: Bool { get }
+    /// Takes a whole command as typed (a logical line, as one line that means the same), for history.
+    func record(_ command: String)
 }
 
 extension LineSource {
@@ -38,7 +40,14 @@ extension LineSource {
 
     /// A source that reads line by line has no lines in place.
     public func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? { nil }
+
+    /// Only a prompt keeps history.
+    public func record(_ command: String) {}
 }
+
+/// The most bytes a source reads of one physical line: the longest logical line, and the
+/// `\` and CR of its line end, which the limit does not count.
+let maximumPhysicalLineLength = maximumLineLength + 2
 
 /// Where a line source reads from.
 public enum LineOrigin {
@@ -46,6 +55,8 @@ public enum LineOrigin {
     case standardInput
     /// A file by path (`-` for standard input).
     case file(String)
+    /// A file by the bytes of its path, which need not be UTF-8 (a command-line argument).
+    case filePath([UInt8])
     /// Text given in full, with the name to show for it.
     case text(String, name: String)
     /// Raw bytes given in full (they need not be valid UTF-8), with the name to show for them.
@@ -59,7 +70,7 @@ public struct PromptSettings {
     /// Colour the prompt.
     var color: Bool
     /// The history the prompt recalls and records.
-    var history: HistoryStore?
+    var history: HistoryService?
     /// Makes a completer from the session's current catalog.
     var completer: () -> Completer
     /// Writes out pending results before each prompt.
@@ -72,14 +83,9 @@ public func openLineSource(_ origin: LineOrigin) throws(LineSourceFailure) -> an
     case .standardInput, .file("-"):
         return StreamLineSource(fd: 0, name: "<stdin>", path: nil, ownsDescriptor: false)
     case .file(let path):
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable("cannot open '\(path)': \(String(cString: strerror(errno)))") }
-        var info = stat()
-        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            close(fd)
-            throw .unreadable("cannot read '\(path)': it is a directory")
-        }
-        return StreamLineSource(fd: fd, name: path, path: path, ownsDescriptor: true)
+        return try openFile(Array(path.utf8))
+    case .filePath(let path):
+        return path == [UInt8(ascii: "-")] ? try openLineSource(.standardInput) : try openFile(path)
     case .text(let text, let name):
         return TextLineSource(bytes: Array(text.utf8), name: name)
     case .bytes(let bytes, let name):
@@ -94,6 +100,25 @@ public func openLineSource(_ origin: LineOrigin) throws(LineSourceFailure) -> an
         }
         return StreamLineSource(fd: 0, name: "<stdin>", path: nil, ownsDescriptor: false)
     }
+}
+
+/// A stream source reading the file at `path`.
+private func openFile(_ path: [UInt8]) throws(LineSourceFailure) -> StreamLineSource {
+    let name = String(decoding: path, as: UTF8.self)
+    // Opening a FIFO waits for a writer: a stop signal ends the wait without an error of its own.
+    let terminated = path.map { CChar(bitPattern: $0) } + [0]
+    var fd: Int32
+    repeat {
+        fd = open(terminated, O_RDONLY | O_CLOEXEC)
+        if fd < 0 && errno == EINTR && stopRequested { throw .interrupted }
+    } while fd < 0 && errno == EINTR
+    guard fd >= 0 else { throw .unreadable("cannot open '\(name)': \(String(cString: strerror(errno)))") }
+    var info = stat()
+    if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+        close(fd)
+        throw .unreadable("cannot read '\(name)': it is a directory")
+    }
+    return StreamLineSource(fd: fd, name: name, path: name, ownsDescriptor: true)
 }
 
 /// Lines of text held in memory (`-e`).
@@ -117,7 +142,8 @@ final class TextLineSource: LineSource {
     func readLine(into out: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool {
         guard position < bytes.count else { return false }
         let end = lineEnd()
-        guard end - position <= maximumLineLength else {
+        guard end - position <= maximumPhysicalLineLength else {
+            out.append(UnsafeBufferPointer(rebasing: bytes[position..<position + maximumPhysicalLineLength]))
             position = end + 1
             throw .lineTooLong(limit: maximumLineLength)
         }
@@ -129,7 +155,7 @@ final class TextLineSource: LineSource {
     func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? {
         guard position < bytes.count else { return nil }
         let end = lineEnd()
-        guard end - position <= maximumLineLength else { return nil }
+        guard end - position <= maximumPhysicalLineLength else { return nil }
         let line = UnsafeBufferPointer(rebasing: bytes[position..<end])
         position = end + 1
         return line
@@ -167,30 +193,46 @@ final class StreamLineSource: LineSource {
         if ownsDescriptor { close(fd) }
     }
 
+    /// Set once a line ran over the limit: the rest of it is read and dropped before the next line.
+    private var skipping = false
+
     func readLine(into out: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool {
+        if skipping {
+            // Dropped as it is read, never held: an endless line (`< /dev/zero`) costs no memory.
+            while true {
+                if start < end, let base = chunk.baseAddress,
+                   let newline = memchr(base + start, 0x0A, end - start) {
+                    start += (base + start).distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
+                    break
+                }
+                start = end
+                if atEOF { return false }
+                try refill()
+            }
+            skipping = false
+        }
         var copied = 0
-        var tooLong = false
         var sawAny = false
         while true {
             if start < end {
                 sawAny = true
                 let base = chunk.baseAddress! + start
                 let available = end - start
-                if let newline = memchr(base, 0x0A, available) {
-                    let length = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-                    if !tooLong && copied + length <= maximumLineLength {
-                        out.append(UnsafeBufferPointer(start: base, count: length))
-                    } else {
-                        tooLong = true
-                    }
+                let newline = memchr(base, 0x0A, available)
+                let length = newline.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? available
+                // Over the limit, the line is reported at once, with what was read of it.
+                if copied + length > maximumPhysicalLineLength {
+                    let kept = maximumPhysicalLineLength - copied
+                    out.append(UnsafeBufferPointer(start: base, count: kept))
+                    start += kept
+                    skipping = true
+                    throw .lineTooLong(limit: maximumLineLength)
+                }
+                out.append(UnsafeBufferPointer(start: base, count: length))
+                copied += length
+                if newline != nil {
                     start += length + 1
                     break
-                }
-                if !tooLong && copied + available <= maximumLineLength {
-                    out.append(UnsafeBufferPointer(start: base, count: available))
-                    copied += available
-                } else {
-                    tooLong = true
                 }
                 start = end
             }
@@ -200,7 +242,6 @@ final class StreamLineSource: LineSource {
             }
             try refill()
         }
-        if tooLong { throw .lineTooLong(limit: maximumLineLength) }
         return true
     }
 
@@ -218,6 +259,8 @@ final class StreamLineSource: LineSource {
         end = 0
         while true {
             let n = read(fd, chunk.baseAddress, chunk.count)
+            // Input that never pauses (`< /dev/zero`) is never interrupted: look for a stop anyway.
+            if stopRequested { throw .interrupted }
             if n > 0 {
                 end = n
                 return

@@ -81,10 +81,11 @@ extension Session {
                         inPlace = UnsafeBufferPointer(rebasing: inPlace[3...])
                     }
                     frame.lines.lent = inPlace
-                    if try frame.lexer.tokenize(inPlace) != .complete {
+                    let outcome = try frame.lexer.tokenize(inPlace)
+                    if outcome != .complete || interactive {
                         frame.lines.lent = nil
                         line.append(inPlace)
-                        try assemble(frame, line)
+                        try assemble(frame, line, after: outcome)
                     }
                 } else {
                     guard try frame.source.readLine(into: line, continuation: false) else { return }
@@ -93,7 +94,7 @@ extension Session {
                     if frame.lineNumber == 1 && line.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
                         line.removeFirst(3)
                     }
-                    try assemble(frame, line)
+                    try assemble(frame, line, after: frame.lexer.tokenize(line.bytes))
                 }
             } catch let failure as LineSourceFailure {
                 switch failure {
@@ -102,16 +103,17 @@ extension Session {
                 case .abandoned:
                     continue
                 case .lineTooLong(let limit):
+                    // The source reads on to drop the rest of it; the logical line it belonged to is dropped.
+                    frame.lineNumber += 1
                     report(ScriptError(.lineTooLong(limit: limit), at: SourceRange(0, 0)))
                     continue
                 case .unreadable(let message):
                     failureCount += 1
-                    renderer.render(Diagnostic(file: frame.lines.file, line: 0, column: 0, message: message,
-                                               sourceLine: "", width: 0, includedFrom: frame.includedFrom))
+                    renderer.render(.file(frame.lines.file, message, includedFrom: frame.includedFrom))
                     return
                 }
             } catch let error as ScriptError {
-                report(error)
+                if error.kind != .reported { report(error) }
                 continue
             } catch {
                 preconditionFailure("unexpected error \(error)")
@@ -120,22 +122,81 @@ extension Session {
         }
     }
 
-    /// Reads continuation lines until the logical line is whole, leaving its tokens in the frame's lexer.
-    private func assemble(_ frame: ScriptFrame, _ line: ByteBuffer) throws {
+    /// Reads continuation lines until the logical line is whole, leaving its tokens in the
+    /// frame's lexer. Each physical line is lexed once: the lexer goes on where it stopped.
+    ///
+    /// The limit counts what the logical line holds: not the `\` and line break that join
+    /// two lines, nor the CR of a CR LF line end. A line over it is reported, and the rest
+    /// of it read and dropped.
+    private func assemble(_ frame: ScriptFrame, _ line: ByteBuffer, after first: Lexer.Outcome) throws {
+        var outcome = first
+        var length = line.count - Self.lineEndLength(line.bytes, from: 0)
+        // At the prompt, the command goes into the history as one line that means the same.
+        var entry: [UInt8] = []
         while true {
-            if line.count > maximumLineLength {
-                throw ScriptError(.lineTooLong(limit: maximumLineLength), at: SourceRange(0, 0))
+            if length > maximumLineLength {
+                let error = ScriptError(.lineTooLong(limit: maximumLineLength), at: SourceRange(0, 0))
+                report(error)
+                try skipRest(of: frame, after: outcome)
+                throw ScriptError(.reported, at: SourceRange(0, 0))
             }
-            if try frame.lexer.tokenize(line.bytes) == .complete { return }
+            guard outcome != .complete else { break }
+            let stop = frame.lexer.pendingPosition ?? line.count
+            let physicalStart = frame.lines.lineStarts[frame.lines.lineStarts.count - 1]
+            let bytes = line.bytes
+            // The `\` (and CR) that join the lines count for nothing; a line break inside a
+            // string counts as the one byte it is.
+            let escaped = stop < bytes.count && bytes[stop] == UInt8(ascii: "\\")
+            if case .openQuote = outcome, !escaped { length += 1 } else if escaped { length -= 1 }
+            if frame.source.isInteractive {
+                let kept = escaped ? stop : bytes.count - Self.lineEndLength(bytes, from: physicalStart)
+                entry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[physicalStart..<kept]))
+                if case .openQuote = outcome { if !escaped { entry += Array("\\n".utf8) } } else { entry.append(0x20) }
+            }
             line.append(0x0A)
             frame.lines.lineStarts.append(line.count)
+            let start = line.count
             guard try frame.source.readLine(into: line, continuation: true) else {
                 frame.lines.lineStarts.removeLast()
                 line.removeLast()
-                _ = try frame.lexer.tokenize(line.bytes, atEnd: true)
-                return
+                outcome = try frame.lexer.resume(line.bytes, atEnd: true)
+                break
             }
             frame.lineNumber += 1
+            length += line.count - start - Self.lineEndLength(line.bytes, from: start)
+            outcome = try frame.lexer.resume(line.bytes)
+        }
+        if frame.source.isInteractive {
+            let bytes = line.bytes
+            let physicalStart = frame.lines.lineStarts[frame.lines.lineStarts.count - 1]
+            entry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[physicalStart...]))
+            frame.source.record(String(decoding: entry, as: UTF8.self))
+        }
+    }
+
+    /// 1 if the physical line from `start` to the end of `bytes` ends in a CR (of a CR LF line end), else 0.
+    private static func lineEndLength(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        bytes.count > start && bytes[bytes.count - 1] == 0x0D ? 1 : 0
+    }
+
+    /// Reads and drops the physical lines that finish a logical line over the limit, lexing
+    /// each alone only to see whether the line goes on (a string still open, a trailing `\`).
+    private func skipRest(of frame: ScriptFrame, after outcome: Lexer.Outcome) throws(LineSourceFailure) {
+        var outcome = outcome
+        let line = frame.lines.buffer
+        while outcome != .complete {
+            line.removeAll()
+            // A string left open is reopened, so that the lexer reads on inside it.
+            if case .openQuote = outcome { line.append(UInt8(ascii: "\"")) }
+            do {
+                guard try frame.source.readLine(into: line, continuation: true) else { return }
+                frame.lineNumber += 1
+                outcome = (try? frame.lexer.tokenize(line.bytes)) ?? .complete
+            } catch .lineTooLong {
+                // Its rest is dropped unseen: take it as the end of the logical line.
+                frame.lineNumber += 1
+                return
+            }
         }
     }
 
@@ -224,6 +285,6 @@ extension Session {
     public func reportUnreadable(path: String, failure: LineSourceFailure) {
         failureCount += 1
         let message = if case .unreadable(let text) = failure { text } else { "cannot read '\(path)'" }
-        renderer.render(Diagnostic(file: "carfab", line: 0, column: 0, message: message, sourceLine: "", width: 0))
+        renderer.render(.file(path, message))
     }
 }

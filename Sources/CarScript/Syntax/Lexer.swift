@@ -92,33 +92,71 @@ public final class Lexer {
         String(decoding: bytes(token), as: UTF8.self)
     }
 
-    /// Makes room for a line of `count` bytes: at most one token and one text byte per byte, plus one.
+    /// Makes room for a line of `count` bytes: at most one token and one text byte per byte,
+    /// plus one. What the storage holds is kept (a resumed line goes on from it), and it
+    /// grows by doubling, so a line fed in many pieces costs time in proportion to its length.
     private func reserve(_ count: Int) {
         guard count + 1 > capacity else { return }
         var grown = capacity
         while grown < count + 1 { grown *= 2 }
+        let tokens = UnsafeMutablePointer<Token>.allocate(capacity: grown)
+        tokens.moveInitialize(from: tokenStorage, count: tokenCount)
+        let text = Self.allocateText(grown)
+        text.update(from: textStorage, count: textCount)
         tokenStorage.deallocate()
         textStorage.deallocate()
-        tokenStorage = .allocate(capacity: grown)
-        textStorage = Self.allocateText(grown)
+        tokenStorage = tokens
+        textStorage = text
         capacity = grown
     }
 
+    /// Where lexing of an unfinished logical line stopped, so the next physical line goes on
+    /// from there instead of lexing the whole logical line again.
+    private struct Pending {
+        /// The byte to go on from: a trailing `\`, or the end of the line inside a string.
+        var position: Int
+        /// Where the open string's `"` stands, if the line ended inside one.
+        var quote: Int?
+        /// Where the word being lexed began, and where its text began.
+        var wordStart: Int
+        var textStart: Int
+    }
+
+    private var pending: Pending?
+
+    /// Where lexing stopped in an unfinished line: a `\` that continues it (outside or inside
+    /// a string), or its end inside a string.
+    var pendingPosition: Int? { pending?.position }
+
     /// Tokenizes `line`; at the end of input a trailing `\` is dropped instead of continuing.
     public func tokenize(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(ScriptError) -> Outcome {
-        let count = line.count
-        reserve(count)
         tokenCount = 0
         textCount = 0
+        pending = nil
+        return try lex(line, from: Pending(position: 0, quote: nil, wordStart: -1, textStart: 0), atEnd: atEnd)
+    }
+
+    /// Goes on lexing after `tokenize` or `resume` asked for more: `line` is the logical line
+    /// so far, the bytes already lexed first, unchanged, then a line break and the next
+    /// physical line. Only the new bytes are lexed.
+    public func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(ScriptError) -> Outcome {
+        guard let state = pending else { return try tokenize(line, atEnd: atEnd) }
+        pending = nil
+        return try lex(line, from: state, atEnd: atEnd)
+    }
+
+    private func lex(_ line: UnsafeBufferPointer<UInt8>, from state: Pending, atEnd: Bool) throws(ScriptError) -> Outcome {
+        let count = line.count
+        reserve(count)
         guard let input = line.baseAddress else { return .complete }
         let tokens = tokenStorage
         let text = textStorage
         let plain = self.plain
-        var tokenIndex = 0
-        var textIndex = 0
-        var i = 0
-        var wordStart = -1
-        var textStart = 0
+        var tokenIndex = tokenCount
+        var textIndex = textCount
+        var i = state.position
+        var wordStart = state.wordStart
+        var textStart = state.textStart
         // Keep the counts current on every way out, thrown or returned.
         defer {
             tokenCount = tokenIndex
@@ -143,7 +181,53 @@ public final class Lexer {
             text[textIndex] = byte
             textIndex += 1
         }
+        /// The rest of an open string, from `i`; false if the line ends inside it.
+        func quoted() throws(ScriptError) -> Bool {
+            while i < count {
+                let c = input[i]
+                if c == UInt8(ascii: "\"") {
+                    i += 1
+                    return true
+                }
+                if c == UInt8(ascii: "\\") {
+                    guard i + 1 < count else { return false }
+                    switch input[i + 1] {
+                    case UInt8(ascii: "\""): append(UInt8(ascii: "\""))
+                    case UInt8(ascii: "\\"): append(UInt8(ascii: "\\"))
+                    case UInt8(ascii: "n"): append(0x0A)
+                    case UInt8(ascii: "t"): append(0x09)
+                    case 0x0A: break
+                    case 0x0D where i + 2 >= count || input[i + 2] == 0x0A:
+                        // `\` before a CR LF line break: both go, as before LF.
+                        guard i + 2 < count else { return false }
+                        i += 1
+                    default:
+                        let end = try Self.scalarEnd(line, from: i + 1)
+                        throw ScriptError(.unknownEscape(Self.decode(line, i..<end)), at: SourceRange(i, end))
+                    }
+                    i += 2
+                    continue
+                }
+                if c == 0 { throw ScriptError(.nulByte, at: SourceRange(i, i + 1)) }
+                if c < 0x80 {
+                    append(c)
+                    i += 1
+                    continue
+                }
+                let end = try Self.scalarEnd(line, from: i)
+                (text + textIndex).update(from: input + i, count: end - i)
+                textIndex += end - i
+                i = end
+            }
+            return false
+        }
+        func openQuote(_ quote: Int) throws(ScriptError) -> Outcome {
+            if atEnd { throw ScriptError(.unterminatedString, at: SourceRange(quote, quote + 1)) }
+            pending = Pending(position: i, quote: quote, wordStart: wordStart, textStart: textStart)
+            return .openQuote(at: quote)
+        }
 
+        if let quote = state.quote, try !quoted() { return try openQuote(quote) }
         while i < count {
             let byte = input[i]
             // Plain word bytes, the common case: everything above `#` up to DEL except `;` and `\`.
@@ -187,8 +271,13 @@ public final class Lexer {
                 i += 1
             case UInt8(ascii: "#"):
                 endWord(at: i)
-                // A comment runs to the end of its physical line.
-                while i < count && input[i] != 0x0A { i += 1 }
+                // A comment runs to the end of its physical line, and is UTF-8 like the rest.
+                while i < count {
+                    let c = input[i]
+                    if c == 0x0A { break }
+                    if c == 0 { throw ScriptError(.nulByte, at: SourceRange(i, i + 1)) }
+                    i = c < 0x80 ? i + 1 : try Self.scalarEnd(line, from: i)
+                }
             case UInt8(ascii: "\\"):
                 // A backslash ending a physical line (before LF or CR LF) joins the next one, as a blank.
                 var next = i + 1
@@ -198,7 +287,10 @@ public final class Lexer {
                     i = next + 1
                 } else if next == count {
                     endWord(at: i)
-                    if !atEnd { return .continued }
+                    if !atEnd {
+                        pending = Pending(position: i, quote: nil, wordStart: -1, textStart: textIndex)
+                        return .continued
+                    }
                     i = count
                 } else {
                     beginWord(at: i)
@@ -209,44 +301,7 @@ public final class Lexer {
                 beginWord(at: i)
                 let quote = i
                 i += 1
-                var closed = false
-                while i < count {
-                    let c = input[i]
-                    if c == UInt8(ascii: "\"") {
-                        closed = true
-                        i += 1
-                        break
-                    }
-                    if c == UInt8(ascii: "\\") {
-                        guard i + 1 < count else { break }
-                        switch input[i + 1] {
-                        case UInt8(ascii: "\""): append(UInt8(ascii: "\""))
-                        case UInt8(ascii: "\\"): append(UInt8(ascii: "\\"))
-                        case UInt8(ascii: "n"): append(0x0A)
-                        case UInt8(ascii: "t"): append(0x09)
-                        case 0x0A: break
-                        default:
-                            let end = try Self.scalarEnd(line, from: i + 1)
-                            throw ScriptError(.unknownEscape(Self.decode(line, i..<end)), at: SourceRange(i, end))
-                        }
-                        i += 2
-                        continue
-                    }
-                    if c == 0 { throw ScriptError(.nulByte, at: SourceRange(i, i + 1)) }
-                    if c < 0x80 {
-                        append(c)
-                        i += 1
-                        continue
-                    }
-                    let end = try Self.scalarEnd(line, from: i)
-                    (text + textIndex).update(from: input + i, count: end - i)
-                    textIndex += end - i
-                    i = end
-                }
-                if !closed {
-                    if atEnd { throw ScriptError(.unterminatedString, at: SourceRange(quote, quote + 1)) }
-                    return .openQuote(at: quote)
-                }
+                if try !quoted() { return try openQuote(quote) }
             default:
                 // Control bytes, `!`, `"`-free punctuation below `#`, and UTF-8: checked one character at a time.
                 beginWord(at: i)
