@@ -28,8 +28,8 @@ import Glibc
         let result = try carfab(["-e", padding + "car sprots; " + padding])
         #expect(result.stderr == """
             <command-line>:1:805: error: unknown model 'sprots'; did you mean 'sports'?
-            ...echo x; echo x; echo x; echo x; echo x; echo x; echo x; car sprots; echo x; echo x; echo x; echo x; echo x; echo x; echo x; ec...
-                                                                           ^~~~~~
+            ... x; echo x; echo x; car sprots; echo x; echo x; echo x; echo x; echo x; ec...
+                                       ^~~~~~
 
             """)
         #expect(result.status == 1)

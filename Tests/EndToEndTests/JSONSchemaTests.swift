@@ -73,10 +73,12 @@ import Testing
         let errors = try objects(result.stderr)
         #expect(errors.count == 2)
         for error in errors {
-            #expect(error.keys == ["type", "file", "line", "column", "message", "source", "included_from"])
+            #expect(error.keys == ["type", "file", "line", "column", "end_column", "message", "source", "source_column",
+                                   "included_from"])
             #expect(error.value["type"] as? String == "error")
         }
-        #expect(errors[0].value["column"] as? Int == 1 && errors[0].value["source"] as? String == "cra; source inner.carfab")
+        #expect(errors[0].value["column"] as? Int == 1 && errors[0].value["end_column"] as? Int == 4)
+        #expect(errors[0].value["source"] as? String == "cra; source inner.carfab" && errors[0].value["source_column"] as? Int == 1)
         #expect(errors[1].value["file"] as? String == "inner.carfab" && errors[1].value["line"] as? Int == 1)
         #expect(errors[1].value["included_from"] as? [String] == ["<command-line>:1"])
     }

@@ -1,35 +1,57 @@
-/// A reported problem, positioned for a person: file, line and column, the source line and what to underline.
+/// A reported problem, positioned for a person: file, line and columns, and the source line.
 ///
-/// Diagnostics are data; the text and JSON renderers decide how they look.
+/// Diagnostics are data; the text and JSON renderers decide how they look (the text renderer
+/// also shows control characters escaped, so a hostile script cannot drive the terminal).
 public struct Diagnostic: Equatable, Sendable {
     /// The file name as given, `<stdin>` or `<command-line>`.
     public var file: String
-    /// 1-based line number.
+    /// 1-based line number; 0 when the problem is with the file as a whole (it could not be read).
     public var line: Int
-    /// 1-based column, in characters.
+    /// 1-based column where the problem starts, in characters of the whole line.
     public var column: Int
+    /// 1-based column just past the problem, on the same line (at least `column + 1`).
+    public var endColumn: Int
     /// What went wrong.
     public var message: String
-    /// The physical source line, without its line break; a long line is cut to a window around the problem.
-    public var sourceLine: String
-    /// How many characters to underline (at least 1).
-    public var width: Int
-    /// The 1-based column in `sourceLine` where the underline starts (differs from `column` in a cut line).
-    public var markerColumn: Int
+    /// The source line, or the part of a long one around the problem.
+    public var source: SourceExcerpt?
     /// Where the file was included from, outermost first: `FILE:LINE`.
     public var includedFrom: [String]
 
     /// Makes a diagnostic.
-    public init(file: String, line: Int, column: Int, message: String, sourceLine: String,
-                width: Int, includedFrom: [String] = []) {
+    public init(file: String, line: Int, column: Int, endColumn: Int? = nil, message: String,
+                source: SourceExcerpt? = nil, includedFrom: [String] = []) {
         self.file = file
         self.line = line
         self.column = column
+        self.endColumn = max(endColumn ?? column + 1, column + 1)
         self.message = message
-        self.sourceLine = sourceLine
-        self.width = width
+        self.source = source
         self.includedFrom = includedFrom
-        markerColumn = column
+    }
+
+    /// A problem with a whole file (it could not be opened or read): no line, no source.
+    public static func file(_ file: String, _ message: String, includedFrom: [String] = []) -> Diagnostic {
+        Diagnostic(file: file, line: 0, column: 0, message: message, includedFrom: includedFrom)
+    }
+}
+
+/// A physical source line, whole or the window of a long one, as a diagnostic shows it.
+public struct SourceExcerpt: Equatable, Sendable {
+    /// The characters shown, as they are in the source (not escaped).
+    public var text: String
+    /// The 1-based column in the whole line of `text`'s first character.
+    public var startColumn: Int
+    /// Whether the line goes on before `text`, and after it.
+    public var cutBefore: Bool
+    public var cutAfter: Bool
+
+    /// An excerpt of `text` starting at column `startColumn`.
+    public init(_ text: String, startColumn: Int = 1, cutBefore: Bool = false, cutAfter: Bool = false) {
+        self.text = text
+        self.startColumn = startColumn
+        self.cutBefore = cutBefore
+        self.cutAfter = cutAfter
     }
 }
 
@@ -51,61 +73,144 @@ public struct SourceLines {
         }
     }
     /// Byte offsets where each physical line starts.
-    public var lineStarts: [Int] = [0]
+    public var lineStarts: [Int] = [0] {
+        didSet { columnCache = nil }
+    }
     /// The 1-based number of the first physical line.
-    public var firstLine = 1
+    public var firstLine = 1 {
+        didSet { columnCache = nil }
+    }
+    /// The last column worked out, so that many errors on one long line (`--keep-going`)
+    /// count characters from the one before, not each from the start of the line.
+    private var columnCache: (offset: Int, column: Int)?
 
     /// An empty logical line of `file`.
     public init(file: String) { self.file = file }
 
     /// The 1-based physical line number of byte `offset`.
     public func lineNumber(at offset: Int) -> Int {
-        var physical = 0
-        while physical + 1 < lineStarts.count && lineStarts[physical + 1] <= offset { physical += 1 }
-        return firstLine + physical
+        firstLine + physicalIndex(at: offset)
+    }
+
+    /// Which physical line holds byte `offset`: a binary search of the line starts.
+    private func physicalIndex(at offset: Int) -> Int {
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        return low
     }
 
     /// Positions an error of this line.
-    public func diagnostic(_ error: ScriptError, includedFrom: [String] = []) -> Diagnostic {
+    public mutating func diagnostic(_ error: ScriptError, includedFrom: [String] = []) -> Diagnostic {
         diagnostic(message: error.message, range: error.range, includedFrom: includedFrom)
     }
 
-    /// Positions `message` at `range` of this line: line, column in characters, and width of the underline.
-    public func diagnostic(message: String, range: SourceRange, includedFrom: [String] = []) -> Diagnostic {
-        let bytes = self.bytes
+    /// Positions `message` at `range` of this line: line, columns in characters, and the source
+    /// line, or a window of a long one. The work is proportional to the window and to the
+    /// distance from the last error positioned, not to the length of the line.
+    public mutating func diagnostic(message: String, range: SourceRange, includedFrom: [String] = []) -> Diagnostic {
+        if let lent { return diagnostic(in: lent, message: message, range: range, includedFrom: includedFrom) }
+        let bytes = buffer.bytes
+        return diagnostic(in: bytes, message: message, range: range, includedFrom: includedFrom)
+    }
+
+    private mutating func diagnostic(in bytes: UnsafeBufferPointer<UInt8>, message: String, range: SourceRange,
+                                     includedFrom: [String]) -> Diagnostic {
         let start = min(max(range.start, 0), bytes.count)
-        var physical = 0
-        while physical + 1 < lineStarts.count && lineStarts[physical + 1] <= start { physical += 1 }
+        let physical = physicalIndex(at: start)
         let lineStart = lineStarts[physical]
         var lineEnd = physical + 1 < lineStarts.count ? lineStarts[physical + 1] - 1 : bytes.count
         if lineEnd > lineStart && bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-        let end = min(max(range.end, start), lineEnd)
-        func text(_ range: Range<Int>) -> String {
-            String(decoding: bytes[range], as: UTF8.self)
+        let markStart = min(start, lineEnd)
+        let markEnd = min(max(range.end, markStart), lineEnd)
+
+        // Columns count characters (UTF-8 lead bytes), from the last error's place when it is
+        // earlier on this line.
+        var column = 1
+        var from = lineStart
+        if let cache = columnCache, cache.offset >= lineStart, cache.offset <= markStart {
+            column = cache.column
+            from = cache.offset
         }
-        let prefix = text(lineStart..<min(start, lineEnd))
-        let highlighted = start < end ? text(start..<end) : ""
-        var diagnostic = Diagnostic(file: file, line: firstLine + physical, column: prefix.count + 1, message: message,
-                                    sourceLine: "", width: max(1, highlighted.count), includedFrom: includedFrom)
-        guard lineEnd - lineStart > Self.longLine else {
-            diagnostic.sourceLine = text(lineStart..<lineEnd)
-            return diagnostic
-        }
-        // A very long line is shown as a window around the problem, marked with "...".
-        let before = String(prefix.suffix(Self.context))
-        let shown = String(highlighted.prefix(Self.context))
-        let after = String(text(end..<min(lineEnd, end + Self.context * 4)).prefix(Self.context))
-        let cutBefore = before.count < prefix.count
-        let cutWord = shown.count < highlighted.count
-        let cutAfter = end + after.utf8.count < lineEnd
-        diagnostic.sourceLine = (cutBefore ? "..." : "") + before + shown + (cutWord ? "..." : "") + after + (cutAfter ? "..." : "")
-        diagnostic.markerColumn = before.count + (cutBefore ? 3 : 0) + 1
-        diagnostic.width = max(1, shown.count)
+        column += Self.characters(bytes, from..<markStart)
+        columnCache = (markStart, column)
+        let width = max(Self.characters(bytes, markStart..<markEnd), 1)
+        var diagnostic = Diagnostic(file: file, line: firstLine + physical, column: column, endColumn: column + width,
+                                    message: message, includedFrom: includedFrom)
+        diagnostic.source = Self.excerpt(bytes, line: lineStart..<lineEnd, mark: markStart..<markEnd, column: column)
         return diagnostic
     }
 
-    /// Lines longer than this many bytes are shown cut around the problem.
-    static let longLine = 240
-    /// Characters kept on each side of the problem in a cut line.
-    static let context = 60
+    /// The whole line if it fits in `maximumWidth` columns; else a window around the mark that does, "..." included.
+    private static func excerpt(_ bytes: UnsafeBufferPointer<UInt8>, line: Range<Int>, mark: Range<Int>,
+                                column: Int) -> SourceExcerpt {
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        if line.count <= maximumWidth * 4 {
+            let whole = text(line)
+            if DisplayText.width(whole) <= maximumWidth { return SourceExcerpt(whole) }
+        }
+        // The marked text, up to its share of the width; then what stands before it; then after it.
+        let marked = prefix(bytes, mark, width: markWidth)
+        let cutMark = marked.end < mark.upperBound
+        var budget = maximumWidth - 6 - marked.width
+        let before = suffix(bytes, line.lowerBound..<mark.lowerBound, width: min(budget, contextBefore))
+        budget -= before.width
+        var after = (end: mark.upperBound, width: 0)
+        if !cutMark { after = prefix(bytes, mark.upperBound..<line.upperBound, width: budget) }
+        // Near the end of the line, what is left goes before the mark instead.
+        var start = before.start
+        if !cutMark && after.end == line.upperBound && budget - after.width > 0 {
+            start = suffix(bytes, line.lowerBound..<mark.lowerBound, width: before.width + budget - after.width).start
+        }
+        let shownBefore = characters(bytes, start..<mark.lowerBound)
+        return SourceExcerpt(text(start..<(cutMark ? marked.end : after.end)), startColumn: column - shownBefore,
+                             cutBefore: start > line.lowerBound, cutAfter: (cutMark ? marked.end : after.end) < line.upperBound)
+    }
+
+    /// The end of the longest start of `range` that fits in `width` columns, and its width.
+    private static func prefix(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, width: Int) -> (end: Int, width: Int) {
+        var end = range.lowerBound
+        var used = 0
+        while end < range.upperBound {
+            var next = end + 1
+            while next < range.upperBound && bytes[next] & 0xC0 == 0x80 { next += 1 }
+            let cost = DisplayText.width(String(decoding: UnsafeBufferPointer(rebasing: bytes[end..<next]), as: UTF8.self))
+            if used + cost > width { break }
+            used += cost
+            end = next
+        }
+        return (end, used)
+    }
+
+    /// The start of the longest end of `range` that fits in `width` columns, and its width.
+    private static func suffix(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, width: Int) -> (start: Int, width: Int) {
+        var start = range.upperBound
+        var used = 0
+        while start > range.lowerBound {
+            var previous = start - 1
+            while previous > range.lowerBound && bytes[previous] & 0xC0 == 0x80 { previous -= 1 }
+            let cost = DisplayText.width(String(decoding: UnsafeBufferPointer(rebasing: bytes[previous..<start]), as: UTF8.self))
+            if used + cost > width { break }
+            used += cost
+            start = previous
+        }
+        return (start, used)
+    }
+
+    /// How many characters (UTF-8 lead bytes) `range` holds.
+    private static func characters(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+        var count = 0
+        for index in range where bytes[index] & 0xC0 != 0x80 { count += 1 }
+        return count
+    }
+
+    /// The most columns a source line takes in a diagnostic, so that each fits an 80-column terminal.
+    static let maximumWidth = 80
+    /// The most columns of the marked text a window shows.
+    static let markWidth = 40
+    /// The most columns a window shows before the mark (more near the end of the line).
+    static let contextBefore = 24
 }

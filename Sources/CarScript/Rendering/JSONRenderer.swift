@@ -62,8 +62,12 @@ public final class JSONRenderer: ResultRenderer {
         object.add("file", string: diagnostic.file)
         object.add("line", raw: String(diagnostic.line))
         object.add("column", raw: String(diagnostic.column))
+        object.add("end_column", raw: String(diagnostic.line == 0 ? 0 : diagnostic.endColumn))
         object.add("message", string: diagnostic.message)
-        object.add("source", string: diagnostic.sourceLine)
+        // The source shown, with the column it starts at in the line, so that `column` and
+        // `end_column` can be found in it.
+        object.add("source", string: diagnostic.source?.text ?? "")
+        object.add("source_column", raw: String(diagnostic.source?.startColumn ?? 0))
         object.add("included_from", raw: "[" + diagnostic.includedFrom.map(JSONObject.quote).joined(separator: ",") + "]")
         err.write(object.text + "\n")
         err.flush()

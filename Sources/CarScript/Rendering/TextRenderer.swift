@@ -47,22 +47,34 @@ public final class TextRenderer: ResultRenderer {
     public func render(_ diagnostic: Diagnostic) {
         // Keep stdout and stderr in order when both go to one place.
         out.flush()
-        for place in diagnostic.includedFrom { err.write("In file included from \(place):\n") }
-        // Line 0: the problem is with the file as a whole (it could not be read).
-        let location = diagnostic.line == 0 ? "\(diagnostic.file): " : "\(diagnostic.file):\(diagnostic.line):\(diagnostic.column): "
-        err.write(color ? "\u{1B}[1m\(location)\u{1B}[31merror:\u{1B}[0m\u{1B}[1m \(diagnostic.message)\u{1B}[0m\n"
-                        : "\(location)error: \(diagnostic.message)\n")
-        guard diagnostic.line > 0 else {
-            err.flush()
-            return
+        for place in diagnostic.includedFrom { err.write("In file included from \(DisplayText.escaped(place)):\n") }
+        // Line 0: the problem is with the file as a whole (it could not be read); the message names it.
+        let location = diagnostic.line == 0 ? "carfab: "
+            : "\(DisplayText.escaped(diagnostic.file)):\(diagnostic.line):\(diagnostic.column): "
+        let message = DisplayText.escaped(diagnostic.message)
+        err.write(color ? "\u{1B}[1m\(location)\u{1B}[31merror:\u{1B}[0m\u{1B}[1m \(message)\u{1B}[0m\n"
+                        : "\(location)error: \(message)\n")
+        if diagnostic.line > 0, let source = diagnostic.source {
+            err.write((source.cutBefore ? "..." : "") + DisplayText.escaped(source.text) + (source.cutAfter ? "..." : "") + "\n")
+            let marker = Self.marker(under: source, from: diagnostic.column, to: diagnostic.endColumn)
+            err.write(color ? "\u{1B}[32m\(marker)\u{1B}[0m\n" : marker + "\n")
         }
-        err.write(diagnostic.sourceLine)
-        err.write("\n")
-        // Keep tabs so the caret lines up under the word.
-        var marker = String(diagnostic.sourceLine.prefix(diagnostic.markerColumn - 1).map { $0 == "\t" ? "\t" : " " })
-        marker += "^" + String(repeating: "~", count: diagnostic.width - 1)
-        err.write(color ? "\u{1B}[32m\(marker)\u{1B}[0m\n" : marker + "\n")
         err.flush()
+    }
+
+    /// `^~~~` under columns `start..<end` of the line `source` shows, escapes counted at their
+    /// width, and tabs kept so the caret lines up under the word.
+    static func marker(under source: SourceExcerpt, from start: Int, to end: Int) -> String {
+        let scalars = Array(source.text.unicodeScalars)
+        let markStart = min(max(start - source.startColumn, 0), scalars.count)
+        let markEnd = min(max(end - source.startColumn, markStart), scalars.count)
+        var marker = source.cutBefore ? "   " : ""
+        for scalar in scalars[0..<markStart] {
+            marker += scalar == "\t" ? "\t" : String(repeating: " ", count: DisplayText.width(String(scalar)))
+        }
+        var shown = String.UnicodeScalarView()
+        shown.append(contentsOf: scalars[markStart..<markEnd])
+        return marker + "^" + String(repeating: "~", count: max(DisplayText.width(String(shown)), 1) - 1)
     }
 
     private static var carInStock: StaticString { " Car in Stock. Total Value: " }

@@ -1,0 +1,57 @@
+// Text from a script shown to a person: control characters and invisible format characters
+// are written as escapes (`\n`, `\e`, `\x00`, `\u{202E}`), so a name or a source line can
+// neither break a diagnostic over lines nor drive the terminal (colours, cursor moves,
+// right-to-left overrides).
+
+enum DisplayText {
+    /// `text` with every character a terminal would act on instead of showing written as an escape.
+    static func escaped(_ text: String) -> String {
+        // Most text needs nothing: keep it as it is.
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            if let escape = escape(scalar) { result += escape } else { result.unicodeScalars.append(scalar) }
+        }
+        return result
+    }
+
+    /// How many columns `text` takes once escaped (a tab counts as one; it stays a tab).
+    static func width(_ text: String) -> Int {
+        var width = 0
+        for scalar in text.unicodeScalars {
+            width += escape(scalar)?.count ?? 1
+        }
+        return width
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        escape(scalar) != nil
+    }
+
+    /// The escape shown for `scalar`, or nil if it is shown as itself.
+    private static func escape(_ scalar: Unicode.Scalar) -> String? {
+        let value = scalar.value
+        switch value {
+        case 0x09: return nil
+        case 0x0A: return "\\n"
+        case 0x0D: return "\\r"
+        case 0x1B: return "\\e"
+        case 0x00..<0x20, 0x7F:
+            return "\\x" + hex(value, digits: 2)
+        case 0x80..<0xA0,                      // C1 controls
+             0x061C, 0x200E, 0x200F,           // bidi marks
+             0x202A...0x202E, 0x2066...0x2069, // bidi embeddings, overrides and isolates
+             0x200B...0x200D, 0xFEFF,          // zero-width characters
+             0x2028, 0x2029:                   // line and paragraph separators
+            return "\\u{" + hex(value, digits: 4) + "}"
+        default:
+            return nil
+        }
+    }
+
+    private static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}
