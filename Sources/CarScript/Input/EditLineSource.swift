@@ -5,12 +5,12 @@ import Glibc
 #endif
 import CEditLine
 
-/// History kept by libedit: bounded, consecutive duplicates collapsed, loaded and saved by `HistoryService`.
+/// History kept by libedit for recall: bounded, consecutive duplicates collapsed; `HistoryService` fills it and keeps the file.
 final class HistoryStore {
     let history: OpaquePointer
     private var event = HistEvent()
     /// How many entries are kept.
-    static let size: Int32 = 1000
+    static let size = Int32(HistoryService.size)
 
     init?() {
         guard cf_editline_available() != 0, let history = cf_history_init() else { return nil }
@@ -21,17 +21,9 @@ final class HistoryStore {
 
     deinit { cf_history_end(history) }
 
-    func add(_ line: String) {
-        cf_history_enter(history, &event, line)
-    }
-
-    func load(from path: String) -> Bool { cf_history_load(history, &event, path) >= 0 }
-
-    func save(to path: String) -> Bool {
-        // Private from the start: the file is created under a umask that keeps others out.
-        let previous = umask(0o077)
-        defer { umask(previous) }
-        return cf_history_save(history, &event, path) >= 0
+    /// Adds an entry (its bytes, without NUL).
+    func add(_ entry: [UInt8]) {
+        cf_history_enter(history, &event, entry.map { CChar(bitPattern: $0) } + [0])
     }
 }
 
@@ -46,7 +38,7 @@ final class EditLineSource: LineSource {
     /// "readable" and the read must not leave a blocking read waiting. Its own open file
     /// description keeps the shell's standard input flags untouched.
     private let input: Int32
-    private let history: HistoryStore?
+    private let history: HistoryService?
     private let prompts: (primary: UnsafeMutablePointer<CChar>, continuation: UnsafeMutablePointer<CChar>)
     private var continuing = false
     /// Makes the completer from the session's current catalog.
@@ -54,7 +46,7 @@ final class EditLineSource: LineSource {
     /// Writes out pending results before each prompt.
     private let beforePrompt: () -> Void
 
-    init?(history: HistoryStore?, color: Bool, completer: @escaping () -> Completer, beforePrompt: @escaping () -> Void) {
+    init?(history: HistoryService?, color: Bool, completer: @escaping () -> Completer, beforePrompt: @escaping () -> Void) {
         guard cf_editline_available() != 0, let editor = cf_el_init("carfab") else { return nil }
         self.editor = editor
         input = open("/proc/self/fd/0", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -73,7 +65,7 @@ final class EditLineSource: LineSource {
             let source = Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue()
             return source.continuing ? source.prompts.continuation : source.prompts.primary
         }, 1)
-        if let history { cf_el_set_hist(editor, history.history) }
+        if let store = history?.store { cf_el_set_hist(editor, store.history) }
         cf_el_set_getcfn(editor, { editor, character in
             guard let editor, let character, let data = cf_el_get_clientdata(editor) else { return -1 }
             let source = Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue()
@@ -115,16 +107,14 @@ final class EditLineSource: LineSource {
         }
         var length = Int(count)
         while length > 0 && (line[length - 1] == 0x0A || line[length - 1] == 0x0D) { length -= 1 }
-        let start = bytes.count
         line.withMemoryRebound(to: UInt8.self, capacity: length) { bytes.append(UnsafeBufferPointer(start: $0, count: length)) }
-        let entered = String(decoding: UnsafeBufferPointer(rebasing: bytes.bytes[start...]), as: UTF8.self)
-        let trimmed = entered.drop(while: { $0 == " " || $0 == "\t" })
-        if !trimmed.isEmpty, let history {
-            var text = String(trimmed)
-            while text.last == " " || text.last == "\t" { text.removeLast() }
-            history.add(text)
-        }
         return true
+    }
+
+    /// A whole command goes into the history; the physical lines it was typed on and lines
+    /// abandoned with Ctrl-C do not.
+    func record(_ command: String) {
+        history?.record(command)
     }
 
     private func complete() -> UInt8 {

@@ -1,0 +1,132 @@
+// Replacing a file whole: a temporary file beside it, written, flushed to disk, then renamed
+// over it, so a reader sees the old file or the new one and never a part; and the temporary
+// file is removed on every way out but a kill.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a file could not be replaced.
+enum FileWriteFailure: Error, Equatable {
+    /// A system call failed with this `errno`.
+    case system(Int32)
+    /// A stop signal arrived while writing; nothing was replaced.
+    case interrupted
+
+    /// The C library's words, or "interrupted".
+    var text: String {
+        switch self {
+        case .system(let code): String(cString: strerror(code))
+        case .interrupted: "interrupted"
+        }
+    }
+}
+
+/// A directory opened for replacing files in it, by name, without following links.
+struct Directory: ~Copyable {
+    let fd: Int32
+
+    /// Opens `path`, which must be a directory.
+    init(_ path: String) throws(FileWriteFailure) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .system(errno) }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Replaces `name` with a file holding `bytes`, mode `mode` (owner `owner` where allowed).
+    /// If `interruptible`, a stop signal abandons the write (a `save` a person interrupted);
+    /// otherwise it is finished (history saved on the way out after a signal).
+    func replace(_ name: String, with bytes: [UInt8], mode: mode_t, owner: (uid: uid_t, gid: gid_t)? = nil,
+                 interruptible: Bool) throws(FileWriteFailure) {
+        // Private while it is written; given its final mode once whole.
+        var temporary = ""
+        var file: Int32 = -1
+        for attempt in 0..<100 {
+            temporary = ".\(name).carfab-\(getpid())-\(attempt)"
+            file = openat(fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if file >= 0 || errno != EEXIST { break }
+        }
+        guard file >= 0 else { throw .system(errno) }
+        var failure: FileWriteFailure?
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                if interruptible && stopRequested {
+                    failure = .interrupted
+                    return
+                }
+                // In blocks, so a stop signal is seen while a large file is written.
+                let n = write(file, buffer.baseAddress! + offset, min(buffer.count - offset, 1 << 20))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = .system(errno)
+                    return
+                }
+                offset += n
+            }
+        }
+        if failure == nil, let owner, fchown(file, owner.uid, owner.gid) != 0, errno != EPERM {
+            failure = .system(errno)
+        }
+        if failure == nil && fchmod(file, mode) != 0 { failure = .system(errno) }
+        if failure == nil && fsync(file) != 0 { failure = .system(errno) }
+        if close(file) != 0 && failure == nil { failure = .system(errno) }
+        if failure == nil && interruptible && stopRequested { failure = .interrupted }
+        if failure == nil && renameat(fd, temporary, fd, name) != 0 { failure = .system(errno) }
+        if let failure {
+            unlinkat(fd, temporary, 0)
+            throw failure
+        }
+        // The rename itself reaches the disk with the directory.
+        fsync(fd)
+    }
+
+    /// The whole of regular file `name`, opened without following a link; nil if there is none.
+    func read(_ name: String, atMost limit: Int) throws(FileReadFailure) -> [UInt8]? {
+        let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else {
+            if errno == ENOENT { return nil }
+            throw errno == ELOOP ? .link : .system(errno)
+        }
+        defer { close(file) }
+        return try readWhole(file, atMost: limit)
+    }
+}
+
+/// Why a file could not be read whole.
+enum FileReadFailure: Error, Equatable {
+    case system(Int32)
+    /// It is a symbolic link, which is not followed.
+    case link
+    /// It is not a regular file (a directory, FIFO, device or socket).
+    case notRegular
+    /// It is larger than the limit.
+    case tooLarge
+}
+
+/// Reads the regular file open on `file` to its end.
+func readWhole(_ file: Int32, atMost limit: Int) throws(FileReadFailure) -> [UInt8] {
+    var info = stat()
+    guard fstat(file, &info) == 0 else { throw .system(errno) }
+    guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw .system(errno)
+        }
+        if n == 0 { return bytes }
+        bytes += chunk[0..<n]
+        if bytes.count > limit { throw .tooLarge }
+    }
+}
+
+/// The process's file-creation mask, read without changing it for long (carfab has one thread).
+func currentUmask() -> mode_t {
+    let mask = umask(0o022)
+    umask(mask)
+    return mask
+}
