@@ -14,15 +14,19 @@ enum ScriptCommands {
         CommandSpec(
             name: "save", aliases: [], group: .script,
             arguments: [.required("FILE", .file)],
-            summary: "write the session as a script that rebuilds it",
-            details: "Writes changed rates, then each stock line as 'car' and 'set' commands, then 'select' for the current line. FILE is written whole through a temporary file, so a failure leaves an old FILE as it was. Paths resolve as for 'source'. Refused with --safe.",
+            summary: "write the session as a script that rebuilds it ('-': print it)",
+            details: "Writes the definitions made in this session, the rates changed in it, then each stock line as 'car' and 'set' commands, then 'select' for the current line: replayed in a new session, it rebuilds the same state. FILE is replaced whole through a temporary file beside it, so a failure leaves an old FILE as it was; a symbolic link is followed to its file, which keeps its mode; anything but a regular file is refused. '-' prints the script instead. Paths resolve as for 'source'. Refused with --safe (but for '-').",
             example: "save /tmp/fleet.carfab",
             run: { session, call throws(ScriptError) in
-                try session.refuseIfSafe(call)
-                let path = resolvePath(call.word(1), against: session.frames.last?.directory ?? ".")
+                let name = call.word(1)
+                if name != "-" { try session.refuseIfSafe(call) }
                 do throws(ScriptError.Kind) {
                     let script = try SessionScript.text(of: session)
-                    try writeAtomically(Array(script.utf8), to: path)
+                    if name == "-" {
+                        session.emit(.text(String(script.dropLast())), call)
+                        return
+                    }
+                    try save(Array(script.utf8), to: resolvePath(name, against: session.frames.last?.directory ?? "."))
                 } catch {
                     throw ScriptError(error, at: call.range(1))
                 }

@@ -1,4 +1,4 @@
-// Paths and whole-file writes, on the C library alone.
+// Paths, and saving a file, on the C library alone.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,31 +27,54 @@ func errnoText() -> String {
     String(cString: strerror(errno))
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename, so a failure leaves any old file whole.
-func writeAtomically(_ bytes: [UInt8], to path: String) throws(ScriptError.Kind) {
-    let directory = directoryName(path)
-    let base = path.split(separator: "/").last.map(String.init) ?? path
-    let temporary = resolvePath(".\(base).\(getpid()).tmp", against: directory == "." ? "." : directory)
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw .io("cannot save '\(path)': \(errnoText())") }
-    var failure: String?
-    bytes.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                failure = errnoText()
-                return
-            }
-            offset += n
+/// Saves `bytes` as the file at `path` the way an editor does: through a symbolic link to
+/// the file it names; only over a regular file, keeping its mode (and owner, where allowed);
+/// a new file gets mode 0644 less the umask. The file is replaced whole (see `Directory.replace`),
+/// so a failure or a stop signal leaves the old file as it was and no temporary file behind.
+func save(_ bytes: [UInt8], to path: String) throws(ScriptError.Kind) {
+    func failure(_ reason: String) -> ScriptError.Kind { .io("cannot save '\(path)': \(reason)") }
+    var target = path
+    var existing: stat?
+    for hop in 0... {
+        var info = stat()
+        if lstat(target, &info) != 0 {
+            guard errno == ENOENT else { throw failure(errnoText()) }
+            break
         }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            existing = info
+        case S_IFLNK:
+            guard hop < 40 else { throw failure(String(cString: strerror(ELOOP))) }
+            guard let link = readLink(target) else { throw failure(errnoText()) }
+            target = resolvePath(link, against: directoryName(target))
+            continue
+        case S_IFDIR: throw failure("it is a directory")
+        case S_IFIFO: throw failure("it is a FIFO, not a regular file")
+        case S_IFCHR, S_IFBLK: throw failure("it is a device, not a regular file")
+        case S_IFSOCK: throw failure("it is a socket, not a regular file")
+        default: throw failure("it is not a regular file")
+        }
+        break
     }
-    if failure == nil && fsync(fd) != 0 { failure = errnoText() }
-    if close(fd) != 0 && failure == nil { failure = errnoText() }
-    if failure == nil && rename(temporary, path) != 0 { failure = errnoText() }
-    if let failure {
-        unlink(temporary)
-        throw .io("cannot save '\(path)': \(failure)")
+    let name = target.split(separator: "/").last.map(String.init) ?? target
+    do throws(FileWriteFailure) {
+        let directory = try Directory(directoryName(target))
+        if let existing {
+            let owner = existing.st_uid != geteuid() || existing.st_gid != getegid() ? (existing.st_uid, existing.st_gid) : nil
+            try directory.replace(name, with: bytes, mode: existing.st_mode & 0o7777, owner: owner, interruptible: true)
+        } else {
+            try directory.replace(name, with: bytes, mode: 0o644 & ~currentUmask(), interruptible: true)
+        }
+    } catch {
+        throw failure(error.text)
     }
+}
+
+/// The target of the symbolic link at `path`.
+private func readLink(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = readlink(path, &buffer, buffer.count - 1)
+    guard length >= 0 else { return nil }
+    return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
