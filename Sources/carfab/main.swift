@@ -32,7 +32,12 @@ sigemptyset(&action.sa_mask)
 action.sa_flags = 0
 for signo in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaction(signo, &action, nil) }
 
-switch Program.run(Array(CommandLine.arguments.dropFirst())) {
+// The arguments as the bytes they are: `CommandLine.arguments` would replace invalid UTF-8.
+let arguments = (1..<Int(CommandLine.argc)).map { index in
+    ArgumentBytes(CommandLine.unsafeArgv[index].map { Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map(UInt8.init(bitPattern:)) } ?? [])
+}
+
+switch Program.run(arguments) {
 case .exit(let status):
     exit(status)
 case .brokenPipe:

@@ -26,7 +26,7 @@ public enum BuiltInCatalog {
         """
 
     /// The catalog the script defines, or nil (with the diagnostics rendered) if it or a catalog file fails.
-    public static func load(files: [String] = [], renderer: any ResultRenderer, keepGoing: Bool = false) -> Catalog? {
+    public static func load(files: [ArgumentBytes] = [], renderer: any ResultRenderer, keepGoing: Bool = false) -> Catalog? {
         var options = SessionOptions()
         options.definitionsOnly = true
         options.keepGoing = keepGoing
@@ -34,11 +34,13 @@ public enum BuiltInCatalog {
         loader.run(text: script, name: "<built-in catalog>")
         for file in files where !loader.shouldStop {
             do {
-                loader.run(try openLineSource(.file(file)))
+                loader.run(try openLineSource(.filePath(file.bytes)))
+            } catch .interrupted {
+                return nil
             } catch {
-                loader.reportUnreadable(path: file, failure: error)
+                loader.reportUnreadable(path: file.description, failure: error)
             }
         }
-        return loader.hasFailed ? nil : loader.catalog
+        return loader.hasFailed || stopRequested ? nil : loader.catalog
     }
 }

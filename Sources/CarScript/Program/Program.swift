@@ -27,6 +27,11 @@ public enum Program {
 
     /// Runs carfab with `arguments` (without the program name).
     public static func run(_ arguments: [String], environment: ProgramEnvironment = .current) -> Outcome {
+        run(arguments.map { ArgumentBytes(Array($0.utf8)) }, environment: environment)
+    }
+
+    /// Runs carfab with `arguments` (without the program name), as the bytes they are.
+    public static func run(_ arguments: [ArgumentBytes], environment: ProgramEnvironment = .current) -> Outcome {
         let out = Output(fd: 1)
         let err = Output(fd: 2)
         let parsed: ProgramArguments
@@ -66,7 +71,9 @@ public enum Program {
         do {
             try center.startAll()
         } catch is CatalogLoadFailure {
-            return .exit(ExitStatus.failure)
+            // A signal while a catalog file was opened or read (a FIFO) stops carfab as anywhere else.
+            let signal = pendingStopSignal.load(ordering: .relaxed)
+            return signal != 0 ? .stoppedBy(signal: signal) : .exit(ExitStatus.failure)
         } catch {
             err.write("carfab: error: \(error)\n")
             return .exit(ExitStatus.failure)
@@ -83,12 +90,14 @@ public enum Program {
             if session.shouldStop || stopRequested { break }
             switch input {
             case .text(let text):
-                session.run(text: text, name: "<command-line>")
+                session.run(TextLineSource(bytes: text.bytes, name: "<command-line>"))
             case .file(let path):
                 do {
-                    session.run(try openLineSource(.file(path)))
+                    session.run(try openLineSource(.filePath(path.bytes)))
+                } catch .interrupted {
+                    break
                 } catch {
-                    session.reportUnreadable(path: path, failure: error)
+                    session.reportUnreadable(path: path.description, failure: error)
                 }
             }
         }

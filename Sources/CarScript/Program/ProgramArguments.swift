@@ -1,9 +1,25 @@
+/// A command-line argument as the bytes it is: text and file names need not be UTF-8, and
+/// are checked (text) or used (names) as given, not with invalid bytes replaced.
+public struct ArgumentBytes: Equatable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The bytes.
+    public let bytes: [UInt8]
+
+    /// The argument holding `bytes`.
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The argument spelled by `value`.
+    public init(stringLiteral value: String) { bytes = Array(value.utf8) }
+
+    /// The argument as text to show (an invalid byte shown as U+FFFD).
+    public var description: String { String(decoding: bytes, as: UTF8.self) }
+}
+
 /// One input to run, in command-line order.
 public enum ProgramInput: Equatable, Sendable {
     /// `-e TEXT`.
-    case text(String)
+    case text(ArgumentBytes)
     /// A file path, or `-` for standard input.
-    case file(String)
+    case file(ArgumentBytes)
 }
 
 /// The output format of results and errors.
@@ -22,7 +38,7 @@ public struct ProgramArguments: Equatable, Sendable {
     /// Scripts and `-e` texts, in order.
     public var inputs: [ProgramInput] = []
     /// Catalog files to load before the inputs.
-    public var catalogs: [String] = []
+    public var catalogs: [ArgumentBytes] = []
     /// Result format.
     public var format = OutputFormat.text
     /// `-i`: read standard input at a prompt after the inputs.
@@ -40,36 +56,43 @@ public struct ProgramArguments: Equatable, Sendable {
 
     /// Reads the arguments after the program name.
     public init(parsing arguments: [String]) throws(UsageError) {
+        try self.init(parsing: arguments.map { ArgumentBytes(Array($0.utf8)) })
+    }
+
+    /// Reads the arguments after the program name, as the bytes they are.
+    public init(parsing arguments: [ArgumentBytes]) throws(UsageError) {
         var index = 0
         var onlyFiles = false
-        func value(for option: String, inline: String?) throws(UsageError) -> String {
-            if let inline { return inline }
+        func value(for option: String, inline: [UInt8]?) throws(UsageError) -> ArgumentBytes {
+            if let inline { return ArgumentBytes(inline) }
             index += 1
             guard index < arguments.count else { throw UsageError(message: "option '\(option)' needs a value") }
             return arguments[index]
         }
+        let dash = UInt8(ascii: "-")
         while index < arguments.count {
-            let argument = arguments[index]
+            let argument = arguments[index].bytes
             defer { index += 1 }
-            if onlyFiles || argument == "-" || !argument.hasPrefix("-") {
-                inputs.append(.file(argument))
+            if onlyFiles || argument == [dash] || argument.first != dash {
+                inputs.append(.file(arguments[index]))
                 continue
             }
-            var name = argument
-            var inline: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            } else if argument.hasPrefix("-e") && argument.count > 2 {
-                name = "-e"
-                inline = String(argument.dropFirst(2))
+            var nameBytes = argument[...]
+            var inline: [UInt8]?
+            if argument.starts(with: [dash, dash]), let equals = argument.firstIndex(of: UInt8(ascii: "=")) {
+                nameBytes = argument[..<equals]
+                inline = Array(argument[(equals + 1)...])
+            } else if argument.starts(with: [dash, UInt8(ascii: "e")]) && argument.count > 2 {
+                nameBytes = argument[..<2]
+                inline = Array(argument[2...])
             }
+            let name = String(decoding: nameBytes, as: UTF8.self)
             switch name {
             case "--": onlyFiles = true
             case "-e": inputs.append(.text(try value(for: "-e", inline: inline)))
             case "--catalog": catalogs.append(try value(for: name, inline: inline))
             case "--format":
-                let text = try value(for: name, inline: inline)
+                let text = try value(for: name, inline: inline).description
                 guard let format = OutputFormat(rawValue: text) else {
                     throw UsageError(message: "unknown format '\(text)' (use text or json)")
                 }

@@ -7,11 +7,11 @@ struct CatalogLoadFailure: Error {}
 final class CatalogService: Service {
     let name = "catalog"
     private(set) var catalog = Catalog()
-    private let files: [String]
+    private let files: [ArgumentBytes]
     private let renderer: any ResultRenderer
     private let keepGoing: Bool
 
-    init(files: [String], renderer: any ResultRenderer, keepGoing: Bool) {
+    init(files: [ArgumentBytes], renderer: any ResultRenderer, keepGoing: Bool) {
         self.files = files
         self.renderer = renderer
         self.keepGoing = keepGoing
