@@ -55,7 +55,7 @@ public final class CarConfiguration: Sendable {
 }
 
 /// The identities of a configuration's factory and parts.
-struct ConfigurationKey: Equatable, Sendable {
+struct ConfigurationKey: Hashable, Sendable {
     var factory: ObjectIdentifier
     var floorplan: ObjectIdentifier
     var suspension: ObjectIdentifier

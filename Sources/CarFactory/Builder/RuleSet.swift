@@ -1,24 +1,44 @@
 import Synchronization
 
-// Checking a car against the rules is on the path of every `car` and `set`: the rules
-// are arranged once as plain part identities, so a check compares integers and copies
-// no names; and each configuration is checked once, when it is first made.
+// Checking a car against the rules is on the path of every `car` and `set`: each rule is
+// found by the pair of parts it forbids, so a check is three lookups however many rules
+// there are; and each configuration is checked once, when it is first made.
 
 /// A catalog's rules, arranged for checking cars quickly, and the configurations made under them.
 public final class RuleSet: Sendable {
-    /// One rule as the identities of its two parts (nil where a choice names an option not resolved to a part).
-    private struct Check {
-        let firstFamily: Int
-        let first: ObjectIdentifier?
-        let secondFamily: Int
-        let second: ObjectIdentifier?
+    /// Rules in definition order, each also found by the pair of parts it forbids.
+    private struct Rules {
+        var all: [Rule] = []
+        /// The position of the first rule forbidding each pair of the catalog's parts.
+        var byPair: [PartPair: Int] = [:]
+        /// Positions of rules naming options by name only, checked the slow way.
+        var byName: [Int] = []
+
+        mutating func append(_ rule: Rule) {
+            if let pair = PartPair(rule) {
+                if byPair[pair] == nil { byPair[pair] = all.count }
+            } else {
+                byName.append(all.count)
+            }
+            all.append(rule)
+        }
     }
 
-    /// The rules, in definition order.
-    public let rules: [Rule]
-    private let checks: [Check]
+    /// Rules that rule sets made by `adding` share, each seeing the first `count` of them: a
+    /// catalog that gains rule after rule extends them in place instead of copying them all.
+    private final class SharedRules: Sendable {
+        let rules: Mutex<Rules>
+        init(_ rules: Rules) { self.rules = Mutex(rules) }
+    }
+
+    private let shared: SharedRules
+    /// How many of the shared rules are this set's.
+    private let count: Int
     /// Every configuration made under these rules, each made and checked once (see `CarConfiguration`).
     private let made: Mutex<ConfigurationTable>
+
+    /// The rules, in definition order.
+    public var rules: [Rule] { shared.rules.withLock { Array($0.all[0..<count]) } }
 
     /// Arranges `rules` for checking.
     public convenience init(_ rules: [Rule]) {
@@ -27,11 +47,31 @@ public final class RuleSet: Sendable {
 
     /// Arranges `rules` for checking, keeping at most `limit` configurations.
     init(_ rules: [Rule], keeping limit: Int) {
+        var arranged = Rules()
+        for rule in rules { arranged.append(rule) }
+        shared = SharedRules(arranged)
+        count = rules.count
         made = Mutex(ConfigurationTable(keeping: limit))
-        self.rules = rules
-        checks = rules.map {
-            Check(firstFamily: $0.first.family.index, first: $0.first.part,
-                  secondFamily: $0.second.family.index, second: $0.second.part)
+    }
+
+    private init(sharing shared: SharedRules, count: Int) {
+        self.shared = shared
+        self.count = count
+        made = Mutex(ConfigurationTable())
+    }
+
+    /// These rules and `rule`, with no configuration made yet.
+    public func adding(_ rule: Rule) -> RuleSet {
+        shared.rules.withLock { rules in
+            // Only the newest rule set of a line extends it; any other starts its own.
+            guard rules.all.count == count else {
+                var copy = Rules()
+                for earlier in rules.all[0..<count] { copy.append(earlier) }
+                copy.append(rule)
+                return RuleSet(sharing: SharedRules(copy), count: count + 1)
+            }
+            rules.append(rule)
+            return RuleSet(sharing: shared, count: count + 1)
         }
     }
 
@@ -82,33 +122,29 @@ public final class RuleSet: Sendable {
                          priceMinorUnits: priceMinorUnits, brokenRule: firstBroken(floorplan, suspension, drivetrain))
     }
 
-    /// The first rule a car with these parts breaks, if any.
+    /// The first rule (in definition order) a car with these parts breaks, if any.
     public func firstBroken(_ floorplan: any Floorplan, _ suspension: any Suspension,
                             _ drivetrain: any Drivetrain) -> Rule? {
-        let parts = (ObjectIdentifier(floorplan), ObjectIdentifier(suspension), ObjectIdentifier(drivetrain))
-        func identity(_ family: Int) -> ObjectIdentifier {
-            switch family {
-            case 0: parts.0
-            case 1: parts.1
-            default: parts.2
+        let count = self.count
+        return shared.rules.withLock { rules in
+            var first = count
+            for pair in [PartPair(floorplan, suspension), PartPair(floorplan, drivetrain), PartPair(suspension, drivetrain)] {
+                if let position = rules.byPair[pair], position < first { first = position }
             }
-        }
-        for (position, check) in checks.enumerated() {
-            guard let first = check.first, let second = check.second else {
-                // A rule naming options by name only: compare the slow way.
-                let rule = rules[position]
-                let broken = rule.isBroken { family -> any Part in
+            for position in rules.byName where position < first {
+                let broken = rules.all[position].isBroken { family -> any Part in
                     switch family {
                     case .floorplan: floorplan
                     case .suspension: suspension
                     case .drivetrain: drivetrain
                     }
                 }
-                if broken { return rule }
-                continue
+                if broken {
+                    first = position
+                    break
+                }
             }
-            if identity(check.firstFamily) == first && identity(check.secondFamily) == second { return rules[position] }
+            return first < count ? rules.all[first] : nil
         }
-        return nil
     }
 }

@@ -5,15 +5,17 @@ public struct Catalog: Sendable {
     /// The model factories.
     public private(set) var registry = FactoryRegistry()
     /// The rules every car must keep.
-    public private(set) var rules: [Rule] = [] {
-        didSet { ruleSet = RuleSet(rules) }
-    }
+    public private(set) var rules: [Rule] = []
     /// The rules arranged for checking cars.
     public private(set) var ruleSet = RuleSet.none
     /// The currencies, in definition order.
     public private(set) var currencies: [Currency] = []
     private var optionTables = [OptionTable](repeating: OptionTable(), count: PartFamily.allCases.count)
     private var currencyIndex: [String: Int] = [:]
+    /// Each rule by the pair of parts it forbids, and the first model whose default options
+    /// hold each pair: a new model or rule is checked against the others in constant time.
+    private var rulesByPair: [PartPair: Rule] = [:]
+    private var modelsByDefaultPair: [PartPair: String] = [:]
 
     /// A catalog holding only the base currency.
     public init() {
@@ -50,8 +52,9 @@ public struct Catalog: Sendable {
         CarBuilder(car: car, rules: ruleSet)
     }
 
-    /// Registers a new option of a family.
-    public mutating func define(_ definition: OptionDefinition) throws(CarFactoryError) {
+    /// Registers a new option of a family; returns it.
+    @discardableResult
+    public mutating func define(_ definition: OptionDefinition) throws(CarFactoryError) -> any Part {
         let part: any Part
         switch definition.family {
         case .floorplan:
@@ -67,10 +70,12 @@ public struct Catalog: Sendable {
             part = definition.family == .suspension ? CatalogSuspension(definition) : CatalogDrivetrain(definition)
         }
         try optionTables[definition.family.index].add(part)
+        return part
     }
 
-    /// Registers a new model; its default options must exist and keep every rule.
-    public mutating func define(_ definition: ModelDefinition) throws(CarFactoryError) {
+    /// Registers a new model; its default options must exist and keep every rule. Returns its factory.
+    @discardableResult
+    public mutating func define(_ definition: ModelDefinition) throws(CarFactoryError) -> any CarFactory {
         guard !registry.contains(definition.name) else { throw .duplicateModel(definition.name) }
         guard case .floorplan(let floorplan) = try option(named: definition.floorplan, in: .floorplan).kind,
               case .suspension(let suspension) = try option(named: definition.suspension, in: .suspension).kind,
@@ -79,24 +84,34 @@ public struct Catalog: Sendable {
         let factory = CatalogCarFactory(model: definition.name, carType: definition.carType,
                                         basePrice: definition.basePrice, floorplan: floorplan,
                                         suspension: suspension, drivetrain: drivetrain)
-        if let broken = rules.first(where: { $0.isBroken(by: factory.defaultPart(of:)) }) {
-            throw .defaultsBreakRule(model: definition.name, broken)
+        let pairs = PartPair.all(of: factory)
+        for pair in pairs {
+            if let broken = rulesByPair[pair] { throw .defaultsBreakRule(model: definition.name, broken) }
         }
         try registry.register(factory)
+        for pair in pairs where modelsByDefaultPair[pair] == nil { modelsByDefaultPair[pair] = factory.model }
+        return factory
     }
 
     /// Adds a rule forbidding two options together; returns it with canonical option names.
     @discardableResult
     public mutating func forbid(_ first: PartChoice, with second: PartChoice) throws(CarFactoryError) -> Rule {
-        guard first.family != second.family else { throw .ruleWithinOneFamily(first.family) }
-        let rule = Rule(forbid: PartChoice(try option(named: first.option, in: first.family)),
-                        with: PartChoice(try option(named: second.option, in: second.family)))
-        let reversed = Rule(forbid: rule.second, with: rule.first)
-        if let existing = rules.first(where: { $0 == rule || $0 == reversed }) { throw .duplicateRule(existing) }
-        if let factory = registry.factories.first(where: { rule.isBroken(by: $0.defaultPart(of:)) }) {
-            throw .defaultsBreakRule(model: factory.model, rule)
-        }
+        let rule = try rule(forbidding: first, with: second)
         rules.append(rule)
+        ruleSet = ruleSet.adding(rule)
+        if let pair = PartPair(rule) { rulesByPair[pair] = rule }
+        return rule
+    }
+
+    /// The rule `forbid` would add, checked against the rules and models but not added.
+    public func rule(forbidding first: PartChoice, with second: PartChoice) throws(CarFactoryError) -> Rule {
+        guard first.family != second.family else { throw .ruleWithinOneFamily(first.family) }
+        let firstPart = try option(named: first.option, in: first.family)
+        let secondPart = try option(named: second.option, in: second.family)
+        let rule = Rule(forbid: PartChoice(firstPart), with: PartChoice(secondPart))
+        let pair = PartPair(firstPart, secondPart)
+        if let existing = rulesByPair[pair] { throw .duplicateRule(existing) }
+        if let model = modelsByDefaultPair[pair] { throw .defaultsBreakRule(model: model, rule) }
         return rule
     }
 
@@ -108,10 +123,36 @@ public struct Catalog: Sendable {
         currencies.append(currency)
     }
 
-    /// Changes the rate of a currency other than the base currency.
-    public mutating func setRate(of code: some StringProtocol, to rate: DecimalNumber) throws(CarFactoryError) {
+    /// Changes the rate of a currency other than the base currency; returns its position among the currencies.
+    @discardableResult
+    public mutating func setRate(of code: some StringProtocol, to rate: DecimalNumber) throws(CarFactoryError) -> Int {
         guard let index = currencyIndex[nameKey(code)] else { throw .unknownCurrency(String(code)) }
         guard index != 0 else { throw .baseRateIsFixed(currencies[index].code) }
         currencies[index] = try currencies[index].with(rate: rate)
+        return index
+    }
+}
+
+/// Two parts of different families, in family order, by identity: what a rule forbids, and
+/// what a car or a model's defaults hold three of.
+struct PartPair: Hashable, Sendable {
+    let first: ObjectIdentifier
+    let second: ObjectIdentifier
+
+    init(_ a: any Part, _ b: any Part) {
+        (first, second) = a.family.index < b.family.index
+            ? (ObjectIdentifier(a), ObjectIdentifier(b)) : (ObjectIdentifier(b), ObjectIdentifier(a))
+    }
+
+    /// The pair a rule forbids, if it names the catalog's parts themselves.
+    init?(_ rule: Rule) {
+        guard let a = rule.first.part, let b = rule.second.part else { return nil }
+        (first, second) = rule.first.family.index < rule.second.family.index ? (a, b) : (b, a)
+    }
+
+    /// The three pairs of a factory's default parts.
+    static func all(of factory: any CarFactory) -> [PartPair] {
+        let floorplan = factory.makeFloorplan(), suspension = factory.makeSuspension(), drivetrain = factory.makeDrivetrain()
+        return [PartPair(floorplan, suspension), PartPair(floorplan, drivetrain), PartPair(suspension, drivetrain)]
     }
 }

@@ -16,6 +16,10 @@ public struct StockLedger: Sendable {
     public private(set) var carCount: Int64 = 0
     /// Value of the stock in base-currency minor units.
     public private(set) var valueMinorUnits: Int64 = 0
+    /// How many lines hold each distinct configuration: made the first time a rule is checked
+    /// against a stock (`forbid`), then kept up to date, so that each later check looks at
+    /// each configuration once instead of at every line. Stocks never checked pay nothing.
+    private var linesByConfiguration: [ConfigurationKey: (configuration: CarConfiguration, lines: Int)]?
 
     /// An empty stock.
     public init() {}
@@ -51,6 +55,7 @@ public struct StockLedger: Sendable {
         carCount = newCount
         valueMinorUnits = newValue
         currentNumber = lines.count
+        if linesByConfiguration != nil { counted(car.configuration, by: 1) }
     }
 
     /// Replaces the current line's car, keeping its count.
@@ -59,6 +64,10 @@ public struct StockLedger: Sendable {
         let count = lines[number - 1].count
         let without = try Self.adding(lines[number - 1].car.priceMinorUnits, times: -count, to: valueMinorUnits)
         valueMinorUnits = try Self.adding(car.priceMinorUnits, times: count, to: without)
+        if linesByConfiguration != nil {
+            counted(lines[number - 1].car.configuration, by: -1)
+            counted(car.configuration, by: 1)
+        }
         lines[number - 1] = StockLine(car: car, count: count)
     }
 
@@ -74,6 +83,7 @@ public struct StockLedger: Sendable {
         let removed = try line(target)
         valueMinorUnits = try Self.adding(removed.car.priceMinorUnits, times: -removed.count, to: valueMinorUnits)
         carCount -= removed.count
+        if linesByConfiguration != nil { counted(removed.car.configuration, by: -1) }
         lines.remove(at: target - 1)
         if let current = currentNumber {
             if current == target {
@@ -92,6 +102,26 @@ public struct StockLedger: Sendable {
         currentNumber = nil
         carCount = 0
         valueMinorUnits = 0
+        if linesByConfiguration != nil { linesByConfiguration = [:] }
+    }
+
+    /// The number of the first line whose car breaks `rule`, if any.
+    public mutating func firstLine(breaking rule: Rule) -> Int? {
+        if linesByConfiguration == nil {
+            var counts: [ConfigurationKey: (configuration: CarConfiguration, lines: Int)] = [:]
+            for line in lines { counts[line.car.configuration.key, default: (line.car.configuration, 0)].lines += 1 }
+            linesByConfiguration = counts
+        }
+        guard let counts = linesByConfiguration,
+              counts.values.contains(where: { rule.isBroken(by: $0.configuration.part(of:)) }) else { return nil }
+        // Rare (the rule is refused): find the line to name.
+        return lines.firstIndex { rule.isBroken(by: $0.car.part(of:)) }.map { $0 + 1 }
+    }
+
+    private mutating func counted(_ configuration: CarConfiguration, by change: Int) {
+        let key = configuration.key
+        let lines = (linesByConfiguration?[key]?.lines ?? 0) + change
+        linesByConfiguration?[key] = lines > 0 ? (configuration, lines) : nil
     }
 
     /// The most lines whose storage `clear` keeps for refilling.

@@ -128,20 +128,11 @@ public final class CommandSpec: Sendable {
         self.runsWhenChecking = runsWhenChecking
         self.run = run
         requiredCount = arguments.filter { !$0.optional }.count
-        usesCatalogIndex = arguments.contains {
-            switch $0.kind {
-            case .model, .option, .optionOf, .currency: true
-            default: false
-            }
-        }
         steps = arguments.map { ResolveStep(kind: $0.kind, optional: $0.optional) }
     }
 
     /// How many arguments must be given.
     let requiredCount: Int
-    /// Whether an argument names a model, option or currency (looked up in the catalog index).
-    /// Others resolve without it, so a catalog file's definitions do not rebuild it one by one.
-    let usesCatalogIndex: Bool
     /// Each argument's kind and whether it may be left out, as plain values (no names, no
     /// keyword strings) so resolving walks them without touching reference counts.
     let steps: [ResolveStep]

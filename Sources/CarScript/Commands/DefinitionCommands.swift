@@ -21,8 +21,7 @@ enum DefinitionCommands {
                     family: family, name: call.word(2), shownAs: call.word(3),
                     listPrice: try call.at(5) { () throws(CarFactoryError) in try .base(call.decimal(5).minorUnits(digits: Currency.base.digits)) })
                 try readExtras(call, into: &definition)
-                try call.at(2) { () throws(CarFactoryError) in try session.catalog.define(definition) }
-                session.definitions.append(.option(definition))
+                try call.at(2) { () throws(CarFactoryError) in try session.changeCatalog(.option(definition)) }
             }),
         CommandSpec(
             name: "model", aliases: [], group: .definition,
@@ -39,8 +38,7 @@ enum DefinitionCommands {
                     name: call.word(1), carType: call.word(2),
                     basePrice: try call.at(4) { () throws(CarFactoryError) in try .base(call.decimal(4).minorUnits(digits: Currency.base.digits)) },
                     floorplan: call.option(6).name, suspension: call.option(8).name, drivetrain: call.option(10).name)
-                try call.at(1) { () throws(CarFactoryError) in try session.catalog.define(definition) }
-                session.definitions.append(.model(definition))
+                try call.at(1) { () throws(CarFactoryError) in try session.changeCatalog(.model(definition)) }
             }),
         CommandSpec(
             name: "forbid", aliases: [], group: .definition,
@@ -53,15 +51,9 @@ enum DefinitionCommands {
             run: { session, call throws(ScriptError) in
                 let first = PartChoice(call.option(2).family, call.option(2).name)
                 let second = PartChoice(call.option(5).family, call.option(5).name)
-                var next = session.catalog
-                let rule = try call.at(first.family == second.family ? 4 : 0) { () throws(CarFactoryError) in
-                    try next.forbid(first, with: second)
+                try call.at(first.family == second.family ? 4 : 0) { () throws(CarFactoryError) in
+                    try session.changeCatalog(.rule(first, second))
                 }
-                if let index = session.stock.lines.firstIndex(where: { line in rule.isBroken(by: line.car.part(of:)) }) {
-                    throw ScriptError(.domain(.stockBreaksRule(line: index + 1, rule)), at: call.range(0))
-                }
-                session.catalog = next
-                session.definitions.append(.rule(rule))
             }),
         CommandSpec(
             name: "currency", aliases: [], group: .definition,
@@ -84,8 +76,7 @@ enum DefinitionCommands {
                 } catch {
                     throw ScriptError(.domain(error), at: call.range(6))
                 }
-                try call.at(1) { () throws(CarFactoryError) in try session.catalog.define(currency) }
-                session.definitions.append(.currency(currency))
+                try call.at(1) { () throws(CarFactoryError) in try session.changeCatalog(.currency(currency)) }
             }),
     ]
 

@@ -107,15 +107,13 @@ public struct Invocation {
         return indexRef.borrow { $0.valuations[position] }
     }
 
-    /// The valuation of the currency of argument `index`, or of the base currency if it was left out
-    /// (for commands with a catalog argument: see `CommandSpec.usesCatalogIndex`).
+    /// The valuation of the currency of argument `index`, or of the base currency if it was left out.
     public func valuationOrBase(_ index: Int) -> CurrencyValuation {
         guard case .currency(let position) = value(index) else { return indexRef.borrow { $0.base } }
         return indexRef.borrow { $0.valuations[position] }
     }
 
-    /// The rules of the catalog the arguments were resolved in, for building cars (for commands
-    /// with a catalog argument: see `CommandSpec.usesCatalogIndex`).
+    /// The rules of the catalog the arguments were resolved in, for building cars.
     public var rules: RuleSet { indexRef.borrow { $0.rules } }
 
     /// The count of argument `index`, if given.

@@ -38,7 +38,7 @@ enum ValueCommands {
             example: "rate GBP 0.61",
             run: { session, call throws(ScriptError) in
                 let code = call.currency(1)?.code ?? ""
-                try call.at(2) { () throws(CarFactoryError) in try session.catalog.setRate(of: code, to: call.decimal(2)) }
+                try call.at(2) { () throws(CarFactoryError) in try session.changeCatalog(.rate(code: code, call.decimal(2))) }
             }),
     ]
 }

@@ -21,18 +21,19 @@ public final class CurrencyValuation: Sendable {
 }
 
 /// The catalog arranged for the hot path: names looked up from bytes, valuations made once.
-/// Rebuilt whenever the session's catalog changes (definitions and rates are rare).
-final class CatalogIndex: Sendable {
-    let factories: [any CarFactory]
-    let models: NameIndex
-    let parts: [[any Part]]
-    let options: [NameIndex]
-    let valuations: [CurrencyValuation]
-    let currencies: NameIndex
+/// Made once per session and kept in step with each definition and rate change (see
+/// `Session.changeCatalog`), each costing time in proportion to what it adds.
+final class CatalogIndex {
+    private(set) var factories: [any CarFactory]
+    private(set) var models: NameIndex
+    private(set) var parts: [[any Part]]
+    private(set) var options: [NameIndex]
+    private(set) var valuations: [CurrencyValuation]
+    private(set) var currencies: NameIndex
     /// The base currency's valuation, for `total` and `price` without a currency.
     let base: CurrencyValuation
     /// The catalog's rules, for builders.
-    let rules: RuleSet
+    private(set) var rules: RuleSet
 
     init(_ catalog: Catalog) {
         rules = catalog.ruleSet
@@ -57,8 +58,37 @@ final class CatalogIndex: Sendable {
         base = valuations[0]
     }
 
-    static let families = NameIndex(PartFamily.allCases.map(\.rawValue))
+    /// Adds a new option.
+    func add(_ part: any Part) {
+        let family = part.family.index
+        for name in [part.name] + part.otherNames { options[family].insert(name, value: parts[family].count) }
+        options[family].arrange()
+        parts[family].append(part)
+    }
 
-    /// An index of an empty catalog.
-    static let empty = CatalogIndex(Catalog())
+    /// Adds a new model.
+    func add(_ factory: any CarFactory) {
+        models.insert(factory.model, value: factories.count)
+        models.arrange()
+        factories.append(factory)
+    }
+
+    /// Adds a new currency.
+    func add(_ currency: Currency) {
+        currencies.insert(currency.code, value: valuations.count)
+        currencies.arrange()
+        valuations.append(CurrencyValuation(currency))
+    }
+
+    /// Takes a currency's new rate.
+    func update(_ currency: Currency, at position: Int) {
+        valuations[position] = CurrencyValuation(currency)
+    }
+
+    /// Takes the catalog's rules after a new one.
+    func update(_ rules: RuleSet) {
+        self.rules = rules
+    }
+
+    static let families = NameIndex(PartFamily.allCases.map(\.rawValue))
 }

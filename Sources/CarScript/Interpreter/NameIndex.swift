@@ -95,7 +95,9 @@ struct NameIndex: Sendable {
         /// small, the slots stay in cache; spreading names over many slots cost more in
         /// cache misses than the probing it saved.
         func arrange() {
-            guard displaced > 0 else { return }
+            // A large table keeps its probing: arranging it on every insert would cost time in
+            // proportion to its size each time.
+            guard displaced > 0, slotCount <= Self.collisionFreeLimit else { return }
             while true {
                 for attempt in 1...16 {
                     seed = UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15

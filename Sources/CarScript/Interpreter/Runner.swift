@@ -262,9 +262,7 @@ extension Session {
         }
         let block = arguments.take()
         defer { arguments.giveBack() }
-        // A command naming nothing in the catalog resolves against the index at hand, rather
-        // than rebuilding one after each definition of a catalog file.
-        let catalogIndex = spec.usesCatalogIndex ? index : indexAtHand
+        let catalogIndex = index
         let count = try resolve(spec, words: words, lexer: lexer, index: catalogIndex, into: block)
         if options.checkOnly && !spec.runsWhenChecking { return }
         // The spec, the argument block, the lexer and the index all outlive the command, so

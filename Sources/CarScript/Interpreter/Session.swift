@@ -25,20 +25,16 @@ enum Definition {
 
 /// One interpreter session: the catalog, the stock, and where results go.
 public final class Session {
-    /// The catalog in force (built-in plus definitions).
-    public var catalog: Catalog {
-        didSet { cachedIndex = nil }
-    }
-    private var cachedIndex: CatalogIndex?
-    /// The catalog arranged for lookups from bytes; rebuilt after the catalog changes.
+    /// The catalog in force (built-in plus definitions); changed only through `changeCatalog`.
+    public private(set) var catalog: Catalog
+    private var madeIndex: CatalogIndex?
+    /// The catalog arranged for lookups from bytes: made once, then kept in step with the catalog.
     var index: CatalogIndex {
-        if let cachedIndex { return cachedIndex }
+        if let madeIndex { return madeIndex }
         let index = CatalogIndex(catalog)
-        cachedIndex = index
+        madeIndex = index
         return index
     }
-    /// The index as it is, possibly out of date or empty: for commands that look nothing up in it.
-    var indexAtHand: CatalogIndex { cachedIndex ?? CatalogIndex.empty }
     /// Room for the arguments of running commands, one block per nesting depth, reused.
     let arguments = ArgumentSpace()
     /// The stock lines.
@@ -62,7 +58,7 @@ public final class Session {
     /// Each currency's rate when the session began, so `save` writes only the rates changed since.
     let initialRates: [String: DecimalNumber]
     /// The definitions made in this session, for `save` (written out only when saving).
-    var definitions: [Definition] = []
+    private(set) var definitions: [Definition] = []
     /// Whether `quit` was given.
     public internal(set) var quitRequested = false
 
@@ -86,5 +82,44 @@ public final class Session {
     /// Writes a result of `command`.
     func emit(_ result: CommandResult, _ invocation: Invocation) {
         invocation.specRef.borrow { renderer.render(result, command: $0) }
+    }
+}
+
+/// A change to a session's catalog.
+enum CatalogChange {
+    case option(OptionDefinition)
+    case model(ModelDefinition)
+    case rule(PartChoice, PartChoice)
+    case currency(Currency)
+    case rate(code: String, DecimalNumber)
+}
+
+extension Session {
+    /// Makes `change` to the catalog, all or nothing, and keeps the index and the record of
+    /// definitions (what `save` writes) in step with it: the one way the catalog changes.
+    func changeCatalog(_ change: CatalogChange) throws(CarFactoryError) {
+        switch change {
+        case .option(let definition):
+            let part = try catalog.define(definition)
+            madeIndex?.add(part)
+            definitions.append(.option(definition))
+        case .model(let definition):
+            let factory = try catalog.define(definition)
+            madeIndex?.add(factory)
+            definitions.append(.model(definition))
+        case .rule(let first, let second):
+            let rule = try catalog.rule(forbidding: first, with: second)
+            if let line = stock.firstLine(breaking: rule) { throw .stockBreaksRule(line: line, rule) }
+            try catalog.forbid(first, with: second)
+            madeIndex?.update(catalog.ruleSet)
+            definitions.append(.rule(rule))
+        case .currency(let currency):
+            try catalog.define(currency)
+            madeIndex?.add(currency)
+            definitions.append(.currency(currency))
+        case .rate(let code, let rate):
+            let position = try catalog.setRate(of: code, to: rate)
+            madeIndex?.update(catalog.currencies[position], at: position)
+        }
     }
 }
