@@ -13,7 +13,7 @@ enum CatalogCommands {
                 var table = Table([.init("model"), .init("car type"), .init("base price", alignRight: true),
                                    .init("floorplan"), .init("suspension"), .init("drivetrain")])
                 for factory in session.catalog.registry.factories {
-                    table.rows.append([.text(factory.model), .text(factory.carType), .money(factory.basePrice),
+                    table.append([.text(factory.model), .text(factory.carType), .money(factory.basePrice),
                                        .text(factory.makeFloorplan().name), .text(factory.makeSuspension().name),
                                        .text(factory.makeDrivetrain().name)])
                 }
@@ -33,7 +33,7 @@ enum CatalogCommands {
                 for family in families {
                     for part in session.catalog.options(of: family).parts {
                         let floorplan: (any Floorplan)? = if case .floorplan(let f) = part.kind { f } else { nil }
-                        table.rows.append([.text(family.rawValue), .text(part.name), .text(part.shownAs),
+                        table.append([.text(family.rawValue), .text(part.name), .text(part.shownAs),
                                            .names(part.otherNames), .money(part.listPrice),
                                            floorplan.map { .integer(Int64($0.seats)) } ?? .none,
                                            floorplan.map { .text($0.engine.rawValue) } ?? .none])
@@ -50,7 +50,7 @@ enum CatalogCommands {
             run: { session, call throws(ScriptError) in
                 var table = Table([.init("code"), .init("symbol"), .init("digits", alignRight: true), .init("rate")])
                 for currency in session.catalog.currencies {
-                    table.rows.append([.text(currency.code), .text(currency.symbol),
+                    table.append([.text(currency.code), .text(currency.symbol),
                                        .integer(Int64(currency.digits)), .text(currency.rate.description)])
                 }
                 session.emit(.table(table), call)

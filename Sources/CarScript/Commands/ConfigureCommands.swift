@@ -49,18 +49,21 @@ enum ConfigureCommands {
             details: "Prints one row per stock line: its number, model, car type, options, count and unit price in the base currency.",
             example: "list",
             run: { session, call throws(ScriptError) in
-                var table = Table([
+                // Rows are made as they are written, from a copy of the stock (copied only if it
+                // changes meanwhile), so listing a million lines holds one row at a time.
+                let stock = session.stock
+                let table = Table([
                     .init("", key: "current"), .init("#", key: "line", alignRight: true), .init("model"),
                     .init("car type"), .init("floorplan"), .init("suspension"), .init("drivetrain"),
                     .init("count", alignRight: true), .init("unit price", alignRight: true),
-                ], emptyMessage: "The stock is empty.")
-                for (index, line) in session.stock.lines.enumerated() {
+                ], emptyMessage: "The stock is empty.", count: stock.lines.count) { index in
+                    let line = stock.lines[index]
                     let car = line.car
-                    table.rows.append([
-                        .flag(session.stock.currentNumber == index + 1), .integer(Int64(index + 1)),
+                    return [
+                        .flag(stock.currentNumber == index + 1), .integer(Int64(index + 1)),
                         .text(car.factory.model), .text(car.carType), .text(car.floorplan.name),
                         .text(car.suspension.name), .text(car.drivetrain.name), .integer(line.count), .money(car.price),
-                    ])
+                    ]
                 }
                 session.emit(.table(table), call)
             }),

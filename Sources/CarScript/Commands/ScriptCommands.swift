@@ -89,7 +89,7 @@ enum ScriptCommands {
             run: { session, call throws(ScriptError) in
                 var table = Table([.init("service"), .init("state")])
                 for (name, state) in session.services?.states ?? [] {
-                    table.rows.append([.text(name), .text(state.rawValue)])
+                    table.append([.text(name), .text(state.rawValue)])
                 }
                 session.emit(.table(table), call)
             }),

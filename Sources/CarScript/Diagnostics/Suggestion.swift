@@ -3,18 +3,29 @@ import CarFactory
 // "did you mean 'sports'?": the closest valid name by edit distance.
 
 /// The candidate closest to `name` by edit distance, if it is close enough to be a likely typo.
+///
+/// The work is bounded whatever the input: a name longer than `suggestionLength` is no
+/// typo worth a guess, candidates whose length alone rules them out are skipped, and at
+/// most `suggestionCandidates` are compared.
 public func closestName(to name: String, in candidates: [String]) -> String? {
     let target = Array(nameKey(name).unicodeScalars)
+    guard target.count <= suggestionLength else { return nil }
     var best: (name: String, distance: Int)?
-    for candidate in candidates {
-        let distance = editDistance(target, Array(nameKey(candidate).unicodeScalars))
-        if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
+    for candidate in candidates.prefix(suggestionCandidates) {
+        let other = Array(nameKey(candidate).unicodeScalars)
+        // One edit for short names, about a third of the name for longer ones.
+        let allowed = max(1, min(target.count, other.count) / 3)
+        guard abs(other.count - target.count) <= allowed else { continue }
+        let distance = editDistance(target, other)
+        if distance <= allowed && distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
     }
-    guard let best else { return nil }
-    // One edit for short names, about a third of the name for longer ones.
-    let allowed = max(1, min(target.count, best.name.count) / 3)
-    return best.distance <= allowed ? best.name : nil
+    return best?.name
 }
+
+/// The longest name a suggestion is looked for.
+let suggestionLength = 64
+/// The most candidates compared for one suggestion.
+let suggestionCandidates = 4096
 
 /// Levenshtein distance with adjacent transpositions counted as one edit.
 func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {

@@ -69,15 +69,40 @@ public struct Table {
 
     /// The columns.
     public var columns: [Column]
-    /// The rows, each with one cell per column.
-    public var rows: [[Cell]] = []
     /// What text output says when there are no rows.
     public var emptyMessage: String?
+    /// Rows added one by one.
+    private var stored: [[Cell]] = []
+    /// Rows made when asked for, so that a table of a million stock lines is never held whole.
+    private var made: (count: Int, row: (Int) -> [Cell])?
 
     /// A table with `columns` and no rows.
     public init(_ columns: [Column], emptyMessage: String? = nil) {
         self.columns = columns
         self.emptyMessage = emptyMessage
+    }
+
+    /// A table with `columns` and `count` rows, row `i` made by `row(i)` each time it is asked for.
+    public init(_ columns: [Column], emptyMessage: String? = nil, count: Int, row: @escaping (Int) -> [Cell]) {
+        self.init(columns, emptyMessage: emptyMessage)
+        made = (count, row)
+    }
+
+    /// How many rows it has.
+    public var rowCount: Int { made?.count ?? stored.count }
+
+    /// Row `index`, one cell per column.
+    public func row(_ index: Int) -> [Cell] {
+        made.map { $0.row(index) } ?? stored[index]
+    }
+
+    /// Every row (made all at once: for small tables).
+    public var rows: [[Cell]] { (0..<rowCount).map(row) }
+
+    /// Adds a row.
+    public mutating func append(_ row: [Cell]) {
+        precondition(made == nil, "rows are added to a table of stored rows only")
+        stored.append(row)
     }
 }
 

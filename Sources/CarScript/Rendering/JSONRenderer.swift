@@ -44,12 +44,17 @@ public final class JSONRenderer: ResultRenderer {
         case .words(let words):
             object.add("text", string: words.string)
         case .table(let table):
-            let rows = table.rows.map { row in
+            // Written row by row as they are made: a table is never held whole.
+            object.add("rows", raw: "[")
+            out.write(object.openText)
+            for index in 0..<table.rowCount {
                 var item = JSONObject()
-                for (column, cell) in zip(table.columns, row) { item.add(column.key, raw: Self.value(cell)) }
-                return item.text
+                for (column, cell) in zip(table.columns, table.row(index)) { item.add(column.key, raw: Self.value(cell)) }
+                out.write(index == 0 ? item.text : "," + item.text)
+                out.flushIfFull()
             }
-            object.add("rows", raw: "[" + rows.joined(separator: ",") + "]")
+            out.write("]}\n")
+            return
         }
         out.write(object.text + "\n")
         out.flushIfFull()
@@ -118,6 +123,8 @@ struct JSONObject {
 
     /// The object so far, closed.
     var text: String { body + "}" }
+    /// The object so far, left open (its last value to be completed by the caller).
+    var openText: String { body }
 
     mutating func add(_ key: String, string value: String) {
         add(key, raw: Self.quote(value))

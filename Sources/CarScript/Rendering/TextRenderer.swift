@@ -109,26 +109,32 @@ public final class TextRenderer: ResultRenderer {
         return sign + digits
     }
 
+    /// Writes a table in aligned columns, in two passes over its rows: one to measure, one to
+    /// write. No row is kept, so the memory a table takes does not grow with its rows.
     private func write(_ table: Table) {
-        if table.rows.isEmpty {
+        if table.rowCount == 0 {
             if let message = table.emptyMessage { out.write(message + "\n") }
             return
         }
         // A column with no value in any row (seats, when no floorplan is listed) is left out.
-        let shown = table.columns.indices.filter { column in
-            table.rows.contains { row in
-                if case .none = row[column] { return false }
-                return true
+        var widths = table.columns.map(\.title.count)
+        var used = [Bool](repeating: false, count: table.columns.count)
+        for index in 0..<table.rowCount {
+            for (column, cell) in table.row(index).enumerated() {
+                if case .none = cell { continue }
+                used[column] = true
+                widths[column] = max(widths[column], Self.text(cell).count)
             }
         }
+        let shown = table.columns.indices.filter { used[$0] }
+        writeRow(shown.map { table.columns[$0].title }, shown.map { table.columns[$0] }, shown.map { widths[$0] })
         let columns = shown.map { table.columns[$0] }
-        let cells = table.rows.map { row in shown.map { Self.text(row[$0]) } }
-        var widths = columns.map(\.title.count)
-        for row in cells {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        let shownWidths = shown.map { widths[$0] }
+        for index in 0..<table.rowCount {
+            let row = table.row(index)
+            writeRow(shown.map { Self.text(row[$0]) }, columns, shownWidths)
+            out.flushIfFull()
         }
-        writeRow(columns.map(\.title), columns, widths)
-        for row in cells { writeRow(row, columns, widths) }
     }
 
     private func writeRow(_ row: [String], _ columns: [Table.Column], _ widths: [Int]) {

@@ -86,8 +86,15 @@ public struct ScriptError: Error, Equatable, Sendable {
     }
 
     private static func hint(_ suggestion: String?, _ valid: [String], _ what: String) -> String {
-        if let suggestion { return "; did you mean '\(suggestion)'?" }
+        if let suggestion { return "; did you mean '\(shown(suggestion))'?" }
         let noun = what.hasSuffix("y") ? what.dropLast() + "ies" : what + "s"
-        return valid.isEmpty ? "" : "; valid \(noun): " + valid.joined(separator: ", ")
+        guard !valid.isEmpty else { return "" }
+        // A catalog of thousands of names gets a few of them, not a line of all.
+        let listed = valid.prefix(listedNames).map(shown).joined(separator: ", ")
+        let more = valid.count > listedNames ? " and \(valid.count - listedNames) more" : ""
+        return "; valid \(noun): " + listed + more
     }
+
+    /// The most valid names an unknown-name message lists.
+    static let listedNames = 32
 }
