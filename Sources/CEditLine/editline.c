@@ -69,6 +69,34 @@ int cf_history_setsize(History *h, HistEvent *ev, int size) { return api.history
 int cf_history_setunique(History *h, HistEvent *ev, int on) { return api.history(h, ev, H_SETUNIQUE, on); }
 int cf_history_enter(History *h, HistEvent *ev, const char *line) { return api.history(h, ev, H_ENTER, line); }
 
+static volatile sig_atomic_t resumed;
+
+static void note_resumed(int signo) {
+    (void)signo;
+    resumed = 1;
+}
+
+void cf_watch_resume(void) {
+    struct sigaction action;
+    action.sa_handler = note_resumed;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;
+    sigaction(SIGCONT, &action, NULL);
+}
+
+int cf_take_resumed(void) {
+    int was = resumed;
+    resumed = 0;
+    return was;
+}
+
+void cf_el_resume(EditLine *e) {
+    /* The shell gave the terminal back in its own mode: libedit's raw mode again, and the line redrawn. */
+    api.el_set(e, EL_PREP_TERM, 0);
+    api.el_set(e, EL_PREP_TERM, 1);
+    api.el_set(e, EL_REFRESH);
+}
+
 int cf_wait_readable(int fd, int (*pending)(void)) {
     sigset_t stops, previous;
     sigemptyset(&stops);

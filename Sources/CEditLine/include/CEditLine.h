@@ -40,6 +40,13 @@ int cf_history_enter(History *h, HistEvent *ev, const char *line);
 /// -1 with errno EINTR if a signal is pending, -1 on error.
 int cf_wait_readable(int fd, int (*pending)(void));
 
+/// Notes SIGCONT (carfab resumed after Ctrl-Z and `fg`), so the prompt can take the terminal back.
+void cf_watch_resume(void);
+/// Whether carfab was resumed since the last call.
+int cf_take_resumed(void);
+/// Puts the terminal back in libedit's mode and redraws the line being typed.
+void cf_el_resume(EditLine *e);
+
 /// Columns of the terminal on `fd`, or 0 if unknown.
 int cf_terminal_columns(int fd);
 

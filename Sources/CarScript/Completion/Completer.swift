@@ -35,12 +35,15 @@ public struct Completer {
     public let catalog: Catalog
     /// The directory relative file names are completed in.
     public let workingDirectory: String
+    /// Whether file names are completed: not under `--safe`, where commands that take them are refused.
+    public let completesFiles: Bool
 
-    /// A completer over `commands` and `catalog`, completing file names in `workingDirectory`.
-    public init(commands: CommandTable, catalog: Catalog, workingDirectory: String = ".") {
+    /// A completer over `commands` and `catalog`, completing file names in `workingDirectory` if `completesFiles`.
+    public init(commands: CommandTable, catalog: Catalog, workingDirectory: String = ".", completesFiles: Bool = true) {
         self.commands = commands
         self.catalog = catalog
         self.workingDirectory = workingDirectory
+        self.completesFiles = completesFiles
     }
 
     /// What can complete `line`, the text before the cursor.
@@ -82,7 +85,7 @@ public struct Completer {
         }
         var result: [String] = []
         for kind in kinds {
-            if kind == .file { return files(matching: partial) }
+            if kind == .file { return completesFiles ? files(matching: partial) : [] }
             for name in matching(names(of: kind, words: words), partial) where !result.contains(name) {
                 result.append(name)
             }

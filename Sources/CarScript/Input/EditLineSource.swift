@@ -69,8 +69,11 @@ final class EditLineSource: LineSource {
         cf_el_set_getcfn(editor, { editor, character in
             guard let editor, let character, let data = cf_el_get_clientdata(editor) else { return -1 }
             let source = Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue()
-            return readCharacter(from: source.input >= 0 ? source.input : 0, into: character)
+            return readCharacter(from: source.input >= 0 ? source.input : 0, into: character) {
+                cf_el_resume(editor)
+            }
         })
+        cf_watch_resume()
         cf_el_addfn(editor, "carfab-complete", "complete the word before the cursor", { editor, _ in
             guard let editor, let data = cf_el_get_clientdata(editor) else { return UInt8(CC_ERROR) }
             return Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue().complete()
@@ -155,12 +158,19 @@ final class EditLineSource: LineSource {
 /// Reads one UTF-8 character from the terminal for libedit: 1 with the character, 0 at the
 /// end of input, -1 with errno EINTR when a stop signal (Ctrl-C) is pending, even one that
 /// arrived while libedit was busy and not yet reading.
-private func readCharacter(from fd: Int32, into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
+///
+/// After Ctrl-Z and `fg` the shell hands the terminal back in its own mode, which would echo
+/// every key twice: `resumed` puts libedit's mode back first.
+private func readCharacter(from fd: Int32, into character: UnsafeMutablePointer<wchar_t>, resumed: () -> Void) -> Int32 {
     var bytes = [UInt8](repeating: 0, count: 4)
     var count = 0
     var needed = 1
     while count < needed {
         let ready = cf_wait_readable(fd, { stopRequested ? 1 : 0 })
+        let interrupted = ready < 0 && errno == EINTR
+        if cf_take_resumed() != 0 { resumed() }
+        // Another signal (SIGCONT, SIGWINCH) only woke the wait.
+        if interrupted && !stopRequested { continue }
         if ready < 0 { return -1 }
         let n = read(fd, &bytes[count], 1)
         if n == 0 { return 0 }

@@ -110,7 +110,7 @@ public enum Program {
             }
             let settings = PromptSettings(
                 color: environment.colorOnStandardOutput, history: history,
-                completer: { Completer(commands: session.commands, catalog: session.catalog) },
+                completer: { Completer(commands: session.commands, catalog: session.catalog, completesFiles: !parsed.safe) },
                 beforePrompt: { renderer.flush() })
             do {
                 session.run(try openLineSource(prompts ? .prompt(settings) : .standardInput))
