@@ -26,6 +26,18 @@ let carfabBinary: String = {
 /// Runs carfab with `arguments`, feeding `stdin` (none: /dev/null), in `directory`.
 func carfab(_ arguments: [String], stdin: String? = nil, stdinData: Data? = nil, directory: URL? = nil,
             environment: [String: String] = [:]) throws -> RunResult {
+    try launch(carfabBinary, arguments, stdin: stdin, stdinData: stdinData, directory: directory, environment: environment)
+}
+
+/// Runs `script` in bash, with `$CARFAB` the binary under test: for what needs a shell
+/// (`ulimit`, closed descriptors, `umask`, names that are not UTF-8).
+func shell(_ script: String, directory: URL? = nil, environment: [String: String] = [:]) throws -> RunResult {
+    try launch("/bin/bash", ["-c", script], directory: directory, environment: environment.merging(["CARFAB": carfabBinary]) { a, _ in a })
+}
+
+/// Runs `program` with `arguments`, feeding `stdin` (none: /dev/null), in `directory`.
+func launch(_ program: String, _ arguments: [String], stdin: String? = nil, stdinData: Data? = nil, directory: URL? = nil,
+            environment: [String: String] = [:]) throws -> RunResult {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("carfab-e2e-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
@@ -35,7 +47,7 @@ func carfab(_ arguments: [String], stdin: String? = nil, stdinData: Data? = nil,
     try Data().write(to: errURL)
 
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: carfabBinary)
+    process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
     process.currentDirectoryURL = directory ?? packageRoot
     var env = ProcessInfo.processInfo.environment
