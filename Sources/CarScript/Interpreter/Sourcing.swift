@@ -18,6 +18,9 @@ extension Session {
         let file: any LineSource
         do {
             file = try openLineSource(.file(path))
+        } catch .interrupted {
+            // A stop signal while a FIFO waited for a writer: stopping says it all.
+            throw ScriptError(.reported, at: call.range(1))
         } catch {
             let message = if case .unreadable(let text) = error { text } else { "cannot read '\(path)'" }
             throw ScriptError(.io(message), at: call.range(1))
