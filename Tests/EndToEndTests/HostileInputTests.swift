@@ -123,3 +123,116 @@ import Glibc
         #expect(result == RunResult(stdout: "2 Cars in Stock. Total Value: £98,827.61\nfrom the pipe\n", stderr: "", status: status))
     }
 }
+
+/// Odd bytes in names and scripts are shown escaped; limits count what a line holds; work on
+/// hostile input stays linear or bounded.
+@Suite struct HostileTextTests {
+    @Test func control_characters_in_a_name_are_shown_escaped_on_one_line() throws {
+        let result = try carfab([], stdinData: Data("car \"red\u{1B}[31m\"\ncar \"a\\nb\u{202E}\"\n".utf8), environment: [:])
+        #expect(result.stderr == """
+            <stdin>:1:5: error: unknown model 'red\\e[31m'; valid models: compact, sports, suv
+            car "red\\e[31m"
+                ^~~~~~~~~~~
+
+            """)
+        let going = try carfab(["--keep-going"], stdinData: Data("car \"a\\nb\u{202E}\"\n".utf8))
+        #expect(going.stderr == """
+            <stdin>:1:5: error: unknown model 'a\\nb\\u{202E}'; valid models: compact, sports, suv
+            car "a\\nb\\u{202E}"
+                ^~~~~~~~~~~~~~
+
+            """)
+    }
+
+    @Test func a_file_name_with_control_characters_is_shown_escaped() throws {
+        let dir = try temporaryDirectory(with: ["bad\u{1B}]0;owned\u{07}.carfab": "car sprots\n"])
+        let result = try carfab(["bad\u{1B}]0;owned\u{07}.carfab"], directory: dir)
+        #expect(result.stderr.hasPrefix("bad\\e]0;owned\\x07.carfab:1:5: error: unknown model 'sprots'"))
+        #expect(!result.stderr.contains("\u{1B}"))
+    }
+
+    @Test func invalid_utf8_in_command_line_text_is_an_error_at_the_byte() throws {
+        let result = try shell("\"$CARFAB\" -e \"$(printf 'echo a\\377b')\"")
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("<command-line>:1:7: error: invalid UTF-8 (byte 0xFF)\n"))
+    }
+
+    @Test func a_file_name_that_is_not_utf8_opens() throws {
+        let dir = try temporaryDirectory(with: [:])
+        let result = try shell("name=$(printf 'f\\351.carfab'); echo 'echo named' > \"$name\"; \"$CARFAB\" \"$name\"", directory: dir)
+        #expect(result == RunResult(stdout: "named\n", stderr: "", status: 0))
+    }
+
+    @Test func comments_are_checked_for_nul_and_invalid_utf8() throws {
+        let nul = try carfab([], stdinData: Data(Array("echo ok # a".utf8) + [0, 0x0A]))
+        #expect(nul.stdout == "" && nul.status == 1)
+        #expect(nul.stderr.hasPrefix("<stdin>:1:12: error: NUL byte in input\n"))
+        let bad = try carfab([], stdinData: Data(Array("echo ok # a".utf8) + [0xC3, 0x28, 0x0A]))
+        #expect(bad.stderr.hasPrefix("<stdin>:1:12: error: invalid UTF-8 (byte 0xC3)\n"))
+    }
+
+    @Test func the_line_limit_counts_what_the_line_holds() throws {
+        // Exactly 1 MiB of content over two physical lines, joined by `\` CR LF, each ending in CR LF.
+        let first = String(repeating: "y", count: 600_000)
+        let second = String(repeating: "z", count: 1_048_576 - 6 - 600_000)
+        let script = "echo \(first) \\\r\n\(second)\r\necho after\r\n"
+        let fits = try carfab([], stdin: script)
+        #expect(fits == RunResult(stdout: "\(first) \(second)\nafter\n", stderr: "", status: 0))
+        let over = try carfab(["--keep-going"], stdin: "echo \(first) \\\r\n\(second)z\r\necho after\r\n")
+        #expect(over.stdout == "after\n" && over.status == 1)
+        #expect(over.stderr.hasPrefix("<stdin>:1:1: error: line longer than the limit of 1024 KiB (1048576 bytes); it is skipped\n"))
+    }
+
+    @Test func a_continued_line_over_the_limit_is_dropped_whole() throws {
+        // 20 physical lines of 60,000 bytes in one string: the line is dropped to its end,
+        // and what follows it runs.
+        let piece = String(repeating: "q", count: 60_000)
+        let script = "echo \"" + String(repeating: piece + "\n", count: 20) + "\"\necho after\n"
+        let result = try carfab(["--keep-going"], stdin: script)
+        #expect(result.stdout == "after\n" && result.status == 1)
+        #expect(result.stderr.components(separatedBy: "error:").count == 2)
+    }
+
+    @Test func forty_thousand_continued_lines_and_eighty_thousand_quoted_line_breaks() throws {
+        let continued = "echo" + String(repeating: " w \\\n", count: 40_000) + "\n"
+        #expect(try carfab([], stdin: continued).stdout == Array(repeating: "w", count: 40_000).joined(separator: " ") + "\n")
+        let quoted = "echo \"" + String(repeating: "\n", count: 80_000) + "\" done\n"
+        #expect(try carfab([], stdin: quoted).stdout == String(repeating: "\n", count: 80_000) + " done\n")
+    }
+
+    @Test func unknown_names_get_bounded_messages() throws {
+        let long = String(repeating: "x", count: 40_000)
+        let result = try carfab(["-e", "car \(long)"])
+        #expect(result.stderr.hasPrefix("<command-line>:1:5: error: unknown model '\(String(repeating: "x", count: 60))...'; valid models: compact, sports, suv\n"))
+        let models = (0..<40).map { "model m\($0) \"M\" price 1 floorplan short suspension race drivetrain rear" }.joined(separator: "\n")
+        let many = try carfab(["-e", models + "\ncar zzzzzzzzz"])
+        let listed = (["compact", "sports", "suv"] + (0..<29).map { "m\($0)" }).joined(separator: ", ")
+        #expect(many.stderr.hasPrefix("<command-line>:41:5: error: unknown model 'zzzzzzzzz'; valid models: \(listed) and 11 more\n"))
+    }
+
+    @Test func a_rule_is_checked_against_the_stock_as_it_changes() throws {
+        let result = try carfab(["--keep-going", "-e", """
+            car suv; car sports; set drivetrain 4wd
+            forbid suspension race with drivetrain 4wd
+            set drivetrain rear
+            forbid suspension race with drivetrain 4wd
+            set drivetrain 4wd
+            forbid suspension offroad with drivetrain front
+            select 1; set drivetrain front
+            expect drive 4wd; total
+            """])
+        #expect(result.stdout == "2 Cars in Stock. Total Value: $150,195.00\n")
+        #expect(result.stderr == """
+            <command-line>:2:1: error: stock line 2 already breaks this rule: race suspension cannot go with a 4wd drivetrain
+            forbid suspension race with drivetrain 4wd
+            ^~~~~~
+            <command-line>:5:16: error: race suspension cannot go with a 4wd drivetrain
+            set drivetrain 4wd
+                           ^~~
+            <command-line>:7:26: error: offroad suspension cannot go with a front drivetrain
+            select 1; set drivetrain front
+                                     ^~~~~
+
+            """)
+    }
+}
