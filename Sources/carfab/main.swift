@@ -16,11 +16,12 @@ signal(SIGPIPE, SIG_IGN)
 // Past a file-size limit a write must fail with EFBIG, so `save` can remove its temporary file.
 signal(SIGXFSZ, SIG_IGN)
 
-// A test runner's worker thread may have left these blocked.
-var stopSignals = sigset_t()
-sigemptyset(&stopSignals)
-for signo in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&stopSignals, signo) }
-sigprocmask(SIG_UNBLOCK, &stopSignals, nil)
+// A test runner's worker thread may have left these blocked (SIGCONT: the prompt takes the
+// terminal back after Ctrl-Z and fg).
+var handled = sigset_t()
+sigemptyset(&handled)
+for signo in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCONT] { sigaddset(&handled, signo) }
+sigprocmask(SIG_UNBLOCK, &handled, nil)
 
 // No SA_RESTART: a blocked read returns EINTR so the program stops between lines. SIGQUIT
 // is a stop like the others (status 131), never the runtime's crash report.

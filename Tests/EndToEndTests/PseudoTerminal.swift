@@ -10,7 +10,7 @@ final class PseudoTerminal {
     let pid: pid_t
     private(set) var output = ""
 
-    init(arguments: [String] = [], environment: [String: String]) throws {
+    init(arguments: [String] = [], environment: [String: String], directory: URL? = nil) throws {
         var master: Int32 = 0
         var slave: Int32 = 0
         var size = winsize(ws_row: 24, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
@@ -23,7 +23,8 @@ final class PseudoTerminal {
         posix_spawn_file_actions_addclose(&actions, master)
         posix_spawn_file_actions_addclose(&actions, slave)
         // setsid -c makes the pty the controlling terminal, so Ctrl-C becomes SIGINT.
-        let argv = ["/usr/bin/setsid", "-c", carfabBinary] + arguments
+        // env -C starts carfab in `directory`.
+        let argv = ["/usr/bin/setsid", "-c"] + (directory.map { ["/usr/bin/env", "-C", $0.path] } ?? []) + [carfabBinary] + arguments
         var env = ["TERM=xterm", "NO_COLOR=1", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"]
         env += environment.map { "\($0.key)=\($0.value)" }
         var cArgv = argv.map { strdup($0) } + [nil]
@@ -59,6 +60,27 @@ final class PseudoTerminal {
         return false
     }
 
+    /// Whether carfab is stopped (by SIGSTOP).
+    var isStopped: Bool {
+        guard let stat = try? String(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/stat"), encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(close, offsetBy: 2)] == "T"
+    }
+
+    /// Whether the terminal is in libedit's mode (no echo by the terminal itself).
+    var echoIsOff: Bool {
+        var attributes = termios()
+        return tcgetattr(master, &attributes) == 0 && attributes.c_lflag & tcflag_t(ECHO) == 0
+    }
+
+    /// Puts the terminal in a shell's cooked mode, echo on, as a shell does when it takes the terminal back.
+    func makeCooked() {
+        var attributes = termios()
+        guard tcgetattr(master, &attributes) == 0 else { return }
+        attributes.c_lflag |= tcflag_t(ECHO | ICANON)
+        tcsetattr(master, TCSANOW, &attributes)
+    }
+
     /// Types `keys` once the prompt is ready.
     func type(_ keys: String) {
         _ = waitForPrompt()
@@ -83,6 +105,17 @@ final class PseudoTerminal {
             usleep(5_000)
         }
         return false
+    }
+
+    /// Waits until `condition` holds.
+    func wait(timeout: Double = 10, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            drain()
+            if condition() { return true }
+            usleep(5_000)
+        }
+        return condition()
     }
 
     /// How many times `text` has been printed so far.

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// History kept whole across prompts open at once, never written through links or over what is
+/// not a history file; signals and job control at the prompt.
+extension ReplTests {
+    func history() throws -> String {
+        try String(contentsOf: historyFile, encoding: .utf8)
+    }
+
+    @Test func two_prompts_open_at_once_both_keep_their_commands() throws {
+        let first = try start()
+        let second = try start()
+        #expect(first.enter("echo from first", expecting: "from first\r\n"))
+        #expect(second.enter("echo from second", expecting: "from second\r\n"))
+        first.type("\u{04}")
+        #expect(first.exitStatus() == 0)
+        #expect(second.enter("echo second again", expecting: "second again\r\n"))
+        second.type("\u{04}")
+        #expect(second.exitStatus() == 0)
+        #expect(try history() == "_HiStOrY_V2_\necho\\040from\\040first\necho\\040from\\040second\necho\\040second\\040again\n")
+        let attributes = try FileManager.default.attributesOfItem(atPath: historyFile.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: historyFile.deletingLastPathComponent().path) == ["history"])
+    }
+
+    @Test func a_history_file_that_is_a_link_is_neither_read_nor_written() throws {
+        let elsewhere = state.appendingPathComponent("elsewhere")
+        try Data("precious\n".utf8).write(to: elsewhere)
+        try FileManager.default.createDirectory(at: historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: historyFile.path, withDestinationPath: elsewhere.path)
+        let terminal = try start()
+        #expect(terminal.enter("echo works", expecting: "works\r\n"))
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+        #expect(terminal.output.contains("carfab: warning: history file '\(historyFile.path)' is a symbolic link; it is neither read nor written"))
+        #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "precious\n")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: historyFile.path) == elsewhere.path)
+    }
+
+    @Test func a_file_that_is_not_history_is_left_as_it_is() throws {
+        try FileManager.default.createDirectory(at: historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("not a history file\n".utf8).write(to: historyFile)
+        let terminal = try start()
+        #expect(terminal.enter("echo works", expecting: "works\r\n"))
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+        #expect(terminal.output.contains("it is not a carfab history file; it is left as it is"))
+        #expect(try history() == "not a history file\n")
+    }
+
+    @Test func a_missing_home_is_not_created() throws {
+        let home = state.appendingPathComponent("no/such/home")
+        let terminal = try PseudoTerminal(environment: ["HOME": home.path])
+        #expect(terminal.enter("echo works", expecting: "works\r\n"))
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+        #expect(terminal.output.contains("carfab: warning: cannot write history file '\(home.path)/.local/state/carfab/history': No such file or directory"))
+        #expect(!FileManager.default.fileExists(atPath: state.appendingPathComponent("no").path))
+    }
+
+    @Test func history_keeps_whole_commands_and_not_abandoned_lines() throws {
+        let terminal = try start()
+        terminal.type("echo one \\\r")
+        #expect(terminal.waitFor("...> "))
+        #expect(terminal.enter("two", expecting: "one two\r\n"))
+        terminal.type("echo \"three\r")
+        #expect(terminal.waitFor("...> ", times: 2))
+        #expect(terminal.enter("four\"", expecting: "three\r\nfour\r\n"))
+        terminal.type("echo abandoned")
+        #expect(terminal.interrupt())
+        // Up recalls the whole quoted command as one line, which runs the same.
+        terminal.type("\u{1B}[A\r")
+        #expect(terminal.waitFor("three\r\nfour\r\n", times: 2), "\(terminal.output)")
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+        #expect(try history() == "_HiStOrY_V2_\necho\\040one\\040\\040two\necho\\040\"three\\134nfour\"\n")
+    }
+
+    @Test func ctrl_backslash_saves_history_and_exits_131_quietly() throws {
+        let terminal = try start()
+        #expect(terminal.enter("echo before quit", expecting: "before quit\r\n"))
+        terminal.type("\u{1C}")
+        #expect(terminal.exitStatus() == 131)
+        #expect(!terminal.output.contains("Press space") && !terminal.output.contains("crashed"))
+        #expect(try history().contains("echo\\040before\\040quit"))
+    }
+
+    @Test func after_a_stop_and_continue_the_prompt_takes_the_terminal_back() throws {
+        let terminal = try start()
+        terminal.type("echo ab")
+        #expect(terminal.waitFor("echo ab"))
+        // SIGSTOP, as Ctrl-Z's SIGTSTP would (carfab leads its own session here, where the
+        // kernel drops SIGTSTP); then, as a shell does while carfab is stopped, its own mode.
+        kill(terminal.pid, SIGSTOP)
+        #expect(terminal.wait { terminal.isStopped })
+        terminal.makeCooked()
+        kill(terminal.pid, SIGCONT)
+        #expect(terminal.wait { terminal.echoIsOff }, "\(terminal.output.debugDescription) stopped: \(terminal.isStopped)")
+        #expect(terminal.enter("cd", expecting: "abcd\r\n"), "\(terminal.output.debugDescription)")
+        #expect(terminal.count("cdcd") == 0)
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+    }
+
+    @Test func safe_completes_no_file_names() throws {
+        try Data().write(to: state.appendingPathComponent("visible.carfab"))
+        let terminal = try PseudoTerminal(arguments: ["--safe"], environment: ["XDG_STATE_HOME": state.path, "HOME": state.path],
+                                          directory: state)
+        terminal.type("source vis\t")
+        terminal.type("\r")
+        #expect(terminal.waitFor("refused by --safe"))
+        #expect(!terminal.output.contains("visible.carfab"))
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+    }
+}
