@@ -170,3 +170,15 @@ import Glibc
             """, stderr: "", status: 0))
     }
 }
+
+extension IntegrityTests {
+    @Test func source_dash_reads_standard_input_even_from_a_script_in_a_folder_and_under_safe() throws {
+        let dir = try temporaryDirectory(with: [:])
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try Data("echo in sub\nsource -\necho after\n".utf8).write(to: dir.appendingPathComponent("sub/a.carfab"))
+        #expect(try carfab(["sub/a.carfab"], stdin: "echo piped\n", directory: dir)
+                == RunResult(stdout: "in sub\npiped\nafter\n", stderr: "", status: 0))
+        #expect(try carfab(["--safe", "-e", "source -; save -"], stdin: "car suv\n")
+                == RunResult(stdout: "# carfab session, saved by carfab 0.1.0\ncar suv 1\n", stderr: "", status: 0))
+    }
+}

@@ -6,8 +6,8 @@ enum ScriptCommands {
         CommandSpec(
             name: "source", aliases: [], group: .script,
             arguments: [.required("FILE", .file)],
-            summary: "run the commands of FILE in this session",
-            details: "FILE is relative to the directory of the script that names it (the current directory for -e text, standard input and the prompt). Files may source others up to \(maximumSourceDepth) deep; a file that sources itself, directly or not, is an error. Refused with --safe.",
+            summary: "run the commands of FILE in this session ('-': standard input)",
+            details: "FILE is relative to the directory of the script that names it (the current directory for -e text, standard input and the prompt); '-' is standard input. Files may source others up to \(maximumSourceDepth) deep; a file that sources itself, directly or not, is an error. Refused with --safe (but for '-').",
             example: "source Scripts/examples/quote.carfab",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in try session.source(call) }),

@@ -3,9 +3,11 @@ import CarFactory
 // `source FILE`: a nested script with its own frame, relative paths, and cycle and depth checks.
 extension Session {
     func source(_ call: Invocation) throws(ScriptError) {
-        try refuseIfSafe(call)
+        let name = call.word(1)
+        // `-` is standard input: no file is touched, so --safe allows it.
+        if name != "-" { try refuseIfSafe(call) }
         guard let parent = frames.last else { return }
-        let path = resolvePath(call.word(1), against: parent.directory)
+        let path = name == "-" ? name : resolvePath(name, against: parent.directory)
         let chain = frames.map(\.lines.file) + [path]
         guard frames.count < maximumSourceDepth else {
             throw ScriptError(.io("'source' nested more than \(maximumSourceDepth) deep: " + chain.joined(separator: " -> ")),
