@@ -39,7 +39,9 @@ int cf_editline_available(void) {
     return 1;
 }
 
-EditLine *cf_el_init(const char *program) { return api.el_init(program, stdin, stdout, stderr); }
+EditLine *cf_el_init(const char *program, int output) {
+    return api.el_init(program, stdin, output == 2 ? stderr : stdout, stderr);
+}
 void cf_el_end(EditLine *e) { api.el_end(e); }
 const char *cf_el_gets(EditLine *e, int *count) { return api.el_gets(e, count); }
 const LineInfo *cf_el_line(EditLine *e) { return api.el_line(e); }

@@ -27,6 +27,12 @@ public enum CarFactoryError: Error, Equatable, Sendable {
     case floorplanNeedsLayout(String)
     case layoutOnlyForFloorplans(PartFamily)
     case invalidSeats(String)
+    /// A change that would price a car below zero: the price it would have.
+    case negativePrice(Int64)
+    /// A model that some choice of options would price below zero: the cheapest such choice and its price.
+    case modelCouldCostLessThanNothing(model: String, options: [String], price: Int64)
+    /// A name given twice in one definition (an alias repeating the option's name or another alias).
+    case repeatedName(String)
 }
 
 /// A quoted word as a message shows it: a very long one is cut.
@@ -43,7 +49,7 @@ extension CarFactoryError: CustomStringConvertible {
         case .tooManyDecimals(let text, let allowed):
             allowed == 0 ? "'\(cut(text))' must be a whole amount" : "'\(cut(text))' has more than \(allowed) decimal places"
         case .invalidCurrencyCode(let code): "'\(cut(code))' is not a currency code (three letters, like CHF)"
-        case .invalidDigits(let digits): "\(digits) minor digits is outside 0...\(Currency.maximumDigits)"
+        case .invalidDigits(let digits): "minor digits must be from 0 to \(Currency.maximumDigits), not \(digits)"
         case .rateNotPositive(let text): "rate '\(cut(text))' is not a positive decimal"
         case .baseRateIsFixed(let code): "\(code) is the base currency; its rate is always 1"
         case .moneyOverflow: "amount too large: the value would overflow"
@@ -64,10 +70,18 @@ extension CarFactoryError: CustomStringConvertible {
         case .stockBreaksRule(let line, let rule): "stock line \(line) already breaks this rule: \(rule.violationMessage)"
         case .noCurrentCar: "no current car: add one with 'car MODEL'"
         case .noSuchLine(let number, let count):
-            count == 0 ? "no stock line \(number): the stock is empty" : "no stock line \(number): lines are 1...\(count)"
+            switch count {
+            case 0: "no stock line \(number): the stock is empty"
+            case 1: "no stock line \(number): there is 1 line"
+            default: "no stock line \(number): there are \(count) lines"
+            }
         case .floorplanNeedsLayout(let name): "floorplan option '\(cut(name))' needs 'seats N engine POSITION'"
         case .layoutOnlyForFloorplans(let family): "seats and engine apply to floorplans, not to \(family)"
         case .invalidSeats(let text): "seats must be a whole number from 1 to 99, not '\(cut(text))'"
+        case .negativePrice(let price): "the car would cost \(Money.base(price)): a price cannot be below zero"
+        case .modelCouldCostLessThanNothing(let model, let options, let price):
+            "'\(cut(model))' with \(options.joined(separator: ", ")) would cost \(Money.base(price)): a price cannot be below zero"
+        case .repeatedName(let name): "'\(cut(name))' is named twice in this definition"
         }
     }
 }

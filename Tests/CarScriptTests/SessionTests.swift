@@ -39,15 +39,23 @@ final class Harness {
             h.run("car sports; car suv")
             let result = h.run(spec.example)
             #expect(result.err == "", "\(spec.name): \(spec.example)")
-            #expect(Harness().run("help \(spec.name)").out.hasPrefix("usage: \(spec.usage)\n"))
+            // Wrapped to 80 columns: the usage is the same words.
+            let page = Harness().run("help \(spec.name)").out
+            let usage = page.components(separatedBy: "\n\n")[0].split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(usage == "usage: \(spec.usage)")
+            #expect(page.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(spec.name)")
         }
     }
 
-    @Test func help_lists_every_command_once() {
+    @Test func help_lists_every_command_once_within_80_columns() {
         let text = Harness().run("help").out
+        let lines = text.split(separator: "\n")
         for spec in CommandTable.standard.specs {
-            #expect(text.split(separator: "\n").filter { $0.hasPrefix("  \(spec.usage) ") }.count == 1, "\(spec.name)")
+            // A usage too long for the column stands on lines of its own, wrapped.
+            #expect(lines.filter { $0.hasPrefix("  \(spec.name) ") || $0 == "  \(spec.name)" }.count == 1, "\(spec.name)")
+            #expect(text.contains(spec.summary.split(separator: " ").prefix(3).joined(separator: " ")), "\(spec.name)")
         }
+        #expect(lines.allSatisfy { $0.count <= 80 })
     }
 
     @Test func show_and_list_follow_selection_and_removal() {
@@ -79,7 +87,7 @@ final class Harness {
     }
 
     @Test(arguments: [
-        ("select 3", "no stock line 3: lines are 1...1"),
+        ("select 3", "no stock line 3: there is 1 line"),
         ("select x", "'x' is not a line number (a whole number from 1)"),
         ("car sports 0", "'0' is not a count (a whole number from 1)"),
         ("car sports -1", "'-1' is not a count (a whole number from 1)"),

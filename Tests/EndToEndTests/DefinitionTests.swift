@@ -66,7 +66,8 @@ import Testing
             drivetrain  rear    Rear                      $1,500.00
             drivetrain  4wd     4WD         all, awd      $4,000.00
             drivetrain  hybrid  Hybrid AWD  electric      $6,500.00
-            usage: option FAMILY NAME "SHOWN AS" price AMOUNT [seats N engine POSITION] [alias NAME]...
+            usage: option FAMILY NAME "SHOWN AS" price AMOUNT [seats N engine POSITION]
+                   [alias NAME]...
             """))
         // A rule of the catalog holds for defined models: hybrid cannot go on the roadster floorplan.
         let refused = try carfab(["--catalog", Self.roadsters, "-e", "car roadster; set drivetrain electric"])
@@ -91,7 +92,14 @@ import Testing
     @Test(arguments: [
         ("model suv \"Another\" price 1 floorplan long suspension soft drivetrain 4wd", "1:7", "model 'suv' is already defined"),
         ("option drivetrain AWD \"x\" price 0", "1:19", "drivetrain option name 'AWD' is already taken by '4wd'"),
-        ("option drivetrain x \"x\" price 0 alias Rear", "1:19", "drivetrain option name 'Rear' is already taken by 'rear'"),
+        ("option drivetrain x \"x\" price 0 alias Rear", "1:39", "drivetrain option name 'Rear' is already taken by 'rear'"),
+        ("option drivetrain y \"y\" price 0 alias y", "1:39", "'y' is named twice in this definition"),
+        ("option drivetrain y \"y\" price 0 alias z alias Z", "1:47", "'Z' is named twice in this definition"),
+        ("option drivetrain y \"y\" price 0 alias \"\"", "1:39", "a name cannot be empty"),
+        ("model cheap \"C\" price 0 floorplan standard suspension road drivetrain 4wd", "1:23",
+         "'cheap' with short floorplan, rear drivetrain would cost -$4,500.00: a price cannot be below zero"),
+        ("rate usd 2", "1:6", "USD is the base currency; its rate is always 1"),
+        ("rate gbp 1.0000000000001", "1:10", "'1.0000000000001' has more than 12 decimal places"),
         ("currency gbp \"£\" digits 2 rate 1", "1:10", "currency 'GBP' is already defined"),
         ("option engine v8 \"V8\" price 0", "1:8", "unknown family 'engine'; valid families: floorplan, suspension, drivetrain"),
         ("model m \"M\" price 1 floorplan tiny suspension race drivetrain rear", "1:31", "unknown floorplan option 'tiny'; valid floorplan options: short, standard, long"),
@@ -104,7 +112,7 @@ import Testing
         ("car sports; set drivetrain 4wd; forbid drivetrain 4wd with floorplan short", "1:33", "stock line 1 already breaks this rule: 4wd drivetrain cannot go with a short floorplan"),
         ("currency SFR1 \"x\" digits 2 rate 1", "1:10", "'SFR1' is not a currency code (three letters, like CHF)"),
         ("currency CHFX \"x\" digits 2 rate 1", "1:10", "'CHFX' is not a currency code (three letters, like CHF)"),
-        ("currency CHF \"x\" digits 5 rate 1", "1:25", "5 minor digits is outside 0...4"),
+        ("currency CHF \"x\" digits 5 rate 1", "1:25", "minor digits must be from 0 to 4, not 5"),
         ("currency CHF \"x\" digits -1 rate 1", "1:25", "'-1' is not a whole number"),
         ("currency CHF \"x\" digits 2 rate 0", "1:32", "rate '0' is not a positive decimal"),
         ("currency CHF \"x\" digits 2 rate -0.5", "1:32", "'-0.5' is not a decimal number"),
@@ -120,7 +128,7 @@ import Testing
     func a_bad_definition_is_a_positioned_error_and_registers_nothing(line: String, position: String, message: String) throws {
         let result = try carfab(["--keep-going", "-e", line, "-e", "models; parts; currencies"])
         let baseline = try carfab(["-e", line.hasPrefix("car ") ? "car sports; set drivetrain 4wd; models; parts; currencies" : "models; parts; currencies"])
-        #expect(result.stderr.hasPrefix("<command-line>:\(position): error: \(message)\n"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("<command-line 1>:\(position): error: \(message)\n"), "\(result.stderr)")
         #expect(result.stdout == baseline.stdout.replacingOccurrences(of: "Car type", with: "Car type"), "nothing registered")
         #expect(result.status == 1)
     }

@@ -204,7 +204,7 @@ import Glibc
         let long = String(repeating: "x", count: 40_000)
         let result = try carfab(["-e", "car \(long)"])
         #expect(result.stderr.hasPrefix("<command-line>:1:5: error: unknown model '\(String(repeating: "x", count: 60))...'; valid models: compact, sports, suv\n"))
-        let models = (0..<40).map { "model m\($0) \"M\" price 1 floorplan short suspension race drivetrain rear" }.joined(separator: "\n")
+        let models = (0..<40).map { "model m\($0) \"M\" price 9000 floorplan short suspension race drivetrain rear" }.joined(separator: "\n")
         let many = try carfab(["-e", models + "\ncar zzzzzzzzz"])
         let listed = (["compact", "sports", "suv"] + (0..<29).map { "m\($0)" }).joined(separator: ", ")
         #expect(many.stderr.hasPrefix("<command-line>:41:5: error: unknown model 'zzzzzzzzz'; valid models: \(listed) and 11 more\n"))

@@ -10,7 +10,8 @@
 /// Loads libedit on first use; 1 if it is usable, 0 if not (the prompt then reads plain lines).
 int cf_editline_available(void);
 
-EditLine *cf_el_init(const char *program);
+/// An editor reading standard input and drawing on standard output (`output` 1) or standard error (2).
+EditLine *cf_el_init(const char *program, int output);
 void cf_el_end(EditLine *e);
 const char *cf_el_gets(EditLine *e, int *count);
 const LineInfo *cf_el_line(EditLine *e);

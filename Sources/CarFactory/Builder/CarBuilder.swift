@@ -26,7 +26,8 @@ public struct CarBuilder: Sendable {
         self.init(car: car, rules: RuleSet(rules))
     }
 
-    /// Replaces the part of `part`'s family; a change that breaks a rule or overflows leaves the builder as it was.
+    /// Replaces the part of `part`'s family; a change that breaks a rule, prices the car below
+    /// zero or overflows leaves the builder as it was.
     public mutating func set(_ part: any Part) throws(CarFactoryError) {
         let current = configuration
         let family = part.family
@@ -35,6 +36,7 @@ public struct CarBuilder: Sendable {
         let delta = part.listPriceMinorUnits.subtractingReportingOverflow(current.listPrice(of: family))
         let sum = current.priceMinorUnits.addingReportingOverflow(delta.partialValue)
         if delta.overflow || sum.overflow { throw .moneyOverflow }
+        if sum.partialValue < 0 { throw .negativePrice(sum.partialValue) }
         let next = rules.configuration(current, with: part, of: family, priceMinorUnits: sum.partialValue)
         if let broken = next.brokenRule { throw .ruleViolation(broken) }
         configuration = next

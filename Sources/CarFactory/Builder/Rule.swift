@@ -58,11 +58,17 @@ public struct Rule: Hashable, Sendable, CustomStringConvertible {
         first.matches(part(first.family)) && second.matches(part(second.family))
     }
 
-    /// `race suspension cannot go with a long floorplan`.
+    /// `race suspension cannot go with a long floorplan`, `... with an offroad suspension`.
     public var violationMessage: String {
-        "\(first.option) \(first.family) cannot go with a \(second.option) \(second.family)"
+        "\(first.option) \(first.family) cannot go with \(indefiniteArticle(before: second.option)) \(second.option) \(second.family)"
     }
 
     /// The rule as it is written in a script: `forbid suspension race with floorplan long`.
     public var description: String { "forbid \(first) with \(second)" }
+}
+
+/// "a" or "an" for the word that follows, by its first letter (`an offroad`, `a 4wd`).
+func indefiniteArticle(before word: String) -> String {
+    guard let first = word.unicodeScalars.first else { return "a" }
+    return "aeiouAEIOU".unicodeScalars.contains(first) ? "an" : "a"
 }

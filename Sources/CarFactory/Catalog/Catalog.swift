@@ -88,9 +88,42 @@ public struct Catalog: Sendable {
         for pair in pairs {
             if let broken = rulesByPair[pair] { throw .defaultsBreakRule(model: definition.name, broken) }
         }
+        try checkCheapestCar(of: factory)
         try registry.register(factory)
         for pair in pairs where modelsByDefaultPair[pair] == nil { modelsByDefaultPair[pair] = factory.model }
         return factory
+    }
+
+    /// Refuses a model that some choice of options the rules allow would price below zero.
+    /// Only the few cheapest options of each family are tried (a bounded search); `set`
+    /// refuses such a car too, whatever options come later.
+    private func checkCheapestCar(of factory: any CarFactory) throws(CarFactoryError) {
+        let candidates = PartFamily.allCases.map { family -> [any Part] in
+            let standard = factory.defaultPart(of: family)
+            return [standard] + optionTables[family.index].cheapest.filter { $0.listPriceMinorUnits < standard.listPriceMinorUnits }
+        }
+        var lowest: (price: Int64, parts: [any Part])?
+        for floorplan in candidates[0] {
+            for suspension in candidates[1] {
+                for drivetrain in candidates[2] {
+                    let parts = [floorplan, suspension, drivetrain]
+                    var price = factory.basePriceMinorUnits
+                    for (family, part) in parts.enumerated() {
+                        let difference = part.listPriceMinorUnits.subtractingReportingOverflow(candidates[family][0].listPriceMinorUnits)
+                        let sum = price.addingReportingOverflow(difference.partialValue)
+                        price = difference.overflow || sum.overflow ? Int64.min : sum.partialValue
+                    }
+                    guard price < lowest?.price ?? 0,
+                          rulesByPair[PartPair(floorplan, suspension)] == nil, rulesByPair[PartPair(floorplan, drivetrain)] == nil,
+                          rulesByPair[PartPair(suspension, drivetrain)] == nil else { continue }
+                    lowest = (price, parts)
+                }
+            }
+        }
+        guard let lowest else { return }
+        let changed = PartFamily.allCases.filter { lowest.parts[$0.index] !== candidates[$0.index][0] }
+        throw .modelCouldCostLessThanNothing(model: factory.model, options: changed.map { "\(lowest.parts[$0.index].name) \($0)" },
+                                             price: lowest.price)
     }
 
     /// Adds a rule forbidding two options together; returns it with canonical option names.

@@ -9,6 +9,11 @@ public struct OptionTable: Sendable {
         byKey[nameKey(name)].map { parts[$0] }
     }
 
+    /// The options with the lowest list prices, cheapest first (at most `cheapestKept`).
+    public private(set) var cheapest: [any Part] = []
+    /// How many of the cheapest options are kept.
+    static let cheapestKept = 8
+
     /// Every name the options answer to, canonical names first.
     public var allNames: [String] {
         parts.map(\.name) + parts.flatMap(\.otherNames)
@@ -23,10 +28,15 @@ public struct OptionTable: Sendable {
                 let sameOption = name == part.name && nameKey(parts[taken].name) == key
                 throw .duplicateOption(name, family: part.family, existing: sameOption ? nil : parts[taken].name)
             }
-            if keys.contains(key) { throw .duplicateOption(name, family: part.family, existing: part.name) }
+            if keys.contains(key) { throw .repeatedName(name) }
             keys.append(key)
         }
         for key in keys { byKey[key] = parts.count }
         parts.append(part)
+        let position = cheapest.firstIndex { part.listPriceMinorUnits < $0.listPriceMinorUnits } ?? cheapest.count
+        if position < Self.cheapestKept {
+            cheapest.insert(part, at: position)
+            if cheapest.count > Self.cheapestKept { cheapest.removeLast() }
+        }
     }
 }

@@ -25,12 +25,11 @@ extension Session {
             }
             let token = words[index]
             let word = lexer.word(token)
-            // An optional argument before required ones is taken only if the word fits it
-            // and words remain for them: `expect type Porsche Boxster` has no currency.
+            // An optional argument before required ones takes the word if it fits; the
+            // required ones then need words of their own (`expect price GBP` lacks its VALUE).
             if argument.optional && requiredLeft > 0 {
-                guard words.endIndex - index > requiredLeft,
-                      let value = try? value(of: word, as: argument.kind, position: position, spec: spec, token: index,
-                                            at: token.range, index: catalogIndex, resolved: arguments)
+                guard let value = try? value(of: word, as: argument.kind, position: position, spec: spec, lexer: lexer, token: index,
+                                             at: token.range, index: catalogIndex, resolved: arguments)
                 else {
                     arguments.append(.absent, at: token.range)
                     continue
@@ -45,7 +44,7 @@ extension Session {
                 index = words.endIndex
                 continue
             }
-            arguments.append(try value(of: word, as: argument.kind, position: position, spec: spec, token: index,
+            arguments.append(try value(of: word, as: argument.kind, position: position, spec: spec, lexer: lexer, token: index,
                                        at: token.range, index: catalogIndex, resolved: arguments),
                              at: token.range)
             index += 1
@@ -59,7 +58,7 @@ extension Session {
 
     @inline(__always)
     private func value(of word: PaddedBytes, as kind: ResolveStep.Kind, position argument: Int,
-                       spec: CommandSpec, token: Int, at range: SourceRange,
+                       spec: CommandSpec, lexer: Lexer, token: Int, at range: SourceRange,
                        index: CatalogIndex, resolved: ArgumentWriter) throws(ScriptError) -> ArgumentValue {
         let bytes = word.bytes
         switch kind {
@@ -80,6 +79,16 @@ extension Session {
             return try option(word, of: family, in: index, at: range)
         case .optionOf(let family):
             return try option(word, of: family, in: index, at: range)
+        case .amountCurrency(let fieldArgument):
+            // Only an amount is in a currency: `expect type EUR Boxster` names none.
+            guard case .word(let fieldToken) = resolved.resolved(fieldArgument),
+                  ExpectField(rawValue: nameKey(lexer.string(lexer.tokens[fieldToken])))?.isAmount == true else {
+                throw ScriptError(.reported, at: range)
+            }
+            guard let position = index.currencies.lookup(word) else {
+                throw Self.unknown("currency", Self.string(bytes), index.valuations.map(\.currency.code), at: range)
+            }
+            return .currency(position)
         case .currency:
             guard let position = index.currencies.lookup(word) else {
                 throw Self.unknown("currency", Self.string(bytes), index.valuations.map(\.currency.code), at: range)
@@ -90,10 +99,29 @@ extension Session {
         case .lineNumber:
             return .lineNumber(try Self.integer(bytes, at: range, from: 1, else: .notALineNumber(Self.string(bytes))))
         case .integer:
-            return .integer(try Self.integer(bytes, at: range, from: 0, else: .notANumber(Self.string(bytes))))
-        case .decimal:
-            do {
-                return .decimal(try DecimalNumber(parsing: Self.string(bytes)))
+            guard case .integer(let low, let high, let what) = spec.arguments[argument].kind else {
+                preconditionFailure("integer step without its bounds")
+            }
+            let value = try Self.integer(bytes, at: range, from: 0, else: .notANumber(Self.string(bytes)))
+            guard value >= low && value <= high else {
+                throw ScriptError(.outOfRange(what, low: low, high: high, value: value), at: range)
+            }
+            return .integer(value)
+        case .rate:
+            let text = Self.string(bytes)
+            do throws(CarFactoryError) {
+                if let point = bytes.firstIndex(of: UInt8(ascii: ".")), bytes.count - point - 1 > Self.maximumRateDecimals {
+                    throw .tooManyDecimals(text, allowed: Self.maximumRateDecimals)
+                }
+                let rate = try DecimalNumber(parsing: text)
+                guard rate.significand > 0 else { throw .rateNotPositive(text) }
+                return .decimal(rate)
+            } catch {
+                throw ScriptError(.domain(error), at: range)
+            }
+        case .amount:
+            do throws(CarFactoryError) {
+                return .amount(try DecimalNumber(parsing: Self.string(bytes)).minorUnits(digits: Currency.base.digits))
             } catch {
                 throw ScriptError(.domain(error), at: range)
             }
@@ -142,6 +170,9 @@ extension Session {
         ScriptError(.unknownName(what, word, suggestion: closestName(to: word, in: suggestFrom ?? valid), valid: valid),
                     at: range)
     }
+
+    /// The most decimal places a rate may have.
+    static let maximumRateDecimals = 12
 
     private static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(decoding: bytes, as: UTF8.self)

@@ -3,13 +3,18 @@ import CarFactory
 /// What an argument must be; the resolver, `help` and completion all read it.
 public enum ArgumentKind: Sendable, Equatable {
     case model
+    /// A currency, only where the `expect` field at this index is an amount (`price`, `total`).
+    case amountCurrency(fieldArgument: Int)
     case family
     /// An option of the family given by the argument at this index.
     case option(familyArgument: Int)
     case currency
     case count
     case lineNumber
-    case decimal
+    /// A positive decimal with at most `maximumRateDecimals` places (a currency's rate).
+    case rate
+    /// An amount of the base currency: a decimal with at most its minor digits.
+    case amount
     case file
     case command
     case field
@@ -21,8 +26,8 @@ public enum ArgumentKind: Sendable, Equatable {
     case name
     /// Any text, usually quoted (`"Mazda MX-5"`).
     case text
-    /// A whole number from 0 (`digits 2`).
-    case integer
+    /// A whole number from `low` to `high`; `what` names it in the message (`digits 2`, `exit 3`).
+    case integer(low: Int, high: Int, what: String)
     /// Every remaining word (`echo`).
     case words
 }
@@ -30,8 +35,9 @@ public enum ArgumentKind: Sendable, Equatable {
 /// An argument kind as the resolver walks it: `ArgumentKind` without its one string payload.
 struct ResolveStep {
     enum Kind: Equatable {
-        case model, family, option(familyArgument: Int), optionOf(PartFamily), currency, count, lineNumber
-        case decimal, file, command, field, keyword, name, text, integer, words
+        case model, family, option(familyArgument: Int), optionOf(PartFamily), currency, amountCurrency(fieldArgument: Int)
+        case count, lineNumber
+        case rate, amount, file, command, field, keyword, name, text, integer, words
     }
 
     let kind: Kind
@@ -45,9 +51,11 @@ struct ResolveStep {
         case .option(let familyArgument): .option(familyArgument: familyArgument)
         case .optionOf(let family): .optionOf(family)
         case .currency: .currency
+        case .amountCurrency(let fieldArgument): .amountCurrency(fieldArgument: fieldArgument)
         case .count: .count
         case .lineNumber: .lineNumber
-        case .decimal: .decimal
+        case .rate: .rate
+        case .amount: .amount
         case .file: .file
         case .command: .command
         case .field: .field
@@ -114,9 +122,13 @@ public final class CommandSpec: Sendable {
     typealias Run = @Sendable (Session, Invocation) throws(ScriptError) -> Void
     /// Runs the command; only called once every argument has resolved.
     let run: Run
+    /// Checks that join several arguments (`rate` of the base currency), made after they
+    /// resolve whether the command then runs or is only checked (`--check`).
+    let check: Run?
 
     init(name: String, aliases: [String], group: CommandGroup, arguments: [ArgumentSpec], summary: String,
          details: String, example: String, runsWhenChecking: Bool = false,
+         check: Run? = nil,
          run: @escaping @Sendable (Session, Invocation) throws(ScriptError) -> Void) {
         self.name = name
         self.aliases = aliases
@@ -126,6 +138,7 @@ public final class CommandSpec: Sendable {
         self.details = details
         self.example = example
         self.runsWhenChecking = runsWhenChecking
+        self.check = check
         self.run = run
         requiredCount = arguments.filter { !$0.optional }.count
         steps = arguments.map { ResolveStep(kind: $0.kind, optional: $0.optional) }

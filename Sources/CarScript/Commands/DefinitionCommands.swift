@@ -9,7 +9,7 @@ enum DefinitionCommands {
         CommandSpec(
             name: "option", aliases: [], group: .definition,
             arguments: [.required("FAMILY", .family), .required("NAME", .name), .required("\"SHOWN AS\"", .text),
-                        .keyword("price"), .required("AMOUNT", .decimal),
+                        .keyword("price"), .required("AMOUNT", .amount),
                         .optional("[seats N engine POSITION] [alias NAME]...", .words)],
             summary: "define a new option of a family",
             details: "AMOUNT is the list price in US dollars. A floorplan also needs 'seats N' (1 to 99) and 'engine POSITION' (front, mid or rear). 'alias NAME' (repeatable) adds another name the option answers to. Names must not clash with another option of the family.",
@@ -19,13 +19,27 @@ enum DefinitionCommands {
                 let family = call.family(1) ?? .floorplan
                 var definition = OptionDefinition(
                     family: family, name: call.word(2), shownAs: call.word(3),
-                    listPrice: try call.at(5) { () throws(CarFactoryError) in try .base(call.decimal(5).minorUnits(digits: Currency.base.digits)) })
-                try readExtras(call, into: &definition)
-                try call.at(2) { () throws(CarFactoryError) in try session.changeCatalog(.option(definition)) }
+                    listPrice: call.amount(5))
+                let aliases = try readExtras(call, into: &definition)
+                do throws(CarFactoryError) {
+                    try session.changeCatalog(.option(definition))
+                } catch {
+                    // A name that clashes is pointed at where it stands: the option's name or an alias.
+                    var range = call.range(2)
+                    switch error {
+                    case .duplicateOption(let name, _, _) where nameKey(name) != nameKey(definition.name):
+                        range = aliases.first { nameKey($0.name) == nameKey(name) }?.range ?? range
+                    case .repeatedName(let name):
+                        range = aliases.last { nameKey($0.name) == nameKey(name) }?.range ?? range
+                    default:
+                        break
+                    }
+                    throw ScriptError(.domain(error), at: range)
+                }
             }),
         CommandSpec(
             name: "model", aliases: [], group: .definition,
-            arguments: [.required("NAME", .name), .required("\"CAR TYPE\"", .text), .keyword("price"), .required("AMOUNT", .decimal),
+            arguments: [.required("NAME", .name), .required("\"CAR TYPE\"", .text), .keyword("price"), .required("AMOUNT", .amount),
                         .keyword("floorplan"), .required("OPTION", .optionOf(.floorplan)),
                         .keyword("suspension"), .required("OPTION", .optionOf(.suspension)),
                         .keyword("drivetrain"), .required("OPTION", .optionOf(.drivetrain))],
@@ -36,9 +50,16 @@ enum DefinitionCommands {
             run: { session, call throws(ScriptError) in
                 let definition = ModelDefinition(
                     name: call.word(1), carType: call.word(2),
-                    basePrice: try call.at(4) { () throws(CarFactoryError) in try .base(call.decimal(4).minorUnits(digits: Currency.base.digits)) },
+                    basePrice: call.amount(4),
                     floorplan: call.option(6).name, suspension: call.option(8).name, drivetrain: call.option(10).name)
-                try call.at(1) { () throws(CarFactoryError) in try session.changeCatalog(.model(definition)) }
+                do throws(CarFactoryError) {
+                    try session.changeCatalog(.model(definition))
+                } catch .modelCouldCostLessThanNothing(let model, let options, let price) {
+                    throw ScriptError(.domain(.modelCouldCostLessThanNothing(model: model, options: options, price: price)),
+                                      at: call.range(4))
+                } catch {
+                    throw ScriptError(.domain(error), at: call.range(1))
+                }
             }),
         CommandSpec(
             name: "forbid", aliases: [], group: .definition,
@@ -57,8 +78,9 @@ enum DefinitionCommands {
             }),
         CommandSpec(
             name: "currency", aliases: [], group: .definition,
-            arguments: [.required("CODE", .name), .required("\"SYMBOL\"", .text), .keyword("digits"), .required("N", .integer),
-                        .keyword("rate"), .required("RATE", .decimal)],
+            arguments: [.required("CODE", .name), .required("\"SYMBOL\"", .text), .keyword("digits"),
+                        .required("N", .integer(low: 0, high: Currency.maximumDigits, what: "minor digits")),
+                        .keyword("rate"), .required("RATE", .rate)],
             summary: "define a new currency",
             details: "CODE is three letters (shown in capitals); SYMBOL is written before amounts (include a blank if one should follow it); N is the number of minor digits, 0 to 4; RATE is how many units one US dollar buys, a positive decimal.",
             example: "currency CHF \"CHF \" digits 2 rate 0.88",
@@ -80,9 +102,12 @@ enum DefinitionCommands {
             }),
     ]
 
-    /// Reads `seats N`, `engine POSITION` and `alias NAME` pairs after an option's price.
-    private static func readExtras(_ call: Invocation, into definition: inout OptionDefinition) throws(ScriptError) {
+    /// Reads `seats N`, `engine POSITION` and `alias NAME` pairs after an option's price; returns
+    /// each alias with where it stands.
+    private static func readExtras(_ call: Invocation, into definition: inout OptionDefinition)
+        throws(ScriptError) -> [(name: String, range: SourceRange)] {
         let words = call.words(6)
+        var aliases: [(name: String, range: SourceRange)] = []
         var index = 0
         while index < words.count {
             let keyword = nameKey(words[index])
@@ -110,9 +135,12 @@ enum DefinitionCommands {
                 }
                 definition.engine = engine
             default:
+                guard !value.isEmpty else { throw ScriptError(.emptyName, at: valueRange) }
                 definition.otherNames.append(value)
+                aliases.append((value, valueRange))
             }
             index += 2
         }
+        return aliases
     }
 }

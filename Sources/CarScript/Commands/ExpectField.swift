@@ -12,7 +12,7 @@ public enum ExpectField: String, CaseIterable, Sendable {
         switch self {
         case .count:
             let actual = String(session.stock.carCount)
-            return (actual, actual == expected)
+            return (actual, Self.number(expected) == session.stock.carCount)
         case .total:
             let value = try ValuationFactory(currency: currency).makeConverter().convert(session.stock.valueMinorUnits)
             return (value.description, Self.amount(value, matches: expected))
@@ -21,7 +21,7 @@ public enum ExpectField: String, CaseIterable, Sendable {
             switch self {
             case .seats:
                 let actual = String(car.floorplan.seats)
-                return (actual, actual == expected)
+                return (actual, Self.number(expected) == Int64(car.floorplan.seats))
             case .engine:
                 return (car.floorplan.engine.rawValue, nameKey(car.floorplan.engine.rawValue) == nameKey(expected))
             case .suspension, .drive:
@@ -35,6 +35,12 @@ public enum ExpectField: String, CaseIterable, Sendable {
                 return (price.description, Self.amount(price, matches: expected))
             }
         }
+    }
+
+    /// A whole number in decimal digits (`03` is 3, as `car sports 03` takes it), if `text` is one.
+    private static func number(_ text: String) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int64(text.drop { $0 == "0" }.isEmpty ? "0" : String(text.drop { $0 == "0" }))
     }
 
     /// An amount matches its formatted text (`£42,719.30`) or the same number as a plain decimal (`42719.3`).

@@ -13,6 +13,8 @@ public enum ArgumentValue {
     case count(Int64)
     case lineNumber(Int)
     case decimal(DecimalNumber)
+    /// An amount of the base currency, in its minor units.
+    case amount(Int64)
     /// A word: the token of the line that holds it.
     case word(Int)
     case integer(Int)
@@ -132,6 +134,12 @@ public struct Invocation {
     public func integer(_ index: Int) -> Int {
         guard case .integer(let number) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not a number") }
         return number
+    }
+
+    /// The amount of argument `index`, in the base currency.
+    public func amount(_ index: Int) -> Money {
+        guard case .amount(let minorUnits) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not an amount") }
+        return .base(minorUnits)
     }
 
     /// The decimal of argument `index`.

@@ -33,7 +33,8 @@ enum ScriptCommands {
             }),
         CommandSpec(
             name: "expect", aliases: [], group: .script,
-            arguments: [.required("FIELD", .field), .optional("CURRENCY", .currency), .required("VALUE", .words)],
+            arguments: [.required("FIELD", .field), .optional("CURRENCY", .amountCurrency(fieldArgument: 1)),
+                        .required("VALUE", .words)],
             summary: "fail unless FIELD of the stock or current car is VALUE",
             details: "FIELD is one of: count (cars in stock), seats, engine, suspension, drive, type (of the current car), price (the current car's unit price), total (the stock's value). price and total take an optional CURRENCY and match either the formatted amount or the same number (£42,719.30 or 42719.3). Words are compared case-insensitively; suspension and drive also match option names. A failure shows both values.",
             example: "expect drive 4WD",
@@ -42,9 +43,6 @@ enum ScriptCommands {
                 guard let field = ExpectField(rawValue: nameKey(name)) else { return }
                 var words = call.words(3)
                 var currency = call.currency(2) ?? .base
-                if call.currency(2) != nil && !field.isAmount {
-                    throw ScriptError(.refused("only price and total take a currency"), at: call.range(2))
-                }
                 if call.currency(2) == nil && field.isAmount && words.count == 2 {
                     // `expect price GPB 10`: the first word is meant as a currency.
                     let given = words.removeFirst()
@@ -78,7 +76,7 @@ enum ScriptCommands {
             details: "Without a command, lists every command with a one-line summary.",
             example: "help set",
             run: { session, call throws(ScriptError) in
-                session.emit(.text(Help.text(for: call.command(1, in: session.commands), in: session.commands)), call)
+                session.emit(.help(HelpPage.page(for: call.command(1, in: session.commands), in: session.commands)), call)
             }),
         CommandSpec(
             name: "services", aliases: [], group: .system,
@@ -95,10 +93,13 @@ enum ScriptCommands {
             }),
         CommandSpec(
             name: "quit", aliases: ["exit"], group: .script,
-            arguments: [],
-            summary: "stop reading commands",
-            details: "Ends the session; the exit status says whether any command failed.",
-            example: "quit",
-            run: { session, _ throws(ScriptError) in session.quitRequested = true }),
+            arguments: [.optional("STATUS", .integer(low: 0, high: 255, what: "an exit status"))],
+            summary: "stop reading commands (and exit with STATUS)",
+            details: "Ends the session. Without STATUS the exit status says whether any command failed; with it (0 to 255), carfab exits with STATUS, as sh's exit does.",
+            example: "exit 2",
+            run: { session, call throws(ScriptError) in
+                session.quitRequested = true
+                if case .integer(let status) = call.value(1) { session.requestedExitStatus = Int32(status) }
+            }),
     ]
 }

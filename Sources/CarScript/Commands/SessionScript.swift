@@ -12,8 +12,11 @@ enum SessionScript {
             case .currency(let currency): lines.append(Self.definition(of: currency))
             }
         }
+        // A rate is written if it changed since the session began, or since its currency was defined in it.
+        var rates = session.initialRates
+        for case .currency(let currency) in session.definitions { rates[currency.code] = currency.rate }
         for currency in session.catalog.currencies where currency.code != Currency.base.code {
-            if session.initialRates[currency.code] != currency.rate {
+            if rates[currency.code] != currency.rate {
                 lines.append("rate \(currency.code) \(currency.rate)")
             }
         }

@@ -80,8 +80,9 @@ public struct Completer {
                 kinds.append(spec.arguments[position + 1].kind)
             }
         }
-        if spec.name == "expect", position >= 1, let field = ExpectField(rawValue: nameKey(words[1])), !field.isAmount {
-            kinds.removeAll { $0 == .currency }
+        if case .amountCurrency(let fieldArgument) = kinds.first, fieldArgument < words.count,
+           ExpectField(rawValue: nameKey(words[fieldArgument]))?.isAmount != true {
+            kinds.removeFirst()
         }
         var result: [String] = []
         for kind in kinds {
@@ -105,10 +106,10 @@ public struct Completer {
             }
         case .optionOf(let family): catalog.options(of: family).allNames
         case .keyword(let keyword): [keyword]
-        case .currency: catalog.currencies.map(\.code)
+        case .currency, .amountCurrency: catalog.currencies.map(\.code)
         case .command: commands.allNames
         case .field: ExpectField.allCases.map(\.rawValue)
-        case .count, .lineNumber, .decimal, .words, .file, .name, .text, .integer: []
+        case .count, .lineNumber, .rate, .amount, .words, .file, .name, .text, .integer: []
         }
     }
 

@@ -46,9 +46,14 @@ final class EditLineSource: LineSource {
     /// Writes out pending results before each prompt.
     private let beforePrompt: () -> Void
 
-    init?(history: HistoryService?, color: Bool, completer: @escaping () -> Completer, beforePrompt: @escaping () -> Void) {
-        guard cf_editline_available() != 0, let editor = cf_el_init("carfab") else { return nil }
+    /// The descriptor of the terminal the prompt is drawn on.
+    private let terminal: Int32
+
+    init?(history: HistoryService?, color: Bool, terminal: Int32, completer: @escaping () -> Completer,
+          beforePrompt: @escaping () -> Void) {
+        guard cf_editline_available() != 0, let editor = cf_el_init("carfab", terminal) else { return nil }
         self.editor = editor
+        self.terminal = terminal
         input = open("/proc/self/fd/0", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         self.history = history
         self.completer = completer
@@ -102,6 +107,8 @@ final class EditLineSource: LineSource {
                     cf_el_reset(editor)
                     throw .abandoned
                 }
+                // Another stop signal: end the prompt's line, so the shell's prompt starts on its own.
+                writeToTerminal("\n")
                 throw .interrupted
             }
             // Ctrl-D on an empty line: end the shell's prompt line too.
@@ -112,6 +119,10 @@ final class EditLineSource: LineSource {
         while length > 0 && (line[length - 1] == 0x0A || line[length - 1] == 0x0D) { length -= 1 }
         line.withMemoryRebound(to: UInt8.self, capacity: length) { bytes.append(UnsafeBufferPointer(start: $0, count: length)) }
         return true
+    }
+
+    func interrupted(at place: String?) {
+        writeToTerminal("\n" + (place.map { "carfab: interrupted at \(DisplayText.escaped($0))\n" } ?? ""))
     }
 
     /// A whole command goes into the history; the physical lines it was typed on and lines
@@ -151,7 +162,7 @@ final class EditLineSource: LineSource {
 
     private func writeToTerminal(_ text: String) {
         var bytes = Array(text.utf8)
-        _ = write(1, &bytes, bytes.count)
+        _ = write(terminal, &bytes, bytes.count)
     }
 }
 

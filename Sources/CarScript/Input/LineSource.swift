@@ -32,6 +32,8 @@ public protocol LineSource: AnyObject {
     var isInteractive: Bool { get }
     /// Takes a whole command as typed (a logical line, as one line that means the same), for history.
     func record(_ command: String)
+    /// Tells the person at the prompt that Ctrl-C interrupted what was running, and where.
+    func interrupted(at place: String?)
 }
 
 extension LineSource {
@@ -43,6 +45,9 @@ extension LineSource {
 
     /// Only a prompt keeps history.
     public func record(_ command: String) {}
+
+    /// Only a prompt is told.
+    public func interrupted(at place: String?) {}
 }
 
 /// The most bytes a source reads of one physical line: the longest logical line, and the
@@ -69,6 +74,9 @@ public enum LineOrigin {
 public struct PromptSettings {
     /// Colour the prompt.
     var color: Bool
+    /// The descriptor of the terminal the prompt is drawn on: standard output, or standard
+    /// error when standard output goes elsewhere.
+    var terminal: Int32
     /// The history the prompt recalls and records.
     var history: HistoryService?
     /// Makes a completer from the session's current catalog.
@@ -93,7 +101,7 @@ public func openLineSource(_ origin: LineOrigin) throws(LineSourceFailure) -> an
     case .prompt(let settings):
         if isatty(0) == 1 {
             useUTF8Locale()
-            if let editor = EditLineSource(history: settings.history, color: settings.color,
+            if let editor = EditLineSource(history: settings.history, color: settings.color, terminal: settings.terminal,
                                            completer: settings.completer, beforePrompt: settings.beforePrompt) {
                 return editor
             }

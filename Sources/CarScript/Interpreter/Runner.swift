@@ -57,13 +57,19 @@ extension Session {
         let interactive = frame.source.isInteractive
         let line = frame.lines.buffer
         while !quitRequested && !resultOutput.failed {
-            // At the prompt, Ctrl-C only interrupts what was running; the prompt starts on a new line.
+            // At the prompt, Ctrl-C only interrupts what was running (saying where a sourced
+            // file stopped); the prompt starts on a new line.
             if interactive
                 && pendingStopSignal.compareExchange(expected: SIGINT, desired: 0, ordering: .relaxed).exchanged {
                 renderer.flush()
-                _ = write(1, "\n", 1)
+                frame.source.interrupted(at: interruptedAt)
+                interruptedAt = nil
             }
-            if stopRequested || (frame.stopsOnError && failureCount > frame.failuresAtStart) { return }
+            if stopRequested {
+                if !interactive && interruptedAt == nil { interruptedAt = "\(frame.lines.file):\(frame.lineNumber)" }
+                return
+            }
+            if frame.stopsOnError && failureCount > frame.failuresAtStart { return }
             line.removeAll()
             frame.lines.lent = nil
             // Most logical lines are one physical line: leave the list of starts alone then.
@@ -99,6 +105,7 @@ extension Session {
             } catch let failure as LineSourceFailure {
                 switch failure {
                 case .interrupted:
+                    if !interactive && interruptedAt == nil { interruptedAt = "\(frame.lines.file):\(frame.lineNumber + 1)" }
                     return
                 case .abandoned:
                     continue
@@ -264,11 +271,13 @@ extension Session {
         defer { arguments.giveBack() }
         let catalogIndex = index
         let count = try resolve(spec, words: words, lexer: lexer, index: catalogIndex, into: block)
-        if options.checkOnly && !spec.runsWhenChecking { return }
         // The spec, the argument block, the lexer and the index all outlive the command, so
         // the invocation refers to them without counting references.
-        try spec.run(self, Invocation(specRef: .passUnretained(spec), block: block, count: count,
-                                      lexerRef: .passUnretained(lexer), indexRef: .passUnretained(catalogIndex)))
+        let invocation = Invocation(specRef: .passUnretained(spec), block: block, count: count,
+                                    lexerRef: .passUnretained(lexer), indexRef: .passUnretained(catalogIndex))
+        if let check = spec.check { try check(self, invocation) }
+        if options.checkOnly && !spec.runsWhenChecking { return }
+        try spec.run(self, invocation)
         withExtendedLifetime(catalogIndex) {}
     }
 

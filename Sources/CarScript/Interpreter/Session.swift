@@ -61,6 +61,10 @@ public final class Session {
     private(set) var definitions: [Definition] = []
     /// Whether `quit` was given.
     public internal(set) var quitRequested = false
+    /// The status `quit N` asked for.
+    public internal(set) var requestedExitStatus: Int32?
+    /// Where a script a stop signal interrupted had got to (`FILE:LINE`), for the prompt to say.
+    var interruptedAt: String?
 
     /// A session over `catalog` that renders with `renderer`.
     public init(catalog: Catalog, renderer: any ResultRenderer, options: SessionOptions = SessionOptions(),

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CarFactory
+import CEditLine
 
 /// The whole program behind the `carfab` executable: arguments in, exit status out.
 public enum Program {
@@ -50,7 +51,11 @@ public enum Program {
 
         let renderer: any ResultRenderer = parsed.format == .json
             ? JSONRenderer(out: out, err: err)
-            : TextRenderer(out: out, err: err, color: environment.colorOnStandardError)
+            : TextRenderer(out: out, err: err, color: environment.colorOnStandardError, width: {
+                // A terminal's own width, asked each time (it may be resized); else 80.
+                let columns = environment.standardOutputIsTerminal ? Int(cf_terminal_columns(1)) : 0
+                return columns > 0 ? columns : 80
+            })
         let center = ServiceCenter()
         let catalogService = CatalogService(files: parsed.catalogs, renderer: renderer, keepGoing: parsed.keepGoing)
         let outputService = OutputService(out: out, err: err)
@@ -86,11 +91,15 @@ public enum Program {
         let session = Session(catalog: catalogService.catalog, renderer: renderer, options: options, services: center)
 
         let inputs = parsed.inputs.isEmpty && !prompts ? [ProgramInput.file("-")] : parsed.inputs
+        // Several -e texts are told apart in messages: `<command-line 2>`.
+        let texts = inputs.filter { if case .text = $0 { true } else { false } }.count
+        var textNumber = 0
         for input in inputs {
             if session.shouldStop || stopRequested { break }
             switch input {
             case .text(let text):
-                session.run(TextLineSource(bytes: text.bytes, name: "<command-line>"))
+                textNumber += 1
+                session.run(TextLineSource(bytes: text.bytes, name: texts > 1 ? "<command-line \(textNumber)>" : "<command-line>"))
             case .file(let path):
                 do {
                     session.run(try openLineSource(.filePath(path.bytes)))
@@ -102,14 +111,20 @@ public enum Program {
             }
         }
         // What happens at a person's prompt does not change the exit status, as in sqlite3;
-        // standard input read after -i from a pipe is a script like any other.
+        // standard input read after -i from a pipe is a script like any other. A failed
+        // script does not keep -i from its prompt (as `python -i`): that is what -i is for.
         var failures = session.failureCount
-        if (prompts || parsed.interactive) && !session.shouldStop {
+        if (prompts || parsed.interactive) && !session.quitRequested && !out.failed && !stopRequested {
+            // The prompt and the banner belong to the terminal, even with standard output
+            // sent elsewhere (`carfab > out.txt`): results go to standard output.
+            let terminal: Int32 = environment.standardOutputIsTerminal || !environment.standardErrorIsTerminal ? 1 : 2
             if prompts {
-                out.write("carfab \(version): a car-factory shell. Type 'help' for commands, Ctrl-D to leave.\n")
+                let banner = "carfab \(version): a car-factory shell. Type 'help' for commands, Ctrl-D to leave.\n"
+                if terminal == 1 { out.write(banner) } else { err.write(banner); err.flush() }
             }
             let settings = PromptSettings(
-                color: environment.colorOnStandardOutput, history: history,
+                color: terminal == 1 ? environment.colorOnStandardOutput : environment.colorOnStandardError,
+                terminal: terminal, history: history,
                 completer: { Completer(commands: session.commands, catalog: session.catalog, completesFiles: !parsed.safe) },
                 beforePrompt: { renderer.flush() })
             do {
@@ -123,6 +138,7 @@ public enum Program {
         let signal = pendingStopSignal.load(ordering: .relaxed)
         if signal != 0 { return .stoppedBy(signal: signal) }
         if let ended = outcome(writing: out, to: err) { return ended }
+        if let status = session.requestedExitStatus { return .exit(status) }
         return .exit(failures > 0 ? ExitStatus.failure : ExitStatus.success)
     }
 
@@ -141,21 +157,31 @@ public enum Program {
 
 /// What the program needs to know about where it runs.
 public struct ProgramEnvironment: Sendable {
-    /// Whether diagnostics may be coloured: standard error is a terminal and `NO_COLOR` is unset or empty.
+    /// Whether diagnostics may be coloured: standard error is a terminal that shows colour
+    /// (not `TERM=dumb`) and `NO_COLOR` is unset or empty.
     public var colorOnStandardError: Bool
-    /// Whether the prompt may be coloured: standard output is a terminal and `NO_COLOR` is unset or empty.
+    /// Whether the prompt may be coloured: the same for standard output.
     public var colorOnStandardOutput: Bool
     /// Whether a person is typing on standard input.
     public var standardInputIsTerminal: Bool
+    /// Whether standard output is a terminal (else the prompt goes to standard error's terminal).
+    public var standardOutputIsTerminal: Bool
+    /// Whether standard error is a terminal.
+    public var standardErrorIsTerminal: Bool
     /// Reads an environment variable.
     public var variable: @Sendable (String) -> String?
 
     /// The environment of this process.
     public static var current: ProgramEnvironment {
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
-        return ProgramEnvironment(colorOnStandardError: isatty(2) == 1 && !noColor,
-                                  colorOnStandardOutput: isatty(1) == 1 && !noColor,
+        // A dumb terminal (Emacs' shell, some CI logs) shows escape codes as text.
+        let dumb = getenv("TERM").map { String(cString: $0) == "dumb" } ?? false
+        let colors = !noColor && !dumb
+        return ProgramEnvironment(colorOnStandardError: isatty(2) == 1 && colors,
+                                  colorOnStandardOutput: isatty(1) == 1 && colors,
                                   standardInputIsTerminal: isatty(0) == 1,
+                                  standardOutputIsTerminal: isatty(1) == 1,
+                                  standardErrorIsTerminal: isatty(2) == 1,
                                   variable: { name in getenv(name).map { String(cString: $0) } })
     }
 }

@@ -138,6 +138,8 @@ public struct ProgramArguments: Equatable, Sendable {
           --version         print the version and exit
           -h, --help        print this help and exit
 
-        exit status: 0 success, 1 a command failed, 64 bad command line.
+        exit status: 0 success; 1 a command failed or output could not be written;
+        64 bad command line; 129, 130, 131, 143 stopped by SIGHUP, SIGINT, SIGQUIT,
+        SIGTERM (128 + the signal); 'quit N' exits with N.
         """
 }

@@ -8,8 +8,10 @@ public enum CommandResult {
     case amount(Int64, CurrencyValuation)
     /// The stock total (`total`): cars, and their value in minor units of the valuation's currency.
     case total(count: Int64, value: Int64, CurrencyValuation)
-    /// Plain text, one or more lines (`help`).
+    /// Plain text, one or more lines (`save -`).
     case text(String)
+    /// A help page, laid out for the output's width.
+    case help(HelpPage)
     /// Words of the line being run, joined by single spaces (`echo`): written straight from the line.
     case words(JoinedWords)
     /// Rows of named columns (`list`, `models`, `parts`, `currencies`, `services`).

@@ -41,6 +41,8 @@ public final class JSONRenderer: ResultRenderer {
             object.add("value", raw: Self.money(valuation.money(value)))
         case .text(let text):
             object.add("text", string: text)
+        case .help(let page):
+            object.add("text", string: page.text(width: 80))
         case .words(let words):
             object.add("text", string: words.string)
         case .table(let table):

@@ -5,12 +5,16 @@ public final class TextRenderer: ResultRenderer {
     private let out: Output
     private let err: Output
     private let color: Bool
+    /// The columns results may take (help is wrapped to them): the terminal's, or 80.
+    private let width: () -> Int
 
-    /// Writes results to `out` and diagnostics to `err`; `color` only for a terminal.
-    public init(out: Output, err: Output, color: Bool = false) {
+    /// Writes results to `out` and diagnostics to `err`; `color` only for a terminal; text
+    /// laid out for `width` columns.
+    public init(out: Output, err: Output, color: Bool = false, width: @escaping () -> Int = { 80 }) {
         self.out = out
         self.err = err
         self.color = color
+        self.width = width
     }
 
     public var output: Output { out }
@@ -34,6 +38,9 @@ public final class TextRenderer: ResultRenderer {
             Self.append(value, valuation.formatter, to: out)
         case .text(let text):
             out.write(text)
+            out.append(0x0A)
+        case .help(let page):
+            out.write(page.text(width: width()))
             out.append(0x0A)
         case .words(let words):
             words.write(to: out)

@@ -30,6 +30,7 @@ public struct ScriptError: Error, Equatable, Sendable {
         case notACount(String)
         case notALineNumber(String)
         case notANumber(String)
+        case outOfRange(String, low: Int, high: Int, value: Int)
         case expectedKeyword(String, found: String)
         case emptyName
         case onlyDefinitions(String)
@@ -74,6 +75,7 @@ public struct ScriptError: Error, Equatable, Sendable {
         case .notACount(let text): "'\(Self.shown(text))' is not a count (a whole number from 1)"
         case .notALineNumber(let text): "'\(Self.shown(text))' is not a line number (a whole number from 1)"
         case .notANumber(let text): "'\(Self.shown(text))' is not a whole number"
+        case .outOfRange(let what, let low, let high, let value): "\(what) must be from \(low) to \(high), not \(value)"
         case .expectedKeyword(let keyword, let found): "expected '\(keyword)', not '\(Self.shown(found))'"
         case .emptyName: "a name cannot be empty"
         case .onlyDefinitions(let command): "a catalog file holds only definitions (option, model, forbid, currency), not '\(command)'"
