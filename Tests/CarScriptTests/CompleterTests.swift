@@ -36,9 +36,18 @@ import Testing
         #expect(complete("expect drive ") == [])
     }
 
-    @Test func nothing_inside_an_open_quote_or_after_a_backslash() {
-        #expect(complete("echo \"se") == [])
+    @Test func nothing_after_a_backslash_or_in_a_comment() {
         #expect(complete("car \\") == [])
+        #expect(complete("car suv # c") == [])
+        #expect(complete("# s") == [])
+        #expect(complete("echo \"#\"; se") == ["set", "select", "services"])
+    }
+
+    @Test func a_name_opened_by_a_quote_is_completed_inside_it() {
+        #expect(complete("car \"spo") == ["sports"])
+        #expect(completer.complete("car \"spo").replacement == "\"sports\" ")
+        #expect(completer.complete("car \"spo").typed == "\"spo")
+        #expect(complete("car \"sports\"") == [])
     }
 
     @Test func file_names_after_source_and_save() throws {
@@ -53,6 +62,13 @@ import Testing
         #expect(complete("save scripts/q") == ["scripts/quiet.carfab", "scripts/quote.carfab"])
         #expect(complete("source scripts/quo") == ["scripts/quote.carfab"])
         #expect(complete("source .h") == [".hidden"])
+        // A name with a blank is quoted, as the language reads it.
+        try Data().write(to: directory.appendingPathComponent("my fleet.carfab"))
+        #expect(completer.complete("source my").replacement == "\"my fleet.carfab\" ")
+        #expect(completer.complete("source \"my f").replacement == "\"my fleet.carfab\" ")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("old scripts"), withIntermediateDirectories: true)
+        #expect(completer.complete("source ol").replacement == "\"old scripts/")
+        #expect(complete("source \"old scripts/") == [])
     }
 
     @Test func the_replacement_is_the_only_candidate_or_the_shared_prefix() {

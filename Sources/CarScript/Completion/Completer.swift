@@ -5,16 +5,30 @@ import CarFactory
 
 /// What can complete the word being typed.
 public struct Completion: Equatable, Sendable {
-    /// The partial word before the cursor that a candidate replaces.
+    /// The partial word before the cursor, as its name (without an opening quote).
     public var partial: String
     /// The names that can stand there, in catalog order.
     public var candidates: [String]
+    /// The text before the cursor that a replacement replaces, as typed (`"my f` for `my f`).
+    public var typed: String
 
-    /// The text to put in place of `partial`: the only candidate (with a blank after it,
-    /// unless it is a directory), or the longest prefix all candidates share.
+    /// What can complete `partial`, typed as `typed` (the same unless it is opened by a quote).
+    public init(partial: String, candidates: [String], typed: String? = nil) {
+        self.partial = partial
+        self.candidates = candidates
+        self.typed = typed ?? partial
+    }
+
+    /// The text to put in place of `typed`: the only candidate (with a blank after it,
+    /// unless it is a directory), or the longest prefix all candidates share. A name that
+    /// holds a blank or another special character is quoted, as the language reads it.
     public var replacement: String? {
         guard let first = candidates.first else { return nil }
-        if candidates.count == 1 { return first.hasSuffix("/") ? first : first + " " }
+        let quoting = typed.hasPrefix("\"") || candidates.contains { SessionScript.word($0) != $0 }
+        if candidates.count == 1 {
+            if first.hasSuffix("/") { return quoting ? String(SessionScript.quoted(first).dropLast()) : first }
+            return (quoting ? SessionScript.quoted(first) : first) + " "
+        }
         var common = Array(first)
         for candidate in candidates.dropFirst() {
             let other = Array(candidate)
@@ -23,7 +37,9 @@ public struct Completion: Equatable, Sendable {
                     && common[length].lowercased() == other[length].lowercased() { length += 1 }
             common.removeLast(common.count - length)
         }
-        return common.count > partial.count ? String(common) : nil
+        guard common.count > partial.count else { return nil }
+        // The shared start, its quote left open for the rest of the name.
+        return quoting ? String(SessionScript.quoted(String(common)).dropLast()) : String(common)
     }
 }
 
@@ -48,19 +64,61 @@ public struct Completer {
 
     /// What can complete `line`, the text before the cursor.
     public func complete(_ line: String) -> Completion {
+        let none = Completion(partial: "", candidates: [])
         let lexer = Lexer()
-        let bytes = Array(line.utf8)
-        guard let outcome = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) }),
-              outcome == .complete else { return Completion(partial: "", candidates: []) }
+        var bytes = Array(line.utf8)
+        // A word opened by a quote is completed inside it (`source "my f`); a comment never is.
+        var opened: [UInt8]?
+        guard !Self.inComment(bytes) else { return none }
+        guard var outcome = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) })
+        else { return none }
+        if case .openQuote(let quote) = outcome, !bytes[(quote + 1)...].contains(UInt8(ascii: "\\")) {
+            opened = Array(bytes[quote...])
+            bytes.removeLast(bytes.count - quote)
+            guard let before = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) })
+            else { return none }
+            outcome = before
+        }
+        guard outcome == .complete else { return none }
         var tokens = lexer.tokens[...]
         if let separator = tokens.lastIndex(where: { $0.kind == .separator }) { tokens = tokens[(separator + 1)...] }
         var words = tokens.map(lexer.string)
+        if let opened {
+            // The quote must begin a word of its own.
+            guard Self.endsInBlank(bytes) || bytes.last == UInt8(ascii: ";") else { return none }
+            let partial = String(decoding: opened.dropFirst(), as: UTF8.self)
+            return Completion(partial: partial, candidates: candidates(after: words, partial: partial),
+                              typed: String(decoding: opened, as: UTF8.self))
+        }
         var partial = ""
+        var typed = ""
         if let last = tokens.last, last.range.end == bytes.count, !Self.endsInBlank(bytes) {
             partial = words.removeLast()
+            typed = String(decoding: bytes[last.range.start...], as: UTF8.self)
+            // A word already quoted and closed is not completed further.
+            if typed != partial && typed.hasSuffix("\"") { return none }
         }
-        let names = candidates(after: words, partial: partial)
-        return Completion(partial: partial, candidates: names)
+        return Completion(partial: partial, candidates: candidates(after: words, partial: partial), typed: typed)
+    }
+
+    /// Whether the end of `bytes` is inside a comment: a `#` outside quotes before it.
+    private static func inComment(_ bytes: [UInt8]) -> Bool {
+        var quoted = false
+        var escaped = false
+        for byte in bytes {
+            if escaped {
+                escaped = false
+            } else if quoted && byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                quoted.toggle()
+            } else if byte == UInt8(ascii: "#") && !quoted {
+                return true
+            } else if byte == 0x0A && !quoted {
+                return false
+            }
+        }
+        return false
     }
 
     private static func endsInBlank(_ bytes: [UInt8]) -> Bool {

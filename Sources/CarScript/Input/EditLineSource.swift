@@ -139,7 +139,7 @@ final class EditLineSource: LineSource {
         }
         let completion = completer().complete(typed)
         if let replacement = completion.replacement {
-            cf_el_deletestr(editor, Int32(completion.partial.unicodeScalars.count))
+            cf_el_deletestr(editor, Int32(completion.typed.unicodeScalars.count))
             cf_el_insertstr(editor, replacement)
             return UInt8(CC_REFRESH)
         }
