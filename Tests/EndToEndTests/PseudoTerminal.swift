@@ -10,7 +10,8 @@ final class PseudoTerminal {
     let pid: pid_t
     private(set) var output = ""
 
-    init(arguments: [String] = [], environment: [String: String], directory: URL? = nil) throws {
+    /// carfab on a new terminal; its standard output goes to `standardOutput` instead if given.
+    init(arguments: [String] = [], environment: [String: String], directory: URL? = nil, standardOutput: URL? = nil) throws {
         var master: Int32 = 0
         var slave: Int32 = 0
         var size = winsize(ws_row: 24, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
@@ -20,13 +21,17 @@ final class PseudoTerminal {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for fd in Int32(0)...2 { posix_spawn_file_actions_adddup2(&actions, slave, fd) }
+        if let standardOutput {
+            posix_spawn_file_actions_addopen(&actions, 1, standardOutput.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        }
         posix_spawn_file_actions_addclose(&actions, master)
         posix_spawn_file_actions_addclose(&actions, slave)
         // setsid -c makes the pty the controlling terminal, so Ctrl-C becomes SIGINT.
         // env -C starts carfab in `directory`.
         let argv = ["/usr/bin/setsid", "-c"] + (directory.map { ["/usr/bin/env", "-C", $0.path] } ?? []) + [carfabBinary] + arguments
-        var env = ["TERM=xterm", "NO_COLOR=1", "PATH=/usr/bin:/bin", "LANG=C.UTF-8"]
-        env += environment.map { "\($0.key)=\($0.value)" }
+        // The test's settings win over these; a value of nil-like "" still counts as set.
+        let defaults = ["TERM": "xterm", "NO_COLOR": "1", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        let env = defaults.merging(environment) { _, given in given }.map { "\($0.key)=\($0.value)" }
         var cArgv = argv.map { strdup($0) } + [nil]
         var cEnv = env.map { strdup($0) } + [nil]
         defer {

@@ -33,7 +33,7 @@ public enum Program {
 
     /// Runs carfab with `arguments` (without the program name), as the bytes they are.
     public static func run(_ arguments: [ArgumentBytes], environment: ProgramEnvironment = .current) -> Outcome {
-        let out = Output(fd: 1)
+        let out = Output(fd: 1, eachResult: environment.standardOutputIsTerminal)
         let err = Output(fd: 2)
         let parsed: ProgramArguments
         do {

@@ -20,10 +20,11 @@ public final class Output {
     /// rest was dropped so that the program can stop promptly.
     public private(set) var abandoned = false
 
-    /// A writer to `fd` that writes whenever `blockSize` bytes are waiting.
-    public init(fd: Int32, blockSize: Int = 1 << 16) {
+    /// A writer to `fd` that writes whenever `blockSize` bytes are waiting, or after every
+    /// result if `eachResult` (a terminal, where a person waits for each line, as stdio does).
+    public init(fd: Int32, blockSize: Int = 1 << 16, eachResult: Bool = false) {
         self.fd = fd
-        self.blockSize = blockSize
+        self.blockSize = eachResult ? 1 : blockSize
         pending = ByteBuffer(capacity: min(blockSize, 1 << 16) + 4096)
     }
 
