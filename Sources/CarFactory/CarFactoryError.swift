@@ -85,3 +85,40 @@ extension CarFactoryError: CustomStringConvertible {
         }
     }
 }
+
+extension CarFactoryError {
+    /// A stable name for the kind of error, for programs that act on diagnostics: `rule-violation`.
+    public var id: String {
+        switch self {
+        case .notADecimal: "not-a-decimal"
+        case .numberTooLarge: "number-too-large"
+        case .tooManyDecimals: "too-many-decimals"
+        case .invalidCurrencyCode: "invalid-currency-code"
+        case .invalidDigits: "invalid-digits"
+        case .rateNotPositive: "rate-not-positive"
+        case .baseRateIsFixed: "base-rate-is-fixed"
+        case .moneyOverflow: "money-overflow"
+        case .countOverflow: "count-overflow"
+        case .countNotPositive: "count-not-positive"
+        case .unknownModel: "unknown-model"
+        case .unknownOption: "unknown-option"
+        case .unknownCurrency: "unknown-currency"
+        case .ruleViolation: "rule-violation"
+        case .duplicateModel: "duplicate-model"
+        case .duplicateOption: "duplicate-option"
+        case .duplicateCurrency: "duplicate-currency"
+        case .duplicateRule: "duplicate-rule"
+        case .ruleWithinOneFamily: "rule-within-one-family"
+        case .defaultsBreakRule: "defaults-break-rule"
+        case .stockBreaksRule: "stock-breaks-rule"
+        case .noCurrentCar: "no-current-car"
+        case .noSuchLine: "no-such-line"
+        case .floorplanNeedsLayout: "floorplan-needs-layout"
+        case .layoutOnlyForFloorplans: "layout-only-for-floorplans"
+        case .invalidSeats: "invalid-seats"
+        case .negativePrice: "negative-price"
+        case .modelCouldCostLessThanNothing: "model-could-cost-less-than-nothing"
+        case .repeatedName: "repeated-name"
+        }
+    }
+}

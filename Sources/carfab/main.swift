@@ -1,8 +1,8 @@
-// The carfab executable: signals and the process exit; everything else is in CarScript.
+// The carfab executable: signals and the process exit; the program is CarfabCLI, the language CarScript.
 #if canImport(Glibc)
 import Glibc
 #endif
-import CarScript
+import CarfabCLI
 
 // A standard descriptor the caller closed (`carfab >&-`) is held by /dev/null opened the
 // other way round: writing to it still fails (EBADF), so the loss is reported, and no file
@@ -27,7 +27,7 @@ sigprocmask(SIG_UNBLOCK, &handled, nil)
 // is a stop like the others (status 131), never the runtime's crash report.
 var action = sigaction()
 action.__sigaction_handler.sa_handler = { signo in
-    pendingStopSignal.store(signo, ordering: .relaxed)
+    programStop.request(signo)
 }
 sigemptyset(&action.sa_mask)
 action.sa_flags = 0

@@ -2,6 +2,7 @@ import CarFactory
 import Foundation
 import Testing
 @testable import CarScript
+@testable import CarfabCLI
 
 @Suite struct CompleterTests {
     let completer = Completer(commands: .standard, catalog: .builtIn)

@@ -1,5 +1,6 @@
 import Testing
 @testable import CarScript
+@testable import CarfabCLI
 
 @Suite struct DiagnosticTests {
     func diagnostic(_ text: String, _ range: SourceRange, starts: [Int] = [0], first: Int = 1) -> Diagnostic {

@@ -1,5 +1,6 @@
 import Testing
 @testable import CarScript
+@testable import CarfabCLI
 
 @Suite struct LexerTests {
     /// The words of `line`, with `;` for separators.

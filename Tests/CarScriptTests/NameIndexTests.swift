@@ -1,5 +1,6 @@
 import Testing
 @testable import CarScript
+@testable import CarfabCLI
 
 @Suite struct NameIndexTests {
     func lookup(_ index: NameIndex, _ word: String) -> Int? {

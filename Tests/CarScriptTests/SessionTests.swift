@@ -1,26 +1,22 @@
 import CarFactory
 import Testing
 @testable import CarScript
+@testable import CarfabCLI
 
 extension Catalog {
     /// The built-in catalog, loaded from its script as carfab loads it.
-    static let builtIn: Catalog = {
-        guard let catalog = BuiltInCatalog.load(renderer: TextRenderer(out: .memory(), err: .memory())) else {
-            preconditionFailure("the built-in catalog script does not load")
-        }
-        return catalog
-    }()
+    static let builtIn: Catalog = Engine.builtInCatalog
 }
 
-/// A session with its output kept in memory.
+/// A session with its output kept in memory, rendered as carfab renders it.
 final class Harness {
     let out = Output.memory()
     let err = Output.memory()
     let session: Session
 
-    init(options: SessionOptions = SessionOptions(), json: Bool = false) {
+    init(options: EngineOptions = EngineOptions(), json: Bool = false) {
         let renderer: any ResultRenderer = json ? JSONRenderer(out: out, err: err) : TextRenderer(out: out, err: err)
-        session = Session(catalog: .builtIn, renderer: renderer, options: options)
+        session = Session(catalog: .builtIn, sink: renderer, options: options)
     }
 
     @discardableResult
@@ -77,7 +73,7 @@ final class Harness {
     }
 
     @Test func errors_name_the_problem_and_change_nothing() {
-        let h = Harness(options: { var o = SessionOptions(); o.keepGoing = true; return o }())
+        let h = Harness(options: { var o = EngineOptions(); o.keepGoing = true; return o }())
         h.run("car sports 3")
         for bad in ["set floorplan long", "select 9", "remove 0", "car sports 9999999999999999", "rate usd 2",
                     "rate gbp 0", "rate gbp -1", "rate gbp 1e3", "show 2", "car", "car sports 2 3", "set drivetrain"] {

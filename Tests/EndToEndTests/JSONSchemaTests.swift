@@ -73,11 +73,15 @@ import Testing
         let errors = try objects(result.stderr)
         #expect(errors.count == 2)
         for error in errors {
-            #expect(error.keys == ["type", "file", "line", "column", "end_column", "message", "source", "source_column",
-                                   "included_from"])
+            #expect(error.keys == ["type", "id", "severity", "file", "line", "column", "end_column", "message", "source",
+                                   "source_column", "included_from", "notes", "fixits"])
             #expect(error.value["type"] as? String == "error")
         }
         #expect(errors[0].value["column"] as? Int == 1 && errors[0].value["end_column"] as? Int == 4)
+        #expect(errors[0].value["id"] as? String == "unknown-command" && errors[0].value["severity"] as? String == "error")
+        let fix = try #require((errors[0].value["fixits"] as? [[String: Any]])?.first)
+        #expect(fix["replacement"] as? String == "car" && fix["column"] as? Int == 1 && fix["end_column"] as? Int == 4)
+        #expect(errors[1].value["id"] as? String == "unknown-model")
         #expect(errors[0].value["source"] as? String == "cra; source inner.carfab" && errors[0].value["source_column"] as? Int == 1)
         #expect(errors[1].value["file"] as? String == "inner.carfab" && errors[1].value["line"] as? Int == 1)
         #expect(errors[1].value["included_from"] as? [String] == ["<command-line>:1"])

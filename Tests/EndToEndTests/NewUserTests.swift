@@ -66,7 +66,7 @@ import Glibc
         let result = try carfab(["-e", "car suv", "-e", "echo fine", "-e", "car sprots"])
         #expect(result.stderr.hasPrefix("<command-line 3>:1:5: error: unknown model 'sprots'"))
         let json = try carfab(["--format", "json", "-e", "car suv", "-e", "car sprots"])
-        #expect(json.stderr.hasPrefix("{\"type\":\"error\",\"file\":\"<command-line 2>\""))
+        #expect(json.stderr.hasPrefix("{\"type\":\"error\",\"id\":\"unknown-model\",\"severity\":\"error\",\"file\":\"<command-line 2>\""))
         #expect(try carfab(["-e", "car sprots"]).stderr.hasPrefix("<command-line>:1:5:"))
     }
 
@@ -87,7 +87,7 @@ import Glibc
     @Test func a_missing_file_is_named_in_json() throws {
         let result = try carfab(["--format", "json", "no-such.carfab"])
         #expect(result.stderr == """
-            {"type":"error","file":"no-such.carfab","line":0,"column":0,"end_column":0,"message":"cannot open 'no-such.carfab': No such file or directory","source":"","source_column":0,"included_from":[]}
+            {"type":"error","id":"unreadable-file","severity":"error","file":"no-such.carfab","line":0,"column":0,"end_column":0,"message":"cannot open 'no-such.carfab': No such file or directory","source":"","source_column":0,"included_from":[],"notes":[],"fixits":[]}
 
             """)
     }

@@ -163,7 +163,7 @@ import Testing
 
             """)
         #expect(result.stderr == """
-            {"type":"error","file":"<command-line>","line":1,"column":27,"end_column":33,"message":"unknown model 'sprots'; did you mean 'sports'?","source":"car suv 2; total GBP; car sprots","source_column":1,"included_from":[]}
+            {"type":"error","id":"unknown-model","severity":"error","file":"<command-line>","line":1,"column":27,"end_column":33,"message":"unknown model 'sprots'; did you mean 'sports'?","source":"car suv 2; total GBP; car sprots","source_column":1,"included_from":[],"notes":[],"fixits":[{"column":27,"end_column":33,"replacement":"sports"}]}
 
             """)
         #expect(result.status == 1)

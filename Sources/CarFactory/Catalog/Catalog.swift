@@ -12,6 +12,8 @@ public struct Catalog: Sendable {
     public private(set) var currencies: [Currency] = []
     private var optionTables = [OptionTable](repeating: OptionTable(), count: PartFamily.allCases.count)
     private var currencyIndex: [String: Int] = [:]
+    /// Every definition, in the order made: a session saves those made since it began.
+    public private(set) var definitions: [CatalogDefinition] = []
     /// Each rule by the pair of parts it forbids, and the first model whose default options
     /// hold each pair: a new model or rule is checked against the others in constant time.
     private var rulesByPair: [PartPair: Rule] = [:]
@@ -70,6 +72,7 @@ public struct Catalog: Sendable {
             part = definition.family == .suspension ? CatalogSuspension(definition) : CatalogDrivetrain(definition)
         }
         try optionTables[definition.family.index].add(part)
+        definitions.append(.option(definition))
         return part
     }
 
@@ -91,6 +94,7 @@ public struct Catalog: Sendable {
         try checkCheapestCar(of: factory)
         try registry.register(factory)
         for pair in pairs where modelsByDefaultPair[pair] == nil { modelsByDefaultPair[pair] = factory.model }
+        definitions.append(.model(definition))
         return factory
     }
 
@@ -133,6 +137,7 @@ public struct Catalog: Sendable {
         rules.append(rule)
         ruleSet = ruleSet.adding(rule)
         if let pair = PartPair(rule) { rulesByPair[pair] = rule }
+        definitions.append(.rule(rule))
         return rule
     }
 
@@ -154,6 +159,7 @@ public struct Catalog: Sendable {
         guard currencyIndex[key] == nil else { throw .duplicateCurrency(currency.code) }
         currencyIndex[key] = currencies.count
         currencies.append(currency)
+        definitions.append(.currency(currency))
     }
 
     /// Changes the rate of a currency other than the base currency; returns its position among the currencies.

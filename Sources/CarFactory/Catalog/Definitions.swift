@@ -52,3 +52,11 @@ public struct ModelDefinition: Sendable {
         self.drivetrain = drivetrain
     }
 }
+
+/// One definition a catalog was made of, as it was given.
+public enum CatalogDefinition: Sendable {
+    case option(OptionDefinition)
+    case model(ModelDefinition)
+    case rule(Rule)
+    case currency(Currency)
+}

@@ -132,7 +132,7 @@ public final class MoneyFormatter: Sendable {
     ///
     /// The output path formats straight into its buffer: the length is known from the digit
     /// count, so the digits are written once, from the last backwards, two or three at a time.
-    public func write(_ minorUnits: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    package func write(_ minorUnits: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let minorDigits = self.minorDigits
         var rest = minorUnits.magnitude
         // At least one whole digit stands before the minor digits (`$0.05`).

@@ -1,9 +1,9 @@
 import CarFactory
 
 /// The built-in catalog, written in carfab's own language and compiled into the binary.
-public enum BuiltInCatalog {
+enum BuiltInCatalog {
     /// The script: the tables of the brief, as definitions.
-    public static let script = """
+    static let script = """
         # The built-in catalog: options, rules, models and currencies, as any catalog file states them.
         option floorplan short "Short" price 0 seats 2 engine mid
         option floorplan standard "Standard" price 2000 seats 4 engine front
@@ -25,22 +25,60 @@ public enum BuiltInCatalog {
 
         """
 
-    /// The catalog the script defines, or nil (with the diagnostics rendered) if it or a catalog file fails.
-    public static func load(files: [ArgumentBytes] = [], renderer: any ResultRenderer, keepGoing: Bool = false) -> Catalog? {
-        var options = SessionOptions()
+}
+
+extension Engine {
+    /// The built-in catalog: the brief's models, options, rules and currencies, as its script defines them.
+    public static let builtInCatalog: Catalog = {
+        let problems = Evaluation()
+        var options = EngineOptions()
         options.definitionsOnly = true
+        let loader = Session(catalog: Catalog(), sink: problems, options: options)
+        loader.run(TextLineSource(bytes: Array(BuiltInCatalog.script.utf8), name: "<built-in catalog>"))
+        precondition(problems.diagnostics.isEmpty, "the built-in catalog does not load: \(problems.diagnostics)")
+        return loader.catalog
+    }()
+
+    /// `base` and the definitions of `sources` (catalog files: definitions only), or nil if
+    /// any fails (its problems sent to `sink`; with `keepGoing`, every one of them).
+    public static func catalog(_ base: Catalog = builtInCatalog, adding sources: [any LineSource],
+                               reportingTo sink: any ResultSink, keepGoing: Bool = false) -> Catalog? {
+        var options = EngineOptions()
         options.keepGoing = keepGoing
-        let loader = Session(catalog: Catalog(), renderer: renderer, options: options)
-        loader.run(text: script, name: "<built-in catalog>")
-        for file in files where !loader.shouldStop {
-            do {
-                loader.run(try openLineSource(.filePath(file.bytes)))
-            } catch .interrupted {
-                return nil
-            } catch {
-                loader.reportUnreadable(path: file.description, failure: error)
+        return catalog(base, adding: sources.map(CatalogInput.source), reportingTo: sink, options: options)
+    }
+
+    /// `base` and the definitions of catalog files, each opened when its turn comes (a FIFO
+    /// waits for its writer then); nil if any fails or a stop is asked for.
+    package static func catalog(_ base: Catalog = builtInCatalog, files: [[UInt8]], reportingTo sink: any ResultSink,
+                                options: EngineOptions) -> Catalog? {
+        catalog(base, adding: files.map(CatalogInput.file), reportingTo: sink, options: options)
+    }
+
+    private enum CatalogInput {
+        case source(any LineSource)
+        case file([UInt8])
+    }
+
+    private static func catalog(_ base: Catalog, adding inputs: [CatalogInput], reportingTo sink: any ResultSink,
+                                options: EngineOptions) -> Catalog? {
+        var options = options
+        options.definitionsOnly = true
+        let loader = Session(catalog: base, sink: sink, options: options)
+        for input in inputs where !loader.shouldStop {
+            switch input {
+            case .source(let source):
+                loader.run(source)
+            case .file(let path):
+                do {
+                    loader.run(try openLineSource(.filePath(path), stop: options.stop))
+                } catch .interrupted {
+                    return nil
+                } catch {
+                    loader.reportUnreadable(path: String(decoding: path, as: UTF8.self), failure: error)
+                }
             }
         }
-        return loader.hasFailed || stopRequested ? nil : loader.catalog
+        return loader.hasFailed || loader.stop.isRequested ? nil : loader.catalog
     }
 }

@@ -154,10 +154,28 @@ public struct Invocation {
         return lexerRef.borrow { lexer in tokens.map { lexer.string(lexer.tokens[$0]) } }
     }
 
-    /// The words of argument `index`, to be written joined by single spaces (`echo`).
-    public func joinedWords(_ index: Int) -> JoinedWords {
-        guard case .words(let tokens) = value(index) else { return JoinedWords(lexer: lexerRef, tokens: 0..<0) }
-        return JoinedWords(lexer: lexerRef, tokens: tokens)
+    /// The words of argument `index` joined by single spaces (`echo`), copied out of the line once.
+    func joinedWords(_ index: Int) -> String {
+        guard case .words(let tokens) = value(index), !tokens.isEmpty else { return "" }
+        return lexerRef.borrow { lexer in
+            let words = lexer.tokens
+            let length = tokens.reduce(tokens.count - 1) { $0 + words[$1].text.count }
+            return String(unsafeUninitializedCapacity: length) { buffer in
+                var position = 0
+                for token in tokens {
+                    if position > 0 {
+                        buffer[position] = 0x20
+                        position += 1
+                    }
+                    let bytes = lexer.bytes(words[token])
+                    for byte in bytes {
+                        buffer[position] = byte
+                        position += 1
+                    }
+                }
+                return position
+            }
+        }
     }
 
     /// The command of `table` named by argument `index`, if given.

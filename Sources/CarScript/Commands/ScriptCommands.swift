@@ -19,16 +19,18 @@ enum ScriptCommands {
             example: "save /tmp/fleet.carfab",
             run: { session, call throws(ScriptError) in
                 let name = call.word(1)
-                if name != "-" { try session.refuseIfSafe(call) }
+                if name != "-" { try session.admitFiles(for: call) }
+                let script: String
                 do throws(ScriptError.Kind) {
-                    let script = try SessionScript.text(of: session)
-                    if name == "-" {
-                        session.emit(.text(String(script.dropLast())), call)
-                        return
-                    }
-                    try save(Array(script.utf8), to: resolvePath(name, against: session.frames.last?.directory ?? "."))
+                    script = try SessionScript.text(of: session)
                 } catch {
                     throw ScriptError(error, at: call.range(1))
+                }
+                if name == "-" {
+                    session.emit(.text(String(script.dropLast())), call)
+                } else {
+                    try session.writeFile(Array(script.utf8), to: resolvePath(name, against: session.frames.last?.directory ?? "."),
+                                          for: call)
                 }
             }),
         CommandSpec(
@@ -67,7 +69,7 @@ enum ScriptCommands {
             details: "Quote text to keep ';', '#' or several blanks in it.",
             example: "echo \"a;b\" c",
             run: { session, call throws(ScriptError) in
-                session.emit(.words(call.joinedWords(1)), call)
+                session.emit(.echo(call.joinedWords(1)), call)
             }),
         CommandSpec(
             name: "help", aliases: [], group: .script,
@@ -86,8 +88,8 @@ enum ScriptCommands {
             example: "services",
             run: { session, call throws(ScriptError) in
                 var table = Table([.init("service"), .init("state")])
-                for (name, state) in session.services?.states ?? [] {
-                    table.append([.text(name), .text(state.rawValue)])
+                for (name, state) in session.host?.serviceStates ?? [] {
+                    table.append([.text(name), .text(state)])
                 }
                 session.emit(.table(table), call)
             }),

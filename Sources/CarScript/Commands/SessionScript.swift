@@ -3,7 +3,7 @@ import CarFactory
 /// The script `save` writes: replayed in a new session, it rebuilds the same state.
 enum SessionScript {
     static func text(of session: Session) throws(ScriptError.Kind) -> String {
-        var lines = ["# carfab session, saved by carfab \(Program.version)"]
+        var lines = ["# carfab session, saved by carfab \(Engine.version)"]
         for definition in session.definitions {
             switch definition {
             case .option(let option): lines.append(Self.definition(of: option))

@@ -4,16 +4,16 @@ import Glibc
 import CarFactory
 
 /// What can complete the word being typed.
-public struct Completion: Equatable, Sendable {
+package struct Completion: Equatable, Sendable {
     /// The partial word before the cursor, as its name (without an opening quote).
-    public var partial: String
+    package var partial: String
     /// The names that can stand there, in catalog order.
-    public var candidates: [String]
+    package var candidates: [String]
     /// The text before the cursor that a replacement replaces, as typed (`"my f` for `my f`).
-    public var typed: String
+    package var typed: String
 
     /// What can complete `partial`, typed as `typed` (the same unless it is opened by a quote).
-    public init(partial: String, candidates: [String], typed: String? = nil) {
+    package init(partial: String, candidates: [String], typed: String? = nil) {
         self.partial = partial
         self.candidates = candidates
         self.typed = typed ?? partial
@@ -22,7 +22,7 @@ public struct Completion: Equatable, Sendable {
     /// The text to put in place of `typed`: the only candidate (with a blank after it,
     /// unless it is a directory), or the longest prefix all candidates share. A name that
     /// holds a blank or another special character is quoted, as the language reads it.
-    public var replacement: String? {
+    package var replacement: String? {
         guard let first = candidates.first else { return nil }
         let quoting = typed.hasPrefix("\"") || candidates.contains { SessionScript.word($0) != $0 }
         if candidates.count == 1 {
@@ -44,18 +44,18 @@ public struct Completion: Equatable, Sendable {
 }
 
 /// Tab completion from the command table: what each argument kind accepts, filtered by the typed prefix.
-public struct Completer {
+package struct Completer {
     /// The commands completed and whose arguments say what comes next.
-    public let commands: CommandTable
+    package let commands: CommandTable
     /// The catalog names come from.
-    public let catalog: Catalog
+    package let catalog: Catalog
     /// The directory relative file names are completed in.
-    public let workingDirectory: String
+    package let workingDirectory: String
     /// Whether file names are completed: not under `--safe`, where commands that take them are refused.
-    public let completesFiles: Bool
+    package let completesFiles: Bool
 
     /// A completer over `commands` and `catalog`, completing file names in `workingDirectory` if `completesFiles`.
-    public init(commands: CommandTable, catalog: Catalog, workingDirectory: String = ".", completesFiles: Bool = true) {
+    package init(commands: CommandTable, catalog: Catalog, workingDirectory: String = ".", completesFiles: Bool = true) {
         self.commands = commands
         self.catalog = catalog
         self.workingDirectory = workingDirectory
@@ -63,7 +63,7 @@ public struct Completer {
     }
 
     /// What can complete `line`, the text before the cursor.
-    public func complete(_ line: String) -> Completion {
+    package func complete(_ line: String) -> Completion {
         let none = Completion(partial: "", candidates: [])
         let lexer = Lexer()
         var bytes = Array(line.utf8)

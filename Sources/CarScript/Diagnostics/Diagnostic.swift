@@ -3,6 +3,45 @@
 /// Diagnostics are data; the text and JSON renderers decide how they look (the text renderer
 /// also shows control characters escaped, so a hostile script cannot drive the terminal).
 public struct Diagnostic: Equatable, Sendable {
+    /// How grave a diagnostic is.
+    public enum Severity: String, Equatable, Sendable {
+        case error, warning, note
+    }
+
+    /// More about a diagnostic, possibly at another place.
+    public struct Note: Equatable, Sendable {
+        /// What it says.
+        public var message: String
+        /// Where, if somewhere: `FILE:LINE`.
+        public var place: String?
+
+        /// A note saying `message`, at `place` if given.
+        public init(_ message: String, at place: String? = nil) {
+            self.message = message
+            self.place = place
+        }
+    }
+
+    /// A change that would put the problem right: `replacement` in place of columns
+    /// `column..<endColumn` of the diagnostic's line (a did-you-mean name).
+    public struct FixIt: Equatable, Sendable {
+        public var column: Int
+        public var endColumn: Int
+        public var replacement: String
+
+        /// `replacement` for columns `column..<endColumn`.
+        public init(column: Int, endColumn: Int, replacement: String) {
+            self.column = column
+            self.endColumn = endColumn
+            self.replacement = replacement
+        }
+    }
+
+    /// What kind of problem it is, stable from version to version (`unknown-model`,
+    /// `rule-violation`): for programs that act on diagnostics.
+    public var id: String
+    /// How grave it is.
+    public var severity: Severity
     /// The file name as given, `<stdin>` or `<command-line>`.
     public var file: String
     /// 1-based line number; 0 when the problem is with the file as a whole (it could not be read).
@@ -17,10 +56,17 @@ public struct Diagnostic: Equatable, Sendable {
     public var source: SourceExcerpt?
     /// Where the file was included from, outermost first: `FILE:LINE`.
     public var includedFrom: [String]
+    /// More about it.
+    public var notes: [Note]
+    /// Changes that would put it right.
+    public var fixIts: [FixIt]
 
     /// Makes a diagnostic.
-    public init(file: String, line: Int, column: Int, endColumn: Int? = nil, message: String,
-                source: SourceExcerpt? = nil, includedFrom: [String] = []) {
+    public init(id: String, severity: Severity = .error, file: String, line: Int, column: Int, endColumn: Int? = nil,
+                message: String, source: SourceExcerpt? = nil, includedFrom: [String] = [], notes: [Note] = [],
+                fixIts: [FixIt] = []) {
+        self.id = id
+        self.severity = severity
         self.file = file
         self.line = line
         self.column = column
@@ -28,11 +74,13 @@ public struct Diagnostic: Equatable, Sendable {
         self.message = message
         self.source = source
         self.includedFrom = includedFrom
+        self.notes = notes
+        self.fixIts = fixIts
     }
 
     /// A problem with a whole file (it could not be opened or read): no line, no source.
     public static func file(_ file: String, _ message: String, includedFrom: [String] = []) -> Diagnostic {
-        Diagnostic(file: file, line: 0, column: 0, message: message, includedFrom: includedFrom)
+        Diagnostic(id: "unreadable-file", file: file, line: 0, column: 0, message: message, includedFrom: includedFrom)
     }
 }
 
@@ -56,15 +104,15 @@ public struct SourceExcerpt: Equatable, Sendable {
 }
 
 /// A logical line as read: its bytes, where each physical line starts, and the first line's number.
-public struct SourceLines {
+struct SourceLines {
     /// The file name shown in diagnostics.
-    public var file: String
+    var file: String
     /// The logical line as read, reused from line to line.
-    public let buffer = ByteBuffer()
+    let buffer = ByteBuffer()
     /// A one-line logical line where its source holds it, read in place instead of into `buffer`.
     var lent: UnsafeBufferPointer<UInt8>?
     /// The logical line: physical lines joined by `\n` (a copy; setting it replaces the line).
-    public var bytes: [UInt8] {
+    var bytes: [UInt8] {
         get { lent.map(Array.init) ?? buffer.array }
         set {
             lent = nil
@@ -73,11 +121,11 @@ public struct SourceLines {
         }
     }
     /// Byte offsets where each physical line starts.
-    public var lineStarts: [Int] = [0] {
+    var lineStarts: [Int] = [0] {
         didSet { columnCache = nil }
     }
     /// The 1-based number of the first physical line.
-    public var firstLine = 1 {
+    var firstLine = 1 {
         didSet { columnCache = nil }
     }
     /// The last column worked out, so that many errors on one long line (`--keep-going`)
@@ -85,10 +133,10 @@ public struct SourceLines {
     private var columnCache: (offset: Int, column: Int)?
 
     /// An empty logical line of `file`.
-    public init(file: String) { self.file = file }
+    init(file: String) { self.file = file }
 
     /// The 1-based physical line number of byte `offset`.
-    public func lineNumber(at offset: Int) -> Int {
+    func lineNumber(at offset: Int) -> Int {
         firstLine + physicalIndex(at: offset)
     }
 
@@ -104,14 +152,19 @@ public struct SourceLines {
     }
 
     /// Positions an error of this line.
-    public mutating func diagnostic(_ error: ScriptError, includedFrom: [String] = []) -> Diagnostic {
-        diagnostic(message: error.message, range: error.range, includedFrom: includedFrom)
+    mutating func diagnostic(_ error: ScriptError, includedFrom: [String] = []) -> Diagnostic {
+        var diagnostic = diagnostic(message: error.message, range: error.range, includedFrom: includedFrom)
+        diagnostic.id = error.id
+        if let suggestion = error.suggestion {
+            diagnostic.fixIts = [Diagnostic.FixIt(column: diagnostic.column, endColumn: diagnostic.endColumn, replacement: suggestion)]
+        }
+        return diagnostic
     }
 
     /// Positions `message` at `range` of this line: line, columns in characters, and the source
     /// line, or a window of a long one. The work is proportional to the window and to the
     /// distance from the last error positioned, not to the length of the line.
-    public mutating func diagnostic(message: String, range: SourceRange, includedFrom: [String] = []) -> Diagnostic {
+    mutating func diagnostic(message: String, range: SourceRange, includedFrom: [String] = []) -> Diagnostic {
         if let lent { return diagnostic(in: lent, message: message, range: range, includedFrom: includedFrom) }
         let bytes = buffer.bytes
         return diagnostic(in: bytes, message: message, range: range, includedFrom: includedFrom)
@@ -138,8 +191,8 @@ public struct SourceLines {
         column += Self.characters(bytes, from..<markStart)
         columnCache = (markStart, column)
         let width = max(Self.characters(bytes, markStart..<markEnd), 1)
-        var diagnostic = Diagnostic(file: file, line: firstLine + physical, column: column, endColumn: column + width,
-                                    message: message, includedFrom: includedFrom)
+        var diagnostic = Diagnostic(id: "error", file: file, line: firstLine + physical, column: column,
+                                    endColumn: column + width, message: message, includedFrom: includedFrom)
         diagnostic.source = Self.excerpt(bytes, line: lineStart..<lineEnd, mark: markStart..<markEnd, column: column)
         return diagnostic
     }

@@ -3,9 +3,9 @@
 // neither break a diagnostic over lines nor drive the terminal (colours, cursor moves,
 // right-to-left overrides).
 
-enum DisplayText {
+package enum DisplayText {
     /// `text` with every character a terminal would act on instead of showing written as an escape.
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         // Most text needs nothing: keep it as it is.
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
@@ -17,7 +17,7 @@ enum DisplayText {
     }
 
     /// How many columns `text` takes once escaped (a tab counts as one; it stays a tab).
-    static func width(_ text: String) -> Int {
+    package static func width(_ text: String) -> Int {
         var width = 0
         for scalar in text.unicodeScalars {
             width += escape(scalar)?.count ?? 1

@@ -7,7 +7,7 @@ import CarFactory
 /// The work is bounded whatever the input: a name longer than `suggestionLength` is no
 /// typo worth a guess, candidates whose length alone rules them out are skipped, and at
 /// most `suggestionCandidates` are compared.
-public func closestName(to name: String, in candidates: [String]) -> String? {
+package func closestName(to name: String, in candidates: [String]) -> String? {
     let target = Array(nameKey(name).unicodeScalars)
     guard target.count <= suggestionLength else { return nil }
     var best: (name: String, distance: Int)?

@@ -6,14 +6,14 @@ import Glibc
 #endif
 
 /// Why a file could not be replaced.
-enum FileWriteFailure: Error, Equatable {
+package enum FileWriteFailure: Error, Equatable {
     /// A system call failed with this `errno`.
     case system(Int32)
     /// A stop signal arrived while writing; nothing was replaced.
     case interrupted
 
     /// The C library's words, or "interrupted".
-    var text: String {
+    package var text: String {
         switch self {
         case .system(let code): String(cString: strerror(code))
         case .interrupted: "interrupted"
@@ -22,11 +22,11 @@ enum FileWriteFailure: Error, Equatable {
 }
 
 /// A directory opened for replacing files in it, by name, without following links.
-struct Directory: ~Copyable {
-    let fd: Int32
+package struct Directory: ~Copyable {
+    package let fd: Int32
 
     /// Opens `path`, which must be a directory.
-    init(_ path: String) throws(FileWriteFailure) {
+    package init(_ path: String) throws(FileWriteFailure) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw .system(errno) }
         self.fd = fd
@@ -35,10 +35,10 @@ struct Directory: ~Copyable {
     deinit { close(fd) }
 
     /// Replaces `name` with a file holding `bytes`, mode `mode` (owner `owner` where allowed).
-    /// If `interruptible`, a stop signal abandons the write (a `save` a person interrupted);
+    /// If `stop` is given, a stop request abandons the write (a `save` a person interrupted);
     /// otherwise it is finished (history saved on the way out after a signal).
-    func replace(_ name: String, with bytes: [UInt8], mode: mode_t, owner: (uid: uid_t, gid: gid_t)? = nil,
-                 interruptible: Bool) throws(FileWriteFailure) {
+    package func replace(_ name: String, with bytes: [UInt8], mode: mode_t, owner: (uid: uid_t, gid: gid_t)? = nil,
+                         stop: StopRequest?) throws(FileWriteFailure) {
         // Private while it is written; given its final mode once whole.
         var temporary = ""
         var file: Int32 = -1
@@ -52,7 +52,7 @@ struct Directory: ~Copyable {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                if interruptible && stopRequested {
+                if stop?.isRequested == true {
                     failure = .interrupted
                     return
                 }
@@ -72,7 +72,7 @@ struct Directory: ~Copyable {
         if failure == nil && fchmod(file, mode) != 0 { failure = .system(errno) }
         if failure == nil && fsync(file) != 0 { failure = .system(errno) }
         if close(file) != 0 && failure == nil { failure = .system(errno) }
-        if failure == nil && interruptible && stopRequested { failure = .interrupted }
+        if failure == nil && stop?.isRequested == true { failure = .interrupted }
         if failure == nil && renameat(fd, temporary, fd, name) != 0 { failure = .system(errno) }
         if let failure {
             unlinkat(fd, temporary, 0)
@@ -83,7 +83,7 @@ struct Directory: ~Copyable {
     }
 
     /// The whole of regular file `name`, opened without following a link; nil if there is none.
-    func read(_ name: String, atMost limit: Int) throws(FileReadFailure) -> [UInt8]? {
+    package func read(_ name: String, atMost limit: Int) throws(FileReadFailure) -> [UInt8]? {
         let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard file >= 0 else {
             if errno == ENOENT { return nil }
@@ -95,7 +95,7 @@ struct Directory: ~Copyable {
 }
 
 /// Why a file could not be read whole.
-enum FileReadFailure: Error, Equatable {
+package enum FileReadFailure: Error, Equatable {
     case system(Int32)
     /// It is a symbolic link, which is not followed.
     case link
@@ -106,7 +106,7 @@ enum FileReadFailure: Error, Equatable {
 }
 
 /// Reads the regular file open on `file` to its end.
-func readWhole(_ file: Int32, atMost limit: Int) throws(FileReadFailure) -> [UInt8] {
+package func readWhole(_ file: Int32, atMost limit: Int) throws(FileReadFailure) -> [UInt8] {
     var info = stat()
     guard fstat(file, &info) == 0 else { throw .system(errno) }
     guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
@@ -125,7 +125,7 @@ func readWhole(_ file: Int32, atMost limit: Int) throws(FileReadFailure) -> [UIn
 }
 
 /// The process's file-creation mask, read without changing it for long (carfab has one thread).
-func currentUmask() -> mode_t {
+package func currentUmask() -> mode_t {
     let mask = umask(0o022)
     umask(mask)
     return mask

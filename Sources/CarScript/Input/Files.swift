@@ -31,7 +31,7 @@ func errnoText() -> String {
 /// the file it names; only over a regular file, keeping its mode (and owner, where allowed);
 /// a new file gets mode 0644 less the umask. The file is replaced whole (see `Directory.replace`),
 /// so a failure or a stop signal leaves the old file as it was and no temporary file behind.
-func save(_ bytes: [UInt8], to path: String) throws(ScriptError.Kind) {
+func save(_ bytes: [UInt8], to path: String, stop: StopRequest) throws(ScriptError.Kind) {
     func failure(_ reason: String) -> ScriptError.Kind { .io("cannot save '\(path)': \(reason)") }
     var target = path
     var existing: stat?
@@ -62,9 +62,9 @@ func save(_ bytes: [UInt8], to path: String) throws(ScriptError.Kind) {
         let directory = try Directory(directoryName(target))
         if let existing {
             let owner = existing.st_uid != geteuid() || existing.st_gid != getegid() ? (existing.st_uid, existing.st_gid) : nil
-            try directory.replace(name, with: bytes, mode: existing.st_mode & 0o7777, owner: owner, interruptible: true)
+            try directory.replace(name, with: bytes, mode: existing.st_mode & 0o7777, owner: owner, stop: stop)
         } else {
-            try directory.replace(name, with: bytes, mode: 0o644 & ~currentUmask(), interruptible: true)
+            try directory.replace(name, with: bytes, mode: 0o644 & ~currentUmask(), stop: stop)
         }
     } catch {
         throw failure(error.text)

@@ -3,33 +3,31 @@ import Glibc
 #endif
 
 /// Why a line could not be read.
-public enum LineSourceFailure: Error, Equatable {
+public enum LineSourceFailure: Error, Equatable, Sendable {
     /// A physical line was longer than the limit; it was skipped.
     case lineTooLong(limit: Int)
     /// The input could not be read at all.
     case unreadable(String)
-    /// A signal asked the program to stop.
+    /// A stop was asked for (a signal, `Engine.cancel()`).
     case interrupted
     /// Ctrl-C at the prompt: what was typed is dropped.
     case abandoned
 }
 
-/// Where lines come from: a file, a pipe, text given on the command line, or a person at a terminal.
+/// Where lines come from: a file, a pipe, text, or a person at a terminal.
 ///
-/// A class cluster: callers get a source from `openLineSource` and never name the kind behind it.
+/// A class cluster: the engine's own sources (files, pipes, text) come from one entry point
+/// and are never named; a program adds its own (carfab's prompt on libedit) by conforming.
 public protocol LineSource: AnyObject {
     /// The name diagnostics show: a path, `<stdin>` or `<command-line>`.
     var name: String { get }
     /// The file's path, for a file (relative paths in it resolve against its directory).
     var path: String? { get }
-    /// Appends the next physical line, without its line break, to `bytes`; false at the end of input.
-    /// `continuation` says the line continues an open one (an interactive source shows another prompt).
-    func readLine(into bytes: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool
-    /// The next physical line, without its line break, where it already lies, if it lies there
-    /// whole (valid until the next read); nil, having read nothing, if it does not.
-    func nextLineInPlace() -> UnsafeBufferPointer<UInt8>?
     /// Whether a person types the lines: errors then end only the line.
     var isInteractive: Bool { get }
+    /// The next physical line, without its line break; nil at the end of input.
+    /// `continuation` says the line continues an open one (a prompt shows another prompt).
+    func readLine(continuation: Bool) throws(LineSourceFailure) -> [UInt8]?
     /// Takes a whole command as typed (a logical line, as one line that means the same), for history.
     func record(_ command: String)
     /// Tells the person at the prompt that Ctrl-C interrupted what was running, and where.
@@ -37,11 +35,11 @@ public protocol LineSource: AnyObject {
 }
 
 extension LineSource {
+    /// Not a file.
+    public var path: String? { nil }
+
     /// Files, pipes and text are not interactive.
     public var isInteractive: Bool { false }
-
-    /// A source that reads line by line has no lines in place.
-    public func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? { nil }
 
     /// Only a prompt keeps history.
     public func record(_ command: String) {}
@@ -50,12 +48,32 @@ extension LineSource {
     public func interrupted(at place: String?) {}
 }
 
+/// A source that reads into the engine's own buffer, or lends a line where it lies: the
+/// engine's file, pipe and text sources, on the command loop's hot path.
+package protocol BufferedLineSource: LineSource {
+    /// Appends the next physical line, without its line break, to `bytes`; false at the end of input.
+    func readLine(into bytes: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool
+    /// The next physical line, without its line break, where it already lies, if it lies there
+    /// whole (valid until the next read); nil, having read nothing, if it does not.
+    func nextLineInPlace() -> UnsafeBufferPointer<UInt8>?
+}
+
+extension BufferedLineSource {
+    /// The next line, copied out of the buffer.
+    package func readLine(continuation: Bool) throws(LineSourceFailure) -> [UInt8]? {
+        let bytes = ByteBuffer()
+        return try readLine(into: bytes, continuation: continuation) ? bytes.array : nil
+    }
+
+    package func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? { nil }
+}
+
 /// The most bytes a source reads of one physical line: the longest logical line, and the
 /// `\` and CR of its line end, which the limit does not count.
 let maximumPhysicalLineLength = maximumLineLength + 2
 
 /// Where a line source reads from.
-public enum LineOrigin {
+package enum LineOrigin {
     /// Standard input, whatever it is.
     case standardInput
     /// A file by path (`-` for standard input).
@@ -66,59 +84,34 @@ public enum LineOrigin {
     case text(String, name: String)
     /// Raw bytes given in full (they need not be valid UTF-8), with the name to show for them.
     case bytes([UInt8], name: String)
-    /// Standard input read at a prompt: line editing if it is a terminal, a plain stream if not.
-    case prompt(PromptSettings)
 }
 
-/// What a prompt needs from the program.
-public struct PromptSettings {
-    /// Colour the prompt.
-    var color: Bool
-    /// The descriptor of the terminal the prompt is drawn on: standard output, or standard
-    /// error when standard output goes elsewhere.
-    var terminal: Int32
-    /// The history the prompt recalls and records.
-    var history: HistoryService?
-    /// Makes a completer from the session's current catalog.
-    var completer: () -> Completer
-    /// Writes out pending results before each prompt.
-    var beforePrompt: () -> Void
-}
-
-/// Opens the line source for `origin`: the one entry point of the cluster.
-public func openLineSource(_ origin: LineOrigin) throws(LineSourceFailure) -> any LineSource {
+/// Opens the line source for `origin`: the one entry point of the cluster. A read that a stop
+/// request interrupts ends the source.
+package func openLineSource(_ origin: LineOrigin, stop: StopRequest) throws(LineSourceFailure) -> any BufferedLineSource {
     switch origin {
     case .standardInput, .file("-"):
-        return StreamLineSource(fd: 0, name: "<stdin>", path: nil, ownsDescriptor: false)
+        return StreamLineSource(fd: 0, name: "<stdin>", path: nil, ownsDescriptor: false, stop: stop)
     case .file(let path):
-        return try openFile(Array(path.utf8))
+        return try openFile(Array(path.utf8), stop: stop)
     case .filePath(let path):
-        return path == [UInt8(ascii: "-")] ? try openLineSource(.standardInput) : try openFile(path)
+        return path == [UInt8(ascii: "-")] ? try openLineSource(.standardInput, stop: stop) : try openFile(path, stop: stop)
     case .text(let text, let name):
         return TextLineSource(bytes: Array(text.utf8), name: name)
     case .bytes(let bytes, let name):
         return TextLineSource(bytes: bytes, name: name)
-    case .prompt(let settings):
-        if isatty(0) == 1 {
-            useUTF8Locale()
-            if let editor = EditLineSource(history: settings.history, color: settings.color, terminal: settings.terminal,
-                                           completer: settings.completer, beforePrompt: settings.beforePrompt) {
-                return editor
-            }
-        }
-        return StreamLineSource(fd: 0, name: "<stdin>", path: nil, ownsDescriptor: false)
     }
 }
 
 /// A stream source reading the file at `path`.
-private func openFile(_ path: [UInt8]) throws(LineSourceFailure) -> StreamLineSource {
+private func openFile(_ path: [UInt8], stop: StopRequest) throws(LineSourceFailure) -> StreamLineSource {
     let name = String(decoding: path, as: UTF8.self)
     // Opening a FIFO waits for a writer: a stop signal ends the wait without an error of its own.
     let terminated = path.map { CChar(bitPattern: $0) } + [0]
     var fd: Int32
     repeat {
         fd = open(terminated, O_RDONLY | O_CLOEXEC)
-        if fd < 0 && errno == EINTR && stopRequested { throw .interrupted }
+        if fd < 0 && errno == EINTR && stop.isRequested { throw .interrupted }
     } while fd < 0 && errno == EINTR
     guard fd >= 0 else { throw .unreadable("cannot open '\(name)': \(String(cString: strerror(errno)))") }
     var info = stat()
@@ -126,11 +119,11 @@ private func openFile(_ path: [UInt8]) throws(LineSourceFailure) -> StreamLineSo
         close(fd)
         throw .unreadable("cannot read '\(name)': it is a directory")
     }
-    return StreamLineSource(fd: fd, name: name, path: name, ownsDescriptor: true)
+    return StreamLineSource(fd: fd, name: name, path: name, ownsDescriptor: true, stop: stop)
 }
 
 /// Lines of text held in memory (`-e`).
-final class TextLineSource: LineSource {
+final class TextLineSource: BufferedLineSource {
     let name: String
     var path: String? { nil }
     /// The text, in memory that stays put, so lines can be lent in place.
@@ -178,7 +171,7 @@ final class TextLineSource: LineSource {
 }
 
 /// Lines of a file or pipe, read in large chunks: memory stays constant however long the input.
-final class StreamLineSource: LineSource {
+final class StreamLineSource: BufferedLineSource {
     let name: String
     let path: String?
     private let fd: Int32
@@ -188,8 +181,11 @@ final class StreamLineSource: LineSource {
     private var end = 0
     private var atEOF = false
 
-    init(fd: Int32, name: String, path: String?, ownsDescriptor: Bool, chunkSize: Int = 1 << 16) {
+    private let stop: StopRequest
+
+    init(fd: Int32, name: String, path: String?, ownsDescriptor: Bool, stop: StopRequest, chunkSize: Int = 1 << 16) {
         self.fd = fd
+        self.stop = stop
         self.name = name
         self.path = path
         self.ownsDescriptor = ownsDescriptor
@@ -268,7 +264,7 @@ final class StreamLineSource: LineSource {
         while true {
             let n = read(fd, chunk.baseAddress, chunk.count)
             // Input that never pauses (`< /dev/zero`) is never interrupted: look for a stop anyway.
-            if stopRequested { throw .interrupted }
+            if stop.isRequested { throw .interrupted }
             if n > 0 {
                 end = n
                 return
@@ -278,10 +274,15 @@ final class StreamLineSource: LineSource {
                 return
             }
             if errno == EINTR {
-                if stopRequested { throw .interrupted }
+                if stop.isRequested { throw .interrupted }
                 continue
             }
             throw .unreadable("cannot read '\(name)': \(String(cString: strerror(errno)))")
         }
     }
+}
+
+/// A source of `bytes` held in memory, named `name` in diagnostics (`-e` text; they need not be UTF-8).
+package func openLineSource(text bytes: [UInt8], name: String) -> any BufferedLineSource {
+    TextLineSource(bytes: bytes, name: name)
 }

@@ -12,6 +12,9 @@ public let maximumSourceDepth = 64
 /// One script being run: its source, the logical line being run, and where it was included from.
 final class ScriptFrame {
     let source: any LineSource
+    /// The source again if it is one of the engine's own, which read into its buffer and lend
+    /// lines in place.
+    private let buffered: (any BufferedLineSource)?
     var lines: SourceLines
     let lexer = Lexer()
     var lineNumber = 0
@@ -28,6 +31,7 @@ final class ScriptFrame {
 
     init(source: any LineSource, directory: String, identity: String?, includedFrom: [String], session: Session) {
         self.source = source
+        buffered = source as? any BufferedLineSource
         stopsOnError = !session.options.keepGoing && !source.isInteractive
         failuresAtStart = session.failureCount
         lines = SourceLines(file: source.name)
@@ -35,19 +39,32 @@ final class ScriptFrame {
         self.identity = identity
         self.includedFrom = includedFrom
     }
+
+    /// Appends the next physical line to `bytes`; false at the end of input.
+    func readLine(into bytes: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool {
+        if let buffered { return try buffered.readLine(into: bytes, continuation: continuation) }
+        guard let line = try source.readLine(continuation: continuation) else { return false }
+        bytes.append(line)
+        return true
+    }
+
+    /// The next physical line where the source holds it, if it can lend it.
+    func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? {
+        buffered?.nextLineInPlace()
+    }
 }
 
 // Reads logical lines from a source, lexes each whole, then runs its commands in order.
 extension Session {
     /// Runs every line of `source` until it ends, `quit`, or (unless going on) the first error.
-    public func run(_ source: any LineSource) {
+    func run(_ source: any LineSource) {
         let path = source.path
         run(ScriptFrame(source: source, directory: path.map(directoryName) ?? ".",
                         identity: path.flatMap(realPath), includedFrom: [], session: self))
     }
 
     /// Runs `text` as if it were a file called `name`.
-    public func run(text: String, name: String) {
+    func run(text: String, name: String) {
         run(TextLineSource(bytes: Array(text.utf8), name: name))
     }
 
@@ -56,16 +73,15 @@ extension Session {
         defer { frames.removeLast() }
         let interactive = frame.source.isInteractive
         let line = frame.lines.buffer
-        while !quitRequested && !resultOutput.failed {
+        while !quitRequested {
             // At the prompt, Ctrl-C only interrupts what was running (saying where a sourced
             // file stopped); the prompt starts on a new line.
-            if interactive
-                && pendingStopSignal.compareExchange(expected: SIGINT, desired: 0, ordering: .relaxed).exchanged {
-                renderer.flush()
+            if interactive && stop.withdraw(SIGINT) {
+                sink.flush()
                 frame.source.interrupted(at: interruptedAt)
                 interruptedAt = nil
             }
-            if stopRequested {
+            if stop.isRequested {
                 if !interactive && interruptedAt == nil { interruptedAt = "\(frame.lines.file):\(frame.lineNumber)" }
                 return
             }
@@ -81,7 +97,7 @@ extension Session {
             do {
                 // A line the source holds whole is lexed where it lies; one that goes on to
                 // the next line, or that the source must read, is gathered in the buffer.
-                if var inPlace = frame.source.nextLineInPlace() {
+                if var inPlace = frame.nextLineInPlace() {
                     frame.lineNumber += 1
                     if frame.lineNumber == 1 && inPlace.starts(with: [0xEF, 0xBB, 0xBF]) {
                         inPlace = UnsafeBufferPointer(rebasing: inPlace[3...])
@@ -94,7 +110,7 @@ extension Session {
                         try assemble(frame, line, after: outcome)
                     }
                 } else {
-                    guard try frame.source.readLine(into: line, continuation: false) else { return }
+                    guard try frame.readLine(into: line, continuation: false) else { return }
                     frame.lineNumber += 1
                     // A byte-order mark that some editors put first is not part of the script.
                     if frame.lineNumber == 1 && line.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
@@ -116,7 +132,7 @@ extension Session {
                     continue
                 case .unreadable(let message):
                     failureCount += 1
-                    renderer.render(.file(frame.lines.file, message, includedFrom: frame.includedFrom))
+                    sink.receive(.file(frame.lines.file, message, includedFrom: frame.includedFrom))
                     return
                 }
             } catch let error as ScriptError {
@@ -163,7 +179,7 @@ extension Session {
             line.append(0x0A)
             frame.lines.lineStarts.append(line.count)
             let start = line.count
-            guard try frame.source.readLine(into: line, continuation: true) else {
+            guard try frame.readLine(into: line, continuation: true) else {
                 frame.lines.lineStarts.removeLast()
                 line.removeLast()
                 outcome = try frame.lexer.resume(line.bytes, atEnd: true)
@@ -196,7 +212,7 @@ extension Session {
             // A string left open is reopened, so that the lexer reads on inside it.
             if case .openQuote = outcome { line.append(UInt8(ascii: "\"")) }
             do {
-                guard try frame.source.readLine(into: line, continuation: true) else { return }
+                guard try frame.readLine(into: line, continuation: true) else { return }
                 frame.lineNumber += 1
                 outcome = (try? frame.lexer.tokenize(line.bytes)) ?? .complete
             } catch .lineTooLong {
@@ -223,7 +239,7 @@ extension Session {
                     // The rest of the line is not run, unless going on after errors.
                     if !options.keepGoing { return }
                 }
-                if quitRequested || resultOutput.failed || stopRequested { return }
+                if quitRequested || stop.isRequested { return }
             }
             start = end + 1
         }
@@ -285,13 +301,13 @@ extension Session {
     func report(_ error: ScriptError) {
         failureCount += 1
         guard let frame = frames.last else { return }
-        renderer.render(frame.lines.diagnostic(error, includedFrom: frame.includedFrom))
+        sink.receive(frame.lines.diagnostic(error, includedFrom: frame.includedFrom))
     }
 
     /// Reports a file named on the command line that could not be opened.
-    public func reportUnreadable(path: String, failure: LineSourceFailure) {
+    func reportUnreadable(path: String, failure: LineSourceFailure) {
         failureCount += 1
         let message = if case .unreadable(let text) = failure { text } else { "cannot read '\(path)'" }
-        renderer.render(.file(path, message))
+        sink.receive(.file(path, message))
     }
 }

@@ -4,8 +4,8 @@ import CarFactory
 extension Session {
     func source(_ call: Invocation) throws(ScriptError) {
         let name = call.word(1)
-        // `-` is standard input: no file is touched, so --safe allows it.
-        if name != "-" { try refuseIfSafe(call) }
+        // `-` is standard input: no file is touched, so it is always allowed.
+        if name != "-" { try admitFiles(for: call) }
         guard let parent = frames.last else { return }
         let path = name == "-" ? name : resolvePath(name, against: parent.directory)
         let chain = frames.map(\.lines.file) + [path]
@@ -17,16 +17,7 @@ extension Session {
         if let identity, frames.contains(where: { $0.identity == identity }) {
             throw ScriptError(.io("'source' cycle: " + chain.joined(separator: " -> ")), at: call.range(1))
         }
-        let file: any LineSource
-        do {
-            file = try openLineSource(.file(path))
-        } catch .interrupted {
-            // A stop signal while a FIFO waited for a writer: stopping says it all.
-            throw ScriptError(.reported, at: call.range(1))
-        } catch {
-            let message = if case .unreadable(let text) = error { text } else { "cannot read '\(path)'" }
-            throw ScriptError(.io(message), at: call.range(1))
-        }
+        let file = name == "-" ? try standardInput(for: call) : try openFile(path, for: call)
         let line = parent.lines.lineNumber(at: call.range(0).start)
         let failuresBefore = failureCount
         run(ScriptFrame(source: file, directory: directoryName(path), identity: identity,
@@ -36,10 +27,11 @@ extension Session {
         }
     }
 
-    /// Refuses a command that touches files under `--safe`.
-    func refuseIfSafe(_ call: Invocation) throws(ScriptError) {
-        if options.safe {
-            throw ScriptError(.refused("'\(call.spec.name)' touches files and is refused by --safe"), at: call.range(0))
+    private func standardInput(for call: Invocation) throws(ScriptError) -> any LineSource {
+        do {
+            return try openLineSource(.standardInput, stop: stop)
+        } catch {
+            throw ScriptError(.reported, at: call.range(1))
         }
     }
 }

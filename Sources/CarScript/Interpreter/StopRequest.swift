@@ -1,9 +1,27 @@
 import Synchronization
 
-/// The signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) that asked the program to stop, or 0.
-///
-/// Set by the executable's signal handler; read between lines and when a read is interrupted.
-public let pendingStopSignal = Atomic<Int32>(0)
+/// A request that an evaluation stop: made from another thread, or from a signal handler
+/// (all it does is store into an atomic). The engine looks for it between lines, between
+/// commands, and whenever a read or a wait is interrupted.
+public final class StopRequest: Sendable {
+    private let pending = Atomic<Int32>(0)
 
-/// Whether a signal has asked the program to stop.
-public var stopRequested: Bool { pendingStopSignal.load(ordering: .relaxed) != 0 }
+    /// No stop asked for yet.
+    public init() {}
+
+    /// Asks to stop; `code` says why: a signal's number, or -1 for `Engine.cancel()`.
+    public func request(_ code: Int32 = -1) {
+        pending.store(code, ordering: .relaxed)
+    }
+
+    /// Whether a stop has been asked for.
+    public var isRequested: Bool { pending.load(ordering: .relaxed) != 0 }
+
+    /// Why a stop was asked for (0 if it was not).
+    public var code: Int32 { pending.load(ordering: .relaxed) }
+
+    /// Takes back a pending request of `code`: Ctrl-C at a prompt stops only what was running.
+    public func withdraw(_ code: Int32) -> Bool {
+        pending.compareExchange(expected: code, desired: 0, ordering: .relaxed).exchanged
+    }
+}

@@ -1,14 +1,14 @@
 /// A growable run of bytes in raw storage, emptied and refilled many times: the line being
 /// read and the output waiting to be written. Unlike an array it has no per-append uniqueness
 /// check or generic growth path, which the hot path paid for on every line.
-public final class ByteBuffer {
+package final class ByteBuffer {
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// How many bytes it holds.
-    public private(set) var count = 0
+    package private(set) var count = 0
 
     /// An empty buffer with room for `capacity` bytes before it grows.
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         self.capacity = max(capacity, 16)
         storage = .allocate(capacity: self.capacity)
     }
@@ -18,36 +18,36 @@ public final class ByteBuffer {
     }
 
     /// The bytes held; valid until the buffer next changes.
-    public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
+    package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
 
     /// The bytes held, copied.
-    public var array: [UInt8] { Array(bytes) }
+    package var array: [UInt8] { Array(bytes) }
 
     /// Empties the buffer, keeping its storage.
-    public func removeAll() { count = 0 }
+    package func removeAll() { count = 0 }
 
     /// Drops the last byte.
-    public func removeLast() {
+    package func removeLast() {
         precondition(count > 0, "removeLast on an empty buffer")
         count -= 1
     }
 
     /// Drops the first `k` bytes.
-    public func removeFirst(_ k: Int) {
+    package func removeFirst(_ k: Int) {
         precondition(k <= count, "removeFirst beyond the end")
         storage.update(from: storage + k, count: count - k)
         count -= k
     }
 
     /// Appends one byte.
-    public func append(_ byte: UInt8) {
+    package func append(_ byte: UInt8) {
         if count == capacity { grow(to: count + 1) }
         storage[count] = byte
         count += 1
     }
 
     /// Appends bytes.
-    public func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
         (storage + count).update(from: source, count: bytes.count)
@@ -55,12 +55,12 @@ public final class ByteBuffer {
     }
 
     /// Appends bytes.
-    public func append(_ bytes: [UInt8]) {
+    package func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
     /// Lets `body` write up to `maximum` bytes in place at the end; it returns how many it wrote.
-    public func write(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    package func write(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         if count + maximum > capacity { grow(to: count + maximum) }
         count += body(storage + count)
     }

@@ -6,15 +6,15 @@
 // through pointers with no growth checks, and lexing allocates nothing once warm.
 
 /// A word or a `;` separator, with where it stands in the line and where its text is.
-public struct Token: Equatable, Sendable {
+struct Token: Equatable, Sendable {
     /// A word or a command separator.
-    public enum Kind: Equatable, Sendable { case word, separator }
+enum Kind: Equatable, Sendable { case word, separator }
     /// What the token is.
-    public var kind: Kind
+var kind: Kind
     /// Where it stands in the line, quotes included.
-    public var range: SourceRange
+var range: SourceRange
     /// Where its decoded text is in `Lexer.text`.
-    public var text: Range<Int>
+var text: Range<Int>
 }
 
 /// A word's bytes that may be read `readable` bytes from their start, beyond their end:
@@ -27,9 +27,9 @@ struct PaddedBytes {
 }
 
 /// Tokenizes logical lines; keep one and reuse it. Its tokens and text stay valid until the next line.
-public final class Lexer {
+final class Lexer {
     /// How far a line got.
-    public enum Outcome: Equatable, Sendable {
+enum Outcome: Equatable, Sendable {
         /// The line is whole.
         case complete
         /// The line ends inside a string opened at this byte: it needs the next line.
@@ -48,7 +48,7 @@ public final class Lexer {
     private let plain: UnsafeMutablePointer<UInt8>
 
     /// A lexer with empty buffers.
-    public init() {
+init() {
         capacity = 256
         tokenStorage = .allocate(capacity: capacity)
         textStorage = Self.allocateText(capacity)
@@ -65,12 +65,12 @@ public final class Lexer {
     }
 
     /// The tokens of the last line.
-    public var tokens: UnsafeBufferPointer<Token> { UnsafeBufferPointer(start: tokenStorage, count: tokenCount) }
+var tokens: UnsafeBufferPointer<Token> { UnsafeBufferPointer(start: tokenStorage, count: tokenCount) }
     /// The decoded text of the last line's words.
-    public var text: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: textStorage, count: textCount) }
+var text: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: textStorage, count: textCount) }
 
     /// The decoded bytes of `token`.
-    public func bytes(_ token: Token) -> UnsafeBufferPointer<UInt8> {
+func bytes(_ token: Token) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: textStorage + token.text.lowerBound, count: token.text.count)
     }
 
@@ -88,7 +88,7 @@ public final class Lexer {
     }
 
     /// The decoded text of `token`.
-    public func string(_ token: Token) -> String {
+func string(_ token: Token) -> String {
         String(decoding: bytes(token), as: UTF8.self)
     }
 
@@ -129,7 +129,7 @@ public final class Lexer {
     var pendingPosition: Int? { pending?.position }
 
     /// Tokenizes `line`; at the end of input a trailing `\` is dropped instead of continuing.
-    public func tokenize(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(ScriptError) -> Outcome {
+func tokenize(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(ScriptError) -> Outcome {
         tokenCount = 0
         textCount = 0
         pending = nil
@@ -139,7 +139,7 @@ public final class Lexer {
     /// Goes on lexing after `tokenize` or `resume` asked for more: `line` is the logical line
     /// so far, the bytes already lexed first, unchanged, then a line break and the next
     /// physical line. Only the new bytes are lexed.
-    public func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(ScriptError) -> Outcome {
+func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(ScriptError) -> Outcome {
         guard let state = pending else { return try tokenize(line, atEnd: atEnd) }
         pending = nil
         return try lex(line, from: state, atEnd: atEnd)

@@ -58,6 +58,41 @@ public struct ScriptError: Error, Equatable, Sendable {
         word.count <= 64 ? word : word.prefix(60) + "..."
     }
 
+    /// The did-you-mean name, if the message suggests one.
+    var suggestion: String? {
+        switch kind {
+        case .unknownCommand(_, let suggestion), .unknownName(_, _, let suggestion, _): suggestion
+        default: nil
+        }
+    }
+
+    /// The diagnostic's stable id.
+    var id: String {
+        switch kind {
+        case .nulByte: "nul-byte"
+        case .invalidUTF8: "invalid-utf8"
+        case .unknownEscape: "unknown-escape"
+        case .unterminatedString: "unterminated-string"
+        case .lineTooLong: "line-too-long"
+        case .unknownCommand: "unknown-command"
+        case .unknownName(let what, _, _, _): "unknown-" + (what.hasSuffix(" option") ? "option" : what.replacingBlanks)
+        case .missingArgument: "missing-argument"
+        case .unexpectedArgument: "unexpected-argument"
+        case .notACount: "not-a-count"
+        case .notALineNumber: "not-a-line-number"
+        case .notANumber: "not-a-number"
+        case .outOfRange: "out-of-range"
+        case .expectedKeyword: "expected-keyword"
+        case .emptyName: "empty-name"
+        case .onlyDefinitions: "only-definitions"
+        case .domain(let error): error.id
+        case .io: "io"
+        case .refused: "refused"
+        case .expectationFailed: "expectation-failed"
+        case .reported: "reported"
+        }
+    }
+
     /// The message, without position.
     public var message: String {
         switch kind {
@@ -99,4 +134,9 @@ public struct ScriptError: Error, Equatable, Sendable {
 
     /// The most valid names an unknown-name message lists.
     static let listedNames = 32
+}
+
+extension String {
+    /// `engine position` as `engine-position`.
+    fileprivate var replacingBlanks: String { split(separator: " ").joined(separator: "-") }
 }

@@ -4,6 +4,7 @@
 import Glibc
 #endif
 import CEditLine
+import CarScript
 
 /// History kept by libedit for recall: bounded, consecutive duplicates collapsed; `HistoryService` fills it and keeps the file.
 final class HistoryStore {
@@ -33,6 +34,19 @@ final class EditLineSource: LineSource {
     var path: String? { nil }
     var isInteractive: Bool { true }
 
+    /// The prompt, if standard input is a terminal and libedit loads; else nil (the caller
+    /// reads standard input as a stream).
+    static func open(history: HistoryService?, color: Bool, terminal: Int32, stop: StopRequest,
+                     completer: @escaping () -> Completer, beforePrompt: @escaping () -> Void) -> EditLineSource? {
+        guard isatty(0) == 1 else { return nil }
+        useUTF8Locale()
+        return EditLineSource(history: history, color: color, terminal: terminal, stop: stop,
+                              completer: completer, beforePrompt: beforePrompt)
+    }
+
+    /// Where Ctrl-C and the stop signals are noted.
+    private let stop: StopRequest
+
     private let editor: OpaquePointer
     /// The terminal opened anew, non-blocking: a Ctrl-C that flushes typed input between
     /// "readable" and the read must not leave a blocking read waiting. Its own open file
@@ -49,12 +63,13 @@ final class EditLineSource: LineSource {
     /// The descriptor of the terminal the prompt is drawn on.
     private let terminal: Int32
 
-    init?(history: HistoryService?, color: Bool, terminal: Int32, completer: @escaping () -> Completer,
-          beforePrompt: @escaping () -> Void) {
+    private init?(history: HistoryService?, color: Bool, terminal: Int32, stop: StopRequest,
+                  completer: @escaping () -> Completer, beforePrompt: @escaping () -> Void) {
         guard cf_editline_available() != 0, let editor = cf_el_init("carfab", terminal) else { return nil }
         self.editor = editor
         self.terminal = terminal
-        input = open("/proc/self/fd/0", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        self.stop = stop
+        input = Glibc.open("/proc/self/fd/0", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         self.history = history
         self.completer = completer
         self.beforePrompt = beforePrompt
@@ -74,7 +89,7 @@ final class EditLineSource: LineSource {
         cf_el_set_getcfn(editor, { editor, character in
             guard let editor, let character, let data = cf_el_get_clientdata(editor) else { return -1 }
             let source = Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue()
-            return readCharacter(from: source.input >= 0 ? source.input : 0, into: character) {
+            return readCharacter(from: source.input >= 0 ? source.input : 0, into: character, stop: source.stop) {
                 cf_el_resume(editor)
             }
         })
@@ -95,13 +110,13 @@ final class EditLineSource: LineSource {
         free(prompts.continuation)
     }
 
-    func readLine(into bytes: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool {
+    func readLine(continuation: Bool) throws(LineSourceFailure) -> [UInt8]? {
         beforePrompt()
         continuing = continuation
         var count: Int32 = 0
         guard let line = cf_el_gets(editor, &count) else {
             if count < 0 && errno == EINTR {
-                if pendingStopSignal.compareExchange(expected: SIGINT, desired: 0, ordering: .relaxed).exchanged {
+                if stop.withdraw(SIGINT) {
                     // Ctrl-C: abandon what was typed and prompt again.
                     writeToTerminal("\n")
                     cf_el_reset(editor)
@@ -113,12 +128,11 @@ final class EditLineSource: LineSource {
             }
             // Ctrl-D on an empty line: end the shell's prompt line too.
             writeToTerminal("\n")
-            return false
+            return nil
         }
         var length = Int(count)
         while length > 0 && (line[length - 1] == 0x0A || line[length - 1] == 0x0D) { length -= 1 }
-        line.withMemoryRebound(to: UInt8.self, capacity: length) { bytes.append(UnsafeBufferPointer(start: $0, count: length)) }
-        return true
+        return line.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
     }
 
     func interrupted(at place: String?) {
@@ -172,16 +186,17 @@ final class EditLineSource: LineSource {
 ///
 /// After Ctrl-Z and `fg` the shell hands the terminal back in its own mode, which would echo
 /// every key twice: `resumed` puts libedit's mode back first.
-private func readCharacter(from fd: Int32, into character: UnsafeMutablePointer<wchar_t>, resumed: () -> Void) -> Int32 {
+private func readCharacter(from fd: Int32, into character: UnsafeMutablePointer<wchar_t>, stop: StopRequest,
+                           resumed: () -> Void) -> Int32 {
     var bytes = [UInt8](repeating: 0, count: 4)
     var count = 0
     var needed = 1
     while count < needed {
-        let ready = cf_wait_readable(fd, { stopRequested ? 1 : 0 })
+        let ready = cf_wait_readable(fd, { programStop.isRequested ? 1 : 0 })
         let interrupted = ready < 0 && errno == EINTR
         if cf_take_resumed() != 0 { resumed() }
         // Another signal (SIGCONT, SIGWINCH) only woke the wait.
-        if interrupted && !stopRequested { continue }
+        if interrupted && !stop.isRequested { continue }
         if ready < 0 { return -1 }
         let n = read(fd, &bytes[count], 1)
         if n == 0 { return 0 }

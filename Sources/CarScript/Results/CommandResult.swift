@@ -1,7 +1,7 @@
 import CarFactory
 
-/// What a command produced; renderers turn it into text or JSON.
-public enum CommandResult {
+/// What a command produced, as owned values: kept after the evaluation, rendered as text or JSON.
+public enum CommandResult: Sendable {
     /// A car in the book's format (`show`).
     case car(Car)
     /// One amount (`price`), in minor units of the valuation's currency.
@@ -12,40 +12,16 @@ public enum CommandResult {
     case text(String)
     /// A help page, laid out for the output's width.
     case help(HelpPage)
-    /// Words of the line being run, joined by single spaces (`echo`): written straight from the line.
-    case words(JoinedWords)
+    /// Words joined by single spaces (`echo`).
+    case echo(String)
     /// Rows of named columns (`list`, `models`, `parts`, `currencies`, `services`).
     case table(Table)
 }
 
-/// Words of the line being run, to be joined by single spaces: valid while the command runs.
-public struct JoinedWords {
-    /// The line's lexer, kept alive by the runner while the command runs.
-    let lexer: Unmanaged<Lexer>
-    let tokens: Range<Int>
-
-    /// Appends the words, joined by single spaces, to `out`.
-    func write(to out: Output) {
-        lexer.borrow { lexer in
-            var first = true
-            for token in tokens {
-                if !first { out.append(0x20) }
-                first = false
-                out.append(lexer.bytes(lexer.tokens[token]))
-            }
-        }
-    }
-
-    /// The words joined by single spaces.
-    public var string: String {
-        lexer.borrow { lexer in tokens.map { lexer.string(lexer.tokens[$0]) }.joined(separator: " ") }
-    }
-}
-
 /// Rows under named columns; cells keep raw values so JSON can show them unformatted.
-public struct Table {
+public struct Table: Sendable {
     /// A column: its title, its JSON key, and whether it lines up on the right.
-    public struct Column {
+    public struct Column: Sendable {
         public let title: String
         public let key: String
         public let alignRight: Bool
@@ -59,7 +35,7 @@ public struct Table {
     }
 
     /// One value.
-    public enum Cell {
+    public enum Cell: Sendable {
         case text(String)
         case integer(Int64)
         case money(Money)
@@ -76,7 +52,7 @@ public struct Table {
     /// Rows added one by one.
     private var stored: [[Cell]] = []
     /// Rows made when asked for, so that a table of a million stock lines is never held whole.
-    private var made: (count: Int, row: (Int) -> [Cell])?
+    private var made: (count: Int, row: @Sendable (Int) -> [Cell])?
 
     /// A table with `columns` and no rows.
     public init(_ columns: [Column], emptyMessage: String? = nil) {
@@ -85,7 +61,7 @@ public struct Table {
     }
 
     /// A table with `columns` and `count` rows, row `i` made by `row(i)` each time it is asked for.
-    public init(_ columns: [Column], emptyMessage: String? = nil, count: Int, row: @escaping (Int) -> [Cell]) {
+    public init(_ columns: [Column], emptyMessage: String? = nil, count: Int, row: @escaping @Sendable (Int) -> [Cell]) {
         self.init(columns, emptyMessage: emptyMessage)
         made = (count, row)
     }

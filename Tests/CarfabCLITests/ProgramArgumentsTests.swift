@@ -1,4 +1,5 @@
 import Testing
+@testable import CarfabCLI
 @testable import CarScript
 
 @Suite struct ProgramArgumentsTests {

@@ -1,3 +1,5 @@
+import CarScript
+
 /// A command-line argument as the bytes it is: text and file names need not be UTF-8, and
 /// are checked (text) or used (names) as given, not with invalid bytes replaced.
 public struct ArgumentBytes: Equatable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {

@@ -2,12 +2,13 @@
 import Glibc
 #endif
 import CarFactory
+import CarScript
 import CEditLine
 
 /// The whole program behind the `carfab` executable: arguments in, exit status out.
 public enum Program {
     /// The version `--version` prints.
-    public static let version = "0.1.0"
+    public static let version = Engine.version
 
     /// Exit statuses.
     public enum ExitStatus {
@@ -33,7 +34,8 @@ public enum Program {
 
     /// Runs carfab with `arguments` (without the program name), as the bytes they are.
     public static func run(_ arguments: [ArgumentBytes], environment: ProgramEnvironment = .current) -> Outcome {
-        let out = Output(fd: 1, eachResult: environment.standardOutputIsTerminal)
+        let stop = environment.stop
+        let out = Output(fd: 1, eachResult: environment.standardOutputIsTerminal, stop: stop)
         let err = Output(fd: 2)
         let parsed: ProgramArguments
         do {
@@ -56,8 +58,14 @@ public enum Program {
                 let columns = environment.standardOutputIsTerminal ? Int(cf_terminal_columns(1)) : 0
                 return columns > 0 ? columns : 80
             })
+        var options = EngineOptions()
+        options.keepGoing = parsed.keepGoing
+        options.checkOnly = parsed.checkOnly
+        options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
+        options.stop = stop
+
         let center = ServiceCenter()
-        let catalogService = CatalogService(files: parsed.catalogs, renderer: renderer, keepGoing: parsed.keepGoing)
+        let catalogService = CatalogService(files: parsed.catalogs, renderer: renderer, options: options)
         let outputService = OutputService(out: out, err: err)
         center.register(catalogService)
         center.register(outputService)
@@ -66,7 +74,7 @@ public enum Program {
         var history: HistoryService?
         if prompts {
             let service = HistoryService(environment: environment.variable) { message in
-                err.write("carfab: warning: \(message)\n")
+                err.write("carfab: warning: \(DisplayText.escaped(message))\n")
                 err.flush()
             }
             center.register(service)
@@ -77,44 +85,39 @@ public enum Program {
             try center.startAll()
         } catch is CatalogLoadFailure {
             // A signal while a catalog file was opened or read (a FIFO) stops carfab as anywhere else.
-            let signal = pendingStopSignal.load(ordering: .relaxed)
-            return signal != 0 ? .stoppedBy(signal: signal) : .exit(ExitStatus.failure)
+            return stop.code > 0 ? .stoppedBy(signal: stop.code) : .exit(ExitStatus.failure)
         } catch {
             err.write("carfab: error: \(error)\n")
             return .exit(ExitStatus.failure)
         }
 
-        var options = SessionOptions()
-        options.keepGoing = parsed.keepGoing
-        options.checkOnly = parsed.checkOnly
-        options.safe = parsed.safe
-        let session = Session(catalog: catalogService.catalog, renderer: renderer, options: options, services: center)
-
+        let engine = Engine(catalog: catalogService.catalog, options: options, sink: renderer, host: center)
         let inputs = parsed.inputs.isEmpty && !prompts ? [ProgramInput.file("-")] : parsed.inputs
         // Several -e texts are told apart in messages: `<command-line 2>`.
         let texts = inputs.filter { if case .text = $0 { true } else { false } }.count
         var textNumber = 0
         for input in inputs {
-            if session.shouldStop || stopRequested { break }
+            if engine.shouldStop { break }
             switch input {
             case .text(let text):
                 textNumber += 1
-                session.run(TextLineSource(bytes: text.bytes, name: texts > 1 ? "<command-line \(textNumber)>" : "<command-line>"))
+                let name = texts > 1 ? "<command-line \(textNumber)>" : "<command-line>"
+                engine.evaluate(openLineSource(text: text.bytes, name: name))
             case .file(let path):
                 do {
-                    session.run(try openLineSource(.filePath(path.bytes)))
+                    engine.evaluate(try openLineSource(.filePath(path.bytes), stop: stop))
                 } catch .interrupted {
                     break
                 } catch {
-                    session.reportUnreadable(path: path.description, failure: error)
+                    engine.report(unreadable: path.description, error)
                 }
             }
         }
         // What happens at a person's prompt does not change the exit status, as in sqlite3;
         // standard input read after -i from a pipe is a script like any other. A failed
         // script does not keep -i from its prompt (as `python -i`): that is what -i is for.
-        var failures = session.failureCount
-        if (prompts || parsed.interactive) && !session.quitRequested && !out.failed && !stopRequested {
+        var failures = engine.failureCount
+        if (prompts || parsed.interactive) && !engine.quitRequested && !stop.isRequested {
             // The prompt and the banner belong to the terminal, even with standard output
             // sent elsewhere (`carfab > out.txt`): results go to standard output.
             let terminal: Int32 = environment.standardOutputIsTerminal || !environment.standardErrorIsTerminal ? 1 : 2
@@ -122,23 +125,28 @@ public enum Program {
                 let banner = "carfab \(version): a car-factory shell. Type 'help' for commands, Ctrl-D to leave.\n"
                 if terminal == 1 { out.write(banner) } else { err.write(banner); err.flush() }
             }
-            let settings = PromptSettings(
-                color: terminal == 1 ? environment.colorOnStandardOutput : environment.colorOnStandardError,
-                terminal: terminal, history: history,
-                completer: { Completer(commands: session.commands, catalog: session.catalog, completesFiles: !parsed.safe) },
-                beforePrompt: { renderer.flush() })
-            do {
-                session.run(try openLineSource(prompts ? .prompt(settings) : .standardInput))
-            } catch {
-                session.reportUnreadable(path: "-", failure: error)
+            let prompt: (any LineSource)? = prompts ? EditLineSource.open(
+                history: history, color: terminal == 1 ? environment.colorOnStandardOutput : environment.colorOnStandardError,
+                terminal: terminal, stop: stop,
+                completer: {
+                    Completer(commands: engine.commands, catalog: engine.catalog, completesFiles: !parsed.safe)
+                },
+                beforePrompt: { renderer.flush() }) : nil
+            if let prompt {
+                engine.evaluate(prompt)
+            } else {
+                do {
+                    engine.evaluate(try openLineSource(.standardInput, stop: stop))
+                } catch {
+                    engine.report(unreadable: "-", error)
+                }
             }
-            if !prompts { failures = session.failureCount }
+            if !prompts { failures = engine.failureCount }
         }
         center.stopAll()
-        let signal = pendingStopSignal.load(ordering: .relaxed)
-        if signal != 0 { return .stoppedBy(signal: signal) }
+        if stop.code > 0 { return .stoppedBy(signal: stop.code) }
         if let ended = outcome(writing: out, to: err) { return ended }
-        if let status = session.requestedExitStatus { return .exit(status) }
+        if let status = engine.requestedExitStatus { return .exit(status) }
         return .exit(failures > 0 ? ExitStatus.failure : ExitStatus.success)
     }
 
@@ -170,6 +178,8 @@ public struct ProgramEnvironment: Sendable {
     public var standardErrorIsTerminal: Bool
     /// Reads an environment variable.
     public var variable: @Sendable (String) -> String?
+    /// Where signals ask the program to stop: the one `main` installs its handlers for.
+    public var stop: StopRequest
 
     /// The environment of this process.
     public static var current: ProgramEnvironment {
@@ -182,6 +192,11 @@ public struct ProgramEnvironment: Sendable {
                                   standardInputIsTerminal: isatty(0) == 1,
                                   standardOutputIsTerminal: isatty(1) == 1,
                                   standardErrorIsTerminal: isatty(2) == 1,
-                                  variable: { name in getenv(name).map { String(cString: $0) } })
+                                  variable: { name in getenv(name).map { String(cString: $0) } },
+                                  stop: programStop)
     }
 }
+
+/// Where the signal handlers `main` installs ask the program to stop: storing into it is all
+/// a handler does.
+public let programStop = StopRequest()

@@ -1,4 +1,5 @@
 import CarFactory
+import CarScript
 
 /// One JSON object per line for each result (on stdout) and each error (on stderr); the schema is in grammar.md.
 public final class JSONRenderer: ResultRenderer {
@@ -12,6 +13,14 @@ public final class JSONRenderer: ResultRenderer {
     }
 
     public var output: Output { out }
+
+    public func receive(_ result: CommandResult, from command: CommandSpec) {
+        render(result, command: command)
+    }
+
+    public func receive(_ diagnostic: Diagnostic) {
+        render(diagnostic)
+    }
 
     public func flush() {
         out.flush()
@@ -43,8 +52,8 @@ public final class JSONRenderer: ResultRenderer {
             object.add("text", string: text)
         case .help(let page):
             object.add("text", string: page.text(width: 80))
-        case .words(let words):
-            object.add("text", string: words.string)
+        case .echo(let text):
+            object.add("text", string: text)
         case .table(let table):
             // Written row by row as they are made: a table is never held whole.
             object.add("rows", raw: "[")
@@ -66,6 +75,8 @@ public final class JSONRenderer: ResultRenderer {
         out.flush()
         var object = JSONObject()
         object.add("type", string: "error")
+        object.add("id", string: diagnostic.id)
+        object.add("severity", string: diagnostic.severity.rawValue)
         object.add("file", string: diagnostic.file)
         object.add("line", raw: String(diagnostic.line))
         object.add("column", raw: String(diagnostic.column))
@@ -76,6 +87,19 @@ public final class JSONRenderer: ResultRenderer {
         object.add("source", string: diagnostic.source?.text ?? "")
         object.add("source_column", raw: String(diagnostic.source?.startColumn ?? 0))
         object.add("included_from", raw: "[" + diagnostic.includedFrom.map(JSONObject.quote).joined(separator: ",") + "]")
+        object.add("notes", raw: "[" + diagnostic.notes.map { note in
+            var item = JSONObject()
+            item.add("message", string: note.message)
+            item.add("place", raw: note.place.map(JSONObject.quote) ?? "null")
+            return item.text
+        }.joined(separator: ",") + "]")
+        object.add("fixits", raw: "[" + diagnostic.fixIts.map { fix in
+            var item = JSONObject()
+            item.add("column", raw: String(fix.column))
+            item.add("end_column", raw: String(fix.endColumn))
+            item.add("replacement", string: fix.replacement)
+            return item.text
+        }.joined(separator: ",") + "]")
         err.write(object.text + "\n")
         err.flush()
     }

@@ -1,4 +1,5 @@
 import Testing
+@testable import CarfabCLI
 import CarFactory
 
 final class RecordingService: Service {

@@ -1,4 +1,5 @@
 import CarFactory
+import CarScript
 
 /// A catalog that failed to load; its diagnostics are already rendered.
 struct CatalogLoadFailure: Error {}
@@ -9,16 +10,16 @@ final class CatalogService: Service {
     private(set) var catalog = Catalog()
     private let files: [ArgumentBytes]
     private let renderer: any ResultRenderer
-    private let keepGoing: Bool
+    private let options: EngineOptions
 
-    init(files: [ArgumentBytes], renderer: any ResultRenderer, keepGoing: Bool) {
+    init(files: [ArgumentBytes], renderer: any ResultRenderer, options: EngineOptions) {
         self.files = files
         self.renderer = renderer
-        self.keepGoing = keepGoing
+        self.options = options
     }
 
     func setUp() throws {
-        guard let loaded = BuiltInCatalog.load(files: files, renderer: renderer, keepGoing: keepGoing) else {
+        guard let loaded = Engine.catalog(files: files.map(\.bytes), reportingTo: renderer, options: options) else {
             throw CatalogLoadFailure()
         }
         catalog = loaded

@@ -1,4 +1,5 @@
 import CarFactory
+import CarScript
 
 /// Plain text for people and scripts: the book's formats, aligned tables, compiler-style diagnostics.
 public final class TextRenderer: ResultRenderer {
@@ -18,6 +19,14 @@ public final class TextRenderer: ResultRenderer {
     }
 
     public var output: Output { out }
+
+    public func receive(_ result: CommandResult, from command: CommandSpec) {
+        render(result, command: command)
+    }
+
+    public func receive(_ diagnostic: Diagnostic) {
+        render(diagnostic)
+    }
 
     public func flush() {
         out.flush()
@@ -42,8 +51,8 @@ public final class TextRenderer: ResultRenderer {
         case .help(let page):
             out.write(page.text(width: width()))
             out.append(0x0A)
-        case .words(let words):
-            words.write(to: out)
+        case .echo(let text):
+            out.write(text)
             out.append(0x0A)
         case .table(let table):
             write(table)

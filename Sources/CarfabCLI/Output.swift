@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CarScript
 
 /// A buffered writer to a file descriptor: output leaves in large blocks, or when flushed.
 ///
@@ -20,11 +21,16 @@ public final class Output {
     /// rest was dropped so that the program can stop promptly.
     public private(set) var abandoned = false
 
+    /// Asked for when a write fails, so that evaluation stops; and looked at while flushing,
+    /// so that a stop signal is not held up by a reader that does not read.
+    private let stop: StopRequest?
+
     /// A writer to `fd` that writes whenever `blockSize` bytes are waiting, or after every
     /// result if `eachResult` (a terminal, where a person waits for each line, as stdio does).
-    public init(fd: Int32, blockSize: Int = 1 << 16, eachResult: Bool = false) {
+    public init(fd: Int32, blockSize: Int = 1 << 16, eachResult: Bool = false, stop: StopRequest? = nil) {
         self.fd = fd
         self.blockSize = eachResult ? 1 : blockSize
+        self.stop = stop
         pending = ByteBuffer(capacity: min(blockSize, 1 << 16) + 4096)
     }
 
@@ -52,7 +58,7 @@ public final class Output {
     public func append(_ byte: UInt8) { pending.append(byte) }
 
     /// Appends bytes.
-    public func append(_ bytes: UnsafeBufferPointer<UInt8>) { pending.append(bytes) }
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) { pending.append(bytes) }
 
     /// Appends a literal's bytes.
     public func append(_ text: StaticString) {
@@ -60,7 +66,7 @@ public final class Output {
     }
 
     /// Lets `body` write up to `maximum` bytes in place; it returns how many it wrote.
-    public func write(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    func write(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         pending.write(upTo: maximum, body)
     }
 
@@ -81,7 +87,7 @@ public final class Output {
         var offset = 0
         while offset < count {
             var chunk = count - offset
-            if stopRequested {
+            if stop?.isRequested == true {
                 guard Self.acceptsBytesNow(fd) else {
                     abandoned = true
                     return
@@ -95,6 +101,8 @@ public final class Output {
                 failed = true
                 failureCode = errno
                 pipeClosed = errno == EPIPE
+                // Nothing more can be shown: evaluation stops (the program says why).
+                stop?.request()
                 return
             }
             offset += n

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CarFactory
+import CarScript
 
 /// The prompt's history: read when set up; when stopped, on every way out, this session's
 /// new commands are added to what the file holds then, so that two prompts open at once
@@ -97,7 +98,7 @@ final class HistoryService: Service {
             }) else { return }
             var merged = onDisk
             for entry in added where entry != merged.last { merged.append(entry) }
-            try directory.replace(location.file, with: HistoryFile.bytes(of: Array(merged.suffix(Self.size))), mode: 0o600, interruptible: false)
+            try directory.replace(location.file, with: HistoryFile.bytes(of: Array(merged.suffix(Self.size))), mode: 0o600, stop: nil)
         } catch {
             warn("cannot write history file '\(path)': \(error.text)")
         }

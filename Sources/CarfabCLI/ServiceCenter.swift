@@ -23,8 +23,10 @@ public enum ServiceState: String, Sendable {
     case registered, ready, running, stopped, failed
 }
 
+import CarScript
+
 /// Holds the program's services and runs their lifetimes in order.
-public final class ServiceCenter {
+public final class ServiceCenter: EngineHost {
     private var entries: [(service: any Service, state: ServiceState)] = []
 
     /// An empty center.
@@ -38,6 +40,11 @@ public final class ServiceCenter {
     /// Each service's name and state, in registration order.
     public var states: [(name: String, state: ServiceState)] {
         entries.map { ($0.service.name, $0.state) }
+    }
+
+    /// The states the `services` command lists.
+    public var serviceStates: [(name: String, state: String)] {
+        states.map { ($0.name, $0.state.rawValue) }
     }
 
     /// The first registered service of type `T`.

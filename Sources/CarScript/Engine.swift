@@ -1,0 +1,133 @@
+import CarFactory
+
+/// How an engine treats errors and files.
+public struct EngineOptions: Sendable {
+    /// Go on after a failed command (the evaluation still fails).
+    public var keepGoing = false
+    /// Parse and resolve names and values only; run nothing (definitions and `source` do run).
+    public var checkOnly = false
+    /// Whether commands may read and write files (`source`, `save`); `-`, standard input or
+    /// output, is always allowed.
+    public var fileAccess = FileAccess.allowed
+    /// Where a stop is asked for; share one to stop the engine from a signal handler.
+    public var stop = StopRequest()
+    /// Accept only catalog definitions (a catalog file).
+    var definitionsOnly = false
+
+    /// The defaults: stop at the first error, run everything, allow files.
+    public init() {}
+}
+
+/// Whether an engine may touch files: every command that does asks this one gate.
+public enum FileAccess: Equatable, Sendable {
+    case allowed
+    /// Refused, for the reason the message gives: `by --safe`.
+    case refused(by: String)
+}
+
+/// The program around an engine, for what only it knows.
+public protocol EngineHost: AnyObject {
+    /// The program's services and their states, for the `services` command.
+    var serviceStates: [(name: String, state: String)] { get }
+}
+
+/// carfab's language as a library: an engine holds one session (a catalog, a stock, rates)
+/// and evaluates text or line sources in it; results and diagnostics come back as owned
+/// values. An engine belongs to the thread that uses it; `cancel()` may be called from any.
+///
+/// ```swift
+/// let engine = Engine()
+/// let run = engine.evaluate("car sports; set drivetrain 4wd; total GBP")
+/// // run.results[0].result is .total(count: 1, value: 4271930, GBP)
+/// ```
+public final class Engine {
+    /// carfab's version, which `save` writes into the scripts it makes.
+    public static let version = "0.1.0"
+
+    let session: Session
+    /// Passes results on to the sink given at creation, or to the evaluation under way.
+    private let relay: Relay
+
+    /// An engine over `catalog` (the built-in one by default). Results and diagnostics go to
+    /// `sink` as they are made, if one is given; else `evaluate` returns them.
+    public init(catalog: Catalog = Engine.builtInCatalog, options: EngineOptions = EngineOptions(),
+                sink: (any ResultSink)? = nil, host: (any EngineHost)? = nil) {
+        relay = Relay(sink)
+        session = Session(catalog: catalog, sink: sink ?? relay, options: options)
+        session.host = host
+    }
+
+    /// Evaluates `text` (named `name` in diagnostics) and returns what it made (empty if the
+    /// engine has a sink of its own, which gets them instead).
+    @discardableResult
+    public func evaluate(_ text: String, name: String = "<input>") -> Evaluation {
+        let run = Evaluation()
+        relay.target = run
+        defer { relay.target = nil }
+        session.run(TextLineSource(bytes: Array(text.utf8), name: name))
+        return run
+    }
+
+    /// Evaluates every line of `source` until it ends, `quit`, a stop, or (unless going on) an error.
+    public func evaluate(_ source: any LineSource) {
+        session.run(source)
+    }
+
+    /// Evaluates the file at `path` (`-`: standard input), if files may be read.
+    public func evaluate(file path: String) {
+        guard session.options.fileAccess == .allowed || path == "-" else {
+            report(unreadable: path, .unreadable("'\(path)' is refused: files may not be read"))
+            return
+        }
+        do {
+            session.run(try openLineSource(.file(path), stop: session.stop))
+        } catch .interrupted {
+            return
+        } catch {
+            report(unreadable: path, error)
+        }
+    }
+
+    /// Asks the evaluation under way (or the next) to stop between lines; callable from any thread.
+    public func cancel() {
+        session.stop.request()
+    }
+
+    /// The catalog in force: the one it began with and the definitions made since.
+    public var catalog: Catalog { session.catalog }
+    /// The stock.
+    public var stock: StockLedger { session.stock }
+    /// The commands it knows.
+    public var commands: CommandTable { session.commands }
+    /// How many problems have been reported.
+    public var failureCount: Int { session.failureCount }
+    /// Whether `quit` (or `exit`) was given: later evaluations run nothing.
+    public var quitRequested: Bool { session.quitRequested }
+    /// The status `quit N` asked for.
+    public var requestedExitStatus: Int32? { session.requestedExitStatus }
+    /// Whether no more input should be evaluated: `quit`, a stop, or (unless going on) an error.
+    public var shouldStop: Bool { session.shouldStop }
+
+    /// Reports a file that could not be opened or read (a problem with the file as a whole).
+    public func report(unreadable path: String, _ failure: LineSourceFailure) {
+        session.reportUnreadable(path: path, failure: failure)
+    }
+}
+
+/// The engine's own sink when none is given: hands each value to the evaluation under way.
+private final class Relay: ResultSink {
+    let sink: (any ResultSink)?
+    var target: Evaluation?
+
+    init(_ sink: (any ResultSink)?) { self.sink = sink }
+
+    func receive(_ result: CommandResult, from command: CommandSpec) {
+        (sink ?? target)?.receive(result, from: command)
+    }
+
+    func receive(_ diagnostic: Diagnostic) {
+        (sink ?? target)?.receive(diagnostic)
+    }
+
+    func flush() { sink?.flush() }
+}

@@ -1,0 +1,36 @@
+import CarFactory
+
+// The one gate between commands and the file system: every command that reads or writes a
+// file goes through it, so a new command cannot forget that files may be refused.
+extension Session {
+    /// Opens the file at `path` for `call` to read.
+    func openFile(_ path: String, for call: Invocation) throws(ScriptError) -> any LineSource {
+        try admitFiles(for: call)
+        do {
+            return try openLineSource(.file(path), stop: stop)
+        } catch .interrupted {
+            // A stop while a FIFO waited for a writer: stopping says it all.
+            throw ScriptError(.reported, at: call.range(1))
+        } catch {
+            let message = if case .unreadable(let text) = error { text } else { "cannot read '\(path)'" }
+            throw ScriptError(.io(message), at: call.range(1))
+        }
+    }
+
+    /// Saves `bytes` as the file at `path` for `call` (see `save(_:to:stop:)`).
+    func writeFile(_ bytes: [UInt8], to path: String, for call: Invocation) throws(ScriptError) {
+        try admitFiles(for: call)
+        do throws(ScriptError.Kind) {
+            try save(bytes, to: path, stop: stop)
+        } catch {
+            throw ScriptError(error, at: call.range(1))
+        }
+    }
+
+    /// Refuses `call` if files may not be touched.
+    func admitFiles(for call: Invocation) throws(ScriptError) {
+        if case .refused(let reason) = options.fileAccess {
+            throw ScriptError(.refused("'\(call.spec.name)' touches files and is refused \(reason)"), at: call.range(0))
+        }
+    }
+}

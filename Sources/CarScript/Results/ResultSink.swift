@@ -1,0 +1,35 @@
+/// Where an evaluation's results and diagnostics go, as they are made: carfab's text and JSON
+/// renderers, or `Evaluation`, which keeps them. Every value it receives is owned: it may be
+/// kept after the evaluation ends.
+public protocol ResultSink: AnyObject {
+    /// Takes what `command` produced.
+    func receive(_ result: CommandResult, from command: CommandSpec)
+    /// Takes a problem.
+    func receive(_ diagnostic: Diagnostic)
+    /// Lets everything held back go (a prompt is about to wait for a person).
+    func flush()
+}
+
+extension ResultSink {
+    /// Nothing is held back.
+    public func flush() {}
+}
+
+/// The results and diagnostics of an evaluation, kept.
+public final class Evaluation: ResultSink {
+    /// Each result, with the name of the command that made it, in order.
+    public private(set) var results: [(command: String, result: CommandResult)] = []
+    /// Each problem, in order.
+    public private(set) var diagnostics: [Diagnostic] = []
+
+    /// An empty record.
+    public init() {}
+
+    public func receive(_ result: CommandResult, from command: CommandSpec) {
+        results.append((command.name, result))
+    }
+
+    public func receive(_ diagnostic: Diagnostic) {
+        diagnostics.append(diagnostic)
+    }
+}
