@@ -2,8 +2,10 @@
 /// runs commands while its own command is still running).
 ///
 /// Blocks are raw memory that never moves once made, so an invocation can point into its
-/// block; values are plain data (positions in the catalog index, tokens of the line), so
-/// filling and reusing a block copies bytes only and counts no references.
+/// block. Every slot is initialized when its block is made (to `.absent`), so writing an
+/// argument is an assignment to an initialized value; and values are plain data (positions
+/// in the catalog index, tokens of the line), checked in debug builds, so filling and
+/// reusing a block copies bytes only and counts no references.
 final class ArgumentSpace {
     /// More than any command takes (`model` takes ten).
     static let capacity = 16
@@ -19,7 +21,9 @@ final class ArgumentSpace {
 
     deinit {
         for block in blocks {
+            block.values.deinitialize(count: Self.capacity)
             block.values.deallocate()
+            block.ranges.deinitialize(count: Self.capacity + 1)
             block.ranges.deallocate()
         }
     }
@@ -27,7 +31,12 @@ final class ArgumentSpace {
     /// The block for a command starting at the current depth.
     func take() -> Block {
         if depth == blocks.count {
-            blocks.append(Block(values: .allocate(capacity: Self.capacity), ranges: .allocate(capacity: Self.capacity + 1)))
+            assert(_isPOD(ArgumentValue.self), "argument values must be plain data: blocks are reused without releasing them")
+            let values = UnsafeMutablePointer<ArgumentValue>.allocate(capacity: Self.capacity)
+            values.initialize(repeating: .absent, count: Self.capacity)
+            let ranges = UnsafeMutablePointer<SourceRange>.allocate(capacity: Self.capacity + 1)
+            ranges.initialize(repeating: SourceRange(0, 0), count: Self.capacity + 1)
+            blocks.append(Block(values: values, ranges: ranges))
         }
         depth += 1
         return blocks[depth - 1]
@@ -35,6 +44,7 @@ final class ArgumentSpace {
 
     /// Gives back the block of a finished (or failed) command.
     func giveBack() {
+        assert(depth > 0, "a block given back that was not taken")
         depth -= 1
     }
 }

@@ -1,7 +1,7 @@
 import CarFactory
 
 /// A resolved argument value: plain data, positions in the invocation's catalog index and tokens of its line.
-public enum ArgumentValue {
+enum ArgumentValue {
     case absent
     /// A model: its position among the index's factories.
     case model(Int)
@@ -30,7 +30,7 @@ public enum ArgumentValue {
 /// (the spec, the argument block, the line's lexer and the catalog index) alive for that
 /// whole time; so it refers to them without counting references, which would otherwise
 /// cost a retain and a release of each on every command.
-public struct Invocation {
+struct Invocation {
     let specRef: Unmanaged<CommandSpec>
     let block: ArgumentSpace.Block
     /// How many arguments were resolved.
@@ -40,10 +40,10 @@ public struct Invocation {
     let indexRef: Unmanaged<CatalogIndex>
 
     /// The command.
-    public var spec: CommandSpec { specRef.takeUnretainedValue() }
+    var spec: CommandSpec { specRef.takeUnretainedValue() }
 
     /// Where argument `index` stands, or the command word for 0 (or a left-out argument).
-    public func range(_ index: Int) -> SourceRange {
+    func range(_ index: Int) -> SourceRange {
         index >= 1 && index <= count ? block.ranges[index] : block.ranges[0]
     }
 
@@ -58,7 +58,7 @@ public struct Invocation {
     }
 
     /// Runs `body`, positioning a domain error at argument `index` (0 is the command word).
-    public func at<T>(_ index: Int, _ body: () throws(CarFactoryError) -> T) throws(ScriptError) -> T {
+    func at<T>(_ index: Int, _ body: () throws(CarFactoryError) -> T) throws(ScriptError) -> T {
         do {
             return try body()
         } catch {
@@ -67,25 +67,25 @@ public struct Invocation {
     }
 
     /// The value of argument `index` (1-based).
-    public func value(_ index: Int) -> ArgumentValue {
+    func value(_ index: Int) -> ArgumentValue {
         precondition(index >= 1 && index <= count, "argument \(index) of \(count)")
         return block.values[index - 1]
     }
 
     /// The word of argument `index` (a file name or field), or "" if left out.
-    public func word(_ index: Int) -> String {
+    func word(_ index: Int) -> String {
         guard case .word(let token) = value(index) else { return "" }
         return lexerRef.borrow { $0.string($0.tokens[token]) }
     }
 
     /// The model of argument `index`.
-    public func model(_ index: Int) -> any CarFactory {
+    func model(_ index: Int) -> any CarFactory {
         guard case .model(let position) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not a model") }
         return indexRef.borrow { $0.factories[position] }
     }
 
     /// The option of argument `index`.
-    public func option(_ index: Int) -> any Part {
+    func option(_ index: Int) -> any Part {
         guard case .option(let family, let position) = value(index) else {
             preconditionFailure("argument \(index) of \(spec.name) is not an option")
         }
@@ -93,63 +93,63 @@ public struct Invocation {
     }
 
     /// The family of argument `index`, if given.
-    public func family(_ index: Int) -> PartFamily? {
+    func family(_ index: Int) -> PartFamily? {
         guard case .family(let family) = value(index) else { return nil }
         return family
     }
 
     /// The currency of argument `index`, if given.
-    public func currency(_ index: Int) -> Currency? {
+    func currency(_ index: Int) -> Currency? {
         valuation(index)?.currency
     }
 
     /// The valuation of the currency of argument `index`, if given.
-    public func valuation(_ index: Int) -> CurrencyValuation? {
+    func valuation(_ index: Int) -> CurrencyValuation? {
         guard case .currency(let position) = value(index) else { return nil }
         return indexRef.borrow { $0.valuations[position] }
     }
 
     /// The valuation of the currency of argument `index`, or of the base currency if it was left out.
-    public func valuationOrBase(_ index: Int) -> CurrencyValuation {
+    func valuationOrBase(_ index: Int) -> CurrencyValuation {
         guard case .currency(let position) = value(index) else { return indexRef.borrow { $0.base } }
         return indexRef.borrow { $0.valuations[position] }
     }
 
     /// The rules of the catalog the arguments were resolved in, for building cars.
-    public var rules: RuleSet { indexRef.borrow { $0.rules } }
+    var rules: RuleSet { indexRef.borrow { $0.rules } }
 
     /// The count of argument `index`, if given.
-    public func count(_ index: Int) -> Int64? {
+    func count(_ index: Int) -> Int64? {
         guard case .count(let count) = value(index) else { return nil }
         return count
     }
 
     /// The line number of argument `index`, if given.
-    public func lineNumber(_ index: Int) -> Int? {
+    func lineNumber(_ index: Int) -> Int? {
         guard case .lineNumber(let number) = value(index) else { return nil }
         return number
     }
 
     /// The whole number of argument `index`.
-    public func integer(_ index: Int) -> Int {
+    func integer(_ index: Int) -> Int {
         guard case .integer(let number) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not a number") }
         return number
     }
 
     /// The amount of argument `index`, in the base currency.
-    public func amount(_ index: Int) -> Money {
+    func amount(_ index: Int) -> Money {
         guard case .amount(let minorUnits) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not an amount") }
         return .base(minorUnits)
     }
 
     /// The decimal of argument `index`.
-    public func decimal(_ index: Int) -> DecimalNumber {
+    func decimal(_ index: Int) -> DecimalNumber {
         guard case .decimal(let number) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not a decimal") }
         return number
     }
 
     /// The words of argument `index` (empty if none).
-    public func words(_ index: Int) -> [String] {
+    func words(_ index: Int) -> [String] {
         guard case .words(let tokens) = value(index) else { return [] }
         return lexerRef.borrow { lexer in tokens.map { lexer.string(lexer.tokens[$0]) } }
     }
@@ -179,7 +179,7 @@ public struct Invocation {
     }
 
     /// The command of `table` named by argument `index`, if given.
-    public func command(_ index: Int, in table: CommandTable) -> CommandSpec? {
+    func command(_ index: Int, in table: CommandTable) -> CommandSpec? {
         guard case .command(let position) = value(index) else { return nil }
         return table.specs[position]
     }

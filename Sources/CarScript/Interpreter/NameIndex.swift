@@ -5,6 +5,10 @@
 struct NameIndex: Sendable {
     /// The table in raw memory owned by one object, so a lookup touches no reference counts
     /// and no array checks. Names are only ever added while an index is being built.
+    ///
+    /// Sendable as an array's storage is: `NameIndex` copies a table before changing it unless
+    /// it holds the only reference, so a table two indexes share is never changed (the
+    /// command table's, shared by every session, is finished before anyone sees it).
     private final class Table: @unchecked Sendable {
         struct Entry {
             var key: Key

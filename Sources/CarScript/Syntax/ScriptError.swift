@@ -1,23 +1,23 @@
 import CarFactory
 
 /// A byte range in a logical line: where an error points.
-public struct SourceRange: Equatable, Sendable {
+struct SourceRange: Equatable, Sendable {
     /// First byte.
-    public var start: Int
+var start: Int
     /// One past the last byte.
-    public var end: Int
+var end: Int
 
     /// The bytes `start..<end`.
-    public init(_ start: Int, _ end: Int) {
+init(_ start: Int, _ end: Int) {
         self.start = start
         self.end = end
     }
 }
 
 /// Everything the language can refuse, with where it happened; the renderer adds file, line and column.
-public struct ScriptError: Error, Equatable, Sendable {
+struct ScriptError: Error, Equatable, Sendable {
     /// What went wrong.
-    public enum Kind: Error, Equatable, Sendable {
+enum Kind: Error, Equatable, Sendable {
         case nulByte
         case invalidUTF8(UInt8)
         case unknownEscape(String)
@@ -43,12 +43,12 @@ public struct ScriptError: Error, Equatable, Sendable {
     }
 
     /// What went wrong.
-    public let kind: Kind
+let kind: Kind
     /// The offending bytes of the logical line.
-    public let range: SourceRange
+let range: SourceRange
 
     /// An error of `kind` at `range`.
-    public init(_ kind: Kind, at range: SourceRange) {
+init(_ kind: Kind, at range: SourceRange) {
         self.kind = kind
         self.range = range
     }
@@ -94,7 +94,7 @@ public struct ScriptError: Error, Equatable, Sendable {
     }
 
     /// The message, without position.
-    public var message: String {
+var message: String {
         switch kind {
         case .nulByte: "NUL byte in input"
         case .invalidUTF8(let byte): "invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)))"

@@ -1,0 +1,86 @@
+import CarFactory
+import Foundation
+import Testing
+import CarScript
+
+/// The engine as another Swift program uses it: only its public API (no @testable import).
+/// Scripts/test runs these under AddressSanitizer too.
+@Suite struct EngineTests {
+    @Test func results_are_owned_values_that_outlive_the_engine() throws {
+        var run: Evaluation?
+        do {
+            let engine = Engine()
+            run = engine.evaluate("car sports; set drivetrain 4wd; echo \"kept words\" past the line; list; total GBP")
+        }
+        // The engine, its lexer and its line are gone: what it returned is still whole.
+        let results = try #require(run?.results)
+        #expect(results.map(\.command) == ["echo", "list", "total"])
+        guard case .echo(let words) = results[0].result else { Issue.record("not an echo"); return }
+        #expect(words == "kept words past the line")
+        guard case .table(let table) = results[1].result else { Issue.record("not a table"); return }
+        #expect(table.rowCount == 1)
+        guard case .text(let model) = table.row(0)[2] else { Issue.record("not a model"); return }
+        #expect(model == "sports")
+        guard case .total(let count, let value, let valuation) = results[2].result else { Issue.record("not a total"); return }
+        #expect(count == 1 && valuation.money(value).description == "£42,719.30")
+    }
+
+    @Test func diagnostics_are_data() throws {
+        let engine = Engine()
+        let run = engine.evaluate("car sprots", name: "fleet")
+        let problem = try #require(run.diagnostics.first)
+        #expect(problem.id == "unknown-model" && problem.severity == .error)
+        #expect(problem.file == "fleet" && problem.line == 1 && problem.column == 5 && problem.endColumn == 11)
+        #expect(problem.message == "unknown model 'sprots'; did you mean 'sports'?")
+        #expect(problem.fixIts == [Diagnostic.FixIt(column: 5, endColumn: 11, replacement: "sports")])
+        #expect(problem.source?.text == "car sprots")
+    }
+
+    @Test func an_engine_keeps_its_session_between_evaluations() {
+        let engine = Engine()
+        engine.evaluate("car suv 2")
+        engine.evaluate("option drivetrain hybrid \"Hybrid\" price 6500")
+        let run = engine.evaluate("set drivetrain hybrid; price")
+        guard case .amount(let amount, let valuation) = run.results.first?.result else { Issue.record("no price"); return }
+        #expect(valuation.money(amount).description == "$84,395.00")
+        #expect(engine.stock.carCount == 2 && engine.catalog.options(of: .drivetrain).parts.count == 4)
+    }
+
+    @Test func files_go_through_one_gate() {
+        var options = EngineOptions()
+        options.fileAccess = .refused(by: "here")
+        let engine = Engine(options: options)
+        let run = engine.evaluate("save /tmp/never.carfab")
+        #expect(run.diagnostics.first?.message == "'save' touches files and is refused here")
+        #expect(run.diagnostics.first?.id == "refused")
+    }
+
+    @Test func cancel_stops_an_evaluation_between_lines() {
+        let engine = Engine()
+        engine.cancel()
+        let run = engine.evaluate("echo never")
+        #expect(run.results.isEmpty && engine.shouldStop)
+    }
+
+    @Test func the_embedding_example_runs() throws {
+        // Built beside the tests (in .build-asan too, under AddressSanitizer).
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [bundle.appendingPathComponent("embed-example"),
+                          bundle.deletingLastPathComponent().appendingPathComponent("embed-example")]
+        let example = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
+        let process = Process()
+        process.executableURL = example
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(output == """
+            show: Porsche Boxster, $70,800.00
+            total: 1 car(s), £42,719.30
+            example:1:54: unknown-model error: unknown model 'sprots'; did you mean 'sports'?
+
+            """)
+    }
+}
