@@ -26,8 +26,8 @@ let package = Package(
         .executableTarget(name: "embed-example", dependencies: ["CarScript"], path: "Examples/Embed"),
         .testTarget(name: "CarFactoryTests", dependencies: ["CarFactory"]),
         .testTarget(name: "CarScriptTests", dependencies: ["CarScript", "CarFactory", "CarfabCLI"]),
-        .testTarget(name: "CarfabCLITests", dependencies: ["CarfabCLI", "CarScript", "CarFactory"]),
-        .testTarget(name: "EndToEndTests", exclude: ["Expected", "FuzzRegressions"]),
+        .testTarget(name: "CarfabCLITests", dependencies: ["CarfabCLI", "CarScript", "CarFactory"], exclude: ["Expected"]),
+        .testTarget(name: "EndToEndTests", exclude: ["FuzzRegressions"]),
     ],
     swiftLanguageModes: [.v6]
 )

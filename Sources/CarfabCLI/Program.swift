@@ -35,8 +35,8 @@ public enum Program {
     /// Runs carfab with `arguments` (without the program name), as the bytes they are.
     public static func run(_ arguments: [ArgumentBytes], environment: ProgramEnvironment = .current) -> Outcome {
         let stop = environment.stop
-        let out = Output(fd: 1, eachResult: environment.standardOutputIsTerminal, stop: stop)
-        let err = Output(fd: 2)
+        let out = environment.output ?? Output(fd: 1, eachResult: environment.standardOutputIsTerminal, stop: stop)
+        let err = environment.errorOutput ?? Output(fd: 2)
         let parsed: ProgramArguments
         do {
             parsed = try ProgramArguments(parsing: arguments)
@@ -103,6 +103,8 @@ public enum Program {
                 textNumber += 1
                 let name = texts > 1 ? "<command-line \(textNumber)>" : "<command-line>"
                 engine.evaluate(openLineSource(text: text.bytes, name: name))
+            case .file(let path) where path.bytes == [UInt8(ascii: "-")] && environment.input != nil:
+                engine.evaluate(openLineSource(text: environment.input ?? [], name: "<stdin>"))
             case .file(let path):
                 do {
                     engine.evaluate(try openLineSource(.filePath(path.bytes), stop: stop))
@@ -134,6 +136,8 @@ public enum Program {
                 beforePrompt: { renderer.flush() }) : nil
             if let prompt {
                 engine.evaluate(prompt)
+            } else if let input = environment.input {
+                engine.evaluate(openLineSource(text: input, name: "<stdin>"))
             } else {
                 do {
                     engine.evaluate(try openLineSource(.standardInput, stop: stop))
@@ -164,7 +168,7 @@ public enum Program {
 }
 
 /// What the program needs to know about where it runs.
-public struct ProgramEnvironment: Sendable {
+public struct ProgramEnvironment {
     /// Whether diagnostics may be coloured: standard error is a terminal that shows colour
     /// (not `TERM=dumb`) and `NO_COLOR` is unset or empty.
     public var colorOnStandardError: Bool
@@ -180,6 +184,11 @@ public struct ProgramEnvironment: Sendable {
     public var variable: @Sendable (String) -> String?
     /// Where signals ask the program to stop: the one `main` installs its handlers for.
     public var stop: StopRequest
+    /// Standard input's bytes, if given instead of the descriptor (a test running carfab in process).
+    public var input: [UInt8]?
+    /// Where results and errors go instead of descriptors 1 and 2 (a test running carfab in process).
+    public var output: Output?
+    public var errorOutput: Output?
 
     /// The environment of this process.
     public static var current: ProgramEnvironment {

@@ -32,40 +32,6 @@ import Testing
 
     let money = ["currency", "minor_units", "amount", "formatted"]
 
-    @Test func every_result_kind_has_its_documented_keys() throws {
-        let result = try carfab(["--format", "json", "-e", """
-            car sports; set drivetrain 4wd; show; price GBP; total JPY; echo hi; list; models; parts floorplan
-            currencies; services; help total
-            """])
-        #expect(result.status == 0 && result.stderr.isEmpty)
-        let lines = try objects(result.stdout)
-        #expect(lines.map { $0.value["command"] as? String } == ["show", "price", "total", "echo", "list", "models", "parts", "currencies", "services", "help"])
-        for line in lines { #expect(Array(line.keys.prefix(2)) == ["type", "command"] && line.value["type"] as? String == "result") }
-        #expect(lines[0].keys == ["type", "command", "model", "car_type", "seats", "engine", "suspension", "drive", "options", "price"])
-        #expect(lines[0].value["seats"] as? Int == 2)
-        #expect((lines[0].value["options"] as? [String: String]) == ["floorplan": "short", "suspension": "race", "drivetrain": "4wd"])
-        #expect((lines[0].value["price"] as? [String: Any]).map { Set($0.keys) } == Set(money))
-        #expect(lines[1].keys == ["type", "command", "amount"])
-        #expect((lines[1].value["amount"] as? [String: Any])?["formatted"] as? String == "£42,719.30")
-        #expect((lines[1].value["amount"] as? [String: Any])?["amount"] as? String == "42719.30")
-        #expect((lines[1].value["amount"] as? [String: Any])?["minor_units"] as? Int == 4_271_930)
-        #expect(lines[2].keys == ["type", "command", "count", "value"])
-        #expect((lines[2].value["value"] as? [String: Any])?["formatted"] as? String == "¥10,726,200")
-        #expect(lines[3].keys == ["type", "command", "text"])
-        for table in lines[4...8] { #expect(table.keys == ["type", "command", "rows"]) }
-        let list = try #require((lines[4].value["rows"] as? [[String: Any]])?.first)
-        #expect(Set(list.keys) == ["current", "line", "model", "car_type", "floorplan", "suspension", "drivetrain", "count", "unit_price"])
-        #expect(list["current"] as? Bool == true && list["line"] as? Int == 1)
-        let model = try #require((lines[5].value["rows"] as? [[String: Any]])?.first)
-        #expect(Set(model.keys) == ["model", "car_type", "base_price", "floorplan", "suspension", "drivetrain"])
-        let part = try #require((lines[6].value["rows"] as? [[String: Any]])?.first)
-        #expect(Set(part.keys) == ["family", "option", "shown_as", "other_names", "list_price", "seats", "engine"])
-        let currency = try #require((lines[7].value["rows"] as? [[String: Any]])?[1])
-        #expect(currency["code"] as? String == "GBP" && currency["digits"] as? Int == 2 && currency["rate"] as? String == "0.60338")
-        #expect(((lines[8].value["rows"] as? [[String: Any]])?.map { $0["service"] as? String }) == ["catalog", "output"])
-        #expect((lines[9].value["text"] as? String)?.hasPrefix("usage: total [CURRENCY]") == true)
-    }
-
     @Test func errors_have_their_documented_keys() throws {
         let dir = try temporaryDirectory(with: ["inner.carfab": "car sprots\n"])
         let result = try carfab(["--format", "json", "--keep-going", "-e", "cra; source inner.carfab"], directory: dir)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import CarfabCLI
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import CarfabCLI
 
 /// Runs every `Scripts/examples/*.carfab` and compares its whole stdout, stderr and status
 /// with the golden files in `Expected/` (`NAME.stdout`, `NAME.stderr`, `NAME.status`).
@@ -11,7 +12,7 @@ import Testing
     }()
 
     static func expected(_ name: String, _ ext: String) -> String {
-        let url = packageRoot.appendingPathComponent("Tests/EndToEndTests/Expected/\(name).\(ext)")
+        let url = packageRoot.appendingPathComponent("Tests/CarfabCLITests/Expected/\(name).\(ext)")
         return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import CarfabCLI
 
 /// One example of grammar.md: a ```carfab block, the ```output after it, and an optional ```error.
 struct GrammarExample: CustomTestStringConvertible, Sendable {
