@@ -28,8 +28,8 @@ extension Session {
             // An optional argument before required ones takes the word if it fits; the
             // required ones then need words of their own (`expect price GBP` lacks its VALUE).
             if argument.optional && requiredLeft > 0 {
-                guard let value = try? value(of: word, as: argument.kind, position: position, spec: spec, lexer: lexer, token: index,
-                                             at: token.range, index: catalogIndex, resolved: arguments)
+                guard let value = fittingValue(of: word, as: argument.kind, position: position, spec: spec, lexer: lexer,
+                                               token: index, at: token.range, index: catalogIndex, resolved: arguments)
                 else {
                     arguments.append(.absent, at: token.range)
                     continue
@@ -56,6 +56,15 @@ extension Session {
         return arguments.count
     }
 
+    /// The value of `word` if it fits `kind`, else nil (`expect`'s optional CURRENCY).
+    @inline(never)
+    private func fittingValue(of word: PaddedBytes, as kind: ResolveStep.Kind, position argument: Int,
+                              spec: CommandSpec, lexer: Lexer, token: Int, at range: SourceRange,
+                              index: CatalogIndex, resolved: ArgumentWriter) -> ArgumentValue? {
+        try? value(of: word, as: kind, position: argument, spec: spec, lexer: lexer, token: token, at: range, index: index,
+                   resolved: resolved)
+    }
+
     @inline(__always)
     private func value(of word: PaddedBytes, as kind: ResolveStep.Kind, position argument: Int,
                        spec: CommandSpec, lexer: Lexer, token: Int, at range: SourceRange,
@@ -64,7 +73,7 @@ extension Session {
         switch kind {
         case .model:
             guard let position = index.models.lookup(word) else {
-                throw Self.unknown("model", Self.string(bytes), index.factories.map(\.model), at: range)
+                throw Self.unknown("model", Self.string(bytes), index.factories.all.map(\.model), at: range)
             }
             return .model(position)
         case .family:
@@ -79,25 +88,43 @@ extension Session {
             return try option(word, of: family, in: index, at: range)
         case .optionOf(let family):
             return try option(word, of: family, in: index, at: range)
-        case .amountCurrency(let fieldArgument):
-            // Only an amount is in a currency: `expect type EUR Boxster` names none.
-            guard case .word(let fieldToken) = resolved.resolved(fieldArgument),
-                  ExpectField(rawValue: nameKey(lexer.string(lexer.tokens[fieldToken])))?.isAmount == true else {
-                throw ScriptError(.reported, at: range)
-            }
-            guard let position = index.currencies.lookup(word) else {
-                throw Self.unknown("currency", Self.string(bytes), index.valuations.map(\.currency.code), at: range)
-            }
-            return .currency(position)
         case .currency:
             guard let position = index.currencies.lookup(word) else {
-                throw Self.unknown("currency", Self.string(bytes), index.valuations.map(\.currency.code), at: range)
+                throw Self.unknown("currency", Self.string(bytes), index.valuations.all.map(\.currency.code), at: range)
             }
             return .currency(position)
         case .count:
             return .count(try Self.integer(bytes, at: range, from: Int64(1), else: .notACount(Self.string(bytes))))
         case .lineNumber:
             return .lineNumber(try Self.integer(bytes, at: range, from: 1, else: .notALineNumber(Self.string(bytes))))
+        case .amountCurrency(let fieldArgument):
+            return try amountCurrency(word, fieldArgument: fieldArgument, lexer: lexer, index: index, at: range, resolved: resolved)
+        default:
+            return try otherValue(of: word, as: kind, position: argument, spec: spec, token: token, at: range)
+        }
+    }
+
+    /// `expect`'s CURRENCY: only an amount is in a currency (`expect type EUR Boxster` names none).
+    @inline(never)
+    private func amountCurrency(_ word: PaddedBytes, fieldArgument: Int, lexer: Lexer, index: CatalogIndex,
+                                at range: SourceRange, resolved: ArgumentWriter) throws(ScriptError) -> ArgumentValue {
+        guard case .word(let fieldToken) = resolved.resolved(fieldArgument),
+              ExpectField(rawValue: nameKey(lexer.string(lexer.tokens[fieldToken])))?.isAmount == true else {
+            throw ScriptError(.reported, at: range)
+        }
+        guard let position = index.currencies.lookup(word) else {
+            throw Self.unknown("currency", Self.string(word.bytes), index.valuations.all.map(\.currency.code), at: range)
+        }
+        return .currency(position)
+    }
+
+    /// The argument kinds of definitions and script commands, out of the way of the hot path
+    /// (`car`, `set`, `total`, `price`), which is then small enough to inline.
+    @inline(never)
+    private func otherValue(of word: PaddedBytes, as kind: ResolveStep.Kind, position argument: Int,
+                            spec: CommandSpec, token: Int, at range: SourceRange) throws(ScriptError) -> ArgumentValue {
+        let bytes = word.bytes
+        switch kind {
         case .integer:
             guard case .integer(let low, let high, let what) = spec.arguments[argument].kind else {
                 preconditionFailure("integer step without its bounds")
@@ -150,6 +177,8 @@ extension Session {
             return .command(position)
         case .words:
             preconditionFailure("words are taken whole by resolve")
+        default:
+            preconditionFailure("a hot argument kind taken out of line")
         }
     }
 

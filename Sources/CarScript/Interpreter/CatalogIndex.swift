@@ -22,14 +22,15 @@ public final class CurrencyValuation: Sendable {
 
 /// The catalog arranged for the hot path: names looked up from bytes, valuations made once.
 /// Made once per session and kept in step with each definition and rate change (see
-/// `Session.changeCatalog`), each costing time in proportion to what it adds.
+/// `Session.changeCatalog`), each costing time in proportion to what it adds. Its parts are
+/// constant references to storage that grows in place, so reading them counts no references.
 final class CatalogIndex {
-    private(set) var factories: [any CarFactory]
-    private(set) var models: NameIndex
-    private(set) var parts: [[any Part]]
-    private(set) var options: [NameIndex]
-    private(set) var valuations: [CurrencyValuation]
-    private(set) var currencies: NameIndex
+    let factories: GrowingList<any CarFactory>
+    let models: NameIndex
+    let parts: [GrowingList<any Part>]
+    let options: [NameIndex]
+    let valuations: GrowingList<CurrencyValuation>
+    let currencies: NameIndex
     /// The base currency's valuation, for `total` and `price` without a currency.
     let base: CurrencyValuation
     /// The catalog's rules, for builders.
@@ -37,13 +38,13 @@ final class CatalogIndex {
 
     init(_ catalog: Catalog) {
         rules = catalog.ruleSet
-        factories = catalog.registry.factories
-        models = NameIndex(factories.map(\.model))
-        var parts: [[any Part]] = []
+        factories = GrowingList(catalog.registry.factories)
+        models = NameIndex(catalog.registry.factories.map(\.model))
+        var parts: [GrowingList<any Part>] = []
         var options: [NameIndex] = []
         for family in PartFamily.allCases {
             let table = catalog.options(of: family)
-            parts.append(table.parts)
+            parts.append(GrowingList(table.parts))
             var index = NameIndex(capacity: table.allNames.count)
             for (position, part) in table.parts.enumerated() {
                 for name in [part.name] + part.otherNames { index.insert(name, value: position) }
@@ -53,7 +54,8 @@ final class CatalogIndex {
         }
         self.parts = parts
         self.options = options
-        valuations = catalog.currencies.map(CurrencyValuation.init)
+        let valuations = catalog.currencies.map(CurrencyValuation.init)
+        self.valuations = GrowingList(valuations)
         currencies = NameIndex(catalog.currencies.map(\.code))
         base = valuations[0]
     }
@@ -61,22 +63,22 @@ final class CatalogIndex {
     /// Adds a new option.
     func add(_ part: any Part) {
         let family = part.family.index
-        for name in [part.name] + part.otherNames { options[family].insert(name, value: parts[family].count) }
-        options[family].arrange()
+        for name in [part.name] + part.otherNames { options[family].addInPlace(name, value: parts[family].count) }
+        options[family].arrangeInPlace()
         parts[family].append(part)
     }
 
     /// Adds a new model.
     func add(_ factory: any CarFactory) {
-        models.insert(factory.model, value: factories.count)
-        models.arrange()
+        models.addInPlace(factory.model, value: factories.count)
+        models.arrangeInPlace()
         factories.append(factory)
     }
 
     /// Adds a new currency.
     func add(_ currency: Currency) {
-        currencies.insert(currency.code, value: valuations.count)
-        currencies.arrange()
+        currencies.addInPlace(currency.code, value: valuations.count)
+        currencies.arrangeInPlace()
         valuations.append(CurrencyValuation(currency))
     }
 

@@ -250,6 +250,22 @@ struct NameIndex: Sendable {
         table.arrange()
     }
 
+    /// Adds `name` for `value` to the table itself, shared or not: only for an index whose
+    /// owner never copies it (the catalog index, which adds each definition's names).
+    func addInPlace(_ name: String, value: Int) {
+        let folded = Array(name.lowercased().utf8)
+        folded.withUnsafeBufferPointer { bytes in
+            let key = Key(folded: bytes)
+            guard table.find(bytes, key: key) == nil else { return }
+            table.add(folded, key: key, value: value)
+        }
+    }
+
+    /// `arrange`, on the table itself (see `addInPlace`).
+    func arrangeInPlace() {
+        table.arrange()
+    }
+
     /// Adds `name` for `value`; the first entry for a name wins.
     mutating func insert(_ name: String, value: Int) {
         let folded = Array(name.lowercased().utf8)

@@ -271,7 +271,13 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
                 i += 1
             case UInt8(ascii: "#"):
                 endWord(at: i)
-                // A comment runs to the end of its physical line, and is UTF-8 like the rest.
+                // A comment runs to the end of its physical line, and is UTF-8 like the rest:
+                // eight bytes at a time while they hold no line break, NUL or non-ASCII byte.
+                while i &+ 8 <= count {
+                    let eight = UInt64(littleEndian: UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self))
+                    if Self.notCommentText(eight) != 0 { break }
+                    i &+= 8
+                }
                 while i < count {
                     let c = input[i]
                     if c == 0x0A { break }
@@ -325,6 +331,18 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
         }
         endWord(at: count)
         return .complete
+    }
+
+    /// Non-zero if any of eight packed bytes is a line break, NUL or not ASCII: a comment's
+    /// bytes are checked one by one from there.
+    @inline(__always)
+    private static func notCommentText(_ eight: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high = 0x80 &* ones
+        let lineBreaks = eight ^ (0x0A &* ones)
+        let hasNUL = (eight &- ones) & ~eight & high
+        let hasLineBreak = (lineBreaks &- ones) & ~lineBreaks & high
+        return hasNUL | hasLineBreak | (eight & high)
     }
 
     /// A mark (top bit) on each of eight packed bytes that is not plain: below `$`, `;`, the

@@ -1,0 +1,51 @@
+/// A list that only grows, in raw storage owned by one object: the catalog index holds it by
+/// a constant reference, so reading an element on the hot path counts no reference to an
+/// array buffer, while definitions still add to it in place (in time proportional to what
+/// they add).
+final class GrowingList<Element> {
+    private var storage: UnsafeMutablePointer<Element>
+    private var capacity: Int
+    /// How many elements it holds.
+    private(set) var count = 0
+
+    /// A list of `elements`.
+    init(_ elements: [Element]) {
+        capacity = max(elements.count, 8)
+        storage = .allocate(capacity: capacity)
+        storage.initialize(from: elements, count: elements.count)
+        count = elements.count
+    }
+
+    deinit {
+        storage.deinitialize(count: count)
+        storage.deallocate()
+    }
+
+    /// Element `index`.
+    subscript(index: Int) -> Element {
+        get {
+            assert(index >= 0 && index < count, "index \(index) of \(count)")
+            return storage[index]
+        }
+        set {
+            precondition(index >= 0 && index < count, "index \(index) of \(count)")
+            storage[index] = newValue
+        }
+    }
+
+    /// Adds `element` at the end.
+    func append(_ element: Element) {
+        if count == capacity {
+            let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            bigger.moveInitialize(from: storage, count: count)
+            storage.deallocate()
+            storage = bigger
+            capacity *= 2
+        }
+        (storage + count).initialize(to: element)
+        count += 1
+    }
+
+    /// Every element, in order.
+    var all: [Element] { (0..<count).map { storage[$0] } }
+}
