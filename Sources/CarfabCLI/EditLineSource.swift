@@ -14,7 +14,7 @@ final class HistoryStore {
     static let size = Int32(HistoryService.size)
 
     init?() {
-        guard cf_editline_available() != 0, let history = cf_history_init() else { return nil }
+        guard let history = cf_history_init() else { return nil }
         self.history = history
         cf_history_setsize(history, &event, Self.size)
         cf_history_setunique(history, &event, 1)
@@ -65,7 +65,7 @@ final class EditLineSource: LineSource {
 
     private init?(history: HistoryService?, color: Bool, terminal: Int32, stop: StopRequest,
                   completer: @escaping () -> Completer, beforePrompt: @escaping () -> Void) {
-        guard cf_editline_available() != 0, let editor = cf_el_init("carfab", terminal) else { return nil }
+        guard let editor = cf_el_init("carfab", terminal) else { return nil }
         self.editor = editor
         self.terminal = terminal
         self.stop = stop

@@ -1,5 +1,4 @@
-// libedit for carfab, loaded only when a prompt is needed: scripts and pipes never pay
-// for loading libedit and its dependencies at start-up. Every libedit call goes through
+// libedit for carfab, linked into the (static) executable. Every libedit call goes through
 // these non-variadic wrappers (Swift cannot call el_set/history, which are variadic).
 #ifndef CARFAB_CEDITLINE_H
 #define CARFAB_CEDITLINE_H
@@ -7,8 +6,6 @@
 #include <histedit.h>
 #include <stdio.h>
 
-/// Loads libedit on first use; 1 if it is usable, 0 if not (the prompt then reads plain lines).
-int cf_editline_available(void);
 
 /// An editor reading standard input and drawing on standard output (`output` 1) or standard error (2).
 EditLine *cf_el_init(const char *program, int output);

@@ -7,6 +7,7 @@
 /// in the catalog index, tokens of the line), checked in debug builds, so filling and
 /// reusing a block copies bytes only and counts no references.
 final class ArgumentSpace {
+    // Fields of the hot path skip run-time exclusivity checks (see ARCHITECTURE.md).
     /// More than any command takes (`model` takes ten).
     static let capacity = 16
 
@@ -16,8 +17,8 @@ final class ArgumentSpace {
         let ranges: UnsafeMutablePointer<SourceRange>
     }
 
-    private var blocks: [Block] = []
-    private var depth = 0
+    @exclusivity(unchecked) private var blocks: [Block] = []
+    @exclusivity(unchecked) private var depth = 0
 
     deinit {
         for block in blocks {

@@ -128,7 +128,7 @@ final class TextLineSource: BufferedLineSource {
     var path: String? { nil }
     /// The text, in memory that stays put, so lines can be lent in place.
     private let bytes: UnsafeMutableBufferPointer<UInt8>
-    private var position = 0
+    @exclusivity(unchecked) private var position = 0
 
     init(bytes: [UInt8], name: String) {
         self.name = name
@@ -177,9 +177,9 @@ final class StreamLineSource: BufferedLineSource {
     private let fd: Int32
     private let ownsDescriptor: Bool
     private let chunk: UnsafeMutableBufferPointer<UInt8>
-    private var start = 0
-    private var end = 0
-    private var atEOF = false
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var end = 0
+    @exclusivity(unchecked) private var atEOF = false
 
     private let stop: StopRequest
 
@@ -198,7 +198,7 @@ final class StreamLineSource: BufferedLineSource {
     }
 
     /// Set once a line ran over the limit: the rest of it is read and dropped before the next line.
-    private var skipping = false
+    @exclusivity(unchecked) private var skipping = false
 
     func readLine(into out: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool {
         if skipping {

@@ -34,7 +34,7 @@ final class CatalogIndex {
     /// The base currency's valuation, for `total` and `price` without a currency.
     let base: CurrencyValuation
     /// The catalog's rules, for builders.
-    private(set) var rules: RuleSet
+    @exclusivity(unchecked) private(set) var rules: RuleSet
 
     init(_ catalog: Catalog) {
         rules = catalog.ruleSet

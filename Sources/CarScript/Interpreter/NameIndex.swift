@@ -16,20 +16,20 @@ struct NameIndex: Sendable {
             var value: Int
         }
 
-        var slotCount: Int
+        @exclusivity(unchecked) var slotCount: Int
         /// log2 of `slotCount`: slots are taken from the top bits of the hash.
-        var slotBits: Int
-        var slots: UnsafeMutablePointer<Int32>     // -1 empty, else an entry number
-        var entries: UnsafeMutablePointer<Entry>
-        var entryCount = 0
+        @exclusivity(unchecked) var slotBits: Int
+        @exclusivity(unchecked) var slots: UnsafeMutablePointer<Int32>     // -1 empty, else an entry number
+        @exclusivity(unchecked) var entries: UnsafeMutablePointer<Entry>
+        @exclusivity(unchecked) var entryCount = 0
         var entryCapacity: Int
-        var keys: UnsafeMutablePointer<UInt8>       // folded names, back to back (for names over 16 bytes)
+        @exclusivity(unchecked) var keys: UnsafeMutablePointer<UInt8>       // folded names, back to back (for names over 16 bytes)
         var keyCount = 0
         var keyCapacity: Int
         /// Entries not in their first slot: small tables are rearranged until there are none.
         var displaced = 0
         /// Mixed into every hash; chosen so that no two names share a first slot.
-        var seed: UInt64 = 0
+        @exclusivity(unchecked) var seed: UInt64 = 0
 
         init(slots count: Int) {
             slotCount = count

@@ -15,9 +15,9 @@ final class ScriptFrame {
     /// The source again if it is one of the engine's own, which read into its buffer and lend
     /// lines in place.
     private let buffered: (any BufferedLineSource)?
-    var lines: SourceLines
+    @exclusivity(unchecked) var lines: SourceLines
     let lexer = Lexer()
-    var lineNumber = 0
+    @exclusivity(unchecked) var lineNumber = 0
     /// The directory `source` and `save` paths in this script are relative to.
     let directory: String
     /// The file's real path, to find `source` cycles (nil for stdin and text).

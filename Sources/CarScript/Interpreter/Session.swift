@@ -3,9 +3,10 @@ import CarFactory
 /// One interpreter session: the catalog, the stock, and where results go. `Engine` is its
 /// public face.
 final class Session {
+    // Fields of the hot path skip run-time exclusivity checks (see ARCHITECTURE.md).
     /// The catalog in force (built-in plus definitions); changed only through `changeCatalog`.
     private(set) var catalog: Catalog
-    private var madeIndex: CatalogIndex?
+    @exclusivity(unchecked) private var madeIndex: CatalogIndex?
     /// The catalog arranged for lookups from bytes: made once, then kept in step with the catalog.
     var index: CatalogIndex {
         if let madeIndex { return madeIndex }
@@ -16,7 +17,7 @@ final class Session {
     /// Room for the arguments of running commands, one block per nesting depth, reused.
     let arguments = ArgumentSpace()
     /// The stock lines.
-    var stock = StockLedger()
+    @exclusivity(unchecked) var stock = StockLedger()
     /// The command table dispatch reads.
     let commands: CommandTable
     /// Where results and diagnostics go.
@@ -28,18 +29,18 @@ final class Session {
     /// The program around the engine, for `services`.
     weak var host: (any EngineHost)?
     /// How many errors have been reported.
-    var failureCount = 0
+    @exclusivity(unchecked) var failureCount = 0
     /// Whether any command has failed: the run's exit status is then 1.
     var hasFailed: Bool { failureCount > 0 }
     /// The scripts being run, outermost first (`source` nests them).
-    var frames: [ScriptFrame] = []
+    @exclusivity(unchecked) var frames: [ScriptFrame] = []
     /// Each currency's rate when the session began, so `save` writes only the rates changed since.
     let initialRates: [String: DecimalNumber]
     /// How many of the catalog's definitions were made before the session began: `save`
     /// writes the ones after.
     let definitionsBefore: Int
     /// Whether `quit` was given.
-    var quitRequested = false
+    @exclusivity(unchecked) var quitRequested = false
     /// The status `quit N` asked for.
     var requestedExitStatus: Int32?
     /// Where a script a stop request interrupted had got to (`FILE:LINE`), for the prompt to say.

@@ -2,10 +2,12 @@
 /// read and the output waiting to be written. Unlike an array it has no per-append uniqueness
 /// check or generic growth path, which the hot path paid for on every line.
 package final class ByteBuffer {
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    // Read and written on every command; nothing else reaches them while a method runs, so
+    // they skip run-time exclusivity checks (see ARCHITECTURE.md, "Speed without flags").
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
     /// How many bytes it holds.
-    package private(set) var count = 0
+    @exclusivity(unchecked) package private(set) var count = 0
 
     /// An empty buffer with room for `capacity` bytes before it grows.
     package init(capacity: Int = 256) {

@@ -3,10 +3,11 @@
 /// array buffer, while definitions still add to it in place (in time proportional to what
 /// they add).
 final class GrowingList<Element> {
-    private var storage: UnsafeMutablePointer<Element>
-    private var capacity: Int
+    // Fields of the hot path skip run-time exclusivity checks (see ARCHITECTURE.md).
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<Element>
+    @exclusivity(unchecked) private var capacity: Int
     /// How many elements it holds.
-    private(set) var count = 0
+    @exclusivity(unchecked) private(set) var count = 0
 
     /// A list of `elements`.
     init(_ elements: [Element]) {

@@ -28,6 +28,7 @@ struct PaddedBytes {
 
 /// Tokenizes logical lines; keep one and reuse it. Its tokens and text stay valid until the next line.
 final class Lexer {
+    // Fields of the hot path skip run-time exclusivity checks (see ARCHITECTURE.md).
     /// How far a line got.
 enum Outcome: Equatable, Sendable {
         /// The line is whole.
@@ -38,11 +39,11 @@ enum Outcome: Equatable, Sendable {
         case continued
     }
 
-    private var tokenStorage: UnsafeMutablePointer<Token>
-    private var textStorage: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private var tokenCount = 0
-    private var textCount = 0
+    @exclusivity(unchecked) private var tokenStorage: UnsafeMutablePointer<Token>
+    @exclusivity(unchecked) private var textStorage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var tokenCount = 0
+    @exclusivity(unchecked) private var textCount = 0
     /// 1 for bytes that may stand anywhere in an unquoted word with no special meaning
     /// (every byte from `$` to DEL except `;` and `\`): one load tells.
     private let plain: UnsafeMutablePointer<UInt8>
@@ -122,7 +123,7 @@ func string(_ token: Token) -> String {
         var textStart: Int
     }
 
-    private var pending: Pending?
+    @exclusivity(unchecked) private var pending: Pending?
 
     /// Where lexing stopped in an unfinished line: a `\` that continues it (outside or inside
     /// a string), or its end inside a string.
@@ -145,25 +146,22 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
         return try lex(line, from: state, atEnd: atEnd)
     }
 
-    private func lex(_ line: UnsafeBufferPointer<UInt8>, from state: Pending, atEnd: Bool) throws(ScriptError) -> Outcome {
-        let count = line.count
-        reserve(count)
-        guard let input = line.baseAddress else { return .complete }
-        let tokens = tokenStorage
-        let text = textStorage
-        let plain = self.plain
-        var tokenIndex = tokenCount
-        var textIndex = textCount
-        var i = state.position
-        var wordStart = state.wordStart
-        var textStart = state.textStart
-        // Keep the counts current on every way out, thrown or returned.
-        defer {
-            tokenCount = tokenIndex
-            textCount = textIndex
-        }
+    /// Where lexing stands in a line: a value the scanning loop changes in place. (Kept in a
+    /// struct rather than in locals that nested functions capture: captured locals would be
+    /// checked for exclusive access at run time on every byte.)
+    private struct Cursor {
+        let input: UnsafePointer<UInt8>
+        let count: Int
+        let tokens: UnsafeMutablePointer<Token>
+        let text: UnsafeMutablePointer<UInt8>
+        var i: Int
+        var tokenIndex: Int
+        var textIndex: Int
+        var wordStart: Int
+        var textStart: Int
 
-        func endWord(at end: Int) {
+        @inline(__always)
+        mutating func endWord(at end: Int) {
             if wordStart >= 0 {
                 (tokens + tokenIndex).initialize(to: Token(kind: .word, range: SourceRange(wordStart, end),
                                                             text: textStart..<textIndex))
@@ -171,18 +169,29 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
                 wordStart = -1
             }
         }
-        func beginWord(at position: Int) {
+
+        @inline(__always)
+        mutating func beginWord(at position: Int) {
             if wordStart < 0 {
                 wordStart = position
                 textStart = textIndex
             }
         }
-        func append(_ byte: UInt8) {
+
+        @inline(__always)
+        mutating func append(_ byte: UInt8) {
             text[textIndex] = byte
             textIndex += 1
         }
+
+        mutating func separator() {
+            (tokens + tokenIndex).initialize(to: Token(kind: .separator, range: SourceRange(i, i + 1),
+                                                        text: textIndex..<textIndex))
+            tokenIndex += 1
+        }
+
         /// The rest of an open string, from `i`; false if the line ends inside it.
-        func quoted() throws(ScriptError) -> Bool {
+        mutating func quoted(_ line: UnsafeBufferPointer<UInt8>) throws(ScriptError) -> Bool {
             while i < count {
                 let c = input[i]
                 if c == UInt8(ascii: "\"") {
@@ -202,8 +211,8 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
                         guard i + 2 < count else { return false }
                         i += 1
                     default:
-                        let end = try Self.scalarEnd(line, from: i + 1)
-                        throw ScriptError(.unknownEscape(Self.decode(line, i..<end)), at: SourceRange(i, end))
+                        let end = try Lexer.scalarEnd(line, from: i + 1)
+                        throw ScriptError(.unknownEscape(Lexer.decode(line, i..<end)), at: SourceRange(i, end))
                     }
                     i += 2
                     continue
@@ -214,122 +223,148 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
                     i += 1
                     continue
                 }
-                let end = try Self.scalarEnd(line, from: i)
+                let end = try Lexer.scalarEnd(line, from: i)
                 (text + textIndex).update(from: input + i, count: end - i)
                 textIndex += end - i
                 i = end
             }
             return false
         }
-        func openQuote(_ quote: Int) throws(ScriptError) -> Outcome {
+    }
+
+    private func lex(_ line: UnsafeBufferPointer<UInt8>, from state: Pending, atEnd: Bool) throws(ScriptError) -> Outcome {
+        let count = line.count
+        reserve(count)
+        guard let input = line.baseAddress else { return .complete }
+        let plain = self.plain
+        var c = Cursor(input: input, count: count, tokens: tokenStorage, text: textStorage, i: state.position,
+                       tokenIndex: tokenCount, textIndex: textCount, wordStart: state.wordStart, textStart: state.textStart)
+        do {
+            let outcome = try scan(line, &c, from: state, atEnd: atEnd, plain: plain)
+            tokenCount = c.tokenIndex
+            textCount = c.textIndex
+            return outcome
+        } catch {
+            // Keep the counts current on every way out, thrown or returned.
+            tokenCount = c.tokenIndex
+            textCount = c.textIndex
+            throw error
+        }
+    }
+
+    @inline(__always)
+    private func scan(_ line: UnsafeBufferPointer<UInt8>, _ c: inout Cursor, from state: Pending, atEnd: Bool,
+                      plain: UnsafeMutablePointer<UInt8>) throws(ScriptError) -> Outcome {
+        let input = c.input
+        let count = c.count
+        let text = c.text
+        func openQuote(_ quote: Int, _ c: Cursor) throws(ScriptError) -> Outcome {
             if atEnd { throw ScriptError(.unterminatedString, at: SourceRange(quote, quote + 1)) }
-            pending = Pending(position: i, quote: quote, wordStart: wordStart, textStart: textStart)
+            pending = Pending(position: c.i, quote: quote, wordStart: c.wordStart, textStart: c.textStart)
             return .openQuote(at: quote)
         }
 
-        if let quote = state.quote, try !quoted() { return try openQuote(quote) }
-        while i < count {
-            let byte = input[i]
+        if let quote = state.quote, try !c.quoted(line) { return try openQuote(quote, c) }
+        while c.i < count {
+            let byte = input[c.i]
             // Plain word bytes, the common case: everything above `#` up to DEL except `;` and `\`.
             if plain[Int(byte)] != 0 {
-                beginWord(at: i)
+                c.beginWord(at: c.i)
                 // Eight bytes at a time while eight remain: copy them, then keep as many as
                 // lead up to the first byte that is not plain. (Indices stay below the line's
                 // length, so they cannot overflow; text is never ahead of the input, so eight
                 // bytes stored at its end stay inside its storage.)
-                while i &+ 8 <= count {
-                    let eight = UInt64(littleEndian: UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self))
-                    UnsafeMutableRawPointer(text + textIndex).storeBytes(of: eight.littleEndian, as: UInt64.self)
+                while c.i &+ 8 <= count {
+                    let eight = UInt64(littleEndian: UnsafeRawPointer(input + c.i).loadUnaligned(as: UInt64.self))
+                    UnsafeMutableRawPointer(text + c.textIndex).storeBytes(of: eight.littleEndian, as: UInt64.self)
                     let stops = Self.notPlain(eight)
                     if stops == 0 {
-                        i &+= 8
-                        textIndex &+= 8
+                        c.i &+= 8
+                        c.textIndex &+= 8
                         continue
                     }
                     let kept = stops.trailingZeroBitCount >> 3
-                    i &+= kept
-                    textIndex &+= kept
+                    c.i &+= kept
+                    c.textIndex &+= kept
                     break
                 }
                 // Fewer than eight left: byte by byte.
-                while i < count && plain[Int(input[i])] != 0 {
-                    text[textIndex] = input[i]
-                    textIndex &+= 1
-                    i &+= 1
+                while c.i < count && plain[Int(input[c.i])] != 0 {
+                    text[c.textIndex] = input[c.i]
+                    c.textIndex &+= 1
+                    c.i &+= 1
                 }
                 continue
             }
             switch byte {
             case 0x20, 0x09, 0x0D, 0x0B, 0x0C:
-                endWord(at: i)
-                i += 1
+                c.endWord(at: c.i)
+                c.i += 1
             case 0x0A, UInt8(ascii: ";"):
-                endWord(at: i)
-                (tokens + tokenIndex).initialize(to: Token(kind: .separator, range: SourceRange(i, i + 1),
-                                                            text: textIndex..<textIndex))
-                tokenIndex += 1
-                i += 1
+                c.endWord(at: c.i)
+                c.separator()
+                c.i += 1
             case UInt8(ascii: "#"):
-                endWord(at: i)
+                c.endWord(at: c.i)
                 // A comment runs to the end of its physical line, and is UTF-8 like the rest:
                 // eight bytes at a time while they hold no line break, NUL or non-ASCII byte.
-                while i &+ 8 <= count {
-                    let eight = UInt64(littleEndian: UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self))
+                while c.i &+ 8 <= count {
+                    let eight = UInt64(littleEndian: UnsafeRawPointer(input + c.i).loadUnaligned(as: UInt64.self))
                     if Self.notCommentText(eight) != 0 { break }
-                    i &+= 8
+                    c.i &+= 8
                 }
-                while i < count {
-                    let c = input[i]
-                    if c == 0x0A { break }
-                    if c == 0 { throw ScriptError(.nulByte, at: SourceRange(i, i + 1)) }
-                    i = c < 0x80 ? i + 1 : try Self.scalarEnd(line, from: i)
+                while c.i < count {
+                    let b = input[c.i]
+                    if b == 0x0A { break }
+                    if b == 0 { throw ScriptError(.nulByte, at: SourceRange(c.i, c.i + 1)) }
+                    c.i = b < 0x80 ? c.i + 1 : try Self.scalarEnd(line, from: c.i)
                 }
             case UInt8(ascii: "\\"):
                 // A backslash ending a physical line (before LF or CR LF) joins the next one, as a blank.
-                var next = i + 1
+                var next = c.i + 1
                 if next < count && input[next] == 0x0D { next += 1 }
                 if next < count && input[next] == 0x0A {
-                    endWord(at: i)
-                    i = next + 1
+                    c.endWord(at: c.i)
+                    c.i = next + 1
                 } else if next == count {
-                    endWord(at: i)
+                    c.endWord(at: c.i)
                     if !atEnd {
-                        pending = Pending(position: i, quote: nil, wordStart: -1, textStart: textIndex)
+                        pending = Pending(position: c.i, quote: nil, wordStart: -1, textStart: c.textIndex)
                         return .continued
                     }
-                    i = count
+                    c.i = count
                 } else {
-                    beginWord(at: i)
-                    append(byte)
-                    i += 1
+                    c.beginWord(at: c.i)
+                    c.append(byte)
+                    c.i += 1
                 }
             case UInt8(ascii: "\""):
-                beginWord(at: i)
-                let quote = i
-                i += 1
-                if try !quoted() { return try openQuote(quote) }
+                c.beginWord(at: c.i)
+                let quote = c.i
+                c.i += 1
+                if try !c.quoted(line) { return try openQuote(quote, c) }
             default:
                 // Control bytes, `!`, `"`-free punctuation below `#`, and UTF-8: checked one character at a time.
-                beginWord(at: i)
-                let start = i
-                scan: while i < count {
-                    switch input[i] {
+                c.beginWord(at: c.i)
+                let start = c.i
+                scan: while c.i < count {
+                    switch input[c.i] {
                     case 0x20, 0x09, 0x0D, 0x0B, 0x0C, 0x0A, UInt8(ascii: ";"), UInt8(ascii: "#"),
                          UInt8(ascii: "\\"), UInt8(ascii: "\""):
                         break scan
                     case 0:
-                        throw ScriptError(.nulByte, at: SourceRange(i, i + 1))
+                        throw ScriptError(.nulByte, at: SourceRange(c.i, c.i + 1))
                     case 0x80...:
-                        i = try Self.scalarEnd(line, from: i)
+                        c.i = try Self.scalarEnd(line, from: c.i)
                     default:
-                        i += 1
+                        c.i += 1
                     }
                 }
-                (text + textIndex).update(from: input + start, count: i - start)
-                textIndex += i - start
+                (text + c.textIndex).update(from: input + start, count: c.i - start)
+                c.textIndex += c.i - start
             }
         }
-        endWord(at: count)
+        c.endWord(at: count)
         return .complete
     }
 
@@ -387,7 +422,7 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
         return i + length
     }
 
-    private static func decode(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    fileprivate static func decode(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: line[range]), as: UTF8.self)
     }
 }
