@@ -5,21 +5,25 @@ import CarScript
 
 /// A buffered writer to a file descriptor: output leaves in large blocks, or when flushed.
 ///
-/// Results are written straight into the waiting bytes (amounts are formatted in place).
+/// Results are written straight into the waiting bytes (amounts are formatted in place),
+/// which it keeps in raw storage of its own: they are written to on every result, so they
+/// skip run-time exclusivity checks, which an engine type's fields could not do from here.
 public final class Output {
-    private let pending: ByteBuffer
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var count = 0
     private let fd: Int32
     private let blockSize: Int
     /// Set once a write fails (a full disk, a closed descriptor, a reader that went away);
     /// later writes are dropped.
-    public private(set) var failed = false
+    @exclusivity(unchecked) public private(set) var failed = false
     /// Whether the failure was a closed pipe, which ends the program quietly.
-    public private(set) var pipeClosed = false
+    @exclusivity(unchecked) public private(set) var pipeClosed = false
     /// The `errno` of the failed write, for the program's one-line report.
-    public private(set) var failureCode: Int32 = 0
+    @exclusivity(unchecked) public private(set) var failureCode: Int32 = 0
     /// Set when a stop signal made a flush give up on a reader that does not read: the
     /// rest was dropped so that the program can stop promptly.
-    public private(set) var abandoned = false
+    @exclusivity(unchecked) public private(set) var abandoned = false
 
     /// Asked for when a write fails, so that evaluation stops; and looked at while flushing,
     /// so that a stop signal is not held up by a reader that does not read.
@@ -31,7 +35,12 @@ public final class Output {
         self.fd = fd
         self.blockSize = eachResult ? 1 : blockSize
         self.stop = stop
-        pending = ByteBuffer(capacity: min(blockSize, 1 << 16) + 4096)
+        capacity = min(blockSize, 1 << 16) + 4096
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        storage.deallocate()
     }
 
     /// A writer that keeps everything in `buffer` (for capturing output, e.g. in tests).
@@ -41,38 +50,60 @@ public final class Output {
 
     /// The bytes waiting to be written; setting it replaces them.
     public var buffer: [UInt8] {
-        get { pending.array }
+        get { Array(UnsafeBufferPointer(start: storage, count: count)) }
         set {
-            pending.removeAll()
-            pending.append(newValue)
+            count = 0
+            newValue.withUnsafeBufferPointer { append($0) }
         }
     }
 
     /// Appends text.
     public func write(_ text: String) {
         var text = text
-        text.withUTF8 { pending.append($0) }
+        text.withUTF8 { append($0) }
     }
 
     /// Appends one byte.
-    public func append(_ byte: UInt8) { pending.append(byte) }
+    public func append(_ byte: UInt8) {
+        if count == capacity { grow(to: count + 1) }
+        storage[count] = byte
+        count += 1
+    }
 
     /// Appends bytes.
-    func append(_ bytes: UnsafeBufferPointer<UInt8>) { pending.append(bytes) }
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        if count + bytes.count > capacity { grow(to: count + bytes.count) }
+        (storage + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
 
     /// Appends a literal's bytes.
     public func append(_ text: StaticString) {
-        pending.append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Lets `body` write up to `maximum` bytes in place; it returns how many it wrote.
     func write(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-        pending.write(upTo: maximum, body)
+        if count + maximum > capacity { grow(to: count + maximum) }
+        let written = body(storage + count)
+        assert(written <= maximum, "wrote past the room asked for")
+        count += written
+    }
+
+    private func grow(to needed: Int) {
+        var bigger = capacity * 2
+        while bigger < needed { bigger *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+        grown.update(from: storage, count: count)
+        storage.deallocate()
+        storage = grown
+        capacity = bigger
     }
 
     /// Writes out a full block, if there is one.
     public func flushIfFull() {
-        if pending.count >= blockSize { flush() }
+        if count >= blockSize { flush() }
     }
 
     /// Writes out everything waiting.
@@ -80,10 +111,11 @@ public final class Output {
     /// A write interrupted by a stop signal goes on only while the descriptor takes bytes
     /// without waiting: a reader that stopped reading must not keep a stopped program alive.
     public func flush() {
-        guard pending.count > 0, fd >= 0 else { return }
-        defer { pending.removeAll() }
-        guard !failed, !abandoned, let start = pending.bytes.baseAddress else { return }
-        let count = pending.count
+        guard count > 0, fd >= 0 else { return }
+        let start = storage
+        let count = self.count
+        defer { self.count = 0 }
+        guard !failed, !abandoned else { return }
         var offset = 0
         while offset < count {
             var chunk = count - offset

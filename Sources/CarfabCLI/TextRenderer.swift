@@ -2,7 +2,7 @@ import CarFactory
 import CarScript
 
 /// Plain text for people and scripts: the book's formats, aligned tables, compiler-style diagnostics.
-public final class TextRenderer: ResultRenderer {
+public final class TextRenderer: ResultRenderer, DirectTextSink {
     private let out: Output
     private let err: Output
     private let color: Bool
@@ -28,6 +28,45 @@ public final class TextRenderer: ResultRenderer {
         render(diagnostic)
     }
 
+    package func writeAmount(_ minorUnits: Int64, _ valuation: CurrencyValuation) {
+        Self.append(minorUnits, valuation.formatter, to: out)
+        out.flushIfFull()
+    }
+
+    package func writeTotal(count: Int64, value: Int64, _ valuation: CurrencyValuation) {
+        out.write(upTo: 20) { Self.writeDecimal(count, to: $0) }
+        out.append(count == 1 ? Self.carInStock : Self.carsInStock)
+        Self.append(value, valuation.formatter, to: out)
+        out.flushIfFull()
+    }
+
+    package func writeWords(_ text: UnsafeBufferPointer<UInt8>) {
+        out.append(text)
+        out.append(0x0A)
+        out.flushIfFull()
+    }
+
+    package func writeCar(_ car: Car) {
+        // Piece by piece into the output: no line is made as a string first.
+        let floorplan = car.floorplan
+        out.append("Car type: ")
+        out.write(car.carType)
+        out.append("\nSeats: ")
+        out.write(upTo: 20) { Self.writeDecimal(Int64(floorplan.seats), to: $0) }
+        out.append("\nEngine: ")
+        out.write(floorplan.engine.rawValue)
+        out.append("\nSuspension: ")
+        out.write(car.suspension.shownAs)
+        out.append("\nDrive: ")
+        out.write(car.drivetrain.shownAs)
+        out.append("\nPrice: ")
+        Self.append(car.priceMinorUnits, Self.dollars, to: out)
+        out.flushIfFull()
+    }
+
+    /// The base currency's formatter, made once.
+    private static let dollars = MoneyFormatter(currency: .base)
+
     public func flush() {
         out.flush()
         err.flush()
@@ -36,9 +75,7 @@ public final class TextRenderer: ResultRenderer {
     public func render(_ result: CommandResult, command: CommandSpec) {
         switch result {
         case .car(let car):
-            for (label, value) in car.details { out.write("\(label): \(value)\n") }
-            out.write("Price: ")
-            Self.append(car.priceMinorUnits, MoneyFormatter(currency: .base), to: out)
+            writeCar(car)
         case .amount(let minorUnits, let valuation):
             Self.append(minorUnits, valuation.formatter, to: out)
         case .total(let count, let value, let valuation):

@@ -12,6 +12,15 @@ public enum PartFamily: String, CaseIterable, Sendable, CustomStringConvertible 
     /// The name, as typed (interpolation uses it directly, without reflection).
     public var description: String { rawValue }
 
+    /// The family at position `index` of `allCases` (0, 1 or 2), without making the array.
+    public init(index: Int) {
+        switch index {
+        case 0: self = .floorplan
+        case 1: self = .suspension
+        default: self = .drivetrain
+        }
+    }
+
     /// The family's position in `allCases`.
     public var index: Int {
         switch self {

@@ -80,7 +80,7 @@ extension Session {
             guard let position = CatalogIndex.families.lookup(word) else {
                 throw Self.unknown("family", Self.string(bytes), PartFamily.allCases.map(\.rawValue), at: range)
             }
-            return .family(PartFamily.allCases[position])
+            return .family(PartFamily(index: position))
         case .option(let familyArgument):
             guard case .family(let family) = resolved.resolved(familyArgument) else {
                 preconditionFailure("option argument without a family before it")
@@ -185,7 +185,7 @@ extension Session {
     private func option(_ word: PaddedBytes, of family: PartFamily, in index: CatalogIndex,
                         at range: SourceRange) throws(ScriptError) -> ArgumentValue {
         let bytes = word.bytes
-        guard let position = index.options[family.index].lookup(word) else {
+        guard let position = index.option(word, family: family.index) else {
             let table = catalog.options(of: family)
             throw Self.unknown("\(family) option", Self.string(bytes), table.parts.map(\.name),
                                suggestFrom: table.allNames, at: range)

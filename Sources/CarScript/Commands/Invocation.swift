@@ -89,7 +89,7 @@ struct Invocation {
         guard case .option(let family, let position) = value(index) else {
             preconditionFailure("argument \(index) of \(spec.name) is not an option")
         }
-        return indexRef.borrow { $0.parts[family.index][position] }
+        return indexRef.borrow { $0.parts(family.index)[position] }
     }
 
     /// The family of argument `index`, if given.

@@ -27,8 +27,10 @@ public final class CurrencyValuation: Sendable {
 final class CatalogIndex {
     let factories: GrowingList<any CarFactory>
     let models: NameIndex
-    let parts: [GrowingList<any Part>]
-    let options: [NameIndex]
+    /// Each family's options and their names, one constant each: a family's are reached by a
+    /// switch, not an array lookup that would count a reference to what it returns.
+    let floorplans: GrowingList<any Part>, suspensions: GrowingList<any Part>, drivetrains: GrowingList<any Part>
+    let floorplanNames: NameIndex, suspensionNames: NameIndex, drivetrainNames: NameIndex
     let valuations: GrowingList<CurrencyValuation>
     let currencies: NameIndex
     /// The base currency's valuation, for `total` and `price` without a currency.
@@ -40,32 +42,63 @@ final class CatalogIndex {
         rules = catalog.ruleSet
         factories = GrowingList(catalog.registry.factories)
         models = NameIndex(catalog.registry.factories.map(\.model))
-        var parts: [GrowingList<any Part>] = []
-        var options: [NameIndex] = []
-        for family in PartFamily.allCases {
+        func names(_ family: PartFamily) -> NameIndex {
             let table = catalog.options(of: family)
-            parts.append(GrowingList(table.parts))
             var index = NameIndex(capacity: table.allNames.count)
             for (position, part) in table.parts.enumerated() {
                 for name in [part.name] + part.otherNames { index.insert(name, value: position) }
             }
             index.arrange()
-            options.append(index)
+            return index
         }
-        self.parts = parts
-        self.options = options
+        floorplans = GrowingList(catalog.options(of: .floorplan).parts)
+        suspensions = GrowingList(catalog.options(of: .suspension).parts)
+        drivetrains = GrowingList(catalog.options(of: .drivetrain).parts)
+        floorplanNames = names(.floorplan)
+        suspensionNames = names(.suspension)
+        drivetrainNames = names(.drivetrain)
         let valuations = catalog.currencies.map(CurrencyValuation.init)
         self.valuations = GrowingList(valuations)
         currencies = NameIndex(catalog.currencies.map(\.code))
         base = valuations[0]
     }
 
+    /// The options of family `index` (in `PartFamily.allCases` order).
+    @inline(__always)
+    func parts(_ index: Int) -> GrowingList<any Part> {
+        switch index {
+        case 0: floorplans
+        case 1: suspensions
+        default: drivetrains
+        }
+    }
+
+    /// The position among its family's options of the option a lexed word names, in any case.
+    @inline(__always)
+    func option(_ word: PaddedBytes, family index: Int) -> Int? {
+        switch index {
+        case 0: floorplanNames.lookup(word)
+        case 1: suspensionNames.lookup(word)
+        default: drivetrainNames.lookup(word)
+        }
+    }
+
+    private func names(_ index: Int) -> NameIndex {
+        switch index {
+        case 0: floorplanNames
+        case 1: suspensionNames
+        default: drivetrainNames
+        }
+    }
+
     /// Adds a new option.
     func add(_ part: any Part) {
         let family = part.family.index
-        for name in [part.name] + part.otherNames { options[family].addInPlace(name, value: parts[family].count) }
-        options[family].arrangeInPlace()
-        parts[family].append(part)
+        let names = names(family)
+        let parts = parts(family)
+        for name in [part.name] + part.otherNames { names.addInPlace(name, value: parts.count) }
+        names.arrangeInPlace()
+        parts.append(part)
     }
 
     /// Adds a new model.

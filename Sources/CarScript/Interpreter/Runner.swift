@@ -260,7 +260,12 @@ extension Session {
         }
         // The command table keeps its specs alive: dispatch borrows the spec rather than
         // counting a reference to it on every command.
-        let outcome = commands.unretainedSpec(at: position)._withUnsafeGuaranteedRef { spec -> DispatchOutcome in
+        let spec = commands.unretainedSpec(at: position)
+        if usesDirectPath, let direct = commands.directCommand(at: position),
+           runDirectly(direct, words, lexer: lexer, spec: spec) {
+            return
+        }
+        let outcome = spec._withUnsafeGuaranteedRef { spec -> DispatchOutcome in
             do throws(ScriptError) {
                 try dispatch(spec, words: words, lexer: lexer, nameRange: nameToken.range)
                 return .done

@@ -6,14 +6,9 @@ final class Session {
     // Fields of the hot path skip run-time exclusivity checks (see ARCHITECTURE.md).
     /// The catalog in force (built-in plus definitions); changed only through `changeCatalog`.
     private(set) var catalog: Catalog
-    @exclusivity(unchecked) private var madeIndex: CatalogIndex?
-    /// The catalog arranged for lookups from bytes: made once, then kept in step with the catalog.
-    var index: CatalogIndex {
-        if let madeIndex { return madeIndex }
-        let index = CatalogIndex(catalog)
-        madeIndex = index
-        return index
-    }
+    /// The catalog arranged for lookups from bytes: made with the session, then kept in step
+    /// with the catalog. (A constant, so the command loop reads it without counting a reference.)
+    let index: CatalogIndex
     /// Room for the arguments of running commands, one block per nesting depth, reused.
     let arguments = ArgumentSpace()
     /// The stock lines.
@@ -22,6 +17,12 @@ final class Session {
     let commands: CommandTable
     /// Where results and diagnostics go.
     let sink: any ResultSink
+    /// The sink again if it takes results straight from the direct path.
+    let directSink: (any DirectTextSink)?
+    /// Whether common commands take the direct path (not while only checking or loading a catalog).
+    let usesDirectPath: Bool
+    /// Room to join `echo`'s words for the direct path.
+    let scratch = ByteBuffer()
     /// How errors and files are handled.
     let options: EngineOptions
     /// Asked for by a signal, a closed output, or `Engine.cancel()`: looked for between lines and commands.
@@ -48,9 +49,12 @@ final class Session {
 
     init(catalog: Catalog, sink: any ResultSink, options: EngineOptions, commands: CommandTable = .standard) {
         self.catalog = catalog
+        index = CatalogIndex(catalog)
         initialRates = Dictionary(uniqueKeysWithValues: catalog.currencies.map { ($0.code, $0.rate) })
         definitionsBefore = catalog.definitions.count
         self.sink = sink
+        directSink = sink as? any DirectTextSink
+        usesDirectPath = !options.checkOnly && !options.definitionsOnly
         self.options = options
         stop = options.stop
         self.commands = commands
@@ -87,21 +91,21 @@ extension Session {
         switch change {
         case .option(let definition):
             let part = try catalog.define(definition)
-            madeIndex?.add(part)
+            index.add(part)
         case .model(let definition):
             let factory = try catalog.define(definition)
-            madeIndex?.add(factory)
+            index.add(factory)
         case .rule(let first, let second):
             let rule = try catalog.rule(forbidding: first, with: second)
             if let line = stock.firstLine(breaking: rule) { throw .stockBreaksRule(line: line, rule) }
             try catalog.forbid(first, with: second)
-            madeIndex?.update(catalog.ruleSet)
+            index.update(catalog.ruleSet)
         case .currency(let currency):
             try catalog.define(currency)
-            madeIndex?.add(currency)
+            index.add(currency)
         case .rate(let code, let rate):
             let position = try catalog.setRate(of: code, to: rate)
-            madeIndex?.update(catalog.currencies[position], at: position)
+            index.update(catalog.currencies[position], at: position)
         }
     }
 }
