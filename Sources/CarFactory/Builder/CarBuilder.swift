@@ -29,7 +29,13 @@ public struct CarBuilder: Sendable {
     /// Replaces the part of `part`'s family; a change that breaks a rule, prices the car below
     /// zero or overflows leaves the builder as it was.
     public mutating func set(_ part: any Part) throws(CarFactoryError) {
-        let current = configuration
+        configuration = try Self.configuration(configuration, with: part, rules: rules)
+    }
+
+    /// `current` with `part` in place of its part of that family, checked: the one place a
+    /// change is priced and checked (`set` and `StockLedger.setCurrent` both come here).
+    static func configuration(_ current: CarConfiguration, with part: any Part,
+                              rules: RuleSet) throws(CarFactoryError) -> CarConfiguration {
         let family = part.family
         // Base price plus, per family, the chosen option's list price minus the default's:
         // kept up to date by each change instead of summed again.
@@ -39,7 +45,7 @@ public struct CarBuilder: Sendable {
         if sum.partialValue < 0 { throw .negativePrice(sum.partialValue) }
         let next = rules.configuration(current, with: part, of: family, priceMinorUnits: sum.partialValue)
         if let broken = next.brokenRule { throw .ruleViolation(broken) }
-        configuration = next
+        return next
     }
 
     /// The car as configured.

@@ -71,6 +71,22 @@ public struct StockLedger: Sendable {
         lines[number - 1] = StockLine(car: car, count: count)
     }
 
+    /// Adds `count` cars of `factory`'s default options as a new line, which becomes current:
+    /// what adding `CarBuilder(factory:rules:).build()` does, without a builder between.
+    package mutating func add(defaultsOf factory: any CarFactory, count: Int64, rules: RuleSet) throws(CarFactoryError) {
+        let configuration = rules.defaultConfiguration(of: factory)
+        if let broken = configuration.brokenRule { throw .ruleViolation(broken) }
+        try add(Car(configuration: configuration), count: count)
+    }
+
+    /// Puts `part` on the current car, checked as `CarBuilder.set` checks it: what replacing
+    /// the current car with a builder's does, without a builder or a copy of the line.
+    package mutating func setCurrent(_ part: any Part, rules: RuleSet) throws(CarFactoryError) {
+        guard let number = currentNumber else { throw .noCurrentCar }
+        let next = try CarBuilder.configuration(lines[number - 1].car.configuration, with: part, rules: rules)
+        try replaceCurrent(with: Car(configuration: next))
+    }
+
     /// Makes line `number` current.
     public mutating func select(_ number: Int) throws(CarFactoryError) {
         _ = try line(number)

@@ -55,17 +55,11 @@ extension Session {
                 guard let given = Self.count(lexer.bytes(tokens[first + 1])) else { return false }
                 count = given
             }
-            guard let car = try? CarBuilder(factory: index.factories[model], rules: index.rules).build(),
-                  (try? stock.add(car, count: count)) != nil else { return false }
-            return true
+            return (try? stock.add(defaultsOf: index.factories[model], count: count, rules: index.rules)) != nil
         case .set:
             guard arguments == 2, let family = CatalogIndex.families.lookup(lexer.word(tokens[first])) else { return false }
-            guard let option = index.option(lexer.word(tokens[first + 1]), family: family),
-                  let line = try? stock.currentLine() else { return false }
-            var builder = CarBuilder(car: line.car, rules: index.rules)
-            guard (try? builder.set(index.parts(family)[option])) != nil, let car = try? builder.build(),
-                  (try? stock.replaceCurrent(with: car)) != nil else { return false }
-            return true
+            guard let option = index.option(lexer.word(tokens[first + 1]), family: family) else { return false }
+            return (try? stock.setCurrent(index.parts(family)[option], rules: index.rules)) != nil
         case .price, .total:
             guard arguments <= 1 else { return false }
             var valuation = index.base
