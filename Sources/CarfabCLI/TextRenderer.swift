@@ -28,15 +28,15 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
         render(diagnostic)
     }
 
-    package func writeAmount(_ minorUnits: Int64, _ valuation: CurrencyValuation) {
-        Self.append(minorUnits, valuation.formatter, to: out)
+    package func writeAmount(_ minorUnits: Int64, _ valuation: Unmanaged<CurrencyValuation>) {
+        valuation._withUnsafeGuaranteedRef { Self.append(minorUnits, $0.formatter, to: out) }
         out.flushIfFull()
     }
 
-    package func writeTotal(count: Int64, value: Int64, _ valuation: CurrencyValuation) {
+    package func writeTotal(count: Int64, value: Int64, _ valuation: Unmanaged<CurrencyValuation>) {
         out.write(upTo: 20) { Self.writeDecimal(count, to: $0) }
         out.append(count == 1 ? Self.carInStock : Self.carsInStock)
-        Self.append(value, valuation.formatter, to: out)
+        valuation._withUnsafeGuaranteedRef { Self.append(value, $0.formatter, to: out) }
         out.flushIfFull()
     }
 
@@ -46,7 +46,19 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
         out.flushIfFull()
     }
 
-    package func writeCar(_ car: Car) {
+    package func carText(_ car: Car) -> [UInt8] {
+        let text = Output.memory()
+        Self.write(car, to: text)
+        return text.buffer
+    }
+
+    package func writeText(_ text: UnsafeBufferPointer<UInt8>) {
+        out.append(text)
+        out.flushIfFull()
+    }
+
+    /// `car` in the book's format.
+    private static func write(_ car: Car, to out: Output) {
         // Piece by piece into the output: no line is made as a string first.
         let floorplan = car.floorplan
         out.append("Car type: ")
@@ -61,7 +73,6 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
         out.write(car.drivetrain.shownAs)
         out.append("\nPrice: ")
         Self.append(car.priceMinorUnits, Self.dollars, to: out)
-        out.flushIfFull()
     }
 
     /// The base currency's formatter, made once.
@@ -75,7 +86,7 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
     public func render(_ result: CommandResult, command: CommandSpec) {
         switch result {
         case .car(let car):
-            writeCar(car)
+            Self.write(car, to: out)
         case .amount(let minorUnits, let valuation):
             Self.append(minorUnits, valuation.formatter, to: out)
         case .total(let count, let value, let valuation):

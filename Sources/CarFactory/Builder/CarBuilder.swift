@@ -34,7 +34,7 @@ public struct CarBuilder: Sendable {
 
     /// `current` with `part` in place of its part of that family, checked: the one place a
     /// change is priced and checked (`set` and `StockLedger.setCurrent` both come here).
-    static func configuration(_ current: CarConfiguration, with part: any Part,
+    package static func configuration(_ current: CarConfiguration, with part: any Part,
                               rules: RuleSet) throws(CarFactoryError) -> CarConfiguration {
         let family = part.family
         // Base price plus, per family, the chosen option's list price minus the default's:

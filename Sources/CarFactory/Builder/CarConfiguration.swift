@@ -17,7 +17,7 @@ public final class CarConfiguration: Sendable {
     /// Unit price in base-currency minor units: base price plus option differences.
     public let priceMinorUnits: Int64
     /// The first rule these parts break, if any: such a configuration is never built into a car.
-    let brokenRule: Rule?
+    package let brokenRule: Rule?
     /// The identities it is kept under.
     let key: ConfigurationKey
     /// Each part's list price, by family index, so a change is priced without asking the old part.

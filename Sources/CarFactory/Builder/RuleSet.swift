@@ -82,7 +82,7 @@ public final class RuleSet: Sendable {
     ///
     /// Kept under the factory's identity too, so a new car finds it without asking the
     /// factory for its parts.
-    func defaultConfiguration(of factory: any CarFactory) -> CarConfiguration {
+    package func defaultConfiguration(of factory: any CarFactory) -> CarConfiguration {
         made.withLock { table in
             let defaults = ConfigurationKey(defaultsOf: factory)
             if let found = table.existing(defaults) { return found }

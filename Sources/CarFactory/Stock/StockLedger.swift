@@ -7,39 +7,72 @@ public struct StockLine: Sendable {
 }
 
 /// The stock: numbered lines, the current line, and running sums so a total never walks the lines.
+///
+/// A line is kept as plain numbers (which configuration, how many, the unit price): adding,
+/// changing, removing and clearing lines then count no references, and a stock costs a few
+/// bytes per line. The configurations themselves are kept once each, in the order the stock
+/// first held them; a configuration's place in that list is its id.
 public struct StockLedger: Sendable {
-    /// The lines, numbered from 1 to the user.
-    public private(set) var lines: [StockLine] = []
+    /// A line as kept.
+    private struct Entry {
+        var configuration: Int32
+        var count: Int64
+        var price: Int64
+    }
+
+    private var entries: [Entry] = []
+    /// Every configuration a line has held since the list was last compacted, by id.
+    private var configurations: [CarConfiguration] = []
+    /// Each configuration's id, by its parts.
+    private var ids: [ConfigurationKey: Int32] = [:]
+    /// How many configurations may be kept before the ones no line holds are dropped.
+    private var compactAt = Self.keptConfigurations
+    /// Changes whenever ids are given out afresh: ids remembered from an earlier generation mean nothing.
+    package private(set) var generation = 0
     /// The current line's 1-based number, if any.
-    public private(set) var currentNumber: Int?
+    public private(set) var currentNumber: Int? { didSet { syncCurrent() } }
+    /// The current line's configuration id and unit price, kept beside its number: the hot
+    /// path reads them as stored fields, where reading through `entries` would copy the ledger.
+    package private(set) var currentConfiguration: Int32?
+    private var currentPrice: Int64 = 0
     /// Cars in stock, all lines together.
     public private(set) var carCount: Int64 = 0
     /// Value of the stock in base-currency minor units.
     public private(set) var valueMinorUnits: Int64 = 0
-    /// How many lines hold each distinct configuration: made the first time a rule is checked
+    /// How many lines hold each configuration, by id: made the first time a rule is checked
     /// against a stock (`forbid`), then kept up to date, so that each later check looks at
     /// each configuration once instead of at every line. Stocks never checked pay nothing.
-    private var linesByConfiguration: [ConfigurationKey: (configuration: CarConfiguration, lines: Int)]?
+    private var linesByConfiguration: [Int]?
 
     /// An empty stock.
     public init() {}
 
+    /// How many lines there are.
+    public var lineCount: Int { entries.count }
+
+    /// The lines, numbered from 1 to the user (made afresh on each call: `line(_:)` reads one).
+    public var lines: [StockLine] { entries.map(line(of:)) }
+
     /// The current line.
     public func currentLine() throws(CarFactoryError) -> StockLine {
         guard let number = currentNumber else { throw .noCurrentCar }
-        return lines[number - 1]
+        return line(of: entries[number - 1])
     }
 
-    /// The current car's unit price in base-currency minor units (without copying the line).
+    /// The current car's unit price in base-currency minor units.
     public func currentPriceMinorUnits() throws(CarFactoryError) -> Int64 {
-        guard let number = currentNumber else { throw .noCurrentCar }
-        return lines[number - 1].car.priceMinorUnits
+        guard currentNumber != nil else { throw .noCurrentCar }
+        return currentPrice
     }
 
     /// Line `number` (1-based).
     public func line(_ number: Int) throws(CarFactoryError) -> StockLine {
-        guard number >= 1 && number <= lines.count else { throw .noSuchLine(number, lineCount: lines.count) }
-        return lines[number - 1]
+        guard number >= 1 && number <= entries.count else { throw .noSuchLine(number, lineCount: entries.count) }
+        return line(of: entries[number - 1])
+    }
+
+    private func line(of entry: Entry) -> StockLine {
+        StockLine(car: Car(configuration: configurations[Int(entry.configuration)]), count: entry.count)
     }
 
     /// The value of the stock in the base currency.
@@ -47,28 +80,113 @@ public struct StockLedger: Sendable {
 
     /// Adds `count` of `car` as a new line, which becomes current.
     public mutating func add(_ car: Car, count: Int64) throws(CarFactoryError) {
-        guard count > 0 else { throw .countNotPositive(count) }
-        let (newCount, countOverflow) = carCount.addingReportingOverflow(count)
-        if countOverflow { throw .countOverflow }
-        let newValue = try Self.adding(car.priceMinorUnits, times: count, to: valueMinorUnits)
-        lines.append(StockLine(car: car, count: count))
-        carCount = newCount
-        valueMinorUnits = newValue
-        currentNumber = lines.count
-        if linesByConfiguration != nil { counted(car.configuration, by: 1) }
+        try add(configuration: id(of: car.configuration), price: car.priceMinorUnits, count: count)
     }
 
     /// Replaces the current line's car, keeping its count.
     public mutating func replaceCurrent(with car: Car) throws(CarFactoryError) {
-        guard let number = currentNumber else { throw .noCurrentCar }
-        let count = lines[number - 1].count
-        let without = try Self.adding(lines[number - 1].car.priceMinorUnits, times: -count, to: valueMinorUnits)
-        valueMinorUnits = try Self.adding(car.priceMinorUnits, times: count, to: without)
-        if linesByConfiguration != nil {
-            counted(lines[number - 1].car.configuration, by: -1)
-            counted(car.configuration, by: 1)
+        guard currentNumber != nil else { throw .noCurrentCar }
+        try replaceCurrent(configuration: id(of: car.configuration), price: car.priceMinorUnits)
+    }
+
+    /// Makes line `number` current.
+    public mutating func select(_ number: Int) throws(CarFactoryError) {
+        _ = try line(number)
+        currentNumber = number
+    }
+
+    /// Removes line `number` (the current line if nil); removing the current line makes the last line current.
+    public mutating func remove(_ number: Int?) throws(CarFactoryError) {
+        guard let target = number ?? currentNumber else { throw .noCurrentCar }
+        _ = try line(target)
+        let removed = entries[target - 1]
+        valueMinorUnits = try Self.adding(removed.price, times: -removed.count, to: valueMinorUnits)
+        carCount -= removed.count
+        if linesByConfiguration != nil { linesByConfiguration?[Int(removed.configuration)] -= 1 }
+        entries.remove(at: target - 1)
+        if let current = currentNumber {
+            if current == target {
+                currentNumber = entries.isEmpty ? nil : entries.count
+            } else if current > target {
+                currentNumber = current - 1
+            }
         }
-        lines[number - 1] = StockLine(car: car, count: count)
+    }
+
+    /// Removes every line.
+    public mutating func clear() {
+        // Scripts that clear and refill keep their storage (freeing and faulting it in again
+        // was a tenth of a run's time); a very large stock gives its memory back.
+        entries.removeAll(keepingCapacity: entries.capacity <= Self.keptCapacity)
+        currentNumber = nil
+        carCount = 0
+        valueMinorUnits = 0
+        linesByConfiguration = nil
+    }
+
+    /// The number of the first line whose car breaks `rule`, if any.
+    public mutating func firstLine(breaking rule: Rule) -> Int? {
+        if linesByConfiguration == nil {
+            var counts = Array(repeating: 0, count: configurations.count)
+            for entry in entries { counts[Int(entry.configuration)] += 1 }
+            linesByConfiguration = counts
+        }
+        guard let counts = linesByConfiguration,
+              counts.indices.contains(where: { counts[$0] > 0 && rule.isBroken(by: configurations[$0].part(of:)) })
+        else { return nil }
+        // Rare (the rule is refused): find the line to name.
+        return entries.firstIndex { rule.isBroken(by: configurations[Int($0.configuration)].part(of:)) }.map { $0 + 1 }
+    }
+
+    // MARK: By id, for the engine's hot path
+
+    /// The id of `configuration`, given it if the stock has not held it yet.
+    ///
+    /// May give ids out afresh first (when many configurations no line holds have piled up),
+    /// which changes `generation`; the id returned belongs to the new generation.
+    package mutating func id(of configuration: CarConfiguration) -> Int32 {
+        if let id = ids[configuration.key] { return id }
+        if configurations.count >= compactAt { compact() }
+        let id = Int32(configurations.count)
+        configurations.append(configuration)
+        ids[configuration.key] = id
+        linesByConfiguration?.append(0)
+        return id
+    }
+
+    /// The configuration with id `id` (of the current generation).
+    package func configuration(_ id: Int32) -> CarConfiguration {
+        configurations[Int(id)]
+    }
+
+    /// Adds `count` cars of configuration `id`, whose unit price is `price`, as a new line,
+    /// which becomes current.
+    package mutating func add(configuration id: Int32, price: Int64, count: Int64) throws(CarFactoryError) {
+        assert(configurations[Int(id)].priceMinorUnits == price, "configuration \(id) is not priced \(price)")
+        guard count > 0 else { throw .countNotPositive(count) }
+        let (newCount, countOverflow) = carCount.addingReportingOverflow(count)
+        if countOverflow { throw .countOverflow }
+        let newValue = try Self.adding(price, times: count, to: valueMinorUnits)
+        entries.append(Entry(configuration: id, count: count, price: price))
+        carCount = newCount
+        valueMinorUnits = newValue
+        currentNumber = entries.count
+        if linesByConfiguration != nil { linesByConfiguration?[Int(id)] += 1 }
+    }
+
+    /// Makes the current line's car configuration `id`, priced `price`, keeping its count.
+    package mutating func replaceCurrent(configuration id: Int32, price: Int64) throws(CarFactoryError) {
+        assert(configurations[Int(id)].priceMinorUnits == price, "configuration \(id) is not priced \(price)")
+        guard let number = currentNumber else { throw .noCurrentCar }
+        let old = entries[number - 1]
+        let without = try Self.adding(old.price, times: -old.count, to: valueMinorUnits)
+        valueMinorUnits = try Self.adding(price, times: old.count, to: without)
+        if linesByConfiguration != nil {
+            linesByConfiguration?[Int(old.configuration)] -= 1
+            linesByConfiguration?[Int(id)] += 1
+        }
+        entries[number - 1] = Entry(configuration: id, count: old.count, price: price)
+        syncCurrent()
     }
 
     /// Adds `count` cars of `factory`'s default options as a new line, which becomes current:
@@ -82,66 +200,52 @@ public struct StockLedger: Sendable {
     /// Puts `part` on the current car, checked as `CarBuilder.set` checks it: what replacing
     /// the current car with a builder's does, without a builder or a copy of the line.
     package mutating func setCurrent(_ part: any Part, rules: RuleSet) throws(CarFactoryError) {
-        guard let number = currentNumber else { throw .noCurrentCar }
-        let next = try CarBuilder.configuration(lines[number - 1].car.configuration, with: part, rules: rules)
+        guard let current = currentConfiguration else { throw .noCurrentCar }
+        let next = try CarBuilder.configuration(configuration(current), with: part, rules: rules)
         try replaceCurrent(with: Car(configuration: next))
     }
 
-    /// Makes line `number` current.
-    public mutating func select(_ number: Int) throws(CarFactoryError) {
-        _ = try line(number)
-        currentNumber = number
-    }
-
-    /// Removes line `number` (the current line if nil); removing the current line makes the last line current.
-    public mutating func remove(_ number: Int?) throws(CarFactoryError) {
-        guard let target = number ?? currentNumber else { throw .noCurrentCar }
-        let removed = try line(target)
-        valueMinorUnits = try Self.adding(removed.car.priceMinorUnits, times: -removed.count, to: valueMinorUnits)
-        carCount -= removed.count
-        if linesByConfiguration != nil { counted(removed.car.configuration, by: -1) }
-        lines.remove(at: target - 1)
-        if let current = currentNumber {
-            if current == target {
-                currentNumber = lines.isEmpty ? nil : lines.count
-            } else if current > target {
-                currentNumber = current - 1
+    /// Keeps only the configurations some line holds, under new ids: so a stock that passes
+    /// through very many configurations keeps memory in proportion to its lines. Each compaction
+    /// at least halves what is kept, so its cost is spread over the ids given out before it.
+    private mutating func compact() {
+        var renumbered = Array(repeating: Int32(-1), count: configurations.count)
+        var kept: [CarConfiguration] = []
+        var keptIDs: [ConfigurationKey: Int32] = [:]
+        for index in entries.indices {
+            let old = Int(entries[index].configuration)
+            if renumbered[old] < 0 {
+                renumbered[old] = Int32(kept.count)
+                keptIDs[configurations[old].key] = Int32(kept.count)
+                kept.append(configurations[old])
             }
+            entries[index].configuration = renumbered[old]
         }
-    }
-
-    /// Removes every line.
-    public mutating func clear() {
-        // Scripts that clear and refill keep their storage (freeing and faulting it in again
-        // was a tenth of a run's time); a very large stock gives its memory back.
-        lines.removeAll(keepingCapacity: lines.capacity <= Self.keptCapacity)
-        currentNumber = nil
-        carCount = 0
-        valueMinorUnits = 0
-        if linesByConfiguration != nil { linesByConfiguration = [:] }
-    }
-
-    /// The number of the first line whose car breaks `rule`, if any.
-    public mutating func firstLine(breaking rule: Rule) -> Int? {
-        if linesByConfiguration == nil {
-            var counts: [ConfigurationKey: (configuration: CarConfiguration, lines: Int)] = [:]
-            for line in lines { counts[line.car.configuration.key, default: (line.car.configuration, 0)].lines += 1 }
+        configurations = kept
+        ids = keptIDs
+        syncCurrent()
+        compactAt = max(Self.keptConfigurations, kept.count * 2)
+        generation += 1
+        if linesByConfiguration != nil {
+            var counts = Array(repeating: 0, count: kept.count)
+            for entry in entries { counts[Int(entry.configuration)] += 1 }
             linesByConfiguration = counts
         }
-        guard let counts = linesByConfiguration,
-              counts.values.contains(where: { rule.isBroken(by: $0.configuration.part(of:)) }) else { return nil }
-        // Rare (the rule is refused): find the line to name.
-        return lines.firstIndex { rule.isBroken(by: $0.car.part(of:)) }.map { $0 + 1 }
     }
 
-    private mutating func counted(_ configuration: CarConfiguration, by change: Int) {
-        let key = configuration.key
-        let lines = (linesByConfiguration?[key]?.lines ?? 0) + change
-        linesByConfiguration?[key] = lines > 0 ? (configuration, lines) : nil
+    private mutating func syncCurrent() {
+        if let number = currentNumber {
+            currentConfiguration = entries[number - 1].configuration
+            currentPrice = entries[number - 1].price
+        } else {
+            currentConfiguration = nil
+        }
     }
 
     /// The most lines whose storage `clear` keeps for refilling.
     static let keptCapacity = 1 << 16
+    /// How many configurations are kept before the ones no line holds are dropped.
+    static let keptConfigurations = 1 << 12
 
     private static func adding(_ price: Int64, times count: Int64, to sum: Int64) throws(CarFactoryError) -> Int64 {
         let (product, o1) = price.multipliedReportingOverflow(by: count)

@@ -77,7 +77,7 @@ extension Session {
             }
             return .model(position)
         case .family:
-            guard let position = CatalogIndex.families.lookup(word) else {
+            guard let position = index.families.lookup(word) else {
                 throw Self.unknown("family", Self.string(bytes), PartFamily.allCases.map(\.rawValue), at: range)
             }
             return .family(PartFamily(index: position))

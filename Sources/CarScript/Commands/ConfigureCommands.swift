@@ -56,8 +56,9 @@ enum ConfigureCommands {
                     .init("", key: "current"), .init("#", key: "line", alignRight: true), .init("model"),
                     .init("car type"), .init("floorplan"), .init("suspension"), .init("drivetrain"),
                     .init("count", alignRight: true), .init("unit price", alignRight: true),
-                ], emptyMessage: "The stock is empty.", count: stock.lines.count) { index in
-                    let line = stock.lines[index]
+                ], emptyMessage: "The stock is empty.", count: stock.lineCount) { index in
+                    // Within range: the table asks only for rows below `count`.
+                    guard let line = try? stock.line(index + 1) else { return [] }
                     let car = line.car
                     return [
                         .flag(stock.currentNumber == index + 1), .integer(Int64(index + 1)),

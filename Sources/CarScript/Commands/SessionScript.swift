@@ -20,14 +20,16 @@ enum SessionScript {
                 lines.append("rate \(currency.code) \(currency.rate)")
             }
         }
-        for line in session.stock.lines {
+        let stock = session.stock
+        for number in stride(from: 1, through: stock.lineCount, by: 1) {
+            guard let line = try? stock.line(number) else { break }
             lines.append("car \(word(line.car.factory.model)) \(line.count)")
             guard let steps = session.catalog.changes(toReach: line.car) else {
-                throw .io("cannot save: no sequence of 'set' commands rebuilds stock line \(lines.count)")
+                throw .io("cannot save: no sequence of 'set' commands rebuilds stock line \(number)")
             }
             for part in steps { lines.append("set \(part.family) \(word(part.name))") }
         }
-        if let current = session.stock.currentNumber, current != session.stock.lines.count {
+        if let current = session.stock.currentNumber, current != stock.lineCount {
             lines.append("select \(current)")
         }
         return lines.joined(separator: "\n") + "\n"

@@ -26,22 +26,37 @@ public final class CurrencyValuation: Sendable {
 /// constant references to storage that grows in place, so reading them counts no references.
 final class CatalogIndex {
     let factories: GrowingList<any CarFactory>
-    let models: NameIndex
-    /// Each family's options and their names, one constant each: a family's are reached by a
-    /// switch, not an array lookup that would count a reference to what it returns.
+    /// Each family's options, one constant each: a family's are reached by a switch, not an
+    /// array lookup that would count a reference to what it returns.
     let floorplans: GrowingList<any Part>, suspensions: GrowingList<any Part>, drivetrains: GrowingList<any Part>
-    let floorplanNames: NameIndex, suspensionNames: NameIndex, drivetrainNames: NameIndex
     let valuations: GrowingList<CurrencyValuation>
-    let currencies: NameIndex
+    /// The same valuations, to borrow on the hot path without counting references (`valuations` keeps them).
+    let borrowedValuations: GrowingList<Unmanaged<CurrencyValuation>>
+    // The names are looked up through views of their indexes (plain values, so a lookup
+    // counts no reference), taken afresh after each change.
+    private let modelNames: NameIndex, currencyNames: NameIndex
+    private let floorplanNames: NameIndex, suspensionNames: NameIndex, drivetrainNames: NameIndex
+    /// Models by name.
+    @exclusivity(unchecked) private(set) var models: NameIndex.View
+    /// Currencies by code.
+    @exclusivity(unchecked) private(set) var currencies: NameIndex.View
+    @exclusivity(unchecked) private var floorplanLookup: NameIndex.View
+    @exclusivity(unchecked) private var suspensionLookup: NameIndex.View
+    @exclusivity(unchecked) private var drivetrainLookup: NameIndex.View
+    /// The part families by name.
+    let families = CatalogIndex.familyNames.view
     /// The base currency's valuation, for `total` and `price` without a currency.
     let base: CurrencyValuation
     /// The catalog's rules, for builders.
     @exclusivity(unchecked) private(set) var rules: RuleSet
+    /// Counts rule changes, so what was worked out under earlier rules is known to be stale.
+    @exclusivity(unchecked) private(set) var rulesVersion = 0
 
     init(_ catalog: Catalog) {
         rules = catalog.ruleSet
         factories = GrowingList(catalog.registry.factories)
-        models = NameIndex(catalog.registry.factories.map(\.model))
+        modelNames = NameIndex(catalog.registry.factories.map(\.model))
+        models = modelNames.view
         func names(_ family: PartFamily) -> NameIndex {
             let table = catalog.options(of: family)
             var index = NameIndex(capacity: table.allNames.count)
@@ -57,9 +72,14 @@ final class CatalogIndex {
         floorplanNames = names(.floorplan)
         suspensionNames = names(.suspension)
         drivetrainNames = names(.drivetrain)
+        floorplanLookup = floorplanNames.view
+        suspensionLookup = suspensionNames.view
+        drivetrainLookup = drivetrainNames.view
         let valuations = catalog.currencies.map(CurrencyValuation.init)
         self.valuations = GrowingList(valuations)
-        currencies = NameIndex(catalog.currencies.map(\.code))
+        borrowedValuations = GrowingList(valuations.map { Unmanaged.passUnretained($0) })
+        currencyNames = NameIndex(catalog.currencies.map(\.code))
+        currencies = currencyNames.view
         base = valuations[0]
     }
 
@@ -77,9 +97,9 @@ final class CatalogIndex {
     @inline(__always)
     func option(_ word: PaddedBytes, family index: Int) -> Int? {
         switch index {
-        case 0: floorplanNames.lookup(word)
-        case 1: suspensionNames.lookup(word)
-        default: drivetrainNames.lookup(word)
+        case 0: floorplanLookup.lookup(word)
+        case 1: suspensionLookup.lookup(word)
+        default: drivetrainLookup.lookup(word)
         }
     }
 
@@ -99,31 +119,44 @@ final class CatalogIndex {
         for name in [part.name] + part.otherNames { names.addInPlace(name, value: parts.count) }
         names.arrangeInPlace()
         parts.append(part)
+        switch family {
+        case 0: floorplanLookup = names.view
+        case 1: suspensionLookup = names.view
+        default: drivetrainLookup = names.view
+        }
     }
 
     /// Adds a new model.
     func add(_ factory: any CarFactory) {
-        models.addInPlace(factory.model, value: factories.count)
-        models.arrangeInPlace()
+        modelNames.addInPlace(factory.model, value: factories.count)
+        modelNames.arrangeInPlace()
+        models = modelNames.view
         factories.append(factory)
     }
 
     /// Adds a new currency.
     func add(_ currency: Currency) {
-        currencies.addInPlace(currency.code, value: valuations.count)
-        currencies.arrangeInPlace()
-        valuations.append(CurrencyValuation(currency))
+        currencyNames.addInPlace(currency.code, value: valuations.count)
+        currencyNames.arrangeInPlace()
+        currencies = currencyNames.view
+        let valuation = CurrencyValuation(currency)
+        valuations.append(valuation)
+        borrowedValuations.append(.passUnretained(valuation))
     }
 
     /// Takes a currency's new rate.
     func update(_ currency: Currency, at position: Int) {
-        valuations[position] = CurrencyValuation(currency)
+        let valuation = CurrencyValuation(currency)
+        valuations[position] = valuation
+        borrowedValuations[position] = .passUnretained(valuation)
     }
 
     /// Takes the catalog's rules after a new one.
     func update(_ rules: RuleSet) {
         self.rules = rules
+        rulesVersion += 1
     }
 
-    static let families = NameIndex(PartFamily.allCases.map(\.rawValue))
+    /// Never changes, so views of it stay good.
+    private static let familyNames = NameIndex(PartFamily.allCases.map(\.rawValue))
 }

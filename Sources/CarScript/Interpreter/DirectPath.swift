@@ -28,14 +28,17 @@ enum DirectCommand {
 /// What a sink may take straight from the engine, without results made as values first:
 /// carfab's text renderer writes these into its output buffer as they come.
 package protocol DirectTextSink: ResultSink {
-    /// `price`: an amount alone on its line.
-    func writeAmount(_ minorUnits: Int64, _ valuation: CurrencyValuation)
+    /// `price`: an amount alone on its line, in `valuation`'s currency (borrowed: the engine keeps it).
+    func writeAmount(_ minorUnits: Int64, _ valuation: Unmanaged<CurrencyValuation>)
     /// `total`: the count and value line.
-    func writeTotal(count: Int64, value: Int64, _ valuation: CurrencyValuation)
+    func writeTotal(count: Int64, value: Int64, _ valuation: Unmanaged<CurrencyValuation>)
     /// `echo`: the words, already joined by single spaces.
     func writeWords(_ text: UnsafeBufferPointer<UInt8>)
-    /// `show`: a car in the book's format.
-    func writeCar(_ car: Car)
+    /// `show`'s text for `car`: the engine keeps it, to write it with `writeText` each time
+    /// the same configuration is shown.
+    func carText(_ car: Car) -> [UInt8]
+    /// Text this sink made earlier (`carText`), written as it is.
+    func writeText(_ text: UnsafeBufferPointer<UInt8>)
 }
 
 extension Session {
@@ -55,32 +58,52 @@ extension Session {
                 guard let given = Self.count(lexer.bytes(tokens[first + 1])) else { return false }
                 count = given
             }
-            return (try? stock.add(defaultsOf: index.factories[model], count: count, rules: index.rules)) != nil
+            configurations.validate(generation: stock.generation, rulesVersion: index.rulesVersion)
+            var known = configurations.defaults[model]
+            if known.id < 0 {
+                guard known.id == ConfigurationCache.Known.unknown.id, let learned = learnDefault(of: model) else { return false }
+                known = learned
+            }
+            return (try? stock.add(configuration: known.id, price: known.price, count: count)) != nil
         case .set:
-            guard arguments == 2, let family = CatalogIndex.families.lookup(lexer.word(tokens[first])) else { return false }
-            guard let option = index.option(lexer.word(tokens[first + 1]), family: family) else { return false }
-            return (try? stock.setCurrent(index.parts(family)[option], rules: index.rules)) != nil
+            guard arguments == 2, let family = index.families.lookup(lexer.word(tokens[first])),
+                  let option = index.option(lexer.word(tokens[first + 1]), family: family),
+                  let current = stock.currentConfiguration,
+                  let key = TransitionTable.key(current, family: family, option: option) else { return false }
+            configurations.validate(generation: stock.generation, rulesVersion: index.rulesVersion)
+            var known = configurations.transitions.outcome(key)
+            if known.id < 0 {
+                guard known.id == ConfigurationCache.Known.unknown.id,
+                      let learned = learnChange(of: current, to: option, of: family, key: key) else { return false }
+                known = learned
+            }
+            return (try? stock.replaceCurrent(configuration: known.id, price: known.price)) != nil
         case .price, .total:
             guard arguments <= 1 else { return false }
-            var valuation = index.base
+            var position = 0
             if arguments == 1 {
-                guard let position = index.currencies.lookup(lexer.word(tokens[first])) else { return false }
-                valuation = index.valuations[position]
+                guard let named = index.currencies.lookup(lexer.word(tokens[first])) else { return false }
+                position = named
             }
+            let valuation = index.borrowedValuations[position]
             if command == .total {
-                guard let value = try? valuation.converter.convertMinorUnits(stock.valueMinorUnits) else { return false }
+                let count = stock.carCount
+                let base = stock.valueMinorUnits
+                guard let value = valuation.borrow({ try? $0.converter.convertMinorUnits(base) }) else { return false }
                 if let direct = directSink {
-                    direct.writeTotal(count: stock.carCount, value: value, valuation)
+                    direct.writeTotal(count: count, value: value, valuation)
                 } else {
-                    spec.borrow { sink.receive(.total(count: stock.carCount, value: value, valuation), from: $0) }
+                    valuation.borrow { valuation in
+                        spec.borrow { sink.receive(.total(count: count, value: value, valuation), from: $0) }
+                    }
                 }
             } else {
                 guard let unit = try? stock.currentPriceMinorUnits(),
-                      let price = try? valuation.converter.convertMinorUnits(unit) else { return false }
+                      let price = valuation.borrow({ try? $0.converter.convertMinorUnits(unit) }) else { return false }
                 if let direct = directSink {
                     direct.writeAmount(price, valuation)
                 } else {
-                    spec.borrow { sink.receive(.amount(price, valuation), from: $0) }
+                    valuation.borrow { valuation in spec.borrow { sink.receive(.amount(price, valuation), from: $0) } }
                 }
             }
             return true
@@ -95,18 +118,64 @@ extension Session {
             direct.writeWords(scratch.bytes)
             return true
         case .show:
-            guard arguments == 0, let line = try? stock.currentLine() else { return false }
-            if let direct = directSink {
-                direct.writeCar(line.car)
-            } else {
-                spec.borrow { sink.receive(.car(line.car), from: $0) }
+            guard arguments == 0, let current = stock.currentConfiguration else { return false }
+            guard let direct = directSink else {
+                let car = Car(configuration: stock.configuration(current))
+                spec.borrow { sink.receive(.car(car), from: $0) }
+                return true
             }
+            configurations.validate(generation: stock.generation, rulesVersion: index.rulesVersion)
+            var span = configurations.shown[Int(current)]
+            if span.start < 0 { span = learnText(of: current, from: direct) }
+            direct.writeText(configurations.text(span))
             return true
         case .clear:
             guard arguments == 0 else { return false }
             stock.clear()
             return true
         }
+    }
+
+    // Each configuration and change is worked out once, by the rule set as the general path
+    // does; these are kept out of line from the lookups that usually find it done.
+
+    /// Works out and keeps model `model`'s default configuration: nil (kept as refused) if
+    /// it breaks a rule.
+    @inline(never)
+    private func learnDefault(of model: Int) -> ConfigurationCache.Known? {
+        let configuration = index.rules.defaultConfiguration(of: index.factories[model])
+        guard configuration.brokenRule == nil else {
+            configurations.defaults[model] = .refused
+            return nil
+        }
+        let known = ConfigurationCache.Known(id: stock.id(of: configuration), price: configuration.priceMinorUnits)
+        // Giving out the id may have renumbered the stock's configurations.
+        configurations.validate(generation: stock.generation, rulesVersion: index.rulesVersion)
+        configurations.defaults[model] = known
+        return known
+    }
+
+    /// Works out and keeps what putting option `option` of family `family` on configuration
+    /// `current` makes: nil (kept as refused) if the change breaks a rule or the price.
+    @inline(never)
+    private func learnChange(of current: Int32, to option: Int, of family: Int, key: UInt64) -> ConfigurationCache.Known? {
+        let part = index.parts(family)[option]
+        guard let next = try? CarBuilder.configuration(stock.configuration(current), with: part, rules: index.rules) else {
+            configurations.transitions.keep(.refused, for: key)
+            return nil
+        }
+        let generation = stock.generation
+        let known = ConfigurationCache.Known(id: stock.id(of: next), price: next.priceMinorUnits)
+        // Renumbered: `key` names the old number of the current configuration, so it is not kept.
+        guard stock.generation == generation else { return known }
+        configurations.transitions.keep(known, for: key)
+        return known
+    }
+
+    /// Has `direct` make configuration `current`'s `show` text, and keeps it.
+    @inline(never)
+    private func learnText(of current: Int32, from direct: any DirectTextSink) -> ConfigurationCache.Span {
+        configurations.keepText(direct.carText(Car(configuration: stock.configuration(current))), for: current)
     }
 
     /// A count as `car` takes it: decimal digits, from 1, within 64 bits.

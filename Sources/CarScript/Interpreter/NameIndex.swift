@@ -9,8 +9,8 @@ struct NameIndex: Sendable {
     /// Sendable as an array's storage is: `NameIndex` copies a table before changing it unless
     /// it holds the only reference, so a table two indexes share is never changed (the
     /// command table's, shared by every session, is finished before anyone sees it).
-    private final class Table: @unchecked Sendable {
-        struct Entry {
+    fileprivate final class Table: @unchecked Sendable {
+        struct Entry: BitwiseCopyable {
             var key: Key
             var start: Int
             var value: Int
@@ -30,6 +30,8 @@ struct NameIndex: Sendable {
         var displaced = 0
         /// Mixed into every hash; chosen so that no two names share a first slot.
         @exclusivity(unchecked) var seed: UInt64 = 0
+        /// Counts changes that may move or rearrange the storage, so that a stale view is caught in debug builds.
+        let changes: UnsafeMutablePointer<Int>
 
         init(slots count: Int) {
             slotCount = count
@@ -40,12 +42,15 @@ struct NameIndex: Sendable {
             entries = .allocate(capacity: entryCapacity)
             keyCapacity = 64
             keys = .allocate(capacity: keyCapacity)
+            changes = .allocate(capacity: 1)
+            changes.initialize(to: 0)
         }
 
         deinit {
             slots.deallocate()
             entries.deallocate()
             keys.deallocate()
+            changes.deallocate()
         }
 
         @inline(__always)
@@ -55,20 +60,16 @@ struct NameIndex: Sendable {
 
         @inline(__always)
         func find(_ bytes: UnsafeBufferPointer<UInt8>, key: Key) -> Int? {
-            let mask = slotCount - 1
-            var slot = slot(of: key)
-            while true {
-                let number = Int(slots[slot])
-                if number < 0 { return nil }
-                let entry = entries[number]
-                if entry.key == key && (key.length <= 16 || Self.equal(bytes, keys + entry.start)) {
-                    return entry.value
-                }
-                slot = (slot + 1) & mask
-            }
+            view.find(bytes, key: key)
+        }
+
+        var view: View {
+            View(slots: slots, entries: entries, keys: keys, seed: seed, shift: UInt64(64 - slotBits),
+                 mask: slotCount - 1, changes: changes, changesSeen: changes.pointee)
         }
 
         func add(_ folded: [UInt8], key: Key, value: Int) {
+            changes.pointee += 1
             if (entryCount + 1) * 2 > slotCount { grow() }
             if entryCount == entryCapacity {
                 let bigger = UnsafeMutablePointer<Entry>.allocate(capacity: entryCapacity * 2)
@@ -99,6 +100,7 @@ struct NameIndex: Sendable {
         /// small, the slots stay in cache; spreading names over many slots cost more in
         /// cache misses than the probing it saved.
         func arrange() {
+            changes.pointee += 1
             // A large table keeps its probing: arranging it on every insert would cost time in
             // proportion to its size each time.
             guard displaced > 0, slotCount <= Self.collisionFreeLimit else { return }
@@ -134,6 +136,53 @@ struct NameIndex: Sendable {
             slots = .allocate(capacity: slotCount)
             slots.initialize(repeating: -1, count: slotCount)
             placeAll()
+        }
+
+    }
+
+    /// A table's storage as plain values: looking a name up through a view counts no
+    /// reference, as a lookup through the index's object does when the index is itself
+    /// reached through another object. Valid until the table next changes: its keeper takes
+    /// a new view after each change (checked in debug builds).
+    struct View: BitwiseCopyable {
+        fileprivate let slots: UnsafeMutablePointer<Int32>
+        fileprivate let entries: UnsafeMutablePointer<Table.Entry>
+        fileprivate let keys: UnsafeMutablePointer<UInt8>
+        fileprivate let seed: UInt64
+        fileprivate let shift: UInt64
+        fileprivate let mask: Int
+        fileprivate let changes: UnsafeMutablePointer<Int>
+        fileprivate let changesSeen: Int
+
+        /// The value of the name spelled by a lexed word, in any case.
+        @inline(__always)
+        func lookup(_ word: PaddedBytes) -> Int? {
+            var ascii = true
+            let key = Key(word, ascii: &ascii)
+            guard ascii else { return lookupFolding(word.bytes) }
+            return find(word.bytes, key: key)
+        }
+
+        /// Rare: a non-ASCII name, folded the way `insert` folded it.
+        @inline(never)
+        fileprivate func lookupFolding(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+            let folded = Array(String(decoding: bytes, as: UTF8.self).lowercased().utf8)
+            return folded.withUnsafeBufferPointer { find($0, key: Key(folded: $0)) }
+        }
+
+        @inline(__always)
+        fileprivate func find(_ bytes: UnsafeBufferPointer<UInt8>, key: Key) -> Int? {
+            assert(changes.pointee == changesSeen, "a name index changed under a view of it")
+            var slot = Int(truncatingIfNeeded: key.hash(seed: seed) >> shift)
+            while true {
+                let number = Int(slots[slot])
+                if number < 0 { return nil }
+                let entry = entries[number]
+                if entry.key == key && (key.length <= 16 || Self.equal(bytes, keys + entry.start)) {
+                    return entry.value
+                }
+                slot = (slot + 1) & mask
+            }
         }
 
         private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ key: UnsafePointer<UInt8>) -> Bool {
@@ -224,7 +273,7 @@ struct NameIndex: Sendable {
         }
     }
 
-    private static func fold(_ byte: UInt8) -> UInt8 {
+    fileprivate static func fold(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
@@ -288,11 +337,11 @@ struct NameIndex: Sendable {
     /// The value of the name spelled by a lexed word, in any case.
     @inline(__always)
     func lookup(_ word: PaddedBytes) -> Int? {
-        var ascii = true
-        let key = Key(word, ascii: &ascii)
-        guard ascii else { return lookupFolding(word.bytes) }
-        return table.find(word.bytes, key: key)
+        table.view.lookup(word)
     }
+
+    /// The table as plain values, for the hot path (see `View`).
+    var view: View { table.view }
 
     /// The value of `name`, in any case.
     func lookup(_ name: String) -> Int? {
@@ -302,8 +351,7 @@ struct NameIndex: Sendable {
 
     /// Rare: a non-ASCII name, folded the way `insert` folded it.
     private func lookupFolding(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        let folded = Array(String(decoding: bytes, as: UTF8.self).lowercased().utf8)
-        return folded.withUnsafeBufferPointer { table.find($0, key: Key(folded: $0)) }
+        table.view.lookupFolding(bytes)
     }
 
     /// A copy of `table`, so an index copied before an insert keeps its own names (value semantics).

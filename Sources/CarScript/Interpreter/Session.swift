@@ -13,12 +13,15 @@ final class Session {
     let arguments = ArgumentSpace()
     /// The stock lines.
     @exclusivity(unchecked) var stock = StockLedger()
+    /// The direct path's memory of configurations, by the stock's ids.
+    @exclusivity(unchecked) var configurations = ConfigurationCache()
     /// The command table dispatch reads.
     let commands: CommandTable
     /// Where results and diagnostics go.
     let sink: any ResultSink
-    /// The sink again if it takes results straight from the direct path.
-    let directSink: (any DirectTextSink)?
+    /// The sink again if it takes results straight from the direct path: held without
+    /// counting references (`sink` keeps it alive), so calling it on every command counts none.
+    unowned(unsafe) let directSink: (any DirectTextSink)?
     /// Whether common commands take the direct path (not while only checking or loading a catalog).
     let usesDirectPath: Bool
     /// Room to join `echo`'s words for the direct path.
@@ -54,7 +57,7 @@ final class Session {
         definitionsBefore = catalog.definitions.count
         self.sink = sink
         directSink = sink as? any DirectTextSink
-        usesDirectPath = !options.checkOnly && !options.definitionsOnly
+        usesDirectPath = options.directPath && !options.checkOnly && !options.definitionsOnly
         self.options = options
         stop = options.stop
         self.commands = commands

@@ -1,0 +1,58 @@
+/// Plain values by small integer keys, in raw storage the table owns: a value that cannot be
+/// copied, kept inline in its owner, so reading it on the hot path counts no reference (an
+/// array's buffer, or an object reached through another, would be retained around calls).
+/// Keys not yet set read as the table's filler; setting a key past the end grows the table.
+struct DenseTable<Value: BitwiseCopyable>: ~Copyable {
+    // Read on every command (see ARCHITECTURE.md, "Speed without flags").
+    private var storage: UnsafeMutablePointer<Value>
+    private var capacity: Int
+    private let filler: Value
+
+    /// A table whose every key reads as `filler`.
+    init(filler: Value, capacity: Int = 16) {
+        self.filler = filler
+        self.capacity = max(capacity, 1)
+        storage = .allocate(capacity: self.capacity)
+        storage.initialize(repeating: filler, count: self.capacity)
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    /// The value at `key` (the filler if never set).
+    @inline(__always)
+    subscript(key: Int) -> Value {
+        get {
+            assert(key >= 0, "negative key \(key)")
+            return key < capacity ? storage[key] : filler
+        }
+        set {
+            precondition(key >= 0, "negative key \(key)")
+            if key >= capacity { grow(toHold: key) }
+            storage[key] = newValue
+        }
+    }
+
+    /// Values `range`, which must have been set; valid until the table next grows.
+    func values(_ range: Range<Int>) -> UnsafeBufferPointer<Value> {
+        precondition(range.lowerBound >= 0 && range.upperBound <= capacity, "values \(range) of \(capacity)")
+        return UnsafeBufferPointer(start: storage + range.lowerBound, count: range.count)
+    }
+
+    /// Sets every key back to the filler.
+    func reset() {
+        storage.update(repeating: filler, count: capacity)
+    }
+
+    private mutating func grow(toHold key: Int) {
+        var bigger = capacity * 2
+        while bigger <= key { bigger *= 2 }
+        let grown = UnsafeMutablePointer<Value>.allocate(capacity: bigger)
+        grown.initialize(from: storage, count: capacity)
+        (grown + capacity).initialize(repeating: filler, count: bigger - capacity)
+        storage.deallocate()
+        storage = grown
+        capacity = bigger
+    }
+}
