@@ -14,10 +14,13 @@ public struct Catalog: Sendable {
     private var currencyIndex: [String: Int] = [:]
     /// Every definition, in the order made: a session saves those made since it began.
     public private(set) var definitions: [CatalogDefinition] = []
-    /// Each rule by the pair of parts it forbids, and the first model whose default options
-    /// hold each pair: a new model or rule is checked against the others in constant time.
-    private var rulesByPair: [PartPair: Rule] = [:]
-    private var modelsByDefaultPair: [PartPair: String] = [:]
+    /// Each rule (its place in `rules`) by the pair of parts it forbids, and the first model
+    /// (its place among the factories) whose default options hold each pair: a new model or
+    /// rule is checked against the others in constant time. (Positions, so that every map by
+    /// pair is of one type: each generic type is set up at run time the first time it is
+    /// used, which start-up pays for.)
+    private var rulesByPair: [PartPair: Int] = [:]
+    private var modelsByDefaultPair: [PartPair: Int] = [:]
 
     /// A catalog holding only the base currency.
     public init() {
@@ -89,11 +92,11 @@ public struct Catalog: Sendable {
                                         suspension: suspension, drivetrain: drivetrain)
         let pairs = PartPair.all(of: factory)
         for pair in pairs {
-            if let broken = rulesByPair[pair] { throw .defaultsBreakRule(model: definition.name, broken) }
+            if let broken = rulesByPair[pair] { throw .defaultsBreakRule(model: definition.name, rules[broken]) }
         }
         try checkCheapestCar(of: factory)
         try registry.register(factory)
-        for pair in pairs where modelsByDefaultPair[pair] == nil { modelsByDefaultPair[pair] = factory.model }
+        for pair in pairs where modelsByDefaultPair[pair] == nil { modelsByDefaultPair[pair] = registry.factories.count - 1 }
         definitions.append(.model(definition))
         return factory
     }
@@ -134,9 +137,9 @@ public struct Catalog: Sendable {
     @discardableResult
     public mutating func forbid(_ first: PartChoice, with second: PartChoice) throws(CarFactoryError) -> Rule {
         let rule = try rule(forbidding: first, with: second)
+        if let pair = PartPair(rule) { rulesByPair[pair] = rules.count }
         rules.append(rule)
         ruleSet = ruleSet.adding(rule)
-        if let pair = PartPair(rule) { rulesByPair[pair] = rule }
         definitions.append(.rule(rule))
         return rule
     }
@@ -148,8 +151,8 @@ public struct Catalog: Sendable {
         let secondPart = try option(named: second.option, in: second.family)
         let rule = Rule(forbid: PartChoice(firstPart), with: PartChoice(secondPart))
         let pair = PartPair(firstPart, secondPart)
-        if let existing = rulesByPair[pair] { throw .duplicateRule(existing) }
-        if let model = modelsByDefaultPair[pair] { throw .defaultsBreakRule(model: model, rule) }
+        if let existing = rulesByPair[pair] { throw .duplicateRule(rules[existing]) }
+        if let model = modelsByDefaultPair[pair] { throw .defaultsBreakRule(model: registry.factories[model].model, rule) }
         return rule
     }
 

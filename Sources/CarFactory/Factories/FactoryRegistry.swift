@@ -1,6 +1,7 @@
 /// Maps model names to their factories; built-in and defined factories sit side by side.
 public struct FactoryRegistry: Sendable {
-    private var byKey: [String: any CarFactory] = [:]
+    /// Each factory's place in `factories`, by its model's name.
+    private var byKey: [String: Int] = [:]
     /// Every factory, in the order registered.
     public private(set) var factories: [any CarFactory] = []
 
@@ -9,8 +10,8 @@ public struct FactoryRegistry: Sendable {
 
     /// The factory for `model` (case-insensitive).
     public func factory(named model: some StringProtocol) throws(CarFactoryError) -> any CarFactory {
-        guard let factory = byKey[nameKey(model)] else { throw .unknownModel(String(model)) }
-        return factory
+        guard let position = byKey[nameKey(model)] else { throw .unknownModel(String(model)) }
+        return factories[position]
     }
 
     /// Whether a model of that name is registered.
@@ -20,7 +21,7 @@ public struct FactoryRegistry: Sendable {
     public mutating func register(_ factory: any CarFactory) throws(CarFactoryError) {
         let key = nameKey(factory.model)
         guard byKey[key] == nil else { throw .duplicateModel(factory.model) }
-        byKey[key] = factory
+        byKey[key] = factories.count
         factories.append(factory)
     }
 }

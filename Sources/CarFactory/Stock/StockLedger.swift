@@ -8,23 +8,24 @@ public struct StockLine: Sendable {
 
 /// The stock: numbered lines, the current line, and running sums so a total never walks the lines.
 ///
-/// A line is kept as plain numbers (which configuration, how many, the unit price): adding,
-/// changing, removing and clearing lines then count no references, and a stock costs a few
-/// bytes per line. The configurations themselves are kept once each, in the order the stock
-/// first held them; a configuration's place in that list is its id.
+/// A line is kept as plain numbers (how many, which configuration): adding, changing,
+/// removing and clearing lines then count no references, and a line takes 16 bytes. The
+/// configurations themselves are kept once each, in the order the stock first held them;
+/// a configuration's place in that list is its id.
 public struct StockLedger: Sendable {
     /// A line as kept.
     private struct Entry {
-        var configuration: Int32
         var count: Int64
-        var price: Int64
+        var configuration: Int32
     }
 
     private var entries: [Entry] = []
     /// Every configuration a line has held since the list was last compacted, by id.
     private var configurations: [CarConfiguration] = []
-    /// Each configuration's id, by its parts.
-    private var ids: [ConfigurationKey: Int32] = [:]
+    /// Each configuration's unit price, by id.
+    private var prices: [Int64] = []
+    /// Each configuration's id plus one, by the hash of its parts (open addressing; 0 is a free slot).
+    private var ids: [Int32] = []
     /// How many configurations may be kept before the ones no line holds are dropped.
     private var compactAt = Self.keptConfigurations
     /// Changes whenever ids are given out afresh: ids remembered from an earlier generation mean nothing.
@@ -100,7 +101,7 @@ public struct StockLedger: Sendable {
         guard let target = number ?? currentNumber else { throw .noCurrentCar }
         _ = try line(target)
         let removed = entries[target - 1]
-        valueMinorUnits = try Self.adding(removed.price, times: -removed.count, to: valueMinorUnits)
+        valueMinorUnits = try Self.adding(prices[Int(removed.configuration)], times: -removed.count, to: valueMinorUnits)
         carCount -= removed.count
         if linesByConfiguration != nil { linesByConfiguration?[Int(removed.configuration)] -= 1 }
         entries.remove(at: target - 1)
@@ -145,13 +146,39 @@ public struct StockLedger: Sendable {
     /// May give ids out afresh first (when many configurations no line holds have piled up),
     /// which changes `generation`; the id returned belongs to the new generation.
     package mutating func id(of configuration: CarConfiguration) -> Int32 {
-        if let id = ids[configuration.key] { return id }
+        let key = configuration.key
+        if !ids.isEmpty {
+            let mask = ids.count - 1
+            var slot = Int(truncatingIfNeeded: key.hash) & mask
+            while ids[slot] != 0 {
+                let id = ids[slot] - 1
+                if configurations[Int(id)].key == key { return id }
+                slot = (slot + 1) & mask
+            }
+        }
         if configurations.count >= compactAt { compact() }
         let id = Int32(configurations.count)
         configurations.append(configuration)
-        ids[configuration.key] = id
+        prices.append(configuration.priceMinorUnits)
         linesByConfiguration?.append(0)
+        if configurations.count * 2 > ids.count { rehash() } else { place(id) }
         return id
+    }
+
+    /// Puts `id` in the first free slot from its key's.
+    private mutating func place(_ id: Int32) {
+        let mask = ids.count - 1
+        var slot = Int(truncatingIfNeeded: configurations[Int(id)].key.hash) & mask
+        while ids[slot] != 0 { slot = (slot + 1) & mask }
+        ids[slot] = id + 1
+    }
+
+    /// Makes room for twice the configurations kept, and places them all again.
+    private mutating func rehash() {
+        var size = 64
+        while size < configurations.count * 4 { size *= 2 }
+        ids = Array(repeating: 0, count: size)
+        for id in configurations.indices { place(Int32(id)) }
     }
 
     /// The configuration with id `id` (of the current generation).
@@ -162,12 +189,12 @@ public struct StockLedger: Sendable {
     /// Adds `count` cars of configuration `id`, whose unit price is `price`, as a new line,
     /// which becomes current.
     package mutating func add(configuration id: Int32, price: Int64, count: Int64) throws(CarFactoryError) {
-        assert(configurations[Int(id)].priceMinorUnits == price, "configuration \(id) is not priced \(price)")
+        assert(prices[Int(id)] == price, "configuration \(id) is not priced \(price)")
         guard count > 0 else { throw .countNotPositive(count) }
         let (newCount, countOverflow) = carCount.addingReportingOverflow(count)
         if countOverflow { throw .countOverflow }
         let newValue = try Self.adding(price, times: count, to: valueMinorUnits)
-        entries.append(Entry(configuration: id, count: count, price: price))
+        entries.append(Entry(count: count, configuration: id))
         carCount = newCount
         valueMinorUnits = newValue
         currentNumber = entries.count
@@ -176,17 +203,18 @@ public struct StockLedger: Sendable {
 
     /// Makes the current line's car configuration `id`, priced `price`, keeping its count.
     package mutating func replaceCurrent(configuration id: Int32, price: Int64) throws(CarFactoryError) {
-        assert(configurations[Int(id)].priceMinorUnits == price, "configuration \(id) is not priced \(price)")
+        assert(prices[Int(id)] == price, "configuration \(id) is not priced \(price)")
         guard let number = currentNumber else { throw .noCurrentCar }
         let old = entries[number - 1]
-        let without = try Self.adding(old.price, times: -old.count, to: valueMinorUnits)
+        let without = try Self.adding(currentPrice, times: -old.count, to: valueMinorUnits)
         valueMinorUnits = try Self.adding(price, times: old.count, to: without)
         if linesByConfiguration != nil {
             linesByConfiguration?[Int(old.configuration)] -= 1
             linesByConfiguration?[Int(id)] += 1
         }
-        entries[number - 1] = Entry(configuration: id, count: old.count, price: price)
-        syncCurrent()
+        entries[number - 1].configuration = id
+        currentConfiguration = id
+        currentPrice = price
     }
 
     /// Adds `count` cars of `factory`'s default options as a new line, which becomes current:
@@ -211,18 +239,19 @@ public struct StockLedger: Sendable {
     private mutating func compact() {
         var renumbered = Array(repeating: Int32(-1), count: configurations.count)
         var kept: [CarConfiguration] = []
-        var keptIDs: [ConfigurationKey: Int32] = [:]
+        var keptPrices: [Int64] = []
         for index in entries.indices {
             let old = Int(entries[index].configuration)
             if renumbered[old] < 0 {
                 renumbered[old] = Int32(kept.count)
-                keptIDs[configurations[old].key] = Int32(kept.count)
                 kept.append(configurations[old])
+                keptPrices.append(prices[old])
             }
             entries[index].configuration = renumbered[old]
         }
         configurations = kept
-        ids = keptIDs
+        prices = keptPrices
+        rehash()
         syncCurrent()
         compactAt = max(Self.keptConfigurations, kept.count * 2)
         generation += 1
@@ -236,7 +265,7 @@ public struct StockLedger: Sendable {
     private mutating func syncCurrent() {
         if let number = currentNumber {
             currentConfiguration = entries[number - 1].configuration
-            currentPrice = entries[number - 1].price
+            currentPrice = prices[Int(entries[number - 1].configuration)]
         } else {
             currentConfiguration = nil
         }

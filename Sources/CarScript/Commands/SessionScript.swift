@@ -13,10 +13,11 @@ enum SessionScript {
             }
         }
         // A rate is written if it changed since the session began, or since its currency was defined in it.
+        // (Currencies defined in the session follow the initial ones, in the order defined.)
         var rates = session.initialRates
-        for case .currency(let currency) in session.definitions { rates[currency.code] = currency.rate }
-        for currency in session.catalog.currencies where currency.code != Currency.base.code {
-            if rates[currency.code] != currency.rate {
+        for case .currency(let currency) in session.definitions { rates.append(currency.rate) }
+        for (currency, rate) in zip(session.catalog.currencies, rates) where currency.code != Currency.base.code {
+            if rate != currency.rate {
                 lines.append("rate \(currency.code) \(currency.rate)")
             }
         }

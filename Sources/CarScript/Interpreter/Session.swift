@@ -38,8 +38,9 @@ final class Session {
     var hasFailed: Bool { failureCount > 0 }
     /// The scripts being run, outermost first (`source` nests them).
     @exclusivity(unchecked) var frames: [ScriptFrame] = []
-    /// Each currency's rate when the session began, so `save` writes only the rates changed since.
-    let initialRates: [String: DecimalNumber]
+    /// Each currency's rate when the session began, in the catalog's order, so `save` writes
+    /// only the rates changed since.
+    let initialRates: [DecimalNumber]
     /// How many of the catalog's definitions were made before the session began: `save`
     /// writes the ones after.
     let definitionsBefore: Int
@@ -53,7 +54,7 @@ final class Session {
     init(catalog: Catalog, sink: any ResultSink, options: EngineOptions, commands: CommandTable = .standard) {
         self.catalog = catalog
         index = CatalogIndex(catalog)
-        initialRates = Dictionary(uniqueKeysWithValues: catalog.currencies.map { ($0.code, $0.rate) })
+        initialRates = catalog.currencies.map(\.rate)
         definitionsBefore = catalog.definitions.count
         self.sink = sink
         directSink = sink as? any DirectTextSink
