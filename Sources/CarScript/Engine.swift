@@ -95,6 +95,24 @@ public final class Engine {
         session.stop.request()
     }
 
+    /// Sets variable `name` to `value`, as `var NAME VALUE` does; false (and nothing set) if
+    /// `name` is not a variable's name (a letter or `_`, then letters, digits and `_`).
+    @discardableResult
+    public func setVariable(_ name: String, to value: String) -> Bool {
+        var name = name
+        guard name.withUTF8({ Lexer.isVariableName($0) }) else { return false }
+        session.setVariable(name, to: value)
+        return true
+    }
+
+    /// The variables, in the order first set.
+    public var variables: [(name: String, value: String)] {
+        session.variableNames.map { ($0, session.variables[$0] ?? "") }
+    }
+
+    /// How many `expect` assertions have run.
+    public var expectationCount: Int { session.expectationCount }
+
     /// The catalog in force: the one it began with and the definitions made since.
     public var catalog: Catalog { session.catalog }
     /// The stock.

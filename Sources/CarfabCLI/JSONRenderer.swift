@@ -73,6 +73,12 @@ public final class JSONRenderer: ResultRenderer {
 
     public func render(_ diagnostic: Diagnostic) {
         out.flush()
+        err.write(Self.object(of: diagnostic) + "\n")
+        err.flush()
+    }
+
+    /// `diagnostic` as one JSON object (the schema in grammar.md).
+    static func object(of diagnostic: Diagnostic) -> String {
         var object = JSONObject()
         object.add("type", string: "error")
         object.add("id", string: diagnostic.id)
@@ -100,8 +106,7 @@ public final class JSONRenderer: ResultRenderer {
             item.add("replacement", string: fix.replacement)
             return item.text
         }.joined(separator: ",") + "]")
-        err.write(object.text + "\n")
-        err.flush()
+        return object.text
     }
 
     /// `{"currency":"GBP","minor_units":4271930,"amount":"42719.30","formatted":"£42,719.30"}`.

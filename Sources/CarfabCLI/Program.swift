@@ -51,6 +51,7 @@ public enum Program {
             return outcome(writing: out, to: err) ?? .exit(ExitStatus.success)
         }
 
+        if parsed.test { return TestRunner.run(parsed, environment: environment, out: out, err: err) }
         let renderer: any ResultRenderer = parsed.format == .json
             ? JSONRenderer(out: out, err: err)
             : TextRenderer(out: out, err: err, color: environment.colorOnStandardError, width: {
@@ -92,6 +93,25 @@ public enum Program {
         }
 
         let engine = Engine(catalog: catalogService.catalog, options: options, sink: renderer, host: center)
+        for setting in parsed.variables { engine.setVariable(setting.name, to: setting.value) }
+        // The init file: the one --init names, in any mode; else the user's, only before a prompt.
+        let initFile = parsed.initFile?.bytes
+            ?? ((prompts || parsed.interactive) && !parsed.noInit ? defaultInitFile(environment.variable) : nil)
+        if let initFile {
+            do {
+                engine.evaluate(try openLineSource(.filePath(initFile), stop: stop))
+            } catch .interrupted {
+                return .stoppedBy(signal: stop.code)
+            } catch {
+                engine.report(unreadable: String(decoding: initFile, as: UTF8.self), error)
+            }
+            // A broken init file is not passed over: nothing else runs.
+            if engine.failureCount > 0 || stop.isRequested {
+                center.stopAll()
+                if stop.code > 0 { return .stoppedBy(signal: stop.code) }
+                return outcome(writing: out, to: err) ?? .exit(ExitStatus.failure)
+            }
+        }
         let inputs = parsed.inputs.isEmpty && !prompts ? [ProgramInput.file("-")] : parsed.inputs
         // Several -e texts are told apart in messages: `<command-line 2>`.
         let texts = inputs.filter { if case .text = $0 { true } else { false } }.count
@@ -131,7 +151,8 @@ public enum Program {
                 history: history, color: terminal == 1 ? environment.colorOnStandardOutput : environment.colorOnStandardError,
                 terminal: terminal, stop: stop,
                 completer: {
-                    Completer(commands: engine.commands, catalog: engine.catalog, completesFiles: !parsed.safe)
+                    Completer(commands: engine.commands, catalog: engine.catalog, variables: engine.variables.map(\.name),
+                              completesFiles: !parsed.safe)
                 },
                 beforePrompt: { renderer.flush() }) : nil
             if let prompt {
@@ -154,10 +175,27 @@ public enum Program {
         return .exit(failures > 0 ? ExitStatus.failure : ExitStatus.success)
     }
 
+    /// `$XDG_CONFIG_HOME/carfab/init.carfab` (default `~/.config/carfab/init.carfab`), if it
+    /// exists: a missing one is no error, an unreadable one is.
+    private static func defaultInitFile(_ variable: (String) -> String?) -> [UInt8]? {
+        let base: String
+        if let config = variable("XDG_CONFIG_HOME"), config.hasPrefix("/") {
+            base = config
+        } else if let home = variable("HOME"), home.hasPrefix("/") {
+            base = home + "/.config"
+        } else {
+            return nil
+        }
+        let path = base + "/carfab/init.carfab"
+        var info = stat()
+        guard stat(path, &info) == 0 || errno != ENOENT else { return nil }
+        return Array(path.utf8)
+    }
+
     /// How the program ends if standard output could not be written: quietly by SIGPIPE for a
     /// reader that went away, as `cat` does; otherwise (a full disk, a closed descriptor) with
     /// a one-line report and status 1, as coreutils do. Nil if every write succeeded.
-    private static func outcome(writing out: Output, to err: Output) -> Outcome? {
+    static func outcome(writing out: Output, to err: Output) -> Outcome? {
         guard out.failed else { return nil }
         if out.pipeClosed { return .brokenPipe }
         // If standard error fails too, the status still tells.

@@ -24,9 +24,17 @@ public enum ProgramInput: Equatable, Sendable {
     case file(ArgumentBytes)
 }
 
-/// The output format of results and errors.
+/// The output format of results and errors (`tap` only for `--test`).
 public enum OutputFormat: String, Sendable {
-    case text, json
+    case text, json, tap
+}
+
+/// `--var NAME=VALUE`.
+public struct VariableSetting: Equatable, Sendable {
+    /// The variable's name.
+    public var name: String
+    /// Its value.
+    public var value: String
 }
 
 /// A command line that cannot be used: exit status 64.
@@ -55,6 +63,18 @@ public struct ProgramArguments: Equatable, Sendable {
     public var showHelp = false
     /// `--version`.
     public var showVersion = false
+    /// `--var NAME=VALUE`, in order.
+    public var variables: [VariableSetting] = []
+    /// `--init FILE`: run it first, whatever the mode.
+    public var initFile: ArgumentBytes?
+    /// `--no-init`: do not run the init file before the prompt.
+    public var noInit = false
+    /// `--test`: the inputs are files and folders of tests.
+    public var test = false
+    /// `-j N`: how many test files run at a time (nil: one per core).
+    public var jobs: Int?
+    /// `--junit FILE`: where to write the tests' JUnit XML too.
+    public var junit: ArgumentBytes?
 
     /// Reads the arguments after the program name.
     public init(parsing arguments: [String]) throws(UsageError) {
@@ -84,7 +104,8 @@ public struct ProgramArguments: Equatable, Sendable {
             if argument.starts(with: [dash, dash]), let equals = argument.firstIndex(of: UInt8(ascii: "=")) {
                 nameBytes = argument[..<equals]
                 inline = Array(argument[(equals + 1)...])
-            } else if argument.starts(with: [dash, UInt8(ascii: "e")]) && argument.count > 2 {
+            } else if (argument.starts(with: [dash, UInt8(ascii: "e")]) || argument.starts(with: [dash, UInt8(ascii: "j")]))
+                        && argument.count > 2 {
                 nameBytes = argument[..<2]
                 inline = Array(argument[2...])
             }
@@ -96,10 +117,20 @@ public struct ProgramArguments: Equatable, Sendable {
             case "--format":
                 let text = try value(for: name, inline: inline).description
                 guard let format = OutputFormat(rawValue: text) else {
-                    throw UsageError(message: "unknown format '\(text)' (use text or json)")
+                    throw UsageError(message: "unknown format '\(text)' (use text, json, or tap with --test)")
                 }
                 self.format = format
-            case "--check", "--keep-going", "--safe", "--help", "-h", "--version", "-i":
+            case "--var":
+                variables.append(try Self.variable(try value(for: name, inline: inline)))
+            case "--init": initFile = try value(for: name, inline: inline)
+            case "--junit": junit = try value(for: name, inline: inline)
+            case "-j":
+                let text = try value(for: name, inline: inline).description
+                guard let count = Int(text), count >= 1, count <= 1024 else {
+                    throw UsageError(message: "-j needs a number of jobs from 1 to 1024, not '\(text)'")
+                }
+                jobs = count
+            case "--check", "--keep-going", "--safe", "--help", "-h", "--version", "-i", "--no-init", "--test":
                 if inline != nil { throw UsageError(message: "option '\(name)' takes no value") }
                 switch name {
                 case "--check": checkOnly = true
@@ -107,15 +138,53 @@ public struct ProgramArguments: Equatable, Sendable {
                 case "--keep-going": keepGoing = true
                 case "--safe": safe = true
                 case "--version": showVersion = true
+                case "--no-init": noInit = true
+                case "--test": test = true
                 default: showHelp = true
                 }
             default:
-                let options = ["-e", "--catalog", "--format", "--check", "--keep-going", "--safe", "--help", "--version"]
+                let options = ["-e", "--catalog", "--format", "--check", "--keep-going", "--safe", "--help", "--version",
+                               "--var", "--init", "--no-init", "--test", "--junit"]
                 // Only long options are worth a guess: every short one is one edit from another.
                 let hint = !name.hasPrefix("--") ? "" : closestName(to: name, in: options).map { "; did you mean '\($0)'?" } ?? ""
                 throw UsageError(message: "unknown option '\(name)'\(hint)")
             }
         }
+        try checkCombinations()
+    }
+
+    /// Refuses options that mean nothing together.
+    private func checkCombinations() throws(UsageError) {
+        if initFile != nil && noInit { throw UsageError(message: "--init and --no-init cannot be used together") }
+        if test {
+            if inputs.isEmpty { throw UsageError(message: "--test needs a file or folder of tests") }
+            if inputs.contains(where: { if case .text = $0 { true } else { false } }) {
+                throw UsageError(message: "--test runs files; -e cannot be used with it")
+            }
+            if interactive || checkOnly {
+                throw UsageError(message: "--test cannot be used with \(interactive ? "-i" : "--check")")
+            }
+        } else {
+            if jobs != nil { throw UsageError(message: "-j is for --test") }
+            if junit != nil { throw UsageError(message: "--junit is for --test") }
+            if format == .tap { throw UsageError(message: "--format tap is for --test") }
+        }
+    }
+
+    /// `NAME=VALUE` of `--var`.
+    private static func variable(_ argument: ArgumentBytes) throws(UsageError) -> VariableSetting {
+        let bytes = argument.bytes
+        guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
+            throw UsageError(message: "--var needs NAME=VALUE, not '\(DisplayText.escaped(argument.description))'")
+        }
+        let name = Array(bytes[..<equals])
+        guard name.withUnsafeBufferPointer({ VariableSyntax.isName($0) }) else {
+            throw UsageError(message: "'\(DisplayText.escaped(String(decoding: name, as: UTF8.self)))' is not a variable name (letters, digits and '_', not starting with a digit)")
+        }
+        guard let value = String(validating: bytes[(equals + 1)...], as: UTF8.self) else {
+            throw UsageError(message: "the value of --var \(String(decoding: name, as: UTF8.self)) is not valid UTF-8")
+        }
+        return VariableSetting(name: String(decoding: name, as: UTF8.self), value: value)
     }
 
     /// The `--help` text.
@@ -123,6 +192,7 @@ public struct ProgramArguments: Equatable, Sendable {
         carfab: a scriptable car-factory shell
 
         usage: carfab [OPTIONS] [FILE...]
+               carfab --test [OPTIONS] PATH...
 
         Runs the FILEs and -e texts in the order given, in one session ('-' is
         standard input). With neither, reads commands from standard input: at a
@@ -133,15 +203,23 @@ public struct ProgramArguments: Equatable, Sendable {
           -e TEXT           run TEXT as commands (repeatable)
           -i                then read commands at the prompt
           --catalog FILE    load catalog definitions from FILE first (repeatable)
-          --format FORMAT   text (default) or json
+          --format FORMAT   text (default), json, or tap (with --test)
           --check           parse and resolve names only; run nothing
           --keep-going      go on after a failed command; still exit 1
           --safe            refuse commands that touch files
+          --var NAME=VALUE  set variable NAME ($NAME in commands; repeatable)
+          --init FILE       run FILE first (also for scripts and pipes)
+          --no-init         skip the init file the prompt runs first
+                            ($XDG_CONFIG_HOME/carfab/init.carfab)
+          --test            run each PATH (a file, or every *.carfab under a
+                            folder) as a test in a fresh session; exit 1 if any fails
+          -j N              with --test: run N test files at a time (default: cores)
+          --junit FILE      with --test: also write a JUnit XML report to FILE
           --version         print the version and exit
           -h, --help        print this help and exit
 
-        exit status: 0 success; 1 a command failed or output could not be written;
-        64 bad command line; 129, 130, 131, 143 stopped by SIGHUP, SIGINT, SIGQUIT,
-        SIGTERM (128 + the signal); 'quit N' exits with N.
+        exit status: 0 success; 1 a command or test failed, or output could not be
+        written; 64 bad command line; 129, 130, 131, 143 stopped by SIGHUP, SIGINT,
+        SIGQUIT, SIGTERM (128 + the signal); 'quit N' exits with N.
         """
 }

@@ -111,19 +111,27 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
     public func render(_ diagnostic: Diagnostic) {
         // Keep stdout and stderr in order when both go to one place.
         out.flush()
-        for place in diagnostic.includedFrom { err.write("In file included from \(DisplayText.escaped(place)):\n") }
+        err.write(Self.text(of: diagnostic, color: color))
+        err.flush()
+    }
+
+    /// `diagnostic` as carfab writes it on standard error: the place, the message, and the
+    /// source line with a marker under the problem; each line ends in a line break.
+    package static func text(of diagnostic: Diagnostic, color: Bool = false) -> String {
+        var text = ""
+        for place in diagnostic.includedFrom { text += "In file included from \(DisplayText.escaped(place)):\n" }
         // Line 0: the problem is with the file as a whole (it could not be read); the message names it.
         let location = diagnostic.line == 0 ? "carfab: "
             : "\(DisplayText.escaped(diagnostic.file)):\(diagnostic.line):\(diagnostic.column): "
         let message = DisplayText.escaped(diagnostic.message)
-        err.write(color ? "\u{1B}[1m\(location)\u{1B}[31merror:\u{1B}[0m\u{1B}[1m \(message)\u{1B}[0m\n"
-                        : "\(location)error: \(message)\n")
+        text += color ? "\u{1B}[1m\(location)\u{1B}[31merror:\u{1B}[0m\u{1B}[1m \(message)\u{1B}[0m\n"
+                      : "\(location)error: \(message)\n"
         if diagnostic.line > 0, let source = diagnostic.source {
-            err.write((source.cutBefore ? "..." : "") + DisplayText.escaped(source.text) + (source.cutAfter ? "..." : "") + "\n")
+            text += (source.cutBefore ? "..." : "") + DisplayText.escaped(source.text) + (source.cutAfter ? "..." : "") + "\n"
             let marker = Self.marker(under: source, from: diagnostic.column, to: diagnostic.endColumn)
-            err.write(color ? "\u{1B}[32m\(marker)\u{1B}[0m\n" : marker + "\n")
+            text += color ? "\u{1B}[32m\(marker)\u{1B}[0m\n" : marker + "\n"
         }
-        err.flush()
+        return text
     }
 
     /// `^~~~` under columns `start..<end` of the line `source` shows, escapes counted at their

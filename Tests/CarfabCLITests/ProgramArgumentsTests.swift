@@ -17,7 +17,7 @@ import Testing
 
     @Test func bad_command_lines() {
         #expect(throws: UsageError(message: "option '-e' needs a value")) { try ProgramArguments(parsing: ["-e"]) }
-        #expect(throws: UsageError(message: "unknown format 'xml' (use text or json)")) { try ProgramArguments(parsing: ["--format", "xml"]) }
+        #expect(throws: UsageError(message: "unknown format 'xml' (use text, json, or tap with --test)")) { try ProgramArguments(parsing: ["--format", "xml"]) }
         #expect(throws: UsageError(message: "option '--safe' takes no value")) { try ProgramArguments(parsing: ["--safe=1"]) }
         #expect(throws: UsageError(message: "unknown option '-x'")) { try ProgramArguments(parsing: ["-x"]) }
     }

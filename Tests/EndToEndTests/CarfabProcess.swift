@@ -75,12 +75,14 @@ func launch(_ program: String, _ arguments: [String], stdin: String? = nil, stdi
                      status: status)
 }
 
-/// Writes `text` to a new temporary file named `name` and returns its directory.
+/// Writes each text to a file of a new temporary directory (names may hold folders) and returns the directory.
 func temporaryDirectory(with files: [String: String]) throws -> URL {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carfab-files-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     for (name, text) in files {
-        try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+        let file = directory.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
     }
     return directory
 }

@@ -162,6 +162,9 @@ extension Session {
         case .name:
             guard !bytes.isEmpty else { throw ScriptError(.emptyName, at: range) }
             return .word(token)
+        case .variable:
+            guard Lexer.isVariableName(bytes) else { throw ScriptError(.badVariableName(Self.string(bytes)), at: range) }
+            return .word(token)
         case .file, .text:
             return .word(token)
         case .field:

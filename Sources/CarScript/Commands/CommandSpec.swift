@@ -24,6 +24,8 @@ public enum ArgumentKind: Sendable, Equatable {
     case keyword(String)
     /// A new name being defined: any non-empty word.
     case name
+    /// A variable's name: a letter or `_`, then letters, digits and `_`.
+    case variable
     /// Any text, usually quoted (`"Mazda MX-5"`).
     case text
     /// A whole number from `low` to `high`; `what` names it in the message (`digits 2`, `exit 3`).
@@ -37,7 +39,7 @@ struct ResolveStep {
     enum Kind: Equatable {
         case model, family, option(familyArgument: Int), optionOf(PartFamily), currency, amountCurrency(fieldArgument: Int)
         case count, lineNumber
-        case rate, amount, file, command, field, keyword, name, text, integer, words
+        case rate, amount, file, command, field, keyword, name, variable, text, integer, words
     }
 
     let kind: Kind
@@ -61,6 +63,7 @@ struct ResolveStep {
         case .field: .field
         case .keyword: .keyword
         case .name: .name
+        case .variable: .variable
         case .text: .text
         case .integer: .integer
         case .words: .words

@@ -1,6 +1,6 @@
 import CarFactory
 
-/// `source`, `save`, `expect`, `echo`, `help`, `services`, `quit`.
+/// `source`, `save`, `expect`, `var`, `vars`, `echo`, `help`, `services`, `quit`.
 enum ScriptCommands {
     static let all: [CommandSpec] = [
         CommandSpec(
@@ -41,6 +41,7 @@ enum ScriptCommands {
             details: "FIELD is one of: count (cars in stock), seats, engine, suspension, drive, type (of the current car), price (the current car's unit price), total (the stock's value). price and total take an optional CURRENCY and match either the formatted amount or the same number (£42,719.30 or 42719.3). Words are compared case-insensitively; suspension and drive also match option names. A failure shows both values.",
             example: "expect drive 4WD",
             run: { session, call throws(ScriptError) in
+                session.expectationCount += 1
                 let name = call.word(1)
                 guard let field = ExpectField(rawValue: nameKey(name)) else { return }
                 var words = call.words(3)
@@ -61,6 +62,27 @@ enum ScriptCommands {
                     throw ScriptError(.expectationFailed(field: field.rawValue, expected: expected, actual: actual),
                                       at: call.range(3))
                 }
+            }),
+        CommandSpec(
+            name: "var", aliases: [], group: .script,
+            arguments: [.required("NAME", .variable), .required("VALUE", .text)],
+            summary: "set variable NAME to VALUE, which $NAME and ${NAME} then stand for",
+            details: "A name is a letter or '_', then letters, digits and '_' (case matters). $NAME and ${NAME} are replaced by the value in unquoted words and inside double quotes, before the command's names are looked up, so a variable can stand for a model, a count, a currency or a file. A $ before anything else is a dollar sign ($70,800.00), and so is \\$. The value is one word: quote it to hold blanks. --var NAME=VALUE sets one from the command line. Using a variable never set is an error.",
+            example: "var model suv",
+            runsWhenChecking: true,
+            run: { session, call throws(ScriptError) in
+                session.setVariable(call.word(1), to: call.word(2))
+            }),
+        CommandSpec(
+            name: "vars", aliases: [], group: .script,
+            arguments: [],
+            summary: "list the variables and their values",
+            details: "One row per variable, in the order they were first set.",
+            example: "vars",
+            run: { session, call throws(ScriptError) in
+                var table = Table([.init("name"), .init("value")], emptyMessage: "No variables are set.")
+                for name in session.variableNames { table.append([.text(name), .text(session.variables[name] ?? "")]) }
+                session.emit(.table(table), call)
             }),
         CommandSpec(
             name: "echo", aliases: [], group: .script,

@@ -4,6 +4,7 @@ import CarFactory
 enum SessionScript {
     static func text(of session: Session) throws(ScriptError.Kind) -> String {
         var lines = ["# carfab session, saved by carfab \(Engine.version)"]
+        for name in session.variableNames { lines.append("var \(name) \(word(session.variables[name] ?? ""))") }
         for definition in session.definitions {
             switch definition {
             case .option(let option): lines.append(Self.definition(of: option))
@@ -64,7 +65,7 @@ enum SessionScript {
 
     /// `name` as a script word: bare if it can be, else quoted with escapes.
     static func word(_ name: String) -> String {
-        let special: Set<Character> = [" ", "\t", ";", "#", "\"", "\\", "\n", "\r"]
+        let special: Set<Character> = [" ", "\t", ";", "#", "\"", "\\", "\n", "\r", "$"]
         if !name.isEmpty && !name.contains(where: special.contains) { return name }
         return quoted(name)
     }
@@ -76,6 +77,7 @@ enum SessionScript {
             switch character {
             case "\"": quoted += "\\\""
             case "\\": quoted += "\\\\"
+            case "$": quoted += "\\$"
             case "\n": quoted += "\\n"
             case "\t": quoted += "\\t"
             default: quoted.append(character)

@@ -11,12 +11,15 @@ package struct Completion: Equatable, Sendable {
     package var candidates: [String]
     /// The text before the cursor that a replacement replaces, as typed (`"my f` for `my f`).
     package var typed: String
+    /// Whether candidates go in as they are (variable references), never quoted.
+    package var verbatim = false
 
     /// What can complete `partial`, typed as `typed` (the same unless it is opened by a quote).
-    package init(partial: String, candidates: [String], typed: String? = nil) {
+    package init(partial: String, candidates: [String], typed: String? = nil, verbatim: Bool = false) {
         self.partial = partial
         self.candidates = candidates
         self.typed = typed ?? partial
+        self.verbatim = verbatim
     }
 
     /// The text to put in place of `typed`: the only candidate (with a blank after it,
@@ -24,6 +27,7 @@ package struct Completion: Equatable, Sendable {
     /// holds a blank or another special character is quoted, as the language reads it.
     package var replacement: String? {
         guard let first = candidates.first else { return nil }
+        if verbatim { return candidates.count == 1 ? first : Self.commonStart(candidates, longerThan: typed) }
         let quoting = typed.hasPrefix("\"") || candidates.contains { SessionScript.word($0) != $0 }
         if candidates.count == 1 {
             if first.hasSuffix("/") { return quoting ? String(SessionScript.quoted(first).dropLast()) : first }
@@ -41,6 +45,19 @@ package struct Completion: Equatable, Sendable {
         // The shared start, its quote left open for the rest of the name.
         return quoting ? String(SessionScript.quoted(String(common)).dropLast()) : String(common)
     }
+
+    /// The longest start `names` share, if longer than `typed`.
+    private static func commonStart(_ names: [String], longerThan typed: String) -> String? {
+        guard let first = names.first else { return nil }
+        var common = Array(first)
+        for name in names.dropFirst() {
+            let other = Array(name)
+            var length = 0
+            while length < common.count && length < other.count && common[length] == other[length] { length += 1 }
+            common.removeLast(common.count - length)
+        }
+        return common.count > typed.count ? String(common) : nil
+    }
 }
 
 /// Tab completion from the command table: what each argument kind accepts, filtered by the typed prefix.
@@ -53,11 +70,15 @@ package struct Completer {
     package let workingDirectory: String
     /// Whether file names are completed: not under `--safe`, where commands that take them are refused.
     package let completesFiles: Bool
+    /// The variables defined, completed after `$` and `${`.
+    package let variables: [String]
 
     /// A completer over `commands` and `catalog`, completing file names in `workingDirectory` if `completesFiles`.
-    package init(commands: CommandTable, catalog: Catalog, workingDirectory: String = ".", completesFiles: Bool = true) {
+    package init(commands: CommandTable, catalog: Catalog, variables: [String] = [], workingDirectory: String = ".",
+                 completesFiles: Bool = true) {
         self.commands = commands
         self.catalog = catalog
+        self.variables = variables
         self.workingDirectory = workingDirectory
         self.completesFiles = completesFiles
     }
@@ -70,6 +91,7 @@ package struct Completer {
         // A word opened by a quote is completed inside it (`source "my f`); a comment never is.
         var opened: [UInt8]?
         guard !Self.inComment(bytes) else { return none }
+        if let reference = Self.openReference(bytes) { return completion(ofReference: reference) }
         guard var outcome = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) })
         else { return none }
         if case .openQuote(let quote) = outcome, !bytes[(quote + 1)...].contains(UInt8(ascii: "\\")) {
@@ -99,6 +121,30 @@ package struct Completer {
             if typed != partial && typed.hasSuffix("\"") { return none }
         }
         return Completion(partial: partial, candidates: candidates(after: words, partial: partial), typed: typed)
+    }
+
+    /// The variable reference the line ends in, as typed (`$mo`, `${mo`, `$`), if it ends in one.
+    private static func openReference(_ bytes: [UInt8]) -> String? {
+        var start = bytes.count
+        while start > 0, bytes[start - 1] == UInt8(ascii: "_") || (bytes[start - 1] | 0x20) >= UInt8(ascii: "a")
+                && (bytes[start - 1] | 0x20) <= UInt8(ascii: "z") || (bytes[start - 1] >= UInt8(ascii: "0") && bytes[start - 1] <= UInt8(ascii: "9")) {
+            start -= 1
+        }
+        if start > 0 && bytes[start - 1] == UInt8(ascii: "{") { start -= 1 }
+        guard start > 0, bytes[start - 1] == UInt8(ascii: "$") else { return nil }
+        start -= 1
+        // `\$` is a dollar sign, not a reference.
+        if start > 0 && bytes[start - 1] == UInt8(ascii: "\\") { return nil }
+        return String(decoding: bytes[start...], as: UTF8.self)
+    }
+
+    /// The variables that can complete `typed` (`$mo`, `${mo`), written as references.
+    private func completion(ofReference typed: String) -> Completion {
+        let braced = typed.hasPrefix("${")
+        let partial = String(typed.dropFirst(braced ? 2 : 1))
+        let names = variables.filter { $0.hasPrefix(partial) }
+        return Completion(partial: typed, candidates: names.map { braced ? "${\($0)}" : "$" + $0 }, typed: typed,
+                          verbatim: true)
     }
 
     /// Whether the end of `bytes` is inside a comment: a `#` outside quotes before it.
@@ -167,6 +213,7 @@ package struct Completer {
         case .currency, .amountCurrency: catalog.currencies.map(\.code)
         case .command: commands.allNames
         case .field: ExpectField.allCases.map(\.rawValue)
+        case .variable: variables
         case .count, .lineNumber, .rate, .amount, .words, .file, .name, .text, .integer: []
         }
     }

@@ -78,3 +78,14 @@ private func readLink(_ path: String) -> String? {
     guard length >= 0 else { return nil }
     return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
+
+/// Writes `bytes` to `path` as `save` does (whole, or the old file left as it was); nil, or
+/// why it could not.
+package func writeWhole(_ bytes: [UInt8], to path: String, stop: StopRequest) -> String? {
+    do throws(ScriptError.Kind) {
+        try save(bytes, to: path, stop: stop)
+        return nil
+    } catch {
+        return ScriptError(error, at: SourceRange(0, 0)).message
+    }
+}

@@ -252,6 +252,7 @@ extension Session {
 
     /// Looks the command up, resolves its arguments, and runs it (unless only checking).
     func execute(_ words: Range<Int>, lexer: Lexer) throws(ScriptError) {
+        if !lexer.references.isEmpty { try expandVariables(words, lexer: lexer) }
         let nameToken = lexer.tokens[words.lowerBound]
         guard let position = commands.position(of: lexer.word(nameToken)) else {
             let name = lexer.string(nameToken)

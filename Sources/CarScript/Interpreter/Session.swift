@@ -44,6 +44,11 @@ final class Session {
     /// How many of the catalog's definitions were made before the session began: `save`
     /// writes the ones after.
     let definitionsBefore: Int
+    /// The variables (`var`, `--var`) by name, and their names in the order first defined.
+    var variables: [String: String] = [:]
+    var variableNames: [String] = []
+    /// How many `expect` assertions have run (a test counts them).
+    var expectationCount = 0
     /// Whether `quit` was given.
     @exclusivity(unchecked) var quitRequested = false
     /// The status `quit N` asked for.
@@ -71,6 +76,25 @@ final class Session {
 
     /// The definitions made in this session, in order.
     var definitions: ArraySlice<CatalogDefinition> { catalog.definitions[definitionsBefore...] }
+
+    /// Sets variable `name` (a valid name) to `value`.
+    func setVariable(_ name: String, to value: String) {
+        if variables.updateValue(value, forKey: name) == nil { variableNames.append(name) }
+    }
+
+    /// Puts the values of the variables referred to in tokens `words` into their words, so
+    /// names are resolved from the expanded text; an undefined one is an error at its `$`.
+    @inline(never)
+    func expandVariables(_ words: Range<Int>, lexer: Lexer) throws(ScriptError) {
+        try lexer.expand(words) { reference throws(ScriptError) -> String in
+            guard let value = variables[reference.name] else {
+                throw ScriptError(.unknownName("variable", reference.name,
+                                               suggestion: closestName(to: reference.name, in: variableNames), valid: variableNames),
+                                  at: reference.range)
+            }
+            return value
+        }
+    }
 
     /// Passes a result of `command` on.
     func emit(_ result: CommandResult, _ invocation: Invocation) {

@@ -5,6 +5,23 @@
 // (a line of n bytes has at most n tokens and n bytes of text), so the loop writes
 // through pointers with no growth checks, and lexing allocates nothing once warm.
 
+/// What a variable's name is made of: a letter or `_`, then letters, digits and `_`.
+package enum VariableSyntax {
+    /// Whether `bytes` are a variable's name.
+    package static func isName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, beginsName(first) else { return false }
+        return bytes.dropFirst().allSatisfy(continuesName)
+    }
+
+    static func beginsName(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
+    }
+
+    static func continuesName(_ byte: UInt8) -> Bool {
+        beginsName(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+}
+
 /// A word or a `;` separator, with where it stands in the line and where its text is.
 struct Token: Equatable, Sendable {
     /// A word or a command separator.
@@ -42,20 +59,22 @@ enum Outcome: Equatable, Sendable {
     @exclusivity(unchecked) private var tokenStorage: UnsafeMutablePointer<Token>
     @exclusivity(unchecked) private var textStorage: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var textCapacity: Int
     @exclusivity(unchecked) private var tokenCount = 0
     @exclusivity(unchecked) private var textCount = 0
     /// 1 for bytes that may stand anywhere in an unquoted word with no special meaning
-    /// (every byte from `$` to DEL except `;` and `\`): one load tells.
+    /// (every byte from `%` to DEL except `;` and `\`): one load tells.
     private let plain: UnsafeMutablePointer<UInt8>
 
     /// A lexer with empty buffers.
 init() {
         capacity = 256
+        textCapacity = 256
         tokenStorage = .allocate(capacity: capacity)
-        textStorage = Self.allocateText(capacity)
+        textStorage = Self.allocateText(textCapacity)
         plain = .allocate(capacity: 256)
         for byte in 0..<256 {
-            plain[byte] = byte > 0x23 && byte < 0x80 && byte != 0x3B && byte != 0x5C ? 1 : 0
+            plain[byte] = byte > 0x24 && byte < 0x80 && byte != 0x3B && byte != 0x5C ? 1 : 0
         }
     }
 
@@ -97,18 +116,28 @@ func string(_ token: Token) -> String {
     /// plus one. What the storage holds is kept (a resumed line goes on from it), and it
     /// grows by doubling, so a line fed in many pieces costs time in proportion to its length.
     private func reserve(_ count: Int) {
+        reserveText(count)
         guard count + 1 > capacity else { return }
         var grown = capacity
         while grown < count + 1 { grown *= 2 }
         let tokens = UnsafeMutablePointer<Token>.allocate(capacity: grown)
         tokens.moveInitialize(from: tokenStorage, count: tokenCount)
+        tokenStorage.deallocate()
+        tokenStorage = tokens
+        capacity = grown
+    }
+
+    /// Makes room for `count` bytes of text. Only the text moves: expanding variables grows
+    /// it while the line's tokens are being run, which must stay where they are.
+    private func reserveText(_ count: Int) {
+        guard count + 1 > textCapacity else { return }
+        var grown = textCapacity
+        while grown < count + 1 { grown *= 2 }
         let text = Self.allocateText(grown)
         text.update(from: textStorage, count: textCount)
-        tokenStorage.deallocate()
         textStorage.deallocate()
-        tokenStorage = tokens
         textStorage = text
-        capacity = grown
+        textCapacity = grown
     }
 
     /// Where lexing of an unfinished logical line stopped, so the next physical line goes on
@@ -124,6 +153,48 @@ func string(_ token: Token) -> String {
     }
 
     @exclusivity(unchecked) private var pending: Pending?
+
+    /// A variable reference (`$name`, `${name}`) in a word: its value goes into the word's
+    /// text at `textOffset` when the command runs (so `var x 1; echo $x` sees the new value).
+    struct Reference {
+        /// The token of the word it stands in.
+        var token: Int
+        /// Where in the text the value goes.
+        var textOffset: Int
+        /// The `$...` in the line.
+        var range: SourceRange
+        var name: String
+    }
+
+    /// The last line's variable references, in order (empty for nearly every line).
+    @exclusivity(unchecked) private(set) var references: [Reference] = []
+    /// How many of them have been expanded (commands run left to right).
+    private var expanded = 0
+
+    /// Puts each reference's `value` into tokens `words`: a word's new text is made at the end
+    /// of the text storage and the token pointed at it. Each reference is expanded once.
+    func expand(_ words: Range<Int>, value: (Reference) throws(ScriptError) -> String) throws(ScriptError) {
+        while expanded < references.count && references[expanded].token < words.lowerBound { expanded += 1 }
+        while expanded < references.count && references[expanded].token < words.upperBound {
+            let token = references[expanded].token
+            let old = tokenStorage[token].text
+            var bytes: [UInt8] = []
+            var from = old.lowerBound
+            while expanded < references.count && references[expanded].token == token {
+                let reference = references[expanded]
+                bytes.append(contentsOf: UnsafeBufferPointer(start: textStorage + from, count: reference.textOffset - from))
+                bytes.append(contentsOf: try value(reference).utf8)
+                from = reference.textOffset
+                expanded += 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: textStorage + from, count: old.upperBound - from))
+            // Room for the new text past the old (tokens keep offsets into it, not addresses).
+            reserveText(textCount + bytes.count)
+            (textStorage + textCount).update(from: bytes, count: bytes.count)
+            tokenStorage[token].text = textCount..<textCount + bytes.count
+            textCount += bytes.count
+        }
+    }
 
     /// Where lexing stopped in an unfinished line: a `\` that continues it (outside or inside
     /// a string), or its end inside a string.
@@ -190,25 +261,31 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
             tokenIndex += 1
         }
 
-        /// The rest of an open string, from `i`; false if the line ends inside it.
-        mutating func quoted(_ line: UnsafeBufferPointer<UInt8>) throws(ScriptError) -> Bool {
+        /// How the rest of an open string ended.
+        enum QuoteEnd { case closed, lineEnded, dollar }
+
+        /// The rest of an open string, from `i`, up to its closing quote, the end of the line,
+        /// or a `$` (left at `i` for the lexer to read the reference, then to go on).
+        mutating func quoted(_ line: UnsafeBufferPointer<UInt8>) throws(ScriptError) -> QuoteEnd {
             while i < count {
                 let c = input[i]
                 if c == UInt8(ascii: "\"") {
                     i += 1
-                    return true
+                    return .closed
                 }
+                if c == UInt8(ascii: "$") { return .dollar }
                 if c == UInt8(ascii: "\\") {
-                    guard i + 1 < count else { return false }
+                    guard i + 1 < count else { return .lineEnded }
                     switch input[i + 1] {
                     case UInt8(ascii: "\""): append(UInt8(ascii: "\""))
+                    case UInt8(ascii: "$"): append(UInt8(ascii: "$"))
                     case UInt8(ascii: "\\"): append(UInt8(ascii: "\\"))
                     case UInt8(ascii: "n"): append(0x0A)
                     case UInt8(ascii: "t"): append(0x09)
                     case 0x0A: break
                     case 0x0D where i + 2 >= count || input[i + 2] == 0x0A:
                         // `\` before a CR LF line break: both go, as before LF.
-                        guard i + 2 < count else { return false }
+                        guard i + 2 < count else { return .lineEnded }
                         i += 1
                     default:
                         let end = try Lexer.scalarEnd(line, from: i + 1)
@@ -228,7 +305,7 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
                 textIndex += end - i
                 i = end
             }
-            return false
+            return .lineEnded
         }
     }
 
@@ -264,7 +341,7 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
             return .openQuote(at: quote)
         }
 
-        if let quote = state.quote, try !c.quoted(line) { return try openQuote(quote, c) }
+        if let quote = state.quote, try !string(line, &c) { return try openQuote(quote, c) }
         while c.i < count {
             let byte = input[c.i]
             // Plain word bytes, the common case: everything above `#` up to DEL except `;` and `\`.
@@ -326,6 +403,11 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
                 if next < count && input[next] == 0x0A {
                     c.endWord(at: c.i)
                     c.i = next + 1
+                } else if next < count && input[next] == UInt8(ascii: "$") && next == c.i + 1 {
+                    // `\$`: a dollar sign, not a variable.
+                    c.beginWord(at: c.i)
+                    c.append(UInt8(ascii: "$"))
+                    c.i += 2
                 } else if next == count {
                     c.endWord(at: c.i)
                     if !atEnd {
@@ -342,7 +424,10 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
                 c.beginWord(at: c.i)
                 let quote = c.i
                 c.i += 1
-                if try !c.quoted(line) { return try openQuote(quote, c) }
+                if try !string(line, &c) { return try openQuote(quote, c) }
+            case UInt8(ascii: "$"):
+                c.beginWord(at: c.i)
+                try reference(line, &c)
             default:
                 // Control bytes, `!`, `"`-free punctuation below `#`, and UTF-8: checked one character at a time.
                 c.beginWord(at: c.i)
@@ -350,7 +435,7 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
                 scan: while c.i < count {
                     switch input[c.i] {
                     case 0x20, 0x09, 0x0D, 0x0B, 0x0C, 0x0A, UInt8(ascii: ";"), UInt8(ascii: "#"),
-                         UInt8(ascii: "\\"), UInt8(ascii: "\""):
+                         UInt8(ascii: "\\"), UInt8(ascii: "\""), UInt8(ascii: "$"):
                         break scan
                     case 0:
                         throw ScriptError(.nulByte, at: SourceRange(c.i, c.i + 1))
@@ -380,20 +465,78 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
         return hasNUL | hasLineBreak | (eight & high)
     }
 
-    /// A mark (top bit) on each of eight packed bytes that is not plain: below `$`, `;`, the
+    /// A mark (top bit) on each of eight packed bytes that is not plain: `$` or below, `;`, the
     /// backslash, or not ASCII. The lowest mark is exact (borrows only run towards higher bytes), which
     /// is all the scan needs.
     @inline(__always)
     private static func notPlain(_ eight: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high = 0x80 &* ones
-        let below = (eight &- 0x24 &* ones) & ~eight & high
+        let below = (eight &- 0x25 &* ones) & ~eight & high
         let semicolons = eight ^ (0x3B &* ones)
         let backslashes = eight ^ (0x5C &* ones)
         let isSemicolon = (semicolons &- ones) & ~semicolons & high
         let isBackslash = (backslashes &- ones) & ~backslashes & high
         return below | isSemicolon | isBackslash | (eight & high)
     }
+
+    /// The rest of a string, from `c.i`, with the references in it; false if the line ends inside it.
+    private func string(_ line: UnsafeBufferPointer<UInt8>, _ c: inout Cursor) throws(ScriptError) -> Bool {
+        while true {
+            switch try c.quoted(line) {
+            case .closed: return true
+            case .lineEnded: return false
+            case .dollar: try reference(line, &c)
+            }
+        }
+    }
+
+    /// Reads the reference (`$name` or `${name}`) at `c.i` into the word being lexed, or the
+    /// dollar sign it is if no name follows.
+    @inline(never)
+    private func reference(_ line: UnsafeBufferPointer<UInt8>, _ c: inout Cursor) throws(ScriptError) {
+        let start = c.i
+        let input = c.input
+        var nameStart = start + 1
+        var nameEnd: Int
+        let end: Int
+        if nameStart < c.count && input[nameStart] == UInt8(ascii: "{") {
+            nameStart += 1
+            nameEnd = nameStart
+            while nameEnd < c.count && input[nameEnd] != UInt8(ascii: "}") && input[nameEnd] != UInt8(ascii: "\"")
+                    && input[nameEnd] != 0x0A && input[nameEnd] >= 0x20 {
+                nameEnd += 1
+            }
+            guard nameEnd < c.count && input[nameEnd] == UInt8(ascii: "}") else {
+                throw ScriptError(.unclosedBrace, at: SourceRange(start, start + 2))
+            }
+            end = nameEnd + 1
+            let name = UnsafeBufferPointer(rebasing: line[nameStart..<nameEnd])
+            guard Self.isVariableName(name) else {
+                throw ScriptError(.badVariableName(Self.decode(line, nameStart..<nameEnd)), at: SourceRange(start, end))
+            }
+        } else {
+            guard nameStart < c.count, Self.beginsName(input[nameStart]) else {
+                // A `$` before anything but a name or `{` is a dollar sign (`$70,800.00`).
+                c.append(UInt8(ascii: "$"))
+                c.i += 1
+                return
+            }
+            nameEnd = nameStart + 1
+            while nameEnd < c.count && Self.continuesName(input[nameEnd]) { nameEnd += 1 }
+            end = nameEnd
+        }
+        references.append(Reference(token: c.tokenIndex, textOffset: c.textIndex, range: SourceRange(start, end),
+                                     name: Self.decode(line, nameStart..<nameEnd)))
+        c.i = end
+    }
+
+    /// Whether `bytes` are a variable's name.
+    static func isVariableName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { VariableSyntax.isName(bytes) }
+
+    private static func beginsName(_ byte: UInt8) -> Bool { VariableSyntax.beginsName(byte) }
+
+    private static func continuesName(_ byte: UInt8) -> Bool { VariableSyntax.continuesName(byte) }
 
     /// The end of the UTF-8 sequence starting at `i`, or an error if it is not valid UTF-8.
     static func scalarEnd(_ line: UnsafeBufferPointer<UInt8>, from i: Int) throws(ScriptError) -> Int {

@@ -22,6 +22,10 @@ enum Kind: Error, Equatable, Sendable {
         case invalidUTF8(UInt8)
         case unknownEscape(String)
         case unterminatedString
+        /// `${...}` whose inside is not a variable's name.
+        case badVariableName(String)
+        /// `${` with no `}` after the name.
+        case unclosedBrace
         case lineTooLong(limit: Int)
         case unknownCommand(String, suggestion: String?)
         case unknownName(String, String, suggestion: String?, valid: [String])
@@ -73,6 +77,8 @@ init(_ kind: Kind, at range: SourceRange) {
         case .invalidUTF8: "invalid-utf8"
         case .unknownEscape: "unknown-escape"
         case .unterminatedString: "unterminated-string"
+        case .badVariableName: "bad-variable-name"
+        case .unclosedBrace: "unclosed-brace"
         case .lineTooLong: "line-too-long"
         case .unknownCommand: "unknown-command"
         case .unknownName(let what, _, _, _): "unknown-" + (what.hasSuffix(" option") ? "option" : what.replacingBlanks)
@@ -100,6 +106,9 @@ var message: String {
         case .invalidUTF8(let byte): "invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)))"
         case .unknownEscape(let text): "unknown escape '\(text)' (use \\\", \\\\, \\n or \\t)"
         case .unterminatedString: "unterminated string: missing closing '\"'"
+        case .badVariableName(let text):
+            "'\(Self.shown(text))' is not a variable name (letters, digits and '_', not starting with a digit)"
+        case .unclosedBrace: "'${' without a closing '}'"
         case .lineTooLong(let limit): "line longer than the limit of \(limit / 1024) KiB (\(limit) bytes); it is skipped"
         case .unknownCommand(let name, let suggestion):
             "unknown command '\(Self.shown(name))'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; type 'help' for the list")

@@ -1,0 +1,156 @@
+import CarScript
+
+/// Writes test outcomes as they come, in file order: text (one line per file, its problems
+/// indented below a failure), TAP version 14 (a test point per file, problems in a YAML
+/// block), or JSON lines (one object per file and a summary).
+struct TestReporter {
+    let format: OutputFormat
+    let out: Output
+
+    func begin(count: Int) {
+        if format == .tap { out.write("TAP version 14\n1..\(count)\n") }
+    }
+
+    func report(_ outcome: TestOutcome, number: Int) {
+        switch format {
+        case .text: text(outcome)
+        case .tap: tap(outcome, number: number)
+        case .json: json(outcome)
+        }
+        out.flushIfFull()
+    }
+
+    func end(passed: Int, failed: Int) {
+        switch format {
+        case .text: out.write("\(passed) passed, \(failed) failed\n")
+        case .tap: out.write("# \(passed) passed, \(failed) failed\n")
+        case .json:
+            var object = JSONObject()
+            object.add("type", string: "summary")
+            object.add("passed", raw: String(passed))
+            object.add("failed", raw: String(failed))
+            out.write(object.text + "\n")
+        }
+    }
+
+    private static func expects(_ count: Int) -> String { count == 1 ? "1 expect" : "\(count) expects" }
+
+    private func text(_ outcome: TestOutcome) {
+        let path = DisplayText.escaped(outcome.path)
+        guard !outcome.passed else {
+            out.write("ok \(path) (\(Self.expects(outcome.expects)))\n")
+            return
+        }
+        out.write("FAIL \(path)\n")
+        for problem in outcome.problems {
+            for line in problem.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+                out.write("    " + line + "\n")
+            }
+        }
+        if let note = outcome.note { out.write("    (\(DisplayText.escaped(note)))\n") }
+    }
+
+    private func tap(_ outcome: TestOutcome, number: Int) {
+        // A description may not hold a line break, and `#` would begin a directive.
+        let description = DisplayText.escaped(outcome.path).split(separator: "#", omittingEmptySubsequences: false)
+            .joined(separator: "\\#")
+        guard !outcome.passed else {
+            out.write("ok \(number) - \(description) (\(Self.expects(outcome.expects)))\n")
+            return
+        }
+        out.write("not ok \(number) - \(description)\n")
+        out.write("  ---\n")
+        let first = outcome.problems.first
+        out.write("  message: \(Self.yaml(first?.message ?? outcome.note ?? "failed"))\n")
+        out.write("  severity: fail\n")
+        if let first, first.line > 0 {
+            out.write("  at:\n")
+            out.write("    file: \(Self.yaml(first.file))\n")
+            out.write("    line: \(first.line)\n")
+            out.write("    column: \(first.column)\n")
+        }
+        out.write("  expects: \(outcome.expects)\n")
+        if let note = outcome.note { out.write("  note: \(Self.yaml(note))\n") }
+        if !outcome.problems.isEmpty {
+            out.write("  diagnostics: |\n")
+            for problem in outcome.problems {
+                for line in problem.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+                    out.write("    " + DisplayText.escaped(String(line)) + "\n")
+                }
+            }
+        }
+        out.write("  ...\n")
+    }
+
+    private func json(_ outcome: TestOutcome) {
+        var object = JSONObject()
+        object.add("type", string: "test")
+        object.add("file", string: outcome.path)
+        object.add("status", string: outcome.passed ? "pass" : "fail")
+        object.add("expects", raw: String(outcome.expects))
+        object.add("diagnostics", raw: "[" + outcome.problems.map(\.json).joined(separator: ",") + "]")
+        object.add("note", raw: outcome.note.map(JSONObject.quote) ?? "null")
+        out.write(object.text + "\n")
+    }
+
+    /// `text` as a YAML double-quoted scalar (JSON's string syntax is valid YAML).
+    private static func yaml(_ text: String) -> String {
+        JSONObject.quote(text)
+    }
+}
+
+/// The JUnit XML report GitLab, Jenkins and others read: one test suite for the run, one
+/// test case per file, a failure with the first problem's message and every problem's text.
+enum JUnitReport {
+    static func xml(_ outcomes: [TestOutcome], seconds: Double, timestamp: String, hostname: String) -> String {
+        let failed = outcomes.filter { !$0.passed }.count
+        let time = TestRunner.formatSeconds(seconds)
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"carfab\" tests=\"\(outcomes.count)\" failures=\"\(failed)\" errors=\"0\" time=\"\(time)\">\n"
+        xml += "  <testsuite name=\"carfab --test\" tests=\"\(outcomes.count)\" failures=\"\(failed)\" errors=\"0\""
+            + " time=\"\(time)\" timestamp=\"\(timestamp)\" hostname=\"\(escaped(hostname))\">\n"
+        for outcome in outcomes {
+            let directory = outcome.path.split(separator: "/").dropLast().joined(separator: "/")
+            // Only the attributes every reader's schema allows (name, classname, time).
+            xml += "    <testcase name=\"\(escaped(outcome.path))\" classname=\"\(escaped(directory.isEmpty ? "." : directory))\""
+                + " time=\"\(TestRunner.formatSeconds(outcome.seconds))\""
+            if outcome.passed {
+                xml += "/>\n"
+                continue
+            }
+            xml += ">\n"
+            let first = outcome.problems.first
+            var message = first?.message ?? outcome.note ?? "failed"
+            if let first, first.line > 0 { message = "\(first.file):\(first.line):\(first.column): " + message }
+            var details = outcome.problems.map(\.text).joined()
+            if let note = outcome.note { details += note + "\n" }
+            xml += "      <failure message=\"\(escaped(message))\" type=\"\(escaped(first?.id ?? "failed"))\">"
+                + escaped(details, inAttribute: false) + "</failure>\n"
+            xml += "    </testcase>\n"
+        }
+        xml += "  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+
+    /// `text` for an XML attribute (or element content): markup characters as entities (and,
+    /// in an attribute, line breaks and tabs, which would otherwise be read as blanks), and
+    /// characters XML 1.0 cannot hold (most control characters) as U+FFFD.
+    static func escaped(_ text: String, inAttribute: Bool = true) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": result.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": result.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"": result.append(contentsOf: "&quot;".unicodeScalars)
+            case "\n", "\t":
+                if inAttribute { result.append(contentsOf: "&#\(scalar.value);".unicodeScalars) } else { result.append(scalar) }
+            case "\r": result.append(contentsOf: "&#13;".unicodeScalars)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                result.append("\u{FFFD}")
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+}

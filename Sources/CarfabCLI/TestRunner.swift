@@ -1,0 +1,443 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CarFactory
+import CarScript
+
+// `carfab --test PATH...`: every test file runs in a fresh session (the catalog, with any
+// --catalog files, loaded once and given to each), and is reported in file order, as text,
+// TAP or JSON lines, and as JUnit XML if asked. With -j N, N files run at a time, each in a
+// process forked from this one (which has the catalog loaded already); each sends its
+// outcome back over a pipe, and the outcomes are reported in file order, so the output is
+// the same for any N.
+
+/// One problem a test file reported.
+struct TestProblem: Equatable {
+    var id: String
+    var file: String
+    var line: Int
+    var column: Int
+    var message: String
+    /// As carfab writes it on standard error (no colour).
+    var text: String
+    /// As `--format json` writes it.
+    var json: String
+
+    init(_ diagnostic: Diagnostic) {
+        id = diagnostic.id
+        file = diagnostic.file
+        line = diagnostic.line
+        column = diagnostic.column
+        message = diagnostic.message
+        text = TextRenderer.text(of: diagnostic)
+        json = JSONRenderer.object(of: diagnostic)
+    }
+
+    init(id: String, file: String, line: Int, column: Int, message: String, text: String, json: String) {
+        (self.id, self.file, self.line, self.column, self.message, self.text, self.json) =
+            (id, file, line, column, message, text, json)
+    }
+}
+
+/// How one test file went.
+struct TestOutcome: Equatable {
+    /// The file, as named.
+    var path: String
+    var passed: Bool
+    /// How many `expect` assertions ran.
+    var expects: Int
+    var problems: [TestProblem]
+    /// Why it failed, if no problem says (`quit 3`, a test process that died).
+    var note: String?
+    /// Seconds it took (JUnit's report only: the output is the same from run to run).
+    var seconds: Double
+}
+
+/// Keeps a test's diagnostics; its results are not shown.
+private final class TestCollector: ResultSink {
+    /// The most problems kept of one file (`--keep-going` over a long file).
+    static let kept = 1000
+    var problems: [TestProblem] = []
+    var dropped = 0
+
+    func receive(_ result: CommandResult, from command: CommandSpec) {}
+
+    func receive(_ diagnostic: Diagnostic) {
+        if problems.count < Self.kept { problems.append(TestProblem(diagnostic)) } else { dropped += 1 }
+    }
+}
+
+enum TestRunner {
+    /// Runs the tests `parsed` names; what the program then ends with.
+    static func run(_ parsed: ProgramArguments, environment: ProgramEnvironment, out: Output, err: Output) -> Program.Outcome {
+        let stop = environment.stop
+        let started = now()
+        var options = EngineOptions()
+        options.keepGoing = parsed.keepGoing
+        options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
+        options.stop = stop
+        let reporter = TestReporter(format: parsed.format, out: out)
+        let loader = TextRenderer(out: out, err: err)
+        guard let catalog = Engine.catalog(files: parsed.catalogs.map(\.bytes), reportingTo: loader, options: options) else {
+            err.flush()
+            return stop.code > 0 ? .stoppedBy(signal: stop.code) : .exit(Program.ExitStatus.failure)
+        }
+        var files: [[UInt8]] = []
+        for case .file(let path) in parsed.inputs {
+            switch collect(path.bytes) {
+            case .success(let found):
+                for file in found where !files.contains(file) { files.append(file) }
+            case .failure(let problem):
+                err.write("carfab: error: \(problem.message)\n")
+                err.flush()
+                return .exit(Program.ExitStatus.failure)
+            }
+        }
+        guard !files.isEmpty else {
+            err.write("carfab: error: no test files (*.carfab) in \(parsed.inputs.map { "'\(DisplayText.escaped(Self.name(of: $0)))'" }.joined(separator: ", "))\n")
+            err.flush()
+            return .exit(Program.ExitStatus.failure)
+        }
+        let test = Test(catalog: catalog, options: options, variables: parsed.variables)
+        reporter.begin(count: files.count)
+        var outcomes: [TestOutcome] = []
+        let report: (TestOutcome) -> Void = { outcome in
+            outcomes.append(outcome)
+            reporter.report(outcome, number: outcomes.count)
+        }
+        let jobs = min(parsed.jobs ?? processorCount(), files.count)
+        let finished = jobs > 1 ? runInProcesses(files, jobs: jobs, test: test, out: out, err: err, stop: stop, report: report)
+                                : runHere(files, test: test, stop: stop, report: report)
+        if !finished || stop.isRequested {
+            out.flush()
+            return .stoppedBy(signal: stop.code > 0 ? stop.code : SIGINT)
+        }
+        let failed = outcomes.filter { !$0.passed }.count
+        reporter.end(passed: outcomes.count - failed, failed: failed)
+        out.flush()
+        let seconds = now() - started
+        var status = failed > 0 ? Program.ExitStatus.failure : Program.ExitStatus.success
+        if let junit = parsed.junit {
+            let xml = JUnitReport.xml(outcomes, seconds: seconds, timestamp: timestamp(), hostname: hostname())
+            if let reason = writeWhole(Array(xml.utf8), to: junit.description, stop: stop) {
+                err.write("carfab: error: JUnit report not written: \(DisplayText.escaped(reason))\n")
+                status = Program.ExitStatus.failure
+            }
+        }
+        err.write("carfab: \(outcomes.count) test file\(outcomes.count == 1 ? "" : "s") in \(formatSeconds(seconds)) s\n")
+        err.flush()
+        return Program.outcome(writing: out, to: err) ?? .exit(status)
+    }
+
+    /// What one test needs: the catalog each fresh session starts from, and how it runs.
+    struct Test {
+        let catalog: Catalog
+        let options: EngineOptions
+        let variables: [VariableSetting]
+
+        /// Runs the test file at `path` in a fresh session.
+        func run(_ path: [UInt8]) -> TestOutcome {
+            let started = now()
+            let shown = String(decoding: path, as: UTF8.self)
+            let collector = TestCollector()
+            let engine = Engine(catalog: catalog, options: options, sink: collector)
+            for setting in variables { engine.setVariable(setting.name, to: setting.value) }
+            do {
+                engine.evaluate(try openLineSource(.filePath(path), stop: options.stop))
+            } catch .interrupted {
+                // Stopped: the runner reports nothing more.
+            } catch {
+                engine.report(unreadable: shown, error)
+            }
+            var note: String?
+            if collector.dropped > 0 { note = "and \(collector.dropped) more problems" }
+            if let status = engine.requestedExitStatus, status != 0 { note = "ended by 'quit \(status)'" }
+            let passed = engine.failureCount == 0 && (engine.requestedExitStatus ?? 0) == 0
+            return TestOutcome(path: shown, passed: passed, expects: engine.expectationCount, problems: collector.problems,
+                               note: note, seconds: now() - started)
+        }
+    }
+
+    /// Runs `files` one after another in this process; false if a stop cut it short.
+    private static func runHere(_ files: [[UInt8]], test: Test, stop: StopRequest, report: (TestOutcome) -> Void) -> Bool {
+        for file in files {
+            let outcome = test.run(file)
+            if stop.isRequested { return false }
+            report(outcome)
+        }
+        return true
+    }
+
+    /// A test running in a forked process: the pipe its outcome comes back on.
+    private struct Worker {
+        let pid: pid_t
+        let pipe: Int32
+        let file: Int
+        var received: [UInt8] = []
+    }
+
+    /// Runs `files` in up to `jobs` forked processes at a time, reporting in file order;
+    /// false if a stop cut it short (the processes still running are then ended).
+    private static func runInProcesses(_ files: [[UInt8]], jobs: Int, test: Test, out: Output, err: Output,
+                                       stop: StopRequest, report: (TestOutcome) -> Void) -> Bool {
+        var workers: [Worker] = []
+        var outcomes = [TestOutcome?](repeating: nil, count: files.count)
+        var next = 0
+        var reported = 0
+        defer {
+            for worker in workers {
+                kill(worker.pid, SIGTERM)
+                close(worker.pipe)
+                var status: Int32 = 0
+                _ = waitpid(worker.pid, &status, 0)
+            }
+        }
+        while reported < files.count {
+            if stop.isRequested { return false }
+            while workers.count < jobs && next < files.count {
+                // Nothing may be waiting in a buffer a child would inherit and write again.
+                out.flush()
+                err.flush()
+                guard let worker = fork(test, file: next, path: files[next]) else {
+                    // No process to be had: this one runs the test itself.
+                    outcomes[next] = test.run(files[next])
+                    next += 1
+                    continue
+                }
+                workers.append(worker)
+                next += 1
+            }
+            if !workers.isEmpty {
+                var polled = workers.map { pollfd(fd: $0.pipe, events: Int16(POLLIN), revents: 0) }
+                if poll(&polled, nfds_t(polled.count), -1) < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                var index = workers.count - 1
+                while index >= 0 {
+                    defer { index -= 1 }
+                    guard polled[index].revents != 0 else { continue }
+                    var chunk = [UInt8](repeating: 0, count: 65536)
+                    let count = chunk.withUnsafeMutableBytes { read(workers[index].pipe, $0.baseAddress, $0.count) }
+                    if count > 0 {
+                        workers[index].received += chunk[0..<count]
+                        continue
+                    }
+                    if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+                    let worker = workers.remove(at: index)
+                    close(worker.pipe)
+                    var status: Int32 = 0
+                    while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
+                    outcomes[worker.file] = TestWire.outcome(worker.received, status: status,
+                                                             path: String(decoding: files[worker.file], as: UTF8.self))
+                }
+            }
+            while reported < files.count, let outcome = outcomes[reported] {
+                report(outcome)
+                reported += 1
+            }
+        }
+        return true
+    }
+
+    /// Starts a process that runs test `file` and writes its outcome to a pipe; nil if no
+    /// process or pipe could be made.
+    private static func fork(_ test: Test, file: Int, path: [UInt8]) -> Worker? {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return nil }
+        let pid = Glibc.fork()
+        if pid < 0 {
+            close(ends[0])
+            close(ends[1])
+            return nil
+        }
+        if pid == 0 {
+            // The child: run the test, send the outcome, and leave without running anything of
+            // the parent's (no buffered output, no services) on the way out.
+            close(ends[0])
+            let bytes = TestWire.bytes(of: test.run(path))
+            var sent = 0
+            while sent < bytes.count {
+                let count = bytes[sent...].withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                sent += count
+            }
+            _exit(0)
+        }
+        close(ends[1])
+        return Worker(pid: pid, pipe: ends[0], file: file)
+    }
+
+    /// The test files `path` names: itself if a file, else every `*.carfab` file under it,
+    /// in byte order of their paths.
+    static func collect(_ path: [UInt8]) -> Result<[[UInt8]], CollectFailure> {
+        let shown = DisplayText.escaped(String(decoding: path, as: UTF8.self))
+        var info = stat()
+        guard stat(String(decoding: path, as: UTF8.self), &info) == 0 else {
+            return .failure(CollectFailure(message: "cannot read '\(shown)': \(String(cString: strerror(errno)))"))
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return .success([path]) }
+        var found: [[UInt8]] = []
+        var visited: Set<[UInt64]> = []
+        walk(path, into: &found, visited: &visited)
+        return .success(found.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+
+    struct CollectFailure: Error {
+        let message: String
+    }
+
+    /// Adds the `*.carfab` files under directory `path`; a directory met twice (through a
+    /// link) is walked once.
+    private static func walk(_ path: [UInt8], into found: inout [[UInt8]], visited: inout Set<[UInt64]>) {
+        let name = String(decoding: path, as: UTF8.self)
+        var info = stat()
+        guard stat(name, &info) == 0, visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted,
+              let directory = opendir(name) else { return }
+        defer { closedir(directory) }
+        var entries: [[UInt8]] = []
+        while let entry = readdir(directory) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            guard bytes != [0x2E], bytes != [0x2E, 0x2E] else { continue }
+            entries.append(bytes)
+        }
+        let suffix = Array(".carfab".utf8)
+        for entry in entries {
+            let full = path.last == 0x2F ? path + entry : path + [0x2F] + entry
+            var entryInfo = stat()
+            guard stat(String(decoding: full, as: UTF8.self), &entryInfo) == 0 else { continue }
+            switch entryInfo.st_mode & S_IFMT {
+            case S_IFDIR: walk(full, into: &found, visited: &visited)
+            case S_IFREG where entry.count > suffix.count && entry.suffix(suffix.count).elementsEqual(suffix):
+                found.append(full)
+            default: break
+            }
+        }
+    }
+
+    private static func name(of input: ProgramInput) -> String {
+        switch input {
+        case .file(let path), .text(let path): path.description
+        }
+    }
+
+    private static func processorCount() -> Int {
+        max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
+    }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    static func formatSeconds(_ seconds: Double) -> String {
+        let milliseconds = Int((seconds * 1000).rounded())
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// The time now, as ISO 8601 in UTC (`2026-11-23T15:04:05`).
+    private static func timestamp() -> String {
+        var seconds = time(nil)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+    }
+
+    private static func hostname() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// A test's outcome as a forked test process sends it: one record per line, fields separated
+/// by tabs, with backslash, tab and line break escaped.
+enum TestWire {
+    static func bytes(of outcome: TestOutcome) -> [UInt8] {
+        var text = "carfab-test 1\n"
+        text += "passed\t\(outcome.passed ? 1 : 0)\n"
+        text += "expects\t\(outcome.expects)\n"
+        text += "seconds\t\(outcome.seconds)\n"
+        if let note = outcome.note { text += "note\t\(escaped(note))\n" }
+        for problem in outcome.problems {
+            text += ["problem", escaped(problem.id), escaped(problem.file), String(problem.line), String(problem.column),
+                     escaped(problem.message), escaped(problem.text), escaped(problem.json)].joined(separator: "\t") + "\n"
+        }
+        text += "end\n"
+        return Array(text.utf8)
+    }
+
+    /// The outcome in `bytes`, from a process that ended with wait status `status`; a
+    /// failure saying what went wrong if the process did not send one whole.
+    static func outcome(_ bytes: [UInt8], status: Int32, path: String) -> TestOutcome {
+        var outcome = TestOutcome(path: path, passed: false, expects: 0, problems: [], note: nil, seconds: 0)
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        var complete = lines.first == "carfab-test 1"
+        var ended = false
+        for line in lines.dropFirst() where complete && !ended {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            switch (fields.first, fields.count) {
+            case ("passed", 2): outcome.passed = fields[1] == "1"
+            case ("expects", 2): outcome.expects = Int(fields[1]) ?? 0
+            case ("seconds", 2): outcome.seconds = Double(fields[1]) ?? 0
+            case ("note", 2): outcome.note = unescaped(fields[1])
+            case ("problem", 8):
+                outcome.problems.append(TestProblem(id: unescaped(fields[1]), file: unescaped(fields[2]), line: Int(fields[3]) ?? 0,
+                                                    column: Int(fields[4]) ?? 0, message: unescaped(fields[5]),
+                                                    text: unescaped(fields[6]), json: unescaped(fields[7])))
+            case ("end", 1): ended = true
+            default: complete = false
+            }
+        }
+        if !(complete && ended) {
+            outcome.passed = false
+            let stopped = status & 0x7F
+            outcome.note = stopped != 0 ? "the test's process was ended by signal \(stopped)"
+                : "the test's process ended (status \((status >> 8) & 0xFF)) without its outcome"
+        }
+        return outcome
+    }
+
+    // By scalar, not character: CR LF is one character, and must not reach the wire whole.
+    static func escaped(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result.append(contentsOf: "\\\\".unicodeScalars)
+            case "\t": result.append(contentsOf: "\\t".unicodeScalars)
+            case "\n": result.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": result.append(contentsOf: "\\r".unicodeScalars)
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    static func unescaped(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        var escaping = false
+        for scalar in text.unicodeScalars {
+            if escaping {
+                switch scalar {
+                case "t": result.append("\t")
+                case "n": result.append("\n")
+                case "r": result.append("\r")
+                default: result.append(scalar)
+                }
+                escaping = false
+            } else if scalar == "\\" {
+                escaping = true
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import Testing
+
+/// `carfab --test`: a folder of passing and failing scripts, in every output format, at one
+/// job and at several, checked by the consumers CI uses (TAP by tappy, JUnit by xmllint
+/// against a schema).
+@Suite struct TestRunnerTests {
+    /// A folder of tests: two pass, three fail (an error, a failed expect, `quit 3`), and a
+    /// file that is not a test. Nested, so the walk and the sort are exercised.
+    private func folder() throws -> URL {
+        try temporaryDirectory(with: [
+            "tests/a-pass.carfab": "car sports\nexpect type Porsche Boxster\nexpect price GBP £41,210.85\n",
+            "tests/b-fail.carfab": "car $model\nexpect count 1\ncar nosuch\n",
+            "tests/sub/c-expect.carfab": "car suv 2\nexpect count 3\n",
+            "tests/sub/d-quit.carfab": "quit 3\n",
+            "tests/sub/e-pass.carfab": "var n 2\ncar compact $n; expect count $n\n",
+            "tests/notes.txt": "not a test\n",
+        ])
+    }
+
+    private let expectedText = """
+        ok tests/a-pass.carfab (2 expects)
+        FAIL tests/b-fail.carfab
+            tests/b-fail.carfab:3:5: error: unknown model 'nosuch'; valid models: compact, sports, suv
+            car nosuch
+                ^~~~~~
+        FAIL tests/sub/c-expect.carfab
+            tests/sub/c-expect.carfab:2:14: error: expected count 3, got 2
+            expect count 3
+                         ^
+        FAIL tests/sub/d-quit.carfab
+            (ended by 'quit 3')
+        ok tests/sub/e-pass.carfab (1 expect)
+        2 passed, 3 failed
+
+        """
+
+    @Test func a_folder_runs_in_file_order_with_the_same_output_at_one_job_and_at_four() throws {
+        let directory = try folder()
+        let one = try carfab(["--test", "tests", "-j", "1", "--var", "model=suv"], directory: directory)
+        let four = try carfab(["--test", "tests", "-j", "4", "--var", "model=suv"], directory: directory)
+        #expect(one.stdout == expectedText)
+        #expect(one.status == 1)
+        #expect(four.stdout == one.stdout)
+        #expect(four.status == 1)
+        #expect(one.stderr.hasPrefix("carfab: 5 test files in ") && one.stderr.hasSuffix(" s\n"))
+        let passing = try carfab(["--test", "tests/a-pass.carfab", "tests/sub/e-pass.carfab"], directory: directory)
+        #expect(passing.stdout == "ok tests/a-pass.carfab (2 expects)\nok tests/sub/e-pass.carfab (1 expect)\n2 passed, 0 failed\n")
+        #expect(passing.status == 0)
+    }
+
+    @Test func each_file_starts_from_a_fresh_session() throws {
+        let directory = try temporaryDirectory(with: [
+            "t/1.carfab": "car suv\noption drivetrain hybrid \"Hybrid\" price 9000\nrate GBP 1\nvar x 1\n",
+            "t/2.carfab": "expect count 0\ncar suv; set drivetrain hybrid\n",
+            "t/3.carfab": "expect total GBP 0\necho $x\n",
+        ])
+        let run = try carfab(["--test", "t", "-j", "1"], directory: directory)
+        #expect(run.stdout.contains("ok t/1.carfab (0 expects)"))
+        #expect(run.stdout.contains("FAIL t/2.carfab\n    t/2.carfab:2:25: error: unknown drivetrain option 'hybrid'"))
+        #expect(run.stdout.contains("FAIL t/3.carfab\n    t/3.carfab:2:6: error: unknown variable 'x'"))
+        #expect(run.stdout.hasSuffix("1 passed, 2 failed\n"))
+    }
+
+    @Test func keep_going_reports_every_failure_of_a_file_and_a_failure_never_stops_the_others() throws {
+        let directory = try temporaryDirectory(with: [
+            "t/1.carfab": "expect count 1\nexpect count 2\ncar nosuch\n",
+            "t/2.carfab": "car suv\nexpect count 1\n",
+        ])
+        let run = try carfab(["--test", "t", "--keep-going", "-j", "2"], directory: directory)
+        #expect(run.stdout.components(separatedBy: "error:").count - 1 == 3, "\(run)")
+        #expect(run.stdout.contains("ok t/2.carfab (1 expect)"))
+        #expect(run.status == 1)
+    }
+
+    @Test func tap_is_version_14_and_reads_with_a_tap_consumer() throws {
+        let directory = try folder()
+        let run = try carfab(["--test", "tests", "--format", "tap", "--var", "model=suv", "-j", "3"], directory: directory)
+        #expect(run.status == 1)
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(Array(lines.prefix(3)) == ["TAP version 14", "1..5", "ok 1 - tests/a-pass.carfab (2 expects)"])
+        #expect(lines.contains("not ok 2 - tests/b-fail.carfab"))
+        #expect(lines.dropLast().last == "# 2 passed, 3 failed")
+        try StrictTAP.check(run.stdout, tests: 5)
+        // tappy, Debian's python3-tap, reads each test point and its YAML block.
+        let script = """
+            import sys
+            from tap.parser import Parser
+            for line in Parser().parse_text(sys.stdin.read()):
+                if line.category == 'test':
+                    print(line.number, 'ok' if line.ok else 'not ok', (line.yaml_block or {}).get('message', ''),
+                          (line.yaml_block or {}).get('at', {}).get('line', ''))
+                elif line.category == 'unknown':
+                    print('unknown', repr(line))
+            """
+        let tappy = try launch("/usr/bin/python3", ["-c", script], stdin: run.stdout)
+        #expect(tappy.status == 0, "\(tappy)")
+        #expect(tappy.stdout == """
+            1 ok \("") \("")
+            2 not ok unknown model 'nosuch'; valid models: compact, sports, suv 3
+            3 not ok expected count 3, got 2 2
+            4 not ok ended by 'quit 3' \("")
+            5 ok \("") \("")
+
+            """)
+    }
+
+    @Test func json_is_a_line_per_file_and_a_summary() throws {
+        let directory = try folder()
+        let run = try carfab(["--test", "tests", "--format", "json", "--var", "model=suv"], directory: directory)
+        let objects = try run.stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
+        #expect(objects.count == 6)
+        #expect(objects.map { $0["status"] as? String ?? "" } == ["pass", "fail", "fail", "fail", "pass", ""])
+        #expect(objects[0]["expects"] as? Int == 2)
+        let diagnostics = objects[1]["diagnostics"] as? [[String: Any]] ?? []
+        #expect(diagnostics.first?["id"] as? String == "unknown-model")
+        #expect(diagnostics.first?["line"] as? Int == 3)
+        #expect(objects[3]["note"] as? String == "ended by 'quit 3'")
+        #expect(objects[5]["type"] as? String == "summary" && objects[5]["passed"] as? Int == 2 && objects[5]["failed"] as? Int == 3)
+    }
+
+    @Test func junit_xml_is_valid_against_its_schema_and_written_whole() throws {
+        let directory = try folder()
+        let report = directory.appendingPathComponent("reports/junit.xml")
+        try FileManager.default.createDirectory(at: report.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("old report".utf8).write(to: report)
+        let run = try carfab(["--test", "tests", "--junit", "reports/junit.xml", "--var", "model=suv", "-j", "2"],
+                             directory: directory)
+        #expect(run.status == 1)
+        let schema = packageRoot.appendingPathComponent("Tests/EndToEndTests/junit.xsd").path
+        let valid = try launch("/usr/bin/xmllint", ["--noout", "--schema", schema, report.path])
+        #expect(valid.status == 0, "\(valid)")
+        func query(_ path: String) throws -> String {
+            // (xmllint ends the value with a line break.)
+            String(try launch("/usr/bin/xmllint", ["--xpath", path, report.path]).stdout.dropLast())
+        }
+        #expect(try query("string(/testsuites/testsuite/@tests)") == "5")
+        #expect(try query("string(/testsuites/testsuite/@failures)") == "3")
+        #expect(try query("count(//testcase)") == "5")
+        #expect(try query("string(//testcase[2]/@name)") == "tests/b-fail.carfab")
+        #expect(try query("string(//testcase[2]/failure/@message)")
+                == "tests/b-fail.carfab:3:5: unknown model 'nosuch'; valid models: compact, sports, suv")
+        #expect(try query("string(//testcase[3]/@classname)") == "tests/sub")
+        #expect(try query("count(//testcase[1]/failure)") == "0")
+        // Nothing left beside it.
+        let left = try FileManager.default.contentsOfDirectory(atPath: report.deletingLastPathComponent().path)
+        #expect(left == ["junit.xml"])
+    }
+
+    @Test func a_junit_report_that_cannot_be_written_fails_the_run() throws {
+        let directory = try folder()
+        let run = try carfab(["--test", "tests/a-pass.carfab", "--junit", "no/such/dir/junit.xml"], directory: directory)
+        #expect(run.stdout == "ok tests/a-pass.carfab (2 expects)\n1 passed, 0 failed\n")
+        #expect(run.stderr.hasPrefix("carfab: error: JUnit report not written: cannot save 'no/such/dir/junit.xml': "))
+        #expect(run.status == 1)
+    }
+
+    @Test(arguments: [
+        (["--test"], "--test needs a file or folder of tests"),
+        (["--test", "t", "-e", "car suv"], "--test runs files; -e cannot be used with it"),
+        (["--test", "t", "-j", "0"], "-j needs a number of jobs from 1 to 1024, not '0'"),
+        (["-j", "2", "x.carfab"], "-j is for --test"),
+        (["--junit", "r.xml", "x.carfab"], "--junit is for --test"),
+        (["--format", "tap", "x.carfab"], "--format tap is for --test"),
+        (["--test", "t", "--tset"], "unknown option '--tset'; did you mean '--test'?"),
+    ])
+    func usage_errors_exit_64(arguments: [String], message: String) throws {
+        let run = try carfab(arguments)
+        #expect(run.stderr == "carfab: error: \(message)\nusage: carfab [OPTIONS] [FILE...] (see 'carfab --help')\n")
+        #expect(run.status == 64 && run.stdout.isEmpty)
+    }
+
+    @Test func missing_paths_and_empty_folders_are_errors() throws {
+        let directory = try temporaryDirectory(with: ["empty/readme.txt": "no tests\n"])
+        let missing = try carfab(["--test", "nowhere"], directory: directory)
+        #expect(missing.stderr == "carfab: error: cannot read 'nowhere': No such file or directory\n")
+        #expect(missing.status == 1)
+        let empty = try carfab(["--test", "empty"], directory: directory)
+        #expect(empty.stderr == "carfab: error: no test files (*.carfab) in 'empty'\n")
+        #expect(empty.status == 1)
+    }
+
+    @Test func a_test_process_that_dies_is_a_failure_not_a_hang() throws {
+        // A test that blocks on a FIFO with no writer; the runner's process is interrupted:
+        // every worker is ended and the status is 130.
+        let directory = try temporaryDirectory(with: ["t/1.carfab": "car suv\n"])
+        let run = try shell("""
+            mkfifo t/2.carfab
+            "$CARFAB" --test t/1.carfab t/2.carfab -j 2 > out.txt 2> err.txt &
+            runner=$!
+            # Until one worker is left, asleep: the one waiting for a writer on the FIFO.
+            for _ in $(seq 200); do
+              workers=$(pgrep -P $runner)
+              [ "$(echo $workers | wc -w)" = 1 ] && [ "$(cut -d' ' -f3 /proc/$workers/stat 2>/dev/null)" = S ] && break
+              sleep 0.05
+            done
+            kill -INT $runner
+            wait $runner; echo "status $?"
+            for pid in $workers; do kill -0 $pid 2>/dev/null && echo "left running"; done
+            echo done
+            """, directory: directory)
+        #expect(run.stdout == "status 130\ndone\n", "\(run)")
+    }
+}
+
+/// A strict reading of TAP version 14 as carfab writes it: the version line, the plan, test
+/// points numbered from 1 in order (each `ok` or `not ok`, then ` - ` and a description), a
+/// YAML block only right after a test point, indented two spaces between `---` and `...`,
+/// and comments.
+enum StrictTAP {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func check(_ text: String, tests: Int) throws {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.last == "" else { throw Failure(description: "does not end in a line break") }
+        lines.removeLast()
+        guard lines.first == "TAP version 14" else { throw Failure(description: "no version line") }
+        guard lines.count > 1, lines[1] == "1..\(tests)" else { throw Failure(description: "no plan 1..\(tests)") }
+        var number = 0
+        var index = 2
+        var afterTestPoint = false
+        while index < lines.count {
+            let line = lines[index]
+            if line.hasPrefix("ok ") || line.hasPrefix("not ok ") {
+                number += 1
+                let rest = line.hasPrefix("ok ") ? line.dropFirst(3) : line.dropFirst(7)
+                guard rest.hasPrefix("\(number) - "), rest.count > "\(number) - ".count else {
+                    throw Failure(description: "test point \(number) malformed: \(line)")
+                }
+                afterTestPoint = true
+            } else if line == "  ---" {
+                guard afterTestPoint else { throw Failure(description: "YAML block not after a test point, line \(index + 1)") }
+                index += 1
+                while index < lines.count && lines[index] != "  ..." {
+                    guard lines[index].hasPrefix("  "), !lines[index].hasPrefix("  ---") else {
+                        throw Failure(description: "YAML block line not indented: \(lines[index])")
+                    }
+                    index += 1
+                }
+                guard index < lines.count else { throw Failure(description: "YAML block not closed") }
+                afterTestPoint = false
+            } else if line.hasPrefix("#") {
+                afterTestPoint = false
+            } else {
+                throw Failure(description: "not TAP: \(line)")
+            }
+            index += 1
+        }
+        guard number == tests else { throw Failure(description: "\(number) test points for a plan of \(tests)") }
+    }
+}
