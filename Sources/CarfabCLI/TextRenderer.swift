@@ -131,6 +131,11 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
             let marker = Self.marker(under: source, from: diagnostic.column, to: diagnostic.endColumn)
             text += color ? "\u{1B}[32m\(marker)\u{1B}[0m\n" : marker + "\n"
         }
+        for note in diagnostic.notes {
+            let place = note.place.map { DisplayText.escaped($0) + ": " } ?? ""
+            let message = DisplayText.escaped(note.message)
+            text += color ? "\u{1B}[1m\(place)\u{1B}[36mnote:\u{1B}[0m \(message)\n" : "\(place)note: \(message)\n"
+        }
         return text
     }
 

@@ -229,9 +229,13 @@ import Glibc
             <command-line>:5:16: error: race suspension cannot go with a 4wd drivetrain
             set drivetrain 4wd
                            ^~~
+            <command-line>:4: note: the rule 'forbid suspension race with drivetrain 4wd' is defined here
+            note: no other drivetrain option is allowed for this car
             <command-line>:7:26: error: offroad suspension cannot go with a front drivetrain
             select 1; set drivetrain front
                                      ^~~~~
+            <command-line>:6: note: the rule 'forbid suspension offroad with drivetrain front' is defined here
+            note: drivetrain options allowed for this car: rear (-$2,500.00)
 
             """)
     }

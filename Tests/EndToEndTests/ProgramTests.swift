@@ -53,6 +53,8 @@ import Testing
             q.carfab:2:16: error: front drivetrain cannot go with a short floorplan
             set drivetrain front
                            ^~~~~
+            note: the rule 'forbid drivetrain front with floorplan short' is part of the built-in catalog
+            note: drivetrain options allowed for this car: 4wd (+$2,500.00)
 
             """, status: 1))
     }

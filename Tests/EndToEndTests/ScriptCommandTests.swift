@@ -22,6 +22,8 @@ import Testing
             b.carfab:2:16: error: race suspension cannot go with a long floorplan
             set suspension race
                            ^~~~
+            note: the rule 'forbid suspension race with floorplan long' is part of the built-in catalog
+            note: suspension options allowed for this car: road (-$1,800.00)
 
             """, status: 1))
     }

@@ -68,7 +68,7 @@ public struct Rule: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// "a" or "an" for the word that follows, by its first letter (`an offroad`, `a 4wd`).
-func indefiniteArticle(before word: String) -> String {
+package func indefiniteArticle(before word: String) -> String {
     guard let first = word.unicodeScalars.first else { return "a" }
     return "aeiouAEIOU".unicodeScalars.contains(first) ? "an" : "a"
 }

@@ -6,6 +6,8 @@ public struct Catalog: Sendable {
     public private(set) var registry = FactoryRegistry()
     /// The rules every car must keep.
     public private(set) var rules: [Rule] = []
+    /// Where each rule was defined (`FILE:LINE`), if known, by its place in `rules`.
+    public private(set) var ruleOrigins: [String?] = []
     /// The rules arranged for checking cars.
     public private(set) var ruleSet = RuleSet.none
     /// The currencies, in definition order.
@@ -134,14 +136,23 @@ public struct Catalog: Sendable {
     }
 
     /// Adds a rule forbidding two options together; returns it with canonical option names.
+    /// `origin` says where it was defined (`FILE:LINE`), for messages about it.
     @discardableResult
-    public mutating func forbid(_ first: PartChoice, with second: PartChoice) throws(CarFactoryError) -> Rule {
+    public mutating func forbid(_ first: PartChoice, with second: PartChoice,
+                                origin: String? = nil) throws(CarFactoryError) -> Rule {
         let rule = try rule(forbidding: first, with: second)
         if let pair = PartPair(rule) { rulesByPair[pair] = rules.count }
         rules.append(rule)
+        ruleOrigins.append(origin)
         ruleSet = ruleSet.adding(rule)
         definitions.append(.rule(rule))
         return rule
+    }
+
+    /// Where `rule` was defined (`FILE:LINE`), if known.
+    public func origin(of rule: Rule) -> String? {
+        guard let position = rules.firstIndex(of: rule), position < ruleOrigins.count else { return nil }
+        return ruleOrigins[position]
     }
 
     /// The rule `forbid` would add, checked against the rules and models but not added.

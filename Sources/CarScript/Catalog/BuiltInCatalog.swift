@@ -2,6 +2,9 @@ import CarFactory
 
 /// The built-in catalog, written in carfab's own language and compiled into the binary.
 enum BuiltInCatalog {
+    /// The name its script goes by in messages.
+    static let name = "<built-in catalog>"
+
     /// The script: the tables of the brief, as definitions.
     static let script = """
         # The built-in catalog: options, rules, models and currencies, as any catalog file states them.
@@ -34,7 +37,7 @@ extension Engine {
         var options = EngineOptions()
         options.definitionsOnly = true
         let loader = Session(catalog: Catalog(), sink: problems, options: options)
-        loader.run(TextLineSource(bytes: Array(BuiltInCatalog.script.utf8), name: "<built-in catalog>"))
+        loader.run(TextLineSource(bytes: Array(BuiltInCatalog.script.utf8), name: BuiltInCatalog.name))
         precondition(problems.diagnostics.isEmpty, "the built-in catalog does not load: \(problems.diagnostics)")
         return loader.catalog
     }()

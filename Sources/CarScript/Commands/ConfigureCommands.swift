@@ -24,10 +24,19 @@ enum ConfigureCommands {
             example: "set drivetrain 4wd",
             run: { session, call throws(ScriptError) in
                 let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
-                try call.at(2) { () throws(CarFactoryError) in
-                    var builder = CarBuilder(car: line.car, rules: call.rules)
-                    try builder.set(call.option(2))
-                    try session.stock.replaceCurrent(with: builder.build())
+                do throws(ScriptError) {
+                    try call.at(2) { () throws(CarFactoryError) in
+                        var builder = CarBuilder(car: line.car, rules: call.rules)
+                        try builder.set(call.option(2))
+                        try session.stock.replaceCurrent(with: builder.build())
+                    }
+                } catch {
+                    // A refusal says which rule refused it, where that rule is from, and what is allowed.
+                    guard case .domain(.ruleViolation(let rule)) = error.kind else { throw error }
+                    var explained = error
+                    explained.notes = OptionAdvice.notes(refusing: call.option(2).family, of: line.car, by: rule,
+                                                         catalog: session.catalog)
+                    throw explained
                 }
             }),
         CommandSpec(

@@ -155,6 +155,7 @@ struct SourceLines {
     mutating func diagnostic(_ error: ScriptError, includedFrom: [String] = []) -> Diagnostic {
         var diagnostic = diagnostic(message: error.message, range: error.range, includedFrom: includedFrom)
         diagnostic.id = error.id
+        diagnostic.notes = error.notes
         if let suggestion = error.suggestion {
             diagnostic.fixIts = [Diagnostic.FixIt(column: diagnostic.column, endColumn: diagnostic.endColumn, replacement: suggestion)]
         }

@@ -96,6 +96,12 @@ final class Session {
         }
     }
 
+    /// Where `call` stands: `FILE:LINE` of the script running it.
+    func place(of call: Invocation) -> String? {
+        guard let frame = frames.last else { return nil }
+        return "\(frame.lines.file):\(frame.lines.lineNumber(at: call.range(0).start))"
+    }
+
     /// Passes a result of `command` on.
     func emit(_ result: CommandResult, _ invocation: Invocation) {
         invocation.specRef.borrow { sink.receive(result, from: $0) }
@@ -106,7 +112,8 @@ final class Session {
 enum CatalogChange {
     case option(OptionDefinition)
     case model(ModelDefinition)
-    case rule(PartChoice, PartChoice)
+    /// A rule, and where it is defined (`FILE:LINE`).
+    case rule(PartChoice, PartChoice, origin: String?)
     case currency(Currency)
     case rate(code: String, DecimalNumber)
 }
@@ -123,10 +130,10 @@ extension Session {
         case .model(let definition):
             let factory = try catalog.define(definition)
             index.add(factory)
-        case .rule(let first, let second):
+        case .rule(let first, let second, let origin):
             let rule = try catalog.rule(forbidding: first, with: second)
             if let line = stock.firstLine(breaking: rule) { throw .stockBreaksRule(line: line, rule) }
-            try catalog.forbid(first, with: second)
+            try catalog.forbid(first, with: second, origin: origin)
             index.update(catalog.ruleSet)
         case .currency(let currency):
             try catalog.define(currency)

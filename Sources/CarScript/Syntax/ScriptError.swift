@@ -50,6 +50,8 @@ enum Kind: Error, Equatable, Sendable {
 let kind: Kind
     /// The offending bytes of the logical line.
 let range: SourceRange
+    /// More about it: where a rule that refused a change comes from, what is allowed instead.
+    var notes: [Diagnostic.Note] = []
 
     /// An error of `kind` at `range`.
 init(_ kind: Kind, at range: SourceRange) {
