@@ -99,3 +99,9 @@ int cf_terminal_columns(int fd) {
     if (ioctl(fd, TIOCGWINSZ, &size) == 0) return size.ws_col;
     return 0;
 }
+
+int cf_terminal_rows(int fd) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) == 0) return size.ws_row;
+    return 0;
+}

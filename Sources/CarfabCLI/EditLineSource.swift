@@ -62,6 +62,11 @@ final class EditLineSource: LineSource {
 
     /// The descriptor of the terminal the prompt is drawn on.
     private let terminal: Int32
+    /// Whether the rest of a command's usage is drawn, dimmed, after what is typed (only on
+    /// a terminal that shows styles: the same test as colour).
+    private let hints: Bool
+    /// How many columns of hint stand after the cursor now.
+    private var hintShown = 0
 
     private init?(history: HistoryService?, color: Bool, terminal: Int32, stop: StopRequest,
                   completer: @escaping () -> Completer, beforePrompt: @escaping () -> Void) {
@@ -69,6 +74,7 @@ final class EditLineSource: LineSource {
         self.editor = editor
         self.terminal = terminal
         self.stop = stop
+        hints = color
         input = Glibc.open("/proc/self/fd/0", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         self.history = history
         self.completer = completer
@@ -89,9 +95,9 @@ final class EditLineSource: LineSource {
         cf_el_set_getcfn(editor, { editor, character in
             guard let editor, let character, let data = cf_el_get_clientdata(editor) else { return -1 }
             let source = Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue()
-            return readCharacter(from: source.input >= 0 ? source.input : 0, into: character, stop: source.stop) {
-                cf_el_resume(editor)
-            }
+            return readCharacter(from: source.input >= 0 ? source.input : 0, into: character, stop: source.stop,
+                                 resumed: { cf_el_resume(editor) },
+                                 waiting: { source.drawHint() }, woken: { source.eraseHint() })
         })
         cf_watch_resume()
         cf_el_addfn(editor, "carfab-complete", "complete the word before the cursor", { editor, _ in
@@ -157,14 +163,59 @@ final class EditLineSource: LineSource {
             cf_el_insertstr(editor, replacement)
             return UInt8(CC_REFRESH)
         }
-        guard completion.candidates.count > 1 else { return UInt8(CC_REFRESH_BEEP) }
-        writeToTerminal("\n" + Self.columns(completion.candidates, width: Int(cf_terminal_columns(1))))
+        guard completion.needsList else { return UInt8(CC_REFRESH_BEEP) }
+        let width = Int(cf_terminal_columns(terminal))
+        writeToTerminal("\n" + (completion.descriptions.contains { !$0.isEmpty }
+            ? Self.rows(completion.candidates, completion.descriptions, width: width)
+            : Self.columns(completion.candidates, width: width)))
         return UInt8(CC_REDISPLAY)
+    }
+
+    /// Draws the rest of the command's usage, dimmed, after the cursor while the program waits
+    /// for a key (as redis-cli does): only with the cursor at the end of a line of plain
+    /// ASCII that leaves room for it on the terminal's line, so libedit's picture of the
+    /// screen is never disturbed; the cursor goes back where libedit left it.
+    fileprivate func drawHint() {
+        guard hints, hintShown == 0, let info = cf_el_line(editor), info.pointee.cursor == info.pointee.lastchar else { return }
+        let length = info.pointee.buffer.distance(to: info.pointee.lastchar)
+        let typed = info.pointee.buffer.withMemoryRebound(to: UInt8.self, capacity: max(length, 1)) {
+            Array(UnsafeBufferPointer(start: $0, count: length))
+        }
+        guard typed.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }),
+              let hint = completer().hint(for: String(decoding: typed, as: UTF8.self)),
+              hint.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return }
+        // The prompts are 8 columns wide; the hint must end before the last column.
+        let columns = Int(cf_terminal_columns(terminal))
+        guard columns > 0, 8 + typed.count + hint.count < columns else { return }
+        writeToTerminal("\u{1B}[2m" + hint + "\u{1B}[0m\u{1B}[\(hint.count)D")
+        hintShown = hint.count
+    }
+
+    /// Takes the hint away before libedit acts on a key: it clears from the cursor to the end
+    /// of the line, where only the hint stands.
+    fileprivate func eraseHint() {
+        guard hintShown > 0 else { return }
+        writeToTerminal("\u{1B}[K")
+        hintShown = 0
+    }
+
+    /// Candidates one to a line with what each is, cut to the terminal's width.
+    static func rows(_ names: [String], _ descriptions: [String], width: Int) -> String {
+        let width = width > 0 ? width : 80
+        let nameWidth = min(names.map { DisplayText.width(DisplayText.escaped($0)) }.max() ?? 0, width / 2)
+        var text = ""
+        for (name, description) in zip(names, descriptions) {
+            let shown = DisplayText.escaped(name)
+            var line = shown + String(repeating: " ", count: max(nameWidth - DisplayText.width(shown), 0))
+            if !description.isEmpty { line += "  " + DisplayText.escaped(description) }
+            text += DisplayText.cut(line, toWidth: width - 1) + "\n"
+        }
+        return text
     }
 
     /// Candidates in columns, as shells list them.
     static func columns(_ names: [String], width: Int) -> String {
-        let cell = (names.map(\.count).max() ?? 0) + 2
+        let cell = min((names.map(\.count).max() ?? 0) + 2, max(width, 1))
         let perLine = max(1, (width > 0 ? width : 80) / cell)
         var text = ""
         for (index, name) in names.enumerated() {
@@ -187,12 +238,19 @@ final class EditLineSource: LineSource {
 /// After Ctrl-Z and `fg` the shell hands the terminal back in its own mode, which would echo
 /// every key twice: `resumed` puts libedit's mode back first.
 private func readCharacter(from fd: Int32, into character: UnsafeMutablePointer<wchar_t>, stop: StopRequest,
-                           resumed: () -> Void) -> Int32 {
+                           resumed: () -> Void, waiting: () -> Void, woken: () -> Void) -> Int32 {
     var bytes = [UInt8](repeating: 0, count: 4)
     var count = 0
     var needed = 1
     while count < needed {
+        // A hint is drawn only when a person is about to be waited for: not while keys
+        // typed ahead or pasted are still coming.
+        if count == 0 {
+            var item = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&item, 1, 0) == 0 { waiting() }
+        }
         let ready = cf_wait_readable(fd, { programStop.isRequested ? 1 : 0 })
+        woken()
         let interrupted = ready < 0 && errno == EINTR
         if cf_take_resumed() != 0 { resumed() }
         // Another signal (SIGCONT, SIGWINCH) only woke the wait.

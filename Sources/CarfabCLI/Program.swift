@@ -52,13 +52,22 @@ public enum Program {
         }
 
         if parsed.test { return TestRunner.run(parsed, environment: environment, out: out, err: err) }
-        let renderer: any ResultRenderer = parsed.format == .json
-            ? JSONRenderer(out: out, err: err)
-            : TextRenderer(out: out, err: err, color: environment.colorOnStandardError, width: {
+        let renderer: any ResultRenderer
+        if parsed.format == .json {
+            renderer = JSONRenderer(out: out, err: err)
+        } else {
+            let text = TextRenderer(out: out, err: err, color: environment.colorOnStandardError, width: {
                 // A terminal's own width, asked each time (it may be resized); else 80.
                 let columns = environment.standardOutputIsTerminal ? Int(cf_terminal_columns(1)) : 0
                 return columns > 0 ? columns : 80
             })
+            // Long help pages go through the pager at a terminal (not when tests capture output).
+            if environment.standardOutputIsTerminal && environment.output == nil {
+                let pager = Pager(environment: environment.variable)
+                text.pager = { pager.page($0) }
+            }
+            renderer = text
+        }
         var options = EngineOptions()
         options.keepGoing = parsed.keepGoing
         options.checkOnly = parsed.checkOnly
@@ -151,8 +160,11 @@ public enum Program {
                 history: history, color: terminal == 1 ? environment.colorOnStandardOutput : environment.colorOnStandardError,
                 terminal: terminal, stop: stop,
                 completer: {
-                    Completer(commands: engine.commands, catalog: engine.catalog, variables: engine.variables.map(\.name),
-                              completesFiles: !parsed.safe)
+                    var completer = Completer(commands: engine.commands, catalog: engine.catalog,
+                                              variables: engine.variables.map(\.name),
+                                              currentCar: try? engine.stock.currentLine().car, completesFiles: !parsed.safe)
+                    completer.variableValues = Dictionary(engine.variables.map { ($0.name, $0.value) }) { _, last in last }
+                    return completer
                 },
                 beforePrompt: { renderer.flush() }) : nil
             if let prompt {

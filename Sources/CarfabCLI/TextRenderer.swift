@@ -8,6 +8,8 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
     private let color: Bool
     /// The columns results may take (help is wrapped to them): the terminal's, or 80.
     private let width: () -> Int
+    /// Shows a long help page through a pager; true if it did (at a terminal only).
+    var pager: ((String) -> Bool)?
 
     /// Writes results to `out` and diagnostics to `err`; `color` only for a terminal; text
     /// laid out for `width` columns.
@@ -97,8 +99,10 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
             out.write(text)
             out.append(0x0A)
         case .help(let page):
-            out.write(page.text(width: width()))
-            out.append(0x0A)
+            let text = page.text(width: width()) + "\n"
+            out.flush()
+            if let pager, pager(text) { break }
+            out.write(text)
         case .echo(let text):
             out.write(text)
             out.append(0x0A)

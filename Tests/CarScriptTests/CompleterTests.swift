@@ -81,4 +81,26 @@ import Testing
         #expect(Completion(partial: "s", candidates: ["scripts/"]).replacement == "scripts/")
         #expect(Completion(partial: "s", candidates: ["sports", "sporty"]).replacement == "sport")
     }
+
+    @Test func options_are_described_for_the_current_car_and_forbidden_ones_never_completed() throws {
+        let sports = try Catalog.builtIn.builder(for: "sports").build()
+        let completer = Completer(commands: .standard, catalog: .builtIn, currentCar: sports)
+        let options = completer.complete("set drivetrain ")
+        #expect(options.candidates == ["front", "rear", "4wd", "all", "awd"])
+        #expect(options.descriptions == ["(not with a short floorplan)", "(current)", "+$2,500.00",
+                                         "(4wd) +$2,500.00", "(4wd) +$2,500.00"])
+        #expect(options.forbidden == [true, false, false, false, false])
+        let front = completer.complete("set drivetrain f")
+        #expect(front.candidates == ["front"] && front.replacement == nil && front.needsList)
+        #expect(completer.complete("set suspension r").descriptions == ["-$2,400.00", "(current)"])
+        // Without a car, an option shows its list price.
+        #expect(self.completer.complete("set drivetrain r").descriptions == ["$1,500.00"])
+    }
+
+    @Test func models_currencies_and_commands_say_what_they_are() {
+        #expect(completer.complete("car s").descriptions == ["Porsche Boxster  $68,300.00", "Cadillac Escalade  $81,895.00"])
+        #expect(completer.complete("total g").descriptions == ["£  0.60338"])
+        #expect(completer.complete("to").descriptions == ["count the cars in stock and their value (default: USD)"])
+        #expect(completer.complete("help to").descriptions == ["count the cars in stock and their value (default: USD)"])
+    }
 }

@@ -30,7 +30,8 @@ final class PseudoTerminal {
         // env -C starts carfab in `directory`.
         let argv = ["/usr/bin/setsid", "-c"] + (directory.map { ["/usr/bin/env", "-C", $0.path] } ?? []) + [carfabBinary] + arguments
         // The test's settings win over these; a value of nil-like "" still counts as set.
-        let defaults = ["TERM": "xterm", "NO_COLOR": "1", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        // No pager unless a test asks for one: `less` would wait for a key.
+        let defaults = ["TERM": "xterm", "NO_COLOR": "1", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PAGER": ""]
         let env = defaults.merging(environment) { _, given in given }.map { "\($0.key)=\($0.value)" }
         var cArgv = argv.map { strdup($0) } + [nil]
         var cEnv = env.map { strdup($0) } + [nil]

@@ -40,7 +40,12 @@ import Glibc
     @Test func several_candidates_are_listed() throws {
         let terminal = try start()
         terminal.type("car s\t")
-        #expect(terminal.waitFor("sports  suv"), "\(terminal.output)")
+        #expect(terminal.waitFor("sports  Porsche Boxster  $68,300.00\r\nsuv     Cadillac Escalade  $81,895.00\r\n"),
+                "\(terminal.output)")
+        // Names with nothing to say about them are listed in columns.
+        terminal.interrupt()
+        terminal.type("set \t")
+        #expect(terminal.waitFor("floorplan   suspension  drivetrain"), "\(terminal.output)")
         terminal.interrupt()
         terminal.type("\u{04}")
         #expect(terminal.exitStatus() == 0)

@@ -47,5 +47,7 @@ void cf_el_resume(EditLine *e);
 
 /// Columns of the terminal on `fd`, or 0 if unknown.
 int cf_terminal_columns(int fd);
+/// The terminal's rows, or 0 if `fd` is not a terminal.
+int cf_terminal_rows(int fd);
 
 #endif

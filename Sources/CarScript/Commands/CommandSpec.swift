@@ -158,11 +158,16 @@ public final class CommandSpec: Sendable {
 
     /// `car MODEL [COUNT]`.
     public var usage: String {
-        ([name] + arguments.map { spec in
+        ([name] + placeholders).joined(separator: " ")
+    }
+
+    /// Each argument as the usage line shows it: `MODEL`, `[COUNT]`, `TEXT...`.
+    public var placeholders: [String] {
+        arguments.map { spec in
             // A placeholder already in brackets (`[seats N ...]...`) is shown as written.
             if spec.name.hasPrefix("[") { return spec.name }
             let word = spec.kind == .words ? spec.name + "..." : spec.name
             return spec.optional ? "[\(word)]" : word
-        }).joined(separator: " ")
+        }
     }
 }

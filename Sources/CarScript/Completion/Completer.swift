@@ -13,6 +13,16 @@ package struct Completion: Equatable, Sendable {
     package var typed: String
     /// Whether candidates go in as they are (variable references), never quoted.
     package var verbatim = false
+    /// What each candidate is, for the list (`+$2,500.00`, a command's summary); "" if nothing.
+    package var descriptions: [String] = []
+    /// Whether a rule forbids each candidate (an option for the current car): never completed silently.
+    package var forbidden: [Bool] = []
+
+    /// Whether the candidates are shown as a list rather than completed: more than one, or
+    /// only one that a rule forbids.
+    package var needsList: Bool {
+        candidates.count > 1 || (candidates.count == 1 && forbidden.first == true)
+    }
 
     /// What can complete `partial`, typed as `typed` (the same unless it is opened by a quote).
     package init(partial: String, candidates: [String], typed: String? = nil, verbatim: Bool = false) {
@@ -27,6 +37,7 @@ package struct Completion: Equatable, Sendable {
     /// holds a blank or another special character is quoted, as the language reads it.
     package var replacement: String? {
         guard let first = candidates.first else { return nil }
+        if candidates.count == 1 && forbidden.first == true { return nil }
         if verbatim { return candidates.count == 1 ? first : Self.commonStart(candidates, longerThan: typed) }
         let quoting = typed.hasPrefix("\"") || candidates.contains { SessionScript.word($0) != $0 }
         if candidates.count == 1 {
@@ -72,13 +83,18 @@ package struct Completer {
     package let completesFiles: Bool
     /// The variables defined, completed after `$` and `${`.
     package let variables: [String]
+    /// The current car, whose options are listed with their price changes and rules.
+    package let currentCar: Car?
+    /// Each variable's value, for the list.
+    package var variableValues: [String: String] = [:]
 
     /// A completer over `commands` and `catalog`, completing file names in `workingDirectory` if `completesFiles`.
-    package init(commands: CommandTable, catalog: Catalog, variables: [String] = [], workingDirectory: String = ".",
-                 completesFiles: Bool = true) {
+    package init(commands: CommandTable, catalog: Catalog, variables: [String] = [], currentCar: Car? = nil,
+                 workingDirectory: String = ".", completesFiles: Bool = true) {
         self.commands = commands
         self.catalog = catalog
         self.variables = variables
+        self.currentCar = currentCar
         self.workingDirectory = workingDirectory
         self.completesFiles = completesFiles
     }
@@ -109,8 +125,8 @@ package struct Completer {
             // The quote must begin a word of its own.
             guard Self.endsInBlank(bytes) || bytes.last == UInt8(ascii: ";") else { return none }
             let partial = String(decoding: opened.dropFirst(), as: UTF8.self)
-            return Completion(partial: partial, candidates: candidates(after: words, partial: partial),
-                              typed: String(decoding: opened, as: UTF8.self))
+            return described(Completion(partial: partial, candidates: candidates(after: words, partial: partial),
+                                         typed: String(decoding: opened, as: UTF8.self)), after: words)
         }
         var partial = ""
         var typed = ""
@@ -120,7 +136,82 @@ package struct Completer {
             // A word already quoted and closed is not completed further.
             if typed != partial && typed.hasSuffix("\"") { return none }
         }
-        return Completion(partial: partial, candidates: candidates(after: words, partial: partial), typed: typed)
+        return described(Completion(partial: partial, candidates: candidates(after: words, partial: partial), typed: typed),
+                         after: words)
+    }
+
+    /// `completion` with what each candidate is: a command's summary, a model's car type and
+    /// base price, a currency's symbol and rate, an option's price change for the current car
+    /// (or the rule that forbids it), a variable's value.
+    private func described(_ completion: Completion, after words: [String]) -> Completion {
+        var completion = completion
+        let kind = words.first.flatMap { commands.lookup($0) }.flatMap { spec in
+            words.count - 1 < spec.arguments.count ? spec.arguments[words.count - 1].kind : nil
+        }
+        for name in completion.candidates {
+            var description = ""
+            var forbidden = false
+            if words.isEmpty {
+                description = commands.lookup(name)?.summary ?? ""
+            } else {
+                switch kind {
+                case .model:
+                    if let factory = try? catalog.registry.factory(named: name) {
+                        description = "\(factory.carType)  \(factory.basePrice)"
+                    }
+                case .currency, .amountCurrency:
+                    if let currency = try? catalog.currency(named: name) {
+                        description = "\(currency.symbol)  \(currency.rate)"
+                    }
+                case .option(let familyArgument):
+                    if familyArgument < words.count, let family = PartFamily(named: words[familyArgument]),
+                       let part = try? catalog.option(named: name, in: family) {
+                        let alias = part.name == name ? "" : "(\(part.name)) "
+                        if let car = currentCar {
+                            let advice = OptionAdvice(part, on: car, rules: catalog.ruleSet)
+                            description = alias + advice.text(for: family)
+                            if case .refused = advice { forbidden = true }
+                            if case .unpriced = advice { forbidden = true }
+                        } else {
+                            description = alias + "\(part.listPrice)"
+                        }
+                    }
+                case .command:
+                    description = commands.lookup(name)?.summary ?? ""
+                case .variable:
+                    description = variableValues[name] ?? ""
+                default: break
+                }
+            }
+            completion.descriptions.append(description)
+            completion.forbidden.append(forbidden)
+        }
+        return completion
+    }
+
+    /// What is left to type of the command the line ends in, as its usage line shows it: for
+    /// `car` ` MODEL [COUNT]`, for `car suv ` `[COUNT]`; nil when there is nothing to show
+    /// (a command not yet whole, all its arguments typed, inside a string or a comment).
+    package func hint(for line: String) -> String? {
+        let bytes = Array(line.utf8)
+        guard !Self.inComment(bytes) else { return nil }
+        let lexer = Lexer()
+        guard let outcome = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) }),
+              outcome == .complete else { return nil }
+        var tokens = lexer.tokens[...]
+        if let separator = tokens.lastIndex(where: { $0.kind == .separator }) { tokens = tokens[(separator + 1)...] }
+        guard let first = tokens.first, let spec = commands.lookup(lexer.string(first)) else { return nil }
+        let blank = Self.endsInBlank(bytes)
+        // The word being typed counts as given: the hint is what comes after it.
+        let given = tokens.count - 1
+        var remaining: [String] = []
+        for (index, placeholder) in spec.placeholders.enumerated() where index >= given {
+            remaining.append(placeholder)
+        }
+        // Words taken as TEXT... leave nothing after them.
+        if let words = spec.arguments.firstIndex(where: { $0.kind == .words }), given > words { remaining = [] }
+        guard !remaining.isEmpty else { return nil }
+        return (blank ? "" : " ") + remaining.joined(separator: " ")
     }
 
     /// The variable reference the line ends in, as typed (`$mo`, `${mo`, `$`), if it ends in one.
@@ -143,8 +234,11 @@ package struct Completer {
         let braced = typed.hasPrefix("${")
         let partial = String(typed.dropFirst(braced ? 2 : 1))
         let names = variables.filter { $0.hasPrefix(partial) }
-        return Completion(partial: typed, candidates: names.map { braced ? "${\($0)}" : "$" + $0 }, typed: typed,
-                          verbatim: true)
+        var completion = Completion(partial: typed, candidates: names.map { braced ? "${\($0)}" : "$" + $0 }, typed: typed,
+                                    verbatim: true)
+        completion.descriptions = names.map { variableValues[$0] ?? "" }
+        completion.forbidden = names.map { _ in false }
+        return completion
     }
 
     /// Whether the end of `bytes` is inside a comment: a `#` outside quotes before it.

@@ -25,6 +25,21 @@ package enum DisplayText {
         return width
     }
 
+    /// Already-escaped `text` cut to at most `width` columns, `...` marking the cut.
+    package static func cut(_ text: String, toWidth limit: Int) -> String {
+        let width = limit
+        guard Self.width(text) > width else { return text }
+        var result = String.UnicodeScalarView()
+        var used = 0
+        for scalar in text.unicodeScalars {
+            let next = escape(scalar)?.count ?? 1
+            if used + next > max(width - 3, 0) { break }
+            result.append(scalar)
+            used += next
+        }
+        return String(result) + String("...".prefix(max(width - used, 0)))
+    }
+
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         escape(scalar) != nil
     }

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CEditLine
+
+/// Shows text taller than the terminal through the user's pager (`$PAGER`, default
+/// `less -FRX`), as git and man do; only when standard output is a terminal.
+struct Pager {
+    /// The command run by `/bin/sh -c`; nil: never page.
+    let command: String?
+
+    /// The pager `PAGER` names (unset: `less -FRX`; set but empty: none).
+    init(environment variable: (String) -> String?) {
+        switch variable("PAGER") {
+        case nil: command = "less -FRX"
+        case let value?: command = value.isEmpty ? nil : value
+        }
+    }
+
+    /// Shows `text` through the pager if it is taller than the terminal on standard output;
+    /// false if it did not (short text, no pager, no terminal, a pager that would not start),
+    /// and the caller writes it as usual.
+    func page(_ text: String) -> Bool {
+        guard let command else { return false }
+        let rows = Int(cf_terminal_rows(1))
+        guard rows > 0, text.utf8.lazy.filter({ $0 == 0x0A }).count >= rows - 1 else { return false }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return false }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
+        posix_spawn_file_actions_addclose(&actions, ends[0])
+        posix_spawn_file_actions_addclose(&actions, ends[1])
+        let argv = ["/bin/sh", "-c", command]
+        var cArgv = argv.map { strdup($0) } + [nil]
+        defer { cArgv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let started = posix_spawn(&pid, "/bin/sh", &actions, nil, &cArgv, environ)
+        close(ends[0])
+        guard started == 0 else {
+            close(ends[1])
+            return false
+        }
+        // A pager that quits early closes the pipe: the rest is dropped (SIGPIPE is ignored).
+        var bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeMutableBytes { write(ends[1], $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            sent += count
+        }
+        close(ends[1])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return true
+    }
+}
