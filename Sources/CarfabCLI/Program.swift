@@ -45,6 +45,11 @@ public enum Program {
             err.flush()
             return .exit(ExitStatus.usage)
         }
+        if let shell = parsed.completionShell, let script = CompletionScripts.script(for: shell) {
+            out.write(script)
+            out.flush()
+            return outcome(writing: out, to: err) ?? .exit(ExitStatus.success)
+        }
         if parsed.showHelp || parsed.showVersion {
             out.write(parsed.showHelp ? ProgramArguments.helpText + "\n" : "carfab \(version)\n")
             out.flush()

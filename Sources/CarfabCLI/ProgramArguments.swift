@@ -75,6 +75,8 @@ public struct ProgramArguments: Equatable, Sendable {
     public var jobs: Int?
     /// `--junit FILE`: where to write the tests' JUnit XML too.
     public var junit: ArgumentBytes?
+    /// `--generate-completion-script SHELL`: print that shell's completion script.
+    public var completionShell: String?
 
     /// Reads the arguments after the program name.
     public init(parsing arguments: [String]) throws(UsageError) {
@@ -124,6 +126,12 @@ public struct ProgramArguments: Equatable, Sendable {
                 variables.append(try Self.variable(try value(for: name, inline: inline)))
             case "--init": initFile = try value(for: name, inline: inline)
             case "--junit": junit = try value(for: name, inline: inline)
+            case "--generate-completion-script":
+                let shell = try value(for: name, inline: inline).description
+                guard CompletionScripts.shells.contains(shell) else {
+                    throw UsageError(message: "no completion script for '\(DisplayText.escaped(shell))' (use bash, zsh or fish)")
+                }
+                completionShell = shell
             case "-j":
                 let text = try value(for: name, inline: inline).description
                 guard let count = Int(text), count >= 1, count <= 1024 else {
@@ -144,7 +152,7 @@ public struct ProgramArguments: Equatable, Sendable {
                 }
             default:
                 let options = ["-e", "--catalog", "--format", "--check", "--keep-going", "--safe", "--help", "--version",
-                               "--var", "--init", "--no-init", "--test", "--junit"]
+                               "--var", "--init", "--no-init", "--test", "--junit", "--generate-completion-script"]
                 // Only long options are worth a guess: every short one is one edit from another.
                 let hint = !name.hasPrefix("--") ? "" : closestName(to: name, in: options).map { "; did you mean '\($0)'?" } ?? ""
                 throw UsageError(message: "unknown option '\(name)'\(hint)")
@@ -215,6 +223,8 @@ public struct ProgramArguments: Equatable, Sendable {
                             folder) as a test in a fresh session; exit 1 if any fails
           -j N              with --test: run N test files at a time (default: cores)
           --junit FILE      with --test: also write a JUnit XML report to FILE
+          --generate-completion-script SHELL
+                            print a completion script for bash, zsh or fish
           --version         print the version and exit
           -h, --help        print this help and exit
 

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+/// carfab installed like any tool (issue 15): the man page, the completion scripts in real
+/// shells, Scripts/install into a prefix and out again, and the Debian package.
+@Suite struct InstallTests {
+    private let manPage = packageRoot.appendingPathComponent("man/carfab.1").path
+
+    /// The options `--help` lists (`-h`, `--help`, `--var`, ...).
+    private func helpOptions() throws -> [String] {
+        let help = try carfab(["--help"]).stdout
+        var options: [String] = []
+        for line in help.split(separator: "\n") where line.hasPrefix("  -") {
+            for word in line.split(separator: " ") {
+                let name = word.trimmingCharacters(in: CharacterSet(charactersIn: ","))
+                if name.hasPrefix("-") { options.append(name) } else { break }
+            }
+        }
+        return options
+    }
+
+    @Test func the_man_page_has_no_warnings_and_every_option_of_help() throws {
+        let lint = try launch("/usr/bin/groff", ["-man", "-ww", "-z", manPage])
+        #expect(lint.status == 0 && lint.stderr.isEmpty, "\(lint)")
+        let source = try String(contentsOfFile: manPage, encoding: .utf8)
+        let options = try helpOptions()
+        #expect(options.count >= 17, "\(options)")
+        for option in options {
+            #expect(source.contains(option.replacing("-", with: "\\-")), "the man page lacks \(option)")
+        }
+        for section in ["SYNOPSIS", "OPTIONS", "LANGUAGE", "FILES", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES"] {
+            #expect(source.contains(".SH \(section)"))
+        }
+        let shown = try launch("/usr/bin/man", ["-l", manPage], environment: ["MANPAGER": "cat", "MANWIDTH": "80"])
+        #expect(shown.status == 0 && shown.stdout.contains("carfab - a scriptable car-factory shell"), "\(shown)")
+    }
+
+    @Test func bash_completes_options_formats_files_and_var_values() throws {
+        let directory = try temporaryDirectory(with: ["quote.carfab": "", "notes.txt": "", "tests/a.carfab": ""])
+        let run = try shell("""
+            source <("$CARFAB" --generate-completion-script bash)
+            complete -p carfab
+            show() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _carfab; printf '%s ' "${COMPREPLY[@]}"; echo; }
+            show carfab --for
+            show carfab --format ''
+            show carfab --generate-completion-script z
+            show carfab ''
+            show carfab --var model = s
+            show carfab --catalog no
+            """, directory: directory)
+        #expect(run.stdout == """
+            complete -F _carfab carfab
+            --format 
+            text json tap 
+            zsh 
+            quote.carfab tests 
+            sports suv 
+            notes.txt 
+
+            """, "\(run)")
+        // Every option --help lists is offered.
+        let options = try shell("""
+            source <("$CARFAB" --generate-completion-script bash)
+            COMP_WORDS=(carfab -); COMP_CWORD=1; _carfab; printf '%s\\n' "${COMPREPLY[@]}"
+            """)
+        #expect(Set(options.stdout.split(separator: "\n").map(String.init)) == Set(try helpOptions()))
+    }
+
+    @Test func zsh_loads_its_script_and_fish_completes_from_its_own() throws {
+        let zsh = try shell("""
+            "$CARFAB" --generate-completion-script zsh > _carfab
+            zsh -n _carfab && zsh -c 'autoload -U compinit; compinit -u -D; source ./_carfab; print -r -- ${_comps[carfab]}'
+            """, directory: try temporaryDirectory(with: [:]))
+        #expect(zsh.stdout == "_carfab\n" && zsh.stderr.isEmpty, "\(zsh)")
+        let fish = try shell("""
+            export HOME=$(pwd) XDG_CONFIG_HOME=$(pwd) XDG_DATA_HOME=$(pwd)
+            fish --no-config -c '"$CARFAB" --generate-completion-script fish | source; complete -C "carfab --form"; complete -C "carfab --format "'
+            """, directory: try temporaryDirectory(with: [:]))
+        #expect(fish.stdout == """
+            --format\ttext, json, or tap (with --test)
+            json\ttext, json, or tap (with --test)
+            tap\ttext, json, or tap (with --test)
+            text\ttext, json, or tap (with --test)
+
+            """, "\(fish)")
+        let unknown = try carfab(["--generate-completion-script", "tcsh"])
+        #expect(unknown.status == 64 && unknown.stderr.hasPrefix("carfab: error: no completion script for 'tcsh' (use bash, zsh or fish)"))
+    }
+
+    @Test func install_puts_each_file_in_its_place_and_uninstall_takes_exactly_those_away() throws {
+        let prefix = try temporaryDirectory(with: ["share/man/man1/other.1": "kept\n"])
+        let install = packageRoot.appendingPathComponent("Scripts/install").path
+        let installed = try launch(install, [prefix.path], environment: ["CARFAB": carfabBinary])
+        #expect(installed.status == 0, "\(installed)")
+        let files = ["bin/carfab", "share/man/man1/carfab.1", "share/bash-completion/completions/carfab",
+                     "share/zsh/site-functions/_carfab", "share/fish/vendor_completions.d/carfab.fish"]
+        for file in files { #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)") }
+        let run = try shell("""
+            "$PREFIX/bin/carfab" -e 'car suv; total GBP'
+            MANPAGER=cat man -l "$PREFIX/share/man/man1/carfab.1" | head -1
+            source "$PREFIX/share/bash-completion/completions/carfab"
+            COMP_WORDS=(carfab --test --jun); COMP_CWORD=2; _carfab; echo "${COMPREPLY[@]}"
+            """, environment: ["PREFIX": prefix.path])
+        #expect(run.stdout.hasPrefix("1 Car in Stock. Total Value: £49,413.81\nCARFAB(1)"), "\(run)")
+        #expect(run.stdout.hasSuffix("--junit\n"))
+        let removed = try launch(install, ["--uninstall", prefix.path])
+        #expect(removed.status == 0)
+        for file in files { #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)") }
+        #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/man/man1/other.1").path))
+    }
+
+    @Test func the_debian_package_installs_and_removes_cleanly() throws {
+        let out = try temporaryDirectory(with: [:])
+        let built = try launch(packageRoot.appendingPathComponent("Scripts/package").path, [out.path],
+                               environment: ["CARFAB": carfabBinary])
+        #expect(built.status == 0, "\(built)")
+        let package = built.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(package.hasSuffix(".deb") && package.contains("carfab_0.1.0_"))
+        let info = try launch("/usr/bin/dpkg-deb", ["--field", package, "Package", "Version", "Suggests"])
+        #expect(info.stdout == "Package: carfab\nVersion: 0.1.0\nSuggests: less\n", "\(info)")
+        let contents = try launch("/usr/bin/dpkg-deb", ["--contents", package]).stdout
+        for path in ["./usr/bin/carfab", "./usr/share/man/man1/carfab.1.gz", "./usr/share/bash-completion/completions/carfab",
+                     "./usr/share/zsh/site-functions/_carfab", "./usr/share/fish/vendor_completions.d/carfab.fish",
+                     "./usr/share/doc/carfab/copyright"] {
+            #expect(contents.contains(" \(path)\n"), "\(path)")
+        }
+        #expect(contents.contains("drwxr-xr-x root/root         0") && !contents.contains("drwx------"))
+        // Into a root of its own: dpkg's database, the files, and nothing outside it.
+        let root = try temporaryDirectory(with: ["var/lib/dpkg/status": ""])
+        let run = try shell("""
+            mkdir -p "$ROOT/var/lib/dpkg/info" "$ROOT/var/lib/dpkg/updates"
+            dpkg() { command dpkg --root="$ROOT" --log="$ROOT/dpkg.log" --force-not-root "$@"; }
+            dpkg -i "$PACKAGE" > /dev/null && "$ROOT/usr/bin/carfab" -e 'echo installed'
+            dpkg -l carfab | tail -1 | cut -c1-12
+            dpkg -r carfab > /dev/null && find "$ROOT/usr" -type f | wc -l
+            """, environment: ["ROOT": root.path, "PACKAGE": package])
+        #expect(run.stdout == "installed\nii  carfab  \n0\n", "\(run)")
+    }
+}
