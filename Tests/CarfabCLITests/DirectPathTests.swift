@@ -111,4 +111,22 @@ import Testing
         #expect(stock.generation > 0, "the stock never dropped a configuration: the test did not reach it")
         #expect(stock.lineCount == 8)
     }
+
+    @Test func long_show_texts_and_clears_of_many_configurations_print_the_same() {
+        // A car type longer than the cache keeps, shows of more texts than it holds, and a
+        // clear after thousands of configurations (which drops them and renumbers).
+        var script = (1...70).map { "option drivetrain d\($0) \"D\($0)\" price \($0 * 10)" }
+        script += (1...70).map { "option suspension s\($0) \"S\($0)\" price \($0 * 1000)" }
+        script.append("model big \"\(String(repeating: "B", count: 5000))\" price 100000 floorplan short suspension race drivetrain rear")
+        for d in 1...70 {
+            var line = ["car big"]
+            for s in 1...70 { line.append("set suspension s\(s); set drivetrain d\(d); show") }
+            line.append(d % 20 == 0 ? "clear; car sports; show" : "car suv; show; price")
+            script.append(line.joined(separator: "; "))
+        }
+        script += ["clear", "car big; show; total"]
+        let stock = expectSame(script.joined(separator: "\n") + "\n")
+        #expect(stock.generation > 0)
+        #expect(stock.lineCount == 1)
+    }
 }

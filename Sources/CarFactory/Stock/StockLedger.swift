@@ -123,6 +123,15 @@ public struct StockLedger: Sendable {
         carCount = 0
         valueMinorUnits = 0
         linesByConfiguration = nil
+        // No line holds a configuration now: many kept ones go (and with them the memory,
+        // and the work a later `forbid` would spend looking at them).
+        if configurations.count > Self.keptConfigurations {
+            configurations = []
+            prices = []
+            ids = []
+            compactAt = Self.keptConfigurations
+            generation += 1
+        }
     }
 
     /// The number of the first line whose car breaks `rule`, if any.
@@ -234,8 +243,9 @@ public struct StockLedger: Sendable {
     }
 
     /// Keeps only the configurations some line holds, under new ids: so a stock that passes
-    /// through very many configurations keeps memory in proportion to its lines. Each compaction
-    /// at least halves what is kept, so its cost is spread over the ids given out before it.
+    /// through very many configurations keeps memory in proportion to its lines. It walks
+    /// every line and every kept configuration, and comes only after at least as many new
+    /// ids as that, so its cost is spread over the ids given out before it.
     private mutating func compact() {
         var renumbered = Array(repeating: Int32(-1), count: configurations.count)
         var kept: [CarConfiguration] = []
@@ -253,7 +263,9 @@ public struct StockLedger: Sendable {
         prices = keptPrices
         rehash()
         syncCurrent()
-        compactAt = max(Self.keptConfigurations, kept.count * 2)
+        // The next compaction walks every line again: it waits for at least as many new ids
+        // as there are lines and kept configurations, so its cost is spread over them.
+        compactAt = max(Self.keptConfigurations, (entries.count + kept.count) * 2)
         generation += 1
         if linesByConfiguration != nil {
             var counts = Array(repeating: 0, count: kept.count)

@@ -59,7 +59,7 @@ extension Session {
                 count = given
             }
             configurations.validate(generation: stock.generation, rulesVersion: index.rulesVersion)
-            var known = configurations.defaults[model]
+            var known = configurations.knownDefault(model)
             if known.id < 0 {
                 guard known.id == ConfigurationCache.Known.unknown.id, let learned = learnDefault(of: model) else { return false }
                 known = learned
@@ -125,9 +125,11 @@ extension Session {
                 return true
             }
             configurations.validate(generation: stock.generation, rulesVersion: index.rulesVersion)
-            var span = configurations.shown[Int(current)]
-            if span.start < 0 { span = learnText(of: current, from: direct) }
-            direct.writeText(configurations.text(span))
+            if let span = configurations.shownSpan(current) {
+                direct.writeText(configurations.text(span))
+            } else {
+                writeText(of: current, to: direct)
+            }
             return true
         case .clear:
             guard arguments == 0 else { return false }
@@ -145,13 +147,13 @@ extension Session {
     private func learnDefault(of model: Int) -> ConfigurationCache.Known? {
         let configuration = index.rules.defaultConfiguration(of: index.factories[model])
         guard configuration.brokenRule == nil else {
-            configurations.defaults[model] = .refused
+            configurations.setDefault(.refused, for: model)
             return nil
         }
         let known = ConfigurationCache.Known(id: stock.id(of: configuration), price: configuration.priceMinorUnits)
         // Giving out the id may have renumbered the stock's configurations.
         configurations.validate(generation: stock.generation, rulesVersion: index.rulesVersion)
-        configurations.defaults[model] = known
+        configurations.setDefault(known, for: model)
         return known
     }
 
@@ -172,10 +174,16 @@ extension Session {
         return known
     }
 
-    /// Has `direct` make configuration `current`'s `show` text, and keeps it.
+    /// Has `direct` make configuration `current`'s `show` text, writes it, and keeps it if
+    /// it is not too long.
     @inline(never)
-    private func learnText(of current: Int32, from direct: any DirectTextSink) -> ConfigurationCache.Span {
-        configurations.keepText(direct.carText(Car(configuration: stock.configuration(current))), for: current)
+    private func writeText(of current: Int32, to direct: any DirectTextSink) {
+        let text = direct.carText(Car(configuration: stock.configuration(current)))
+        if let span = configurations.keepText(text, for: current) {
+            direct.writeText(configurations.text(span))
+        } else {
+            text.withUnsafeBufferPointer { direct.writeText($0) }
+        }
     }
 
     /// A count as `car` takes it: decimal digits, from 1, within 64 bits.

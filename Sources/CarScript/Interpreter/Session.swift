@@ -113,7 +113,7 @@ enum CatalogChange {
     case option(OptionDefinition)
     case model(ModelDefinition)
     /// A rule, and where it is defined (`FILE:LINE`).
-    case rule(PartChoice, PartChoice, origin: String?)
+    case rule(PartChoice, PartChoice, origin: String)
     case currency(Currency)
     case rate(code: String, DecimalNumber)
 }
@@ -133,7 +133,7 @@ extension Session {
         case .rule(let first, let second, let origin):
             let rule = try catalog.rule(forbidding: first, with: second)
             if let line = stock.firstLine(breaking: rule) { throw .stockBreaksRule(line: line, rule) }
-            try catalog.forbid(first, with: second, origin: origin)
+            try catalog.forbid(first, with: second, origin: origin.isEmpty ? nil : origin)
             index.update(catalog.ruleSet)
         case .currency(let currency):
             try catalog.define(currency)
