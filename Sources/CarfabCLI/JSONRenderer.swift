@@ -169,6 +169,10 @@ struct JSONObject {
 
     /// A JSON string literal: quotes, backslashes and control characters escaped.
     static func quote(_ value: String) -> String {
+        // Most values need no escape: copied whole, not a scalar at a time.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            return "\"" + value + "\""
+        }
         var result = "\""
         for scalar in value.unicodeScalars {
             switch scalar {
