@@ -60,22 +60,22 @@ enum CompletionScripts {
             # bash splits `--var model=su` at `=`: the value after it is a model or a currency.
             if [[ $prev == = && ${COMP_WORDS[COMP_CWORD-3]} == --var ]] || [[ $cur == = && ${COMP_WORDS[COMP_CWORD-2]} == --var ]]; then
                 [[ $cur == = ]] && cur=
-                COMPREPLY=($(compgen -W "\(values.joined(separator: " "))" -- "$cur"))
+                mapfile -t COMPREPLY < <(compgen -W "\(values.joined(separator: " "))" -- "$cur")
                 return
             fi
             case $prev in
-                \(names(withValue: "format"))) COMPREPLY=($(compgen -W "text json tap" -- "$cur")); return ;;
-                \(names(withValue: "shell"))) COMPREPLY=($(compgen -W "\(shells.joined(separator: " "))" -- "$cur")); return ;;
-                \(names(withValue: "file"))) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
-                \(names(withValue: "jobs"))) COMPREPLY=($(compgen -W "1 2 4 8" -- "$cur")); return ;;
+                \(names(withValue: "format"))) mapfile -t COMPREPLY < <(compgen -W "text json tap" -- "$cur"); return ;;
+                \(names(withValue: "shell"))) mapfile -t COMPREPLY < <(compgen -W "\(shells.joined(separator: " "))" -- "$cur"); return ;;
+                \(names(withValue: "file"))) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+                \(names(withValue: "jobs"))) mapfile -t COMPREPLY < <(compgen -W "1 2 4 8" -- "$cur"); return ;;
                 \(names(withValue: "text"))|\(names(withValue: "variable"))) COMPREPLY=(); return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "\(options.map(\.name).joined(separator: " "))" -- "$cur"))
+                mapfile -t COMPREPLY < <(compgen -W "\(options.map(\.name).joined(separator: " "))" -- "$cur")
             else
-                # Scripts, and folders (of scripts, or of tests).
+                # Scripts, and folders (of scripts, or of tests); one per line, so names may hold blanks.
                 compopt -o filenames 2>/dev/null
-                COMPREPLY=($(compgen -f -X '!*.carfab' -- "$cur") $(compgen -d -- "$cur"))
+                mapfile -t COMPREPLY < <(compgen -f -X '!*.carfab' -- "$cur"; compgen -d -- "$cur")
             fi
         }
         complete -F _carfab carfab
@@ -104,7 +104,7 @@ enum CompletionScripts {
             # directory of $fpath as _carfab, or source it after compinit.
             _carfab() {
               _arguments -s \\
-            \(options.map { "    " + spec($0) + " \\\\" }.joined(separator: "\n"))
+            \(options.map { "    " + spec($0) + " \\" }.joined(separator: "\n"))
                 '*:script:_files -g "*.carfab(-.)"'
             }
             if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then

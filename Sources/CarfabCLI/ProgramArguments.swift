@@ -189,6 +189,9 @@ public struct ProgramArguments: Equatable, Sendable {
         guard name.withUnsafeBufferPointer({ VariableSyntax.isName($0) }) else {
             throw UsageError(message: "'\(DisplayText.escaped(String(decoding: name, as: UTF8.self)))' is not a variable name (letters, digits and '_', not starting with a digit)")
         }
+        guard bytes.count - equals - 1 <= 1 << 20 else {
+            throw UsageError(message: "the value of --var \(String(decoding: name, as: UTF8.self)) is longer than 1 MiB")
+        }
         guard let value = String(validating: bytes[(equals + 1)...], as: UTF8.self) else {
             throw UsageError(message: "the value of --var \(String(decoding: name, as: UTF8.self)) is not valid UTF-8")
         }

@@ -68,7 +68,7 @@ import Testing
 
     @Test(arguments: [
         ("echo $nope", "<command-line>:1:6: error: unknown variable 'nope'\necho $nope\n     ^~~~~\n"),
-        ("var colour red; echo ${color}", "<command-line>:1:22: error: unknown variable 'color'; did you mean 'colour'?\nvar colour red; echo ${color}\n                     ^~~~~~~~\n"),
+        ("var colour red; echo ${color}", "<command-line>:1:22: error: unknown variable 'color'; did you mean '${colour}'?\nvar colour red; echo ${color}\n                     ^~~~~~~~\n"),
         ("echo ${a-b}", "<command-line>:1:6: error: 'a-b' is not a variable name (letters, digits and '_', not starting with a digit)\necho ${a-b}\n     ^~~~~~\n"),
         ("echo ${}", "<command-line>:1:6: error: '' is not a variable name (letters, digits and '_', not starting with a digit)\necho ${}\n     ^~~\n"),
         ("echo ${ab", "<command-line>:1:6: error: '${' without a closing '}'\necho ${ab\n     ^~\n"),
@@ -115,6 +115,37 @@ import Testing
         #expect(completer.complete("echo \"x $").candidates == ["$model", "$mode", "$count"])
         #expect(completer.complete("echo \\$mo").candidates.isEmpty)
         #expect(completer.complete("var mo").candidates == ["model", "mode"])
+    }
+
+    @Test func a_failed_command_leaves_no_references_behind() throws {
+        // Each of these once applied a failed line's references to the next line's words.
+        let cases: [(String, String)] = [
+            ("var m 1\necho $m $nope\necho [$m] x\n", "[1] x\n"),
+            ("var a 1\necho $a \"\\q\necho hello world\n", "hello world\n"),
+            ("var abc 1\necho x $nope\necho [$abc]\n", "[1]\n"),
+            ("var a 1\necho x \\\n $nope\necho \"m $a\"\n", "m 1\n"),
+            ("var a 1\necho $nope\necho [$a]\necho x\ncar suv; show 1\n", "[1]\nx\n"),
+        ]
+        for (script, expected) in cases {
+            let run = try carfab(["--keep-going"], stdin: script)
+            #expect(run.stdout.hasPrefix(expected), "\(script.debugDescription): \(run)")
+            #expect(run.status == 1)
+        }
+    }
+
+    @Test func values_that_grow_without_end_are_stopped_at_a_mebibyte() throws {
+        let script = "var v 0123456789\n" + String(repeating: "var v $v$v$v$v\n", count: 15)
+        let run = try carfab([], stdin: script)
+        #expect(run.stderr.hasPrefix("<stdin>:10:9: error: a word longer than 1 MiB once its variables are put in"), "\(run)")
+        #expect(run.status == 1)
+        let long = try carfab(["--var", "v=" + String(repeating: "x", count: (1 << 20) + 1), "-e", "vars"])
+        #expect(long.status == 64 && long.stderr.hasPrefix("carfab: error: the value of --var v is longer than 1 MiB"))
+    }
+
+    @Test func the_fix_it_for_an_unknown_variable_replaces_the_whole_reference() throws {
+        let run = try carfab(["--format", "json", "-e", "var model 1; echo ${mdoel}x $modl"])
+        #expect(run.stderr.contains(#""message":"unknown variable 'mdoel'; did you mean '${model}'?""#), "\(run)")
+        #expect(run.stderr.contains(#""fixits":[{"column":19,"end_column":27,"replacement":"${model}"}]"#))
     }
 }
 

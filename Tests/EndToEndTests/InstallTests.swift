@@ -36,26 +36,29 @@ import Testing
     }
 
     @Test func bash_completes_options_formats_files_and_var_values() throws {
-        let directory = try temporaryDirectory(with: ["quote.carfab": "", "notes.txt": "", "tests/a.carfab": ""])
+        let directory = try temporaryDirectory(with: ["quote.carfab": "", "notes.txt": "", "tests/a.carfab": "",
+                                                      "my fleet.carfab": ""])
         let run = try shell("""
             source <("$CARFAB" --generate-completion-script bash)
             complete -p carfab
-            show() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _carfab; printf '%s ' "${COMPREPLY[@]}"; echo; }
+            show() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _carfab; printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' '; echo; }
             show carfab --for
             show carfab --format ''
             show carfab --generate-completion-script z
             show carfab ''
             show carfab --var model = s
             show carfab --catalog no
+            show carfab my
             """, directory: directory)
         #expect(run.stdout == """
             complete -F _carfab carfab
             --format 
-            text json tap 
+            json tap text 
             zsh 
-            quote.carfab tests 
+            my fleet.carfab quote.carfab tests 
             sports suv 
             notes.txt 
+            my fleet.carfab 
 
             """, "\(run)")
         // Every option --help lists is offered.
@@ -66,12 +69,30 @@ import Testing
         #expect(Set(options.stdout.split(separator: "\n").map(String.init)) == Set(try helpOptions()))
     }
 
-    @Test func zsh_loads_its_script_and_fish_completes_from_its_own() throws {
+    @Test func zsh_completes_in_a_real_interactive_zsh_and_fish_from_its_own() throws {
+        // An interactive zsh on a pseudo-terminal (zsh's own zpty): Tab after each partial
+        // line, and what zsh then shows, until it shows what is looked for (or 10 s pass).
+        let driver = #"""
+            zmodload zsh/zpty
+            typeset -F SECONDS
+            zpty z 'zsh -f -i'
+            zpty -w z 'PS1="> "; autoload -U compinit; compinit -u -D; source ./_carfab; print ready'
+            wait_for() { local chunk all="" end=$((SECONDS + 10)); while (( SECONDS < end )); do
+                if zpty -r -t z chunk; then all+=$chunk; [[ $all == *$1* ]] && { print -r -- found; return; }; fi; done
+                print -r -- "missing $1 in: ${(q)all}"; }
+            wait_for ready
+            zpty -w -n z $'carfab --form\t'; wait_for 'carfab --format'
+            zpty -w -n z $'\x15carfab --format \t'; wait_for 'json  tap   text'
+            zpty -w -n z $'\x15carfab my\t'; wait_for 'carfab my\ quote.carfab'
+            zpty -w -n z $'\x15carfab --generate-completion-script z\t'; wait_for 'completion-script zsh'
+            zpty -d z
+            """#
+        let directory = try temporaryDirectory(with: ["my quote.carfab": "", "drive.zsh": driver])
         let zsh = try shell("""
             "$CARFAB" --generate-completion-script zsh > _carfab
-            zsh -n _carfab && zsh -c 'autoload -U compinit; compinit -u -D; source ./_carfab; print -r -- ${_comps[carfab]}'
-            """, directory: try temporaryDirectory(with: [:]))
-        #expect(zsh.stdout == "_carfab\n" && zsh.stderr.isEmpty, "\(zsh)")
+            zsh -n _carfab && zsh -f drive.zsh
+            """, directory: directory)
+        #expect(zsh.stdout == "found\nfound\nfound\nfound\nfound\n" && zsh.stderr.isEmpty, "\(zsh)")
         let fish = try shell("""
             export HOME=$(pwd) XDG_CONFIG_HOME=$(pwd) XDG_DATA_HOME=$(pwd)
             fish --no-config -c '"$CARFAB" --generate-completion-script fish | source; complete -C "carfab --form"; complete -C "carfab --format "'

@@ -88,8 +88,9 @@ final class Session {
     func expandVariables(_ words: Range<Int>, lexer: Lexer) throws(ScriptError) {
         try lexer.expand(words) { reference throws(ScriptError) -> String in
             guard let value = variables[reference.name] else {
-                throw ScriptError(.unknownName("variable", reference.name,
-                                               suggestion: closestName(to: reference.name, in: variableNames), valid: variableNames),
+                // The suggestion is written as the reference was, so a fix-it replaces it whole.
+                let suggestion = closestName(to: reference.name, in: variableNames).map { reference.braced ? "${\($0)}" : "$" + $0 }
+                throw ScriptError(.unknownName("variable", reference.name, suggestion: suggestion, valid: variableNames),
                                   at: reference.range)
             }
             return value

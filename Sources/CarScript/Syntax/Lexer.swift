@@ -164,7 +164,12 @@ func string(_ token: Token) -> String {
         /// The `$...` in the line.
         var range: SourceRange
         var name: String
+        /// Written `${name}`.
+        var braced: Bool
     }
+
+    /// The longest a word may grow to with the values put in it: as long as a line may be.
+    static let longestExpansion = 1 << 20
 
     /// The last line's variable references, in order (empty for nearly every line).
     @exclusivity(unchecked) private(set) var references: [Reference] = []
@@ -186,6 +191,10 @@ func string(_ token: Token) -> String {
                 bytes.append(contentsOf: try value(reference).utf8)
                 from = reference.textOffset
                 expanded += 1
+                // Values made of values (`var v $v$v`) could double a word without end.
+                if bytes.count > Self.longestExpansion {
+                    throw ScriptError(.expansionTooLong(limit: Self.longestExpansion), at: reference.range)
+                }
             }
             bytes.append(contentsOf: UnsafeBufferPointer(start: textStorage + from, count: old.upperBound - from))
             // Room for the new text past the old (tokens keep offsets into it, not addresses).
@@ -205,6 +214,12 @@ func tokenize(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Sc
         tokenCount = 0
         textCount = 0
         pending = nil
+        // A new line: references of the last one, expanded or not (a failed command leaves
+        // some), are gone with it.
+        if !references.isEmpty {
+            references.removeAll(keepingCapacity: references.capacity <= 1024)
+        }
+        expanded = 0
         return try lex(line, from: Pending(position: 0, quote: nil, wordStart: -1, textStart: 0), atEnd: atEnd)
     }
 
@@ -503,8 +518,9 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
         if nameStart < c.count && input[nameStart] == UInt8(ascii: "{") {
             nameStart += 1
             nameEnd = nameStart
-            while nameEnd < c.count && input[nameEnd] != UInt8(ascii: "}") && input[nameEnd] != UInt8(ascii: "\"")
-                    && input[nameEnd] != 0x0A && input[nameEnd] >= 0x20 {
+            // The name runs to `}`; a blank, `;`, a quote or the line's end first means no `}`.
+            while nameEnd < c.count, input[nameEnd] != UInt8(ascii: "}"), input[nameEnd] > 0x20,
+                  input[nameEnd] != UInt8(ascii: ";"), input[nameEnd] != UInt8(ascii: "\"") {
                 nameEnd += 1
             }
             guard nameEnd < c.count && input[nameEnd] == UInt8(ascii: "}") else {
@@ -527,7 +543,7 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
             end = nameEnd
         }
         references.append(Reference(token: c.tokenIndex, textOffset: c.textIndex, range: SourceRange(start, end),
-                                     name: Self.decode(line, nameStart..<nameEnd)))
+                                     name: Self.decode(line, nameStart..<nameEnd), braced: input[start + 1] == UInt8(ascii: "{")))
         c.i = end
     }
 

@@ -26,6 +26,8 @@ enum Kind: Error, Equatable, Sendable {
         case badVariableName(String)
         /// `${` with no `}` after the name.
         case unclosedBrace
+        /// A word longer than `limit` bytes once its variables' values are in it.
+        case expansionTooLong(limit: Int)
         case lineTooLong(limit: Int)
         case unknownCommand(String, suggestion: String?)
         case unknownName(String, String, suggestion: String?, valid: [String])
@@ -81,6 +83,7 @@ init(_ kind: Kind, at range: SourceRange) {
         case .unterminatedString: "unterminated-string"
         case .badVariableName: "bad-variable-name"
         case .unclosedBrace: "unclosed-brace"
+        case .expansionTooLong: "expansion-too-long"
         case .lineTooLong: "line-too-long"
         case .unknownCommand: "unknown-command"
         case .unknownName(let what, _, _, _): "unknown-" + (what.hasSuffix(" option") ? "option" : what.replacingBlanks)
@@ -106,11 +109,12 @@ var message: String {
         switch kind {
         case .nulByte: "NUL byte in input"
         case .invalidUTF8(let byte): "invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)))"
-        case .unknownEscape(let text): "unknown escape '\(text)' (use \\\", \\\\, \\n or \\t)"
+        case .unknownEscape(let text): "unknown escape '\(text)' (use \\\", \\\\, \\n, \\t or \\$)"
         case .unterminatedString: "unterminated string: missing closing '\"'"
         case .badVariableName(let text):
             "'\(Self.shown(text))' is not a variable name (letters, digits and '_', not starting with a digit)"
         case .unclosedBrace: "'${' without a closing '}'"
+        case .expansionTooLong(let limit): "a word longer than \(limit / 1_048_576) MiB once its variables are put in"
         case .lineTooLong(let limit): "line longer than the limit of \(limit / 1024) KiB (\(limit) bytes); it is skipped"
         case .unknownCommand(let name, let suggestion):
             "unknown command '\(Self.shown(name))'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; type 'help' for the list")
