@@ -18,8 +18,8 @@ struct Pager {
     }
 
     /// Shows `text` through the pager if it is taller than the terminal on standard output;
-    /// false if it did not (short text, no pager, no terminal, a pager that would not start),
-    /// and the caller writes it as usual.
+    /// false if it did not (short text, no pager, no terminal, a pager that could not be found
+    /// or run), and the caller writes it as usual.
     func page(_ text: String) -> Bool {
         guard let command else { return false }
         let rows = Int(cf_terminal_rows(1))
@@ -54,6 +54,8 @@ struct Pager {
         close(ends[1])
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return true
+        // A pager the shell could not find or run (126, 127) showed nothing: the caller does.
+        let exited = status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
+        return exited != 126 && exited != 127
     }
 }

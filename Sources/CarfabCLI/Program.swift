@@ -112,7 +112,16 @@ public enum Program {
         let initFile = parsed.initFile?.bytes
             ?? ((prompts || parsed.interactive) && !parsed.noInit ? defaultInitFile(environment.variable) : nil)
         if let initFile {
-            do {
+            do throws(LineSourceFailure) {
+                // The user's own file must be a regular file: a FIFO there would hang the prompt
+                // before it showed. (One named with --init may be anything, `<(...)` too.)
+                if parsed.initFile == nil {
+                    var info = stat()
+                    if stat(String(decoding: initFile, as: UTF8.self), &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
+                        throw LineSourceFailure.unreadable(
+                            "cannot read '\(DisplayText.escaped(String(decoding: initFile, as: UTF8.self)))': not a regular file")
+                    }
+                }
                 engine.evaluate(try openLineSource(.filePath(initFile), stop: stop))
             } catch .interrupted {
                 return .stoppedBy(signal: stop.code)
@@ -125,6 +134,8 @@ public enum Program {
                 if stop.code > 0 { return .stoppedBy(signal: stop.code) }
                 return outcome(writing: out, to: err) ?? .exit(ExitStatus.failure)
             }
+            // The init file saw the command line's variables; the command line wins over it.
+            for setting in parsed.variables { engine.setVariable(setting.name, to: setting.value) }
         }
         let inputs = parsed.inputs.isEmpty && !prompts ? [ProgramInput.file("-")] : parsed.inputs
         // Several -e texts are told apart in messages: `<command-line 2>`.

@@ -72,7 +72,8 @@ struct TestReporter {
         out.write("  expects: \(outcome.expects)\n")
         if let note = outcome.note { out.write("  note: \(Self.yaml(note))\n") }
         if !outcome.problems.isEmpty {
-            out.write("  diagnostics: |\n")
+            // The indentation is given (|2): a first line that starts with a blank would set it otherwise.
+            out.write("  diagnostics: |2\n")
             for problem in outcome.problems {
                 for line in problem.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
                     out.write("    " + DisplayText.escaped(String(line)) + "\n")

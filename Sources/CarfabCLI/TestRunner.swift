@@ -39,6 +39,12 @@ struct TestProblem: Equatable {
     }
 }
 
+/// A test file to run, or one that cannot be, and why.
+struct TestEntry: Equatable {
+    var path: [UInt8]
+    var problem: String?
+}
+
 /// How one test file went.
 struct TestOutcome: Equatable {
     /// The file, as named.
@@ -82,11 +88,11 @@ enum TestRunner {
             err.flush()
             return stop.code > 0 ? .stoppedBy(signal: stop.code) : .exit(Program.ExitStatus.failure)
         }
-        var files: [[UInt8]] = []
+        var files: [TestEntry] = []
         for case .file(let path) in parsed.inputs {
             switch collect(path.bytes) {
             case .success(let found):
-                for file in found where !files.contains(file) { files.append(file) }
+                for file in found where !files.contains(where: { $0.path == file.path }) { files.append(file) }
             case .failure(let problem):
                 err.write("carfab: error: \(problem.message)\n")
                 err.flush()
@@ -98,7 +104,7 @@ enum TestRunner {
             err.flush()
             return .exit(Program.ExitStatus.failure)
         }
-        let test = Test(catalog: catalog, options: options, variables: parsed.variables)
+        let test = Test(catalog: catalog, options: options, variables: parsed.variables, initFile: parsed.initFile?.bytes)
         reporter.begin(count: files.count)
         var outcomes: [TestOutcome] = []
         let report: (TestOutcome) -> Void = { outcome in
@@ -106,10 +112,18 @@ enum TestRunner {
             reporter.report(outcome, number: outcomes.count)
         }
         let jobs = min(parsed.jobs ?? processorCount(), files.count)
-        let finished = jobs > 1 ? runInProcesses(files, jobs: jobs, test: test, out: out, err: err, stop: stop, report: report)
-                                : runHere(files, test: test, stop: stop, report: report)
-        if !finished || stop.isRequested {
+        // Each test runs in a process of its own, so one that crashes fails alone; only a
+        // program run inside a test harness (output captured in memory) keeps them in its own.
+        let running: [String]
+        if environment.output == nil {
+            running = runInProcesses(files, jobs: jobs, test: test, out: out, err: err, stop: stop, report: report)
+        } else {
+            running = runHere(files, test: test, stop: stop, report: report)
+        }
+        if !running.isEmpty || stop.isRequested {
             out.flush()
+            for name in running { err.write("carfab: interrupted while testing \(DisplayText.escaped(name))\n") }
+            err.flush()
             return .stoppedBy(signal: stop.code > 0 ? stop.code : SIGINT)
         }
         let failed = outcomes.filter { !$0.passed }.count
@@ -134,20 +148,27 @@ enum TestRunner {
         let catalog: Catalog
         let options: EngineOptions
         let variables: [VariableSetting]
+        /// `--init FILE`: run first in each test's session.
+        let initFile: [UInt8]?
 
-        /// Runs the test file at `path` in a fresh session.
-        func run(_ path: [UInt8]) -> TestOutcome {
+        /// Runs the test file `entry` names in a fresh session (or fails it, if it cannot be read).
+        func run(_ entry: TestEntry) -> TestOutcome {
             let started = now()
-            let shown = String(decoding: path, as: UTF8.self)
+            let shown = String(decoding: entry.path, as: UTF8.self)
+            if let problem = entry.problem {
+                return TestOutcome(path: shown, passed: false, expects: 0, problems: [], note: problem, seconds: 0)
+            }
             let collector = TestCollector()
             let engine = Engine(catalog: catalog, options: options, sink: collector)
             for setting in variables { engine.setVariable(setting.name, to: setting.value) }
-            do {
-                engine.evaluate(try openLineSource(.filePath(path), stop: options.stop))
-            } catch .interrupted {
-                // Stopped: the runner reports nothing more.
-            } catch {
-                engine.report(unreadable: shown, error)
+            for file in (initFile.map { [$0] } ?? []) + [entry.path] where engine.failureCount == 0 && !engine.shouldStop {
+                do {
+                    engine.evaluate(try openLineSource(.filePath(file), stop: options.stop))
+                } catch .interrupted {
+                    // Stopped: the runner reports nothing more.
+                } catch {
+                    engine.report(unreadable: String(decoding: file, as: UTF8.self), error)
+                }
             }
             var note: String?
             if collector.dropped > 0 { note = "and \(collector.dropped) more problems" }
@@ -158,14 +179,14 @@ enum TestRunner {
         }
     }
 
-    /// Runs `files` one after another in this process; false if a stop cut it short.
-    private static func runHere(_ files: [[UInt8]], test: Test, stop: StopRequest, report: (TestOutcome) -> Void) -> Bool {
+    /// Runs `files` one after another in this process; the file a stop cut short, if one did.
+    private static func runHere(_ files: [TestEntry], test: Test, stop: StopRequest, report: (TestOutcome) -> Void) -> [String] {
         for file in files {
             let outcome = test.run(file)
-            if stop.isRequested { return false }
+            if stop.isRequested { return [outcome.path] }
             report(outcome)
         }
-        return true
+        return []
     }
 
     /// A test running in a forked process: the pipe its outcome comes back on.
@@ -176,10 +197,10 @@ enum TestRunner {
         var received: [UInt8] = []
     }
 
-    /// Runs `files` in up to `jobs` forked processes at a time, reporting in file order;
-    /// false if a stop cut it short (the processes still running are then ended).
-    private static func runInProcesses(_ files: [[UInt8]], jobs: Int, test: Test, out: Output, err: Output,
-                                       stop: StopRequest, report: (TestOutcome) -> Void) -> Bool {
+    /// Runs `files` in up to `jobs` forked processes at a time, reporting in file order; the
+    /// files still running if a stop cut it short (their processes are then ended).
+    private static func runInProcesses(_ files: [TestEntry], jobs: Int, test: Test, out: Output, err: Output,
+                                       stop: StopRequest, report: (TestOutcome) -> Void) -> [String] {
         var workers: [Worker] = []
         var outcomes = [TestOutcome?](repeating: nil, count: files.count)
         var next = 0
@@ -192,8 +213,9 @@ enum TestRunner {
                 _ = waitpid(worker.pid, &status, 0)
             }
         }
+        func running() -> [String] { workers.map { String(decoding: files[$0.file].path, as: UTF8.self) } }
         while reported < files.count {
-            if stop.isRequested { return false }
+            if stop.isRequested { return running() }
             while workers.count < jobs && next < files.count {
                 // Nothing may be waiting in a buffer a child would inherit and write again.
                 out.flush()
@@ -211,7 +233,7 @@ enum TestRunner {
                 var polled = workers.map { pollfd(fd: $0.pipe, events: Int16(POLLIN), revents: 0) }
                 if poll(&polled, nfds_t(polled.count), -1) < 0 {
                     if errno == EINTR { continue }
-                    return false
+                    return running()
                 }
                 var index = workers.count - 1
                 while index >= 0 {
@@ -229,7 +251,7 @@ enum TestRunner {
                     var status: Int32 = 0
                     while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
                     outcomes[worker.file] = TestWire.outcome(worker.received, status: status,
-                                                             path: String(decoding: files[worker.file], as: UTF8.self))
+                                                             path: String(decoding: files[worker.file].path, as: UTF8.self))
                 }
             }
             while reported < files.count, let outcome = outcomes[reported] {
@@ -237,12 +259,12 @@ enum TestRunner {
                 reported += 1
             }
         }
-        return true
+        return []
     }
 
     /// Starts a process that runs test `file` and writes its outcome to a pipe; nil if no
     /// process or pipe could be made.
-    private static func fork(_ test: Test, file: Int, path: [UInt8]) -> Worker? {
+    private static func fork(_ test: Test, file: Int, path: TestEntry) -> Worker? {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return nil }
         let pid = Glibc.fork()
@@ -269,32 +291,45 @@ enum TestRunner {
         return Worker(pid: pid, pipe: ends[0], file: file)
     }
 
-    /// The test files `path` names: itself if a file, else every `*.carfab` file under it,
-    /// in byte order of their paths.
-    static func collect(_ path: [UInt8]) -> Result<[[UInt8]], CollectFailure> {
-        let shown = DisplayText.escaped(String(decoding: path, as: UTF8.self))
+    /// The test files `path` names: itself if it is not a folder, else every `*.carfab` entry
+    /// under it, in byte order of their paths; an entry that cannot be read is kept, with
+    /// why, and fails as a test (nothing is passed over in silence).
+    static func collect(_ path: [UInt8]) -> Result<[TestEntry], CollectFailure> {
         var info = stat()
-        guard stat(String(decoding: path, as: UTF8.self), &info) == 0 else {
+        guard status(of: path, &info) == 0 else {
+            let shown = DisplayText.escaped(String(decoding: path, as: UTF8.self))
             return .failure(CollectFailure(message: "cannot read '\(shown)': \(String(cString: strerror(errno)))"))
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else { return .success([path]) }
-        var found: [[UInt8]] = []
+        guard info.st_mode & S_IFMT == S_IFDIR else { return .success([TestEntry(path: path)]) }
+        var found: [TestEntry] = []
         var visited: Set<[UInt64]> = []
         walk(path, into: &found, visited: &visited)
-        return .success(found.sorted { $0.lexicographicallyPrecedes($1) })
+        return .success(found.sorted { $0.path.lexicographicallyPrecedes($1.path) })
     }
 
     struct CollectFailure: Error {
         let message: String
     }
 
-    /// Adds the `*.carfab` files under directory `path`; a directory met twice (through a
+    /// `stat` of a path given as its bytes (a name need not be UTF-8).
+    private static func status(of path: [UInt8], _ info: inout stat) -> Int32 {
+        (path + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
+        }
+    }
+
+    /// Adds the `*.carfab` entries under directory `path`; a directory met twice (through a
     /// link) is walked once.
-    private static func walk(_ path: [UInt8], into found: inout [[UInt8]], visited: inout Set<[UInt64]>) {
-        let name = String(decoding: path, as: UTF8.self)
+    private static func walk(_ path: [UInt8], into found: inout [TestEntry], visited: inout Set<[UInt64]>) {
         var info = stat()
-        guard stat(name, &info) == 0, visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted,
-              let directory = opendir(name) else { return }
+        guard status(of: path, &info) == 0, visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
+        let directory = (path + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) }
+        }
+        guard let directory else {
+            found.append(TestEntry(path: path, problem: "cannot read the folder: \(String(cString: strerror(errno)))"))
+            return
+        }
         defer { closedir(directory) }
         var entries: [[UInt8]] = []
         while let entry = readdir(directory) {
@@ -307,12 +342,17 @@ enum TestRunner {
         let suffix = Array(".carfab".utf8)
         for entry in entries {
             let full = path.last == 0x2F ? path + entry : path + [0x2F] + entry
+            let isTest = entry.count > suffix.count && entry.suffix(suffix.count).elementsEqual(suffix)
             var entryInfo = stat()
-            guard stat(String(decoding: full, as: UTF8.self), &entryInfo) == 0 else { continue }
+            guard status(of: full, &entryInfo) == 0 else {
+                // A link to nowhere, or a name that cannot be looked at.
+                if isTest { found.append(TestEntry(path: full, problem: "cannot read: \(String(cString: strerror(errno)))")) }
+                continue
+            }
             switch entryInfo.st_mode & S_IFMT {
             case S_IFDIR: walk(full, into: &found, visited: &visited)
-            case S_IFREG where entry.count > suffix.count && entry.suffix(suffix.count).elementsEqual(suffix):
-                found.append(full)
+            case S_IFREG where isTest: found.append(TestEntry(path: full))
+            case _ where isTest: found.append(TestEntry(path: full, problem: "not a regular file"))
             default: break
             }
         }

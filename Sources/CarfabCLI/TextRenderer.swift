@@ -232,7 +232,9 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
 
     private static func text(_ cell: Table.Cell) -> String {
         switch cell {
-        case .text(let text): text
+        // Names come from scripts: their control characters are shown escaped, so a cell
+        // is one line and cannot drive the terminal.
+        case .text(let text): DisplayText.escaped(text)
         case .integer(let value): String(value)
         case .money(let money): money.description
         case .names(let names): names.joined(separator: ", ")

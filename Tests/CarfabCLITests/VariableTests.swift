@@ -147,6 +147,15 @@ import Testing
         #expect(run.stderr.contains(#""message":"unknown variable 'mdoel'; did you mean '${model}'?""#), "\(run)")
         #expect(run.stderr.contains(#""fixits":[{"column":19,"end_column":27,"replacement":"${model}"}]"#))
     }
+
+    @Test func save_quotes_every_blank_the_lexer_knows_and_vars_shows_controls_escaped() throws {
+        let saved = try carfab(["--var", "a=x\u{0C}y", "--var", "b=p\u{0B}q", "-e", "save -"])
+        #expect(saved.stdout.contains("var a \"x\u{0C}y\"\nvar b \"p\u{0B}q\"\n"), "\(saved)")
+        let replayed = try carfab(["-e", saved.stdout + "expect count 0; save -"])
+        #expect(replayed.stdout == saved.stdout && replayed.status == 0, "\(replayed)")
+        let shown = try carfab(["-e", "var e \"\u{1B}[2J\\nrow\"; vars"])
+        #expect(shown.stdout == "name  value\ne     \\e[2J\\nrow\n", "\(shown)")
+    }
 }
 
 /// A new temporary directory holding `files`.

@@ -239,4 +239,16 @@ import Glibc
 
             """)
     }
+
+    @Test func a_line_just_over_the_limit_is_skipped_to_its_end_with_keep_going() throws {
+        // Its end falls in the next chunk read: it once came back as a line of its own.
+        for over in [1, 20, 60_000] {
+            let directory = try temporaryDirectory(with: [
+                "long.carfab": "echo " + String(repeating: "x", count: 1_048_576 - 5 + over) + ";echo INJECTED\ncar nosuch\n",
+            ])
+            let run = try carfab(["--keep-going", "long.carfab"], directory: directory)
+            #expect(!run.stdout.contains("INJECTED"), "over by \(over)")
+            #expect(run.stderr.contains("long.carfab:2:5: error: unknown model 'nosuch'"), "over by \(over): \(run.stderr.prefix(300))")
+        }
+    }
 }

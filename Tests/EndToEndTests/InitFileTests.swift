@@ -71,4 +71,14 @@ extension ReplTests {
         let both = try carfab(["--init", "a", "--no-init"])
         #expect(both.status == 64)
     }
+
+    @Test func a_default_init_file_that_is_not_a_regular_file_is_refused_and_var_wins() throws {
+        let config = try temporaryDirectory(with: ["carfab/.keep": "", "init2.carfab": "var who init\n"])
+        let fifo = config.appendingPathComponent("carfab/init.carfab").path
+        let run = try shell("mkfifo '\(fifo)'; \"$CARFAB\" -i -e 'echo never' < /dev/null; echo \"status $?\"",
+                            environment: ["XDG_CONFIG_HOME": config.path])
+        #expect(run.stdout == "status 1\n" && run.stderr == "carfab: error: cannot read '\(fifo)': not a regular file\n", "\(run)")
+        let wins = try carfab(["-i", "--init", "init2.carfab", "--var", "who=cli"], stdin: "echo $who\n", directory: config)
+        #expect(wins.stdout == "cli\n", "\(wins)")
+    }
 }

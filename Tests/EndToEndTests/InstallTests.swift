@@ -157,4 +157,18 @@ import Testing
             """, environment: ["ROOT": root.path, "PACKAGE": package])
         #expect(run.stdout == "installed\nii  carfab  \n0\n", "\(run)")
     }
+
+    @Test func install_reads_its_arguments_carefully() throws {
+        let install = packageRoot.appendingPathComponent("Scripts/install").path
+        let help = try launch(install, ["--help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("usage: Scripts/install [--uninstall] [PREFIX]"))
+        let bogus = try launch(install, ["--bogus"])
+        #expect(bogus.status == 64 && bogus.stderr.hasPrefix("Scripts/install: unknown option '--bogus'"))
+        let prefix = try temporaryDirectory(with: [:])
+        let two = try launch(install, [prefix.path, prefix.path + "/other"])
+        #expect(two.status == 64)
+        // --uninstall after PREFIX still uninstalls (and installs nothing).
+        let after = try launch(install, [prefix.path, "--uninstall"], environment: ["CARFAB": carfabBinary])
+        #expect(after.status == 0 && !FileManager.default.fileExists(atPath: prefix.appendingPathComponent("bin").path))
+    }
 }

@@ -103,4 +103,11 @@ extension ReplTests {
         let piped = try carfab(["-e", "help"], environment: ["PAGER": "sed 's/^/paged: /'"])
         #expect(piped.status == 0 && !piped.stdout.contains("paged:"))
     }
+
+    @Test func a_pager_that_cannot_be_run_leaves_the_help_to_carfab() throws {
+        let terminal = try PseudoTerminal(environment: ["XDG_STATE_HOME": state.path, "PAGER": "no-such-pager-xyz"])
+        #expect(terminal.enter("help", expecting: "quit [STATUS]"))
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+    }
 }

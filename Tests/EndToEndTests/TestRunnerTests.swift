@@ -203,6 +203,67 @@ import Testing
             """, directory: directory)
         #expect(run.stdout == "status 130\ndone\n", "\(run)")
     }
+
+    @Test func entries_that_cannot_be_read_fail_and_nothing_is_passed_over() throws {
+        let directory = try temporaryDirectory(with: ["t/ok.carfab": "expect count 0\n", "t/closed/fails.carfab": "expect count 1\n"])
+        let run = try shell("""
+            ln -s nowhere.carfab t/dangling.carfab
+            printf 'expect count 0\\n' > t/$'bad\\xff.carfab'
+            mkfifo t/pipe.carfab
+            chmod 755 . t && chmod 000 t/closed
+            setpriv --reuid=65534 --regid=65534 --clear-groups "$CARFAB" --test t -j 2
+            echo "status $?"
+            """, directory: directory)
+        #expect(run.stdout == """
+            ok t/bad\u{FFFD}.carfab (1 expect)
+            FAIL t/closed
+                (cannot read the folder: Permission denied)
+            FAIL t/dangling.carfab
+                (cannot read: No such file or directory)
+            ok t/ok.carfab (1 expect)
+            FAIL t/pipe.carfab
+                (not a regular file)
+            2 passed, 3 failed
+            status 1
+
+            """, "\(run)")
+    }
+
+    @Test func init_names_a_file_each_test_runs_first() throws {
+        let directory = try temporaryDirectory(with: ["t/1.carfab": "car $model\nexpect type Cadillac Escalade\n",
+                                                      "setup.carfab": "var model suv\n", "broken.carfab": "car nosuch\n"])
+        let run = try carfab(["--test", "t", "--init", "setup.carfab"], directory: directory)
+        #expect(run.stdout == "ok t/1.carfab (1 expect)\n1 passed, 0 failed\n", "\(run)")
+        let broken = try carfab(["--test", "t", "--init", "broken.carfab"], directory: directory)
+        #expect(broken.stdout.hasPrefix("FAIL t/1.carfab\n    broken.carfab:1:5: error: unknown model 'nosuch'"), "\(broken)")
+    }
+
+    @Test func a_test_that_crashes_fails_alone_at_any_job_count() throws {
+        // A test process killed by a signal is reported, and the others still run.
+        let directory = try temporaryDirectory(with: ["t/1.carfab": "car suv\n", "t/3.carfab": "car suv\n"])
+        let run = try shell("""
+            mkfifo t/2.carfab
+            "$CARFAB" --test t/1.carfab t/2.carfab t/3.carfab -j 1 > out.txt &
+            runner=$!
+            # Until the worker of t/2.carfab waits in openat (257) for a writer to the FIFO.
+            for _ in $(seq 200); do
+              worker=$(pgrep -P $runner)
+              [ -n "$worker" ] && [ "$(cut -d' ' -f1 /proc/$worker/syscall 2>/dev/null)" = 257 ] && break
+              sleep 0.05
+            done
+            kill -KILL $worker
+            wait $runner; echo "status $?"; cat out.txt
+            """, directory: directory)
+        #expect(run.stdout == """
+            status 1
+            ok t/1.carfab (0 expects)
+            FAIL t/2.carfab
+                (the test's process was ended by signal 9)
+            ok t/3.carfab (0 expects)
+            2 passed, 1 failed
+
+            """, "\(run)")
+    }
 }
 
 /// A strict reading of TAP version 14 as carfab writes it: the version line, the plan, test

@@ -65,7 +65,8 @@ enum SessionScript {
 
     /// `name` as a script word: bare if it can be, else quoted with escapes.
     static func word(_ name: String) -> String {
-        let special: Set<Character> = [" ", "\t", ";", "#", "\"", "\\", "\n", "\r", "$"]
+        // Every byte the lexer reads as a blank (VT and FF too) or as syntax makes a name quoted.
+        let special: Set<Character> = [" ", "\t", ";", "#", "\"", "\\", "\n", "\r", "$", "\u{0B}", "\u{0C}"]
         if !name.isEmpty && !name.contains(where: special.contains) { return name }
         return quoted(name)
     }

@@ -250,7 +250,8 @@ final class StreamLineSource: BufferedLineSource {
     }
 
     func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? {
-        guard start < end, let base = chunk.baseAddress else { return nil }
+        // The rest of an over-long line is dropped first, by `readLine`.
+        guard !skipping, start < end, let base = chunk.baseAddress else { return nil }
         let first = base + start
         guard let newline = memchr(first, 0x0A, end - start) else { return nil }
         let length = first.distance(to: newline.assumingMemoryBound(to: UInt8.self))
