@@ -177,6 +177,9 @@ public struct ProgramArguments: Equatable, Sendable {
             if junit != nil { throw UsageError(message: "--junit is for --test") }
             if format == .tap { throw UsageError(message: "--format tap is for --test") }
         }
+        if junit?.bytes == [UInt8(ascii: "-")] {
+            throw UsageError(message: "--junit needs a file name: the report on standard output would mix with the results")
+        }
     }
 
     /// `NAME=VALUE` of `--var`.

@@ -165,6 +165,7 @@ import Testing
         (["--junit", "r.xml", "x.carfab"], "--junit is for --test"),
         (["--format", "tap", "x.carfab"], "--format tap is for --test"),
         (["--test", "t", "--tset"], "unknown option '--tset'; did you mean '--test'?"),
+        (["--test", "t", "--junit", "-"], "--junit needs a file name: the report on standard output would mix with the results"),
     ])
     func usage_errors_exit_64(arguments: [String], message: String) throws {
         let run = try carfab(arguments)
