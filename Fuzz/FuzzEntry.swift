@@ -1,8 +1,9 @@
 // libFuzzer entry: every input is run as a script through the lexer, the resolver and the
-// interpreter, in one engine with the built-in catalog. Files are out of reach, errors do
+// interpreter, in one engine with the built-in catalog, twice: through the direct path and
+// through the general one, which must print the same. Files are out of reach, errors do
 // not stop the run (keep going), results go to the text or JSON renderer in memory. A
 // crash, a trap, a sanitizer report or a hang is a finding. Built by Scripts/fuzz.
-@testable import CarScript
+import CarScript
 import CarfabCLI
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -10,12 +11,23 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var options = EngineOptions()
     options.fileAccess = .refused(by: "while fuzzing")
     options.keepGoing = true
-    let out = Output.memory()
-    let err = Output.memory()
     let json = size > 0 && data[0] & 1 == 1
-    let renderer: any ResultRenderer = json ? JSONRenderer(out: out, err: err) : TextRenderer(out: out, err: err)
-    let engine = Engine(options: options, sink: renderer)
-    engine.evaluate(openLineSource(text: Array(UnsafeBufferPointer(start: data, count: size)), name: "<fuzz>"))
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    /// Runs the input; what it printed, and the engine.
+    func run(direct: Bool) -> (out: [UInt8], err: [UInt8], engine: Engine) {
+        var options = options
+        options.directPath = direct
+        let out = Output.memory()
+        let err = Output.memory()
+        let renderer: any ResultRenderer = json ? JSONRenderer(out: out, err: err) : TextRenderer(out: out, err: err)
+        let engine = Engine(options: options, sink: renderer)
+        engine.evaluate(openLineSource(text: input, name: "<fuzz>"))
+        return (out.buffer, err.buffer, engine)
+    }
+    let (out, err, engine) = run(direct: true)
+    // The direct path must be invisible: the general path prints the same, errors and all.
+    let general = run(direct: false)
+    precondition(out == general.out && err == general.err, "the direct path printed something else")
     // Invariants a run must keep, whatever it was given.
     let stock = engine.stock
     precondition(stock.carCount >= 0, "negative car count")

@@ -5,6 +5,9 @@ import Testing
 /// job and at several, checked by the consumers CI uses (TAP by tappy, JUnit by xmllint
 /// against a schema).
 @Suite struct TestRunnerTests {
+    /// A shell function printing the children of a process, from /proc (no procps needed).
+    static let children = #"children() { for stat in /proc/[0-9]*/stat; do read -r pid _ _ ppid _ < "$stat" 2>/dev/null && [ "$ppid" = "$1" ] && echo "$pid"; done; }"#
+
     /// A folder of tests: two pass, three fail (an error, a failed expect, `quit 3`), and a
     /// file that is not a test. Nested, so the walk and the sort are exercised.
     private func folder() throws -> URL {
@@ -188,12 +191,13 @@ import Testing
         // every worker is ended and the status is 130.
         let directory = try temporaryDirectory(with: ["t/1.carfab": "car suv\n"])
         let run = try shell("""
+            \(Self.children)
             mkfifo t/2.carfab
             "$CARFAB" --test t/1.carfab t/2.carfab -j 2 > out.txt 2> err.txt &
             runner=$!
             # Until one worker is left, asleep: the one waiting for a writer on the FIFO.
             for _ in $(seq 200); do
-              workers=$(pgrep -P $runner)
+              workers=$(children $runner)
               [ "$(echo $workers | wc -w)" = 1 ] && [ "$(cut -d' ' -f3 /proc/$workers/stat 2>/dev/null)" = S ] && break
               sleep 0.05
             done
@@ -243,12 +247,13 @@ import Testing
         // A test process killed by a signal is reported, and the others still run.
         let directory = try temporaryDirectory(with: ["t/1.carfab": "car suv\n", "t/3.carfab": "car suv\n"])
         let run = try shell("""
+            \(Self.children)
             mkfifo t/2.carfab
             "$CARFAB" --test t/1.carfab t/2.carfab t/3.carfab -j 1 > out.txt &
             runner=$!
             # Until the worker of t/2.carfab waits in openat (257) for a writer to the FIFO.
             for _ in $(seq 200); do
-              worker=$(pgrep -P $runner)
+              worker=$(children $runner)
               [ -n "$worker" ] && [ "$(cut -d' ' -f1 /proc/$worker/syscall 2>/dev/null)" = 257 ] && break
               sleep 0.05
             done
