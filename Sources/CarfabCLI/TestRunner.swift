@@ -89,10 +89,11 @@ enum TestRunner {
             return stop.code > 0 ? .stoppedBy(signal: stop.code) : .exit(Program.ExitStatus.failure)
         }
         var files: [TestEntry] = []
+        var seen: Set<[UInt8]> = []
         for case .file(let path) in parsed.inputs {
             switch collect(path.bytes) {
             case .success(let found):
-                for file in found where !files.contains(where: { $0.path == file.path }) { files.append(file) }
+                for file in found where seen.insert(file.path).inserted { files.append(file) }
             case .failure(let problem):
                 err.write("carfab: error: \(problem.message)\n")
                 err.flush()
