@@ -38,36 +38,37 @@ package struct Completion: Equatable, Sendable {
     package var replacement: String? {
         guard let first = candidates.first else { return nil }
         if candidates.count == 1 && forbidden.first == true { return nil }
-        if verbatim { return candidates.count == 1 ? first : Self.commonStart(candidates, longerThan: typed) }
+        if verbatim {
+            guard candidates.count > 1 else { return first }
+            // Variable names are case-sensitive: so is what they share.
+            let common = Self.commonStart(candidates, ignoringCase: false)
+            return common.count > typed.count ? common : nil
+        }
         let quoting = typed.hasPrefix("\"") || candidates.contains { SessionScript.word($0) != $0 }
         if candidates.count == 1 {
             if first.hasSuffix("/") { return quoting ? String(SessionScript.quoted(first).dropLast()) : first }
             return (quoting ? SessionScript.quoted(first) : first) + " "
         }
-        var common = Array(first)
-        for candidate in candidates.dropFirst() {
-            let other = Array(candidate)
-            var length = 0
-            while length < common.count && length < other.count
-                    && common[length].lowercased() == other[length].lowercased() { length += 1 }
-            common.removeLast(common.count - length)
-        }
+        let common = Self.commonStart(candidates, ignoringCase: true)
         guard common.count > partial.count else { return nil }
         // The shared start, its quote left open for the rest of the name.
-        return quoting ? String(SessionScript.quoted(String(common)).dropLast()) : String(common)
+        return quoting ? String(SessionScript.quoted(common).dropLast()) : common
     }
 
-    /// The longest start `names` share, if longer than `typed`.
-    private static func commonStart(_ names: [String], longerThan typed: String) -> String? {
-        guard let first = names.first else { return nil }
+    /// The longest start all `names` share (spelled as the first has it).
+    private static func commonStart(_ names: [String], ignoringCase: Bool) -> String {
+        guard let first = names.first else { return "" }
         var common = Array(first)
         for name in names.dropFirst() {
             let other = Array(name)
             var length = 0
-            while length < common.count && length < other.count && common[length] == other[length] { length += 1 }
+            while length < common.count && length < other.count
+                    && (ignoringCase ? common[length].lowercased() == other[length].lowercased() : common[length] == other[length]) {
+                length += 1
+            }
             common.removeLast(common.count - length)
         }
-        return common.count > typed.count ? String(common) : nil
+        return String(common)
     }
 }
 
