@@ -314,9 +314,7 @@ enum TestRunner {
 
     /// `stat` of a path given as its bytes (a name need not be UTF-8).
     private static func status(of path: [UInt8], _ info: inout stat) -> Int32 {
-        (path + [0]).withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
-        }
+        stat(cPath(path), &info)
     }
 
     /// Adds the `*.carfab` entries under directory `path`; a directory met twice (through a
@@ -324,10 +322,7 @@ enum TestRunner {
     private static func walk(_ path: [UInt8], into found: inout [TestEntry], visited: inout Set<[UInt64]>) {
         var info = stat()
         guard status(of: path, &info) == 0, visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
-        let directory = (path + [0]).withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) }
-        }
-        guard let directory else {
+        guard let directory = opendir(cPath(path)) else {
             found.append(TestEntry(path: path, problem: "cannot read the folder: \(String(cString: strerror(errno)))"))
             return
         }

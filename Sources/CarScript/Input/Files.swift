@@ -89,3 +89,8 @@ package func writeWhole(_ bytes: [UInt8], to path: String, stop: StopRequest) ->
         return ScriptError(error, at: SourceRange(0, 0)).message
     }
 }
+
+/// A path given as its bytes (a name need not be UTF-8), NUL-terminated for the system's calls.
+package func cPath(_ path: [UInt8]) -> [CChar] {
+    path.map { CChar(bitPattern: $0) } + [0]
+}

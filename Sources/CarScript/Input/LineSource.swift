@@ -107,7 +107,7 @@ package func openLineSource(_ origin: LineOrigin, stop: StopRequest) throws(Line
 private func openFile(_ path: [UInt8], stop: StopRequest) throws(LineSourceFailure) -> StreamLineSource {
     let name = String(decoding: path, as: UTF8.self)
     // Opening a FIFO waits for a writer: a stop signal ends the wait without an error of its own.
-    let terminated = path.map { CChar(bitPattern: $0) } + [0]
+    let terminated = cPath(path)
     var fd: Int32
     repeat {
         fd = open(terminated, O_RDONLY | O_CLOEXEC)
