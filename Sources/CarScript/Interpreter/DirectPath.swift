@@ -58,7 +58,7 @@ extension Session {
                 guard let given = Self.count(lexer.bytes(tokens[first + 1])) else { return false }
                 count = given
             }
-            configurations.validate(generation: stock.generation, rulesVersion: index.rulesVersion)
+            validateConfigurations()
             var known = configurations.knownDefault(model)
             if known.id < 0 {
                 guard known.id == ConfigurationCache.Known.unknown.id, let learned = learnDefault(of: model) else { return false }
@@ -70,7 +70,7 @@ extension Session {
                   let option = index.option(lexer.word(tokens[first + 1]), family: family),
                   let current = stock.currentConfiguration,
                   let key = TransitionTable.key(current, family: family, option: option) else { return false }
-            configurations.validate(generation: stock.generation, rulesVersion: index.rulesVersion)
+            validateConfigurations()
             var known = configurations.transitions.outcome(key)
             if known.id < 0 {
                 guard known.id == ConfigurationCache.Known.unknown.id,
@@ -124,7 +124,7 @@ extension Session {
                 spec.borrow { sink.receive(.car(car), from: $0) }
                 return true
             }
-            configurations.validate(generation: stock.generation, rulesVersion: index.rulesVersion)
+            validateConfigurations()
             if let span = configurations.shownSpan(current) {
                 direct.writeText(configurations.text(span))
             } else {
@@ -152,7 +152,7 @@ extension Session {
         }
         let known = ConfigurationCache.Known(id: stock.id(of: configuration), price: configuration.priceMinorUnits)
         // Giving out the id may have renumbered the stock's configurations.
-        configurations.validate(generation: stock.generation, rulesVersion: index.rulesVersion)
+        validateConfigurations()
         configurations.setDefault(known, for: model)
         return known
     }
@@ -184,6 +184,12 @@ extension Session {
         } else {
             text.withUnsafeBufferPointer { direct.writeText($0) }
         }
+    }
+
+    /// Forgets what the direct path remembers if the stock's ids or the rules have changed.
+    @inline(__always)
+    private func validateConfigurations() {
+        configurations.validate(generation: stock.generation, rulesVersion: index.rulesVersion)
     }
 
     /// A count as `car` takes it: decimal digits, from 1, within 64 bits.
