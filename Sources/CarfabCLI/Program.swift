@@ -66,8 +66,8 @@ public enum Program {
                 let columns = environment.standardOutputIsTerminal ? Int(cf_terminal_columns(1)) : 0
                 return columns > 0 ? columns : 80
             })
-            // Long help pages go through the pager at a terminal (not when tests capture output).
-            if environment.standardOutputIsTerminal && environment.output == nil {
+            // Long help pages go through the pager at a terminal.
+            if environment.standardOutputIsTerminal && !environment.isHosted {
                 let pager = Pager(environment: environment.variable)
                 text.pager = { pager.page($0) }
             }
@@ -255,6 +255,10 @@ public struct ProgramEnvironment {
     /// Where results and errors go instead of descriptors 1 and 2 (a test running carfab in process).
     public var output: Output?
     public var errorOutput: Output?
+
+    /// Whether carfab runs inside another program that captures its output (a test harness):
+    /// then it starts no process of its own (no pager, no forked test workers).
+    var isHosted: Bool { output != nil }
 
     /// The environment of this process.
     public static var current: ProgramEnvironment {

@@ -114,9 +114,9 @@ enum TestRunner {
         }
         let jobs = min(parsed.jobs ?? processorCount(), files.count)
         // Each test runs in a process of its own, so one that crashes fails alone; only a
-        // program run inside a test harness (output captured in memory) keeps them in its own.
+        // hosted program (see `isHosted`) keeps them in its own.
         let running: [String]
-        if environment.output == nil {
+        if !environment.isHosted {
             running = runInProcesses(files, jobs: jobs, test: test, out: out, err: err, stop: stop, report: report)
         } else {
             running = runHere(files, test: test, stop: stop, report: report)
