@@ -34,10 +34,13 @@ let package = Package(
             .unsafeFlags(["-static-executable", "-use-ld=lld"], .when(configuration: .release)),
         ]),
         .executableTarget(name: "embed-example", dependencies: ["CarScript"], path: "Examples/Embed"),
+        // Helpers both test tiers use; only the tests depend on it.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarFactoryTests", dependencies: ["CarFactory"]),
         .testTarget(name: "CarScriptTests", dependencies: ["CarScript", "CarFactory", "CarfabCLI"]),
-        .testTarget(name: "CarfabCLITests", dependencies: ["CarfabCLI", "CarScript", "CarFactory"], exclude: ["Expected"]),
-        .testTarget(name: "EndToEndTests", exclude: ["FuzzRegressions", "junit.xsd"]),
+        .testTarget(name: "CarfabCLITests", dependencies: ["CarfabCLI", "CarScript", "CarFactory", "TestSupport"],
+                    exclude: ["Expected"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["FuzzRegressions", "junit.xsd"]),
     ],
     swiftLanguageModes: [.v6]
 )

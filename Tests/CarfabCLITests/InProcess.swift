@@ -1,15 +1,9 @@
 import CarScript
 import Foundation
+// The helpers both tiers share (RunResult, temporaryDirectory, jsonObjects), for every file of this target.
+@_exported import TestSupport
 @testable import CarfabCLI
 
-/// What one run of carfab printed and returned.
-struct RunResult: Equatable, CustomStringConvertible {
-    var stdout: String
-    var stderr: String
-    var status: Int32
-
-    var description: String { "status \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)---" }
-}
 
 /// The package root, found from this file's path.
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

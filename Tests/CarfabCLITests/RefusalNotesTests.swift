@@ -15,10 +15,8 @@ import Testing
     }
 
     @Test func a_catalog_files_rule_is_placed_at_its_forbid() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carfab-notes-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try temporaryDirectory(with: ["rules.carfab": "# house rules\n\nforbid suspension road with drivetrain 4wd\n"])
         let catalog = directory.appendingPathComponent("rules.carfab")
-        try Data("# house rules\n\nforbid suspension road with drivetrain 4wd\n".utf8).write(to: catalog)
         let run = try carfab(["--catalog", catalog.path, "-e", "car compact\nset drivetrain 4wd"])
         #expect(run.stderr == """
             <command-line>:2:16: error: road suspension cannot go with a 4wd drivetrain

@@ -7,7 +7,7 @@ import Testing
 /// when each command runs, and what `save`, `--check` and completion make of them.
 @Suite struct VariableTests {
     @Test func a_variable_stands_for_any_argument() throws {
-        let directory = try temporaryDirectoryForTests(["part.carfab": "car $model $count\n"])
+        let directory = try temporaryDirectory(with: ["part.carfab": "car $model $count\n"])
         let script = """
             var model suv; var count 2; var family drivetrain; var option rear; var cur GBP; var line 1
             var field count; var n 3; var file "\(directory.path)/part.carfab"; var cmd total
@@ -156,12 +156,4 @@ import Testing
         let shown = try carfab(["-e", "var e \"\u{1B}[2J\\nrow\"; vars"])
         #expect(shown.stdout == "name  value\ne     \\e[2J\\nrow\n", "\(shown)")
     }
-}
-
-/// A new temporary directory holding `files`.
-func temporaryDirectoryForTests(_ files: [String: String]) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carfab-vars-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
-    return directory
 }

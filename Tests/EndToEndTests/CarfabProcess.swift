@@ -1,13 +1,7 @@
 import Foundation
+// The helpers both tiers share (RunResult, temporaryDirectory, jsonObjects), for every file of this target.
+@_exported import TestSupport
 
-/// What one run of the built `carfab` binary printed and returned.
-struct RunResult: Equatable, CustomStringConvertible {
-    var stdout: String
-    var stderr: String
-    var status: Int32
-
-    var description: String { "status \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)---" }
-}
 
 /// The package root, found from this file's path.
 let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -75,14 +69,3 @@ func launch(_ program: String, _ arguments: [String], stdin: String? = nil, stdi
                      status: status)
 }
 
-/// Writes each text to a file of a new temporary directory (names may hold folders) and returns the directory.
-func temporaryDirectory(with files: [String: String]) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carfab-files-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    for (name, text) in files {
-        let file = directory.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file)
-    }
-    return directory
-}

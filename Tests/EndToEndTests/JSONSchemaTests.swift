@@ -1,33 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Every kind of result and error in --format json has the keys grammar.md documents, in order.
 @Suite struct JSONSchemaTests {
     /// Each line of `text` as a JSON object, with its keys in the order they appear.
     func objects(_ text: String) throws -> [(keys: [String], value: [String: Any])] {
-        try text.split(separator: "\n").map { line in
-            let data = Data(line.utf8)
-            let value = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            // Key order, from the text itself: JSONSerialization does not keep it.
-            var keys: [String] = []
-            var depth = 0
-            var index = line.startIndex
-            while index < line.endIndex {
-                let character = line[index]
-                if character == "{" || character == "[" { depth += 1 }
-                if character == "}" || character == "]" { depth -= 1 }
-                if character == "\"" {
-                    var end = line.index(after: index)
-                    while line[end] != "\"" { end = line[end] == "\\" ? line.index(end, offsetBy: 2) : line.index(after: end) }
-                    let after = line.index(after: end)
-                    if depth == 1 && after < line.endIndex && line[after] == ":" { keys.append(String(line[line.index(after: index)..<end])) }
-                    index = after
-                    continue
-                }
-                index = line.index(after: index)
-            }
-            return (keys, value)
-        }
+        try jsonObjects(text)
     }
 
     let money = ["currency", "minor_units", "amount", "formatted"]
