@@ -98,7 +98,7 @@ final class HistoryService: Service {
             }) else { return }
             var merged = onDisk
             for entry in added where entry != merged.last { merged.append(entry) }
-            try directory.replace(location.file, with: HistoryFile.bytes(of: Array(merged.suffix(Self.size))), mode: 0o600, stop: nil)
+            try directory.replace(Array(location.file.utf8), with: HistoryFile.bytes(of: Array(merged.suffix(Self.size))), mode: 0o600, stop: nil)
         } catch {
             warn("cannot write history file '\(path)': \(error.text)")
         }
