@@ -10,8 +10,9 @@ import CarScript
 ///
 /// The file is `$XDG_STATE_HOME/carfab/history` (default `~/.local/state/carfab/history`),
 /// private (mode 0600) and bounded. It is written whole under an advisory lock, through a
-/// temporary file and a rename; never through a symbolic link, never over something that
-/// is not a history file, and never by creating `$HOME` (each refusal is a one-line warning).
+/// temporary file and a rename; never through a symbolic link (stricter than the rule `save`
+/// and `--junit` follow, `verdict(onLink:inDirectory:)`), never over something that is not a
+/// history file, and never by creating `$HOME` (each refusal is a one-line warning).
 final class HistoryService: Service {
     let name = "history"
     /// The history libedit recalls, if libedit is there.
