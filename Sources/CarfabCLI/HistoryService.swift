@@ -10,8 +10,9 @@ import CarScript
 ///
 /// The file is `$XDG_STATE_HOME/carfab/history` (default `~/.local/state/carfab/history`),
 /// private (mode 0600) and bounded. It is written whole under an advisory lock, through a
-/// temporary file and a rename; never through a symbolic link, never over something that
-/// is not a history file, and never by creating `$HOME` (each refusal is a one-line warning).
+/// temporary file and a rename; never through a symbolic link (stricter than the rule `save`
+/// and `--junit` follow, `verdict(onLink:inDirectory:)`), never over something that is not a
+/// history file, and never by creating `$HOME` (each refusal is a one-line warning).
 final class HistoryService: Service {
     let name = "history"
     /// The history libedit recalls, if libedit is there.
@@ -98,7 +99,7 @@ final class HistoryService: Service {
             }) else { return }
             var merged = onDisk
             for entry in added where entry != merged.last { merged.append(entry) }
-            try directory.replace(location.file, with: HistoryFile.bytes(of: Array(merged.suffix(Self.size))), mode: 0o600, stop: nil)
+            try directory.replace(Array(location.file.utf8), with: HistoryFile.bytes(of: Array(merged.suffix(Self.size))), mode: 0o600, stop: nil)
         } catch {
             warn("cannot write history file '\(path)': \(error.text)")
         }
