@@ -77,6 +77,7 @@ public enum Program {
         options.keepGoing = parsed.keepGoing
         options.checkOnly = parsed.checkOnly
         options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
+        options.environment = parsed.safe ? .refused(by: "by --safe") : .reading(environment.variable)
         options.stop = stop
 
         let center = ServiceCenter()

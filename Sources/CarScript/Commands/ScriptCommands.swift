@@ -7,7 +7,7 @@ enum ScriptCommands {
             name: "source", aliases: [], group: .script,
             arguments: [.required("FILE", .file)],
             summary: "run the commands of FILE in this session ('-': standard input)",
-            details: "FILE is relative to the directory of the script that names it (the current directory for -e text, standard input and the prompt); '-' is standard input. Files may source others up to \(maximumSourceDepth) deep; a file that sources itself, directly or not, is an error. Refused with --safe (but for '-').",
+            details: "FILE is relative to the directory of the script that names it (the current directory for -e text, standard input and the prompt); a leading ~/ is your home folder; '-' is standard input. Files may source others up to \(maximumSourceDepth) deep; a file that sources itself, directly or not, is an error. Refused with --safe (but for '-').",
             example: "source Scripts/examples/quote.carfab",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in try session.source(call) }),
@@ -29,7 +29,7 @@ enum ScriptCommands {
                 if name == "-" {
                     session.emit(.text(String(script.dropLast())), call)
                 } else {
-                    try session.writeFile(Array(script.utf8), to: resolvePath(name, against: session.frames.last?.directory ?? "."),
+                    try session.writeFile(Array(script.utf8), to: session.filePath(name, for: call),
                                           for: call)
                 }
             }),

@@ -7,7 +7,7 @@ extension Session {
         // `-` is standard input: no file is touched, so it is always allowed.
         if name != "-" { try admitFiles(for: call) }
         guard let parent = frames.last else { return }
-        let path = name == "-" ? name : resolvePath(name, against: parent.directory)
+        let path = name == "-" ? name : try filePath(name, for: call)
         let chain = frames.map(\.lines.file) + [path]
         guard frames.count < maximumSourceDepth else {
             throw ScriptError(.io("'source' nested more than \(maximumSourceDepth) deep: " + chain.joined(separator: " -> ")),

@@ -28,6 +28,8 @@ enum Kind: Error, Equatable, Sendable {
         case badVariableName(String)
         /// `${` with no `}` after the name.
         case unclosedBrace
+        /// `${env:NAME}` of a variable the environment does not have.
+        case environmentUnset(String)
         /// A word longer than `limit` bytes once its variables' values are in it.
         case expansionTooLong(limit: Int)
         case lineTooLong(limit: Int)
@@ -86,6 +88,7 @@ init(_ kind: Kind, at range: SourceRange) {
         case .unterminatedString: "unterminated-string"
         case .badVariableName: "bad-variable-name"
         case .unclosedBrace: "unclosed-brace"
+        case .environmentUnset: "unset-environment-variable"
         case .expansionTooLong: "expansion-too-long"
         case .lineTooLong: "line-too-long"
         case .unknownCommand: "unknown-command"
@@ -119,6 +122,7 @@ var message: String {
         case .badVariableName(let text):
             "'\(Self.shown(text))' is not a variable name (letters, digits and '_', not starting with a digit)"
         case .unclosedBrace: "'${' without a closing '}'"
+        case .environmentUnset(let name): "environment variable '\(Self.shown(name))' is not set"
         case .expansionTooLong(let limit): "a word longer than \(limit / 1_048_576) MiB once its variables are put in"
         case .lineTooLong(let limit): "line longer than the limit of \(limit / 1024) KiB (\(limit) bytes); it is skipped"
         case .unknownCommand(let name, let suggestion):
