@@ -66,8 +66,8 @@ public enum Program {
                 let columns = environment.standardOutputIsTerminal ? Int(cf_terminal_columns(1)) : 0
                 return columns > 0 ? columns : 80
             })
-            // Long help pages go through the pager at a terminal.
-            if environment.standardOutputIsTerminal && !environment.isHosted {
+            // Long help pages go through the pager at a terminal; under --safe nothing runs.
+            if environment.standardOutputIsTerminal && !environment.isHosted && !parsed.safe {
                 let pager = Pager(environment: environment.variable)
                 text.pager = { pager.page($0) }
             }

@@ -105,16 +105,4 @@ extension ReplTests {
         terminal.type("\u{04}")
         #expect(terminal.exitStatus() == 0)
     }
-
-    @Test func safe_completes_no_file_names() throws {
-        try Data().write(to: state.appendingPathComponent("visible.carfab"))
-        let terminal = try PseudoTerminal(arguments: ["--safe"], environment: ["XDG_STATE_HOME": state.path, "HOME": state.path],
-                                          directory: state)
-        terminal.type("source vis\t")
-        terminal.type("\r")
-        #expect(terminal.waitFor("refused by --safe"))
-        #expect(!terminal.output.contains("visible.carfab"))
-        terminal.type("\u{04}")
-        #expect(terminal.exitStatus() == 0)
-    }
 }
