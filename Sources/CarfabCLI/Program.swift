@@ -41,7 +41,9 @@ public enum Program {
         do {
             parsed = try ProgramArguments(parsing: arguments)
         } catch {
-            err.write("carfab: error: \(error.message)\nusage: carfab [OPTIONS] [FILE...] (see 'carfab --help')\n")
+            // The message quotes the command line as given: escaped here, as every diagnostic is,
+            // so an argument cannot drive the terminal (`carfab $'--x\e]0;TITLE\a'`).
+            err.write("carfab: error: \(DisplayText.escaped(error.message))\nusage: carfab [OPTIONS] [FILE...] (see 'carfab --help')\n")
             err.flush()
             return .exit(ExitStatus.usage)
         }
