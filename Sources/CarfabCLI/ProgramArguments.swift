@@ -65,7 +65,7 @@ public struct ProgramArguments: Equatable, Sendable {
     public var showVersion = false
     /// `--var NAME=VALUE`, in order.
     public var variables: [VariableSetting] = []
-    /// `--init FILE`: run it first, whatever the mode.
+    /// `--init FILE`: run it first, whatever the mode, instead of the init file.
     public var initFile: ArgumentBytes?
     /// `--no-init`: do not run the init file before the prompt.
     public var noInit = false
@@ -222,9 +222,10 @@ public struct ProgramArguments: Equatable, Sendable {
           --keep-going      go on after a failed command; still exit 1
           --safe            refuse commands that touch files
           --var NAME=VALUE  set variable NAME ($NAME in commands; repeatable)
-          --init FILE       run FILE first (also for scripts and pipes)
-          --no-init         skip the init file the prompt runs first
-                            ($XDG_CONFIG_HOME/carfab/init.carfab)
+          --init FILE       run FILE first, instead of the init file, in any
+                            mode (also for scripts and pipes)
+          --no-init         run no init file (the prompt runs
+                            $XDG_CONFIG_HOME/carfab/init.carfab first)
           --test            run each PATH (a file, or every *.carfab under a
                             folder) as a test in a fresh session; exit 1 if any fails
           -j N              with --test: run N test files at a time (default: cores)
