@@ -34,11 +34,14 @@ let package = Package(
             .unsafeFlags(["-static-executable", "-use-ld=lld"], .when(configuration: .release)),
         ]),
         .executableTarget(name: "embed-example", dependencies: ["CarScript"], path: "Examples/Embed"),
+        // What each fuzz input must keep: built with the package so it cannot stop building,
+        // run over the corpus by the tests, and linked into libFuzzer's entry by Scripts/fuzz.
+        .target(name: "CarfabFuzz", dependencies: ["CarScript", "CarFactory", "CarfabCLI"], path: "Fuzz/Case"),
         // Helpers both test tiers use; only the tests depend on it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarFactoryTests", dependencies: ["CarFactory"]),
         .testTarget(name: "CarScriptTests", dependencies: ["CarScript", "CarFactory", "CarfabCLI"]),
-        .testTarget(name: "CarfabCLITests", dependencies: ["CarfabCLI", "CarScript", "CarFactory", "TestSupport"],
+        .testTarget(name: "CarfabCLITests", dependencies: ["CarfabCLI", "CarScript", "CarFactory", "TestSupport", "CarfabFuzz"],
                     exclude: ["Expected"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["FuzzRegressions", "junit.xsd"]),
     ],

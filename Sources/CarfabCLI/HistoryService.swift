@@ -11,10 +11,12 @@ import CarScript
 /// The file is `$XDG_STATE_HOME/carfab/history` (default `~/.local/state/carfab/history`),
 /// private (mode 0600) and bounded. Its folder is made when the service is set up (0700,
 /// each missing folder in turn, as the XDG spec asks of `$XDG_STATE_HOME`), so that a
-/// history that cannot be kept is said before the session, not after it. It is written
-/// whole under an advisory lock, through a temporary file and a rename; never through a
-/// symbolic link, never over something that is not a history file, and never by creating
-/// `$HOME` (each refusal is a one-line warning).
+/// history that cannot be kept is said before the session, not after it; a link on the way
+/// to it is followed only as the rule `save` and `--junit` follow allows
+/// (`verdict(onLink:inDirectory:)`). The file is written whole under an advisory lock,
+/// through a temporary file and a rename; never through a symbolic link (stricter than that
+/// rule), never over something that is not a history file, and never by creating `$HOME`
+/// (each refusal is a one-line warning).
 final class HistoryService: Service {
     let name = "history"
     /// The history libedit recalls, if libedit is there.
@@ -134,7 +136,7 @@ final class HistoryService: Service {
             }) else { return }
             var merged = onDisk
             for entry in added where entry != merged.last { merged.append(entry) }
-            try directory.replace(location.file, with: HistoryFile.bytes(of: Array(merged.suffix(Self.size))), mode: 0o600, stop: nil)
+            try directory.replace(Array(location.file.utf8), with: HistoryFile.bytes(of: Array(merged.suffix(Self.size))), mode: 0o600, stop: nil)
         } catch {
             warn("cannot write history file '\(path)': \(error.text)")
         }
@@ -175,7 +177,8 @@ final class HistoryService: Service {
     /// missing folder below the base (which must exist: carfab never makes `$HOME`), private.
     /// Each step is made and opened relative to the one before, never following a symbolic
     /// link the kernel's protected_symlinks would refuse to follow either: one in a sticky
-    /// folder anyone may write (`/tmp`) that neither the user nor that folder's owner owns.
+    /// folder anyone may write (`/tmp`) that neither the user nor that folder's owner owns
+    /// (nor one of /proc's links to a process's streams).
     static func makeFolder(_ location: Location) throws(FolderFailure) -> Int32 {
         var fd = open(location.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -191,11 +194,9 @@ final class HistoryService: Service {
                 next = openat(fd, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                 if next < 0 && (errno == ELOOP || errno == ENOTDIR) {
                     var link = stat()
-                    var parent = stat()
-                    if fstatat(fd, component, &link, AT_SYMLINK_NOFOLLOW) == 0 && link.st_mode & S_IFMT == S_IFLNK
-                        && fstat(fd, &parent) == 0 {
-                        let shared = parent.st_mode & S_ISVTX != 0 && parent.st_mode & S_IWOTH != 0
-                        if shared && link.st_uid != geteuid() && link.st_uid != parent.st_uid {
+                    if fstatat(fd, component, &link, AT_SYMLINK_NOFOLLOW) == 0 && link.st_mode & S_IFMT == S_IFLNK {
+                        // The one link rule (LinkRule.swift): a planted link is not followed.
+                        guard (try? verdict(onLink: link, inDirectory: fd)) == .follow else {
                             close(fd)
                             throw FolderFailure(reason: "'\(path)' is a symbolic link another user made in a shared folder")
                         }

@@ -134,7 +134,8 @@ enum TestRunner {
         var status = failed > 0 ? Program.ExitStatus.failure : Program.ExitStatus.success
         if let junit = parsed.junit {
             let xml = JUnitReport.xml(outcomes, seconds: seconds, timestamp: timestamp(), hostname: hostname())
-            if let reason = writeWhole(Array(xml.utf8), to: junit.description, stop: stop) {
+            if let failure = writeWhole(Array(xml.utf8), to: junit.bytes, stop: stop) {
+                let reason = failure.message(saving: junit.bytes, streamAdvice: "the report cannot share standard output or standard error")
                 err.write("carfab: error: JUnit report not written: \(DisplayText.escaped(reason))\n")
                 status = Program.ExitStatus.failure
             }

@@ -128,33 +128,38 @@ import Testing
     }
 }
 
-@Suite struct ChangePathTests {
-    @Test func direct_changes_are_ordered_to_keep_the_rules() throws {
-        let catalog = Catalog.standard
-        var builder = try catalog.builder(for: "compact")
-        try builder.set(catalog.option(named: "rear", in: .drivetrain))
-        try builder.set(catalog.option(named: "short", in: .floorplan))
-        let car = try builder.build()
-        let steps = try #require(catalog.changes(toReach: car))
-        #expect(steps.map(\.name) == ["rear", "short"])
-        #expect(catalog.changes(toReach: try catalog.builder(for: "suv").build())?.isEmpty == true)
-    }
-
-    @Test func a_detour_through_another_option_when_no_direct_order_works() throws {
+@Suite struct SeveralPartsTests {
+    /// a1/b1 -> a2/b2: one part at a time breaks a rule either way.
+    private func crossedCatalog() throws -> Catalog {
         var catalog = Catalog()
-        for (family, name) in [(PartFamily.suspension, "a1"), (.suspension, "a2"), (.drivetrain, "b1"), (.drivetrain, "b2"), (.drivetrain, "b3")] {
+        for (family, name) in [(PartFamily.suspension, "a1"), (.suspension, "a2"), (.drivetrain, "b1"), (.drivetrain, "b2")] {
             try catalog.define(OptionDefinition(family: family, name: name, shownAs: name, listPrice: .base(0)))
         }
         try catalog.define(OptionDefinition(family: .floorplan, name: "f", shownAs: "F", listPrice: .base(0), seats: 2, engine: .front))
         try catalog.define(ModelDefinition(name: "m", carType: "M", basePrice: .base(100), floorplan: "f", suspension: "a1", drivetrain: "b1"))
         try catalog.forbid(PartChoice(.suspension, "a2"), with: PartChoice(.drivetrain, "b1"))
         try catalog.forbid(PartChoice(.suspension, "a1"), with: PartChoice(.drivetrain, "b2"))
-        // a1/b1 -> a2/b2 directly breaks a rule either way; through b3 it does not.
+        return catalog
+    }
+
+    @Test func parts_set_together_are_checked_only_as_the_car_they_make() throws {
+        let catalog = try crossedCatalog()
         var builder = try catalog.builder(for: "m")
-        try builder.set(catalog.option(named: "b3", in: .drivetrain))
-        try builder.set(catalog.option(named: "a2", in: .suspension))
-        try builder.set(catalog.option(named: "b2", in: .drivetrain))
-        let steps = try #require(catalog.changes(toReach: try builder.build()))
-        #expect(steps.map(\.name) == ["b3", "a2", "b2"])
+        #expect(throws: CarFactoryError.self) { try builder.set(catalog.option(named: "a2", in: .suspension)) }
+        try builder.set([catalog.option(named: "a2", in: .suspension), catalog.option(named: "b2", in: .drivetrain)])
+        let car = try builder.build()
+        #expect(car.suspension.name == "a2" && car.drivetrain.name == "b2")
+    }
+
+    @Test func a_refused_set_of_parts_leaves_the_builder_as_it_was() throws {
+        let catalog = Catalog.standard
+        var builder = try catalog.builder(for: "compact")
+        // A short floorplan with the compact's front drive breaks a rule, whatever the suspension.
+        #expect(throws: CarFactoryError.ruleViolation(Rule(forbid: PartChoice(.drivetrain, "front"), with: PartChoice(.floorplan, "short")))) {
+            try builder.set([catalog.option(named: "short", in: .floorplan), catalog.option(named: "race", in: .suspension)])
+        }
+        let car = try builder.build()
+        #expect(car.floorplan.name == "standard" && car.suspension.name == "road")
+        #expect(car.priceMinorUnits == 2_799_500)
     }
 }

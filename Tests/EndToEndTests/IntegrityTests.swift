@@ -155,9 +155,9 @@ import Glibc
         #expect(process.terminationStatus == 143)
         #expect(try names(in: dir) == ["build.carfab", "fleet.carfab"])
         let text = try String(contentsOf: saved, encoding: .utf8)
-        #expect(text.hasPrefix("# carfab session") && text.hasSuffix("set floorplan short\n"))
-        // The header, the suv, three lines per compact, and the empty end after the last line break.
-        #expect(text.components(separatedBy: "\n").count == 1 + 1 + 20_000 * 3 + 1)
+        #expect(text.hasPrefix("# carfab session") && text.hasSuffix("set floorplan short drivetrain rear\n"))
+        // The header, the suv, two lines per compact, and the empty end after the last line break.
+        #expect(text.components(separatedBy: "\n").count == 1 + 1 + 20_000 * 2 + 1)
     }
 
     @Test func save_dash_prints_the_script() throws {

@@ -72,9 +72,7 @@ import Testing
             # carfab session, saved by carfab 0.1.0
             rate GBP 0.5
             car compact 3
-            set suspension offroad
-            set drivetrain rear
-            set floorplan short
+            set floorplan short suspension offroad drivetrain rear
             car suv 2
             car sports 1
             set drivetrain 4wd

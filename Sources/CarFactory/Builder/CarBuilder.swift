@@ -32,6 +32,22 @@ public struct CarBuilder: Sendable {
         configuration = try Self.configuration(configuration, with: part, rules: rules)
     }
 
+    /// Replaces the parts of several families at once: only the car they make together is
+    /// checked (its rules and its price), so a change that goes through a forbidden car one
+    /// part at a time can be made in one step. A refusal leaves the builder as it was.
+    public mutating func set(_ parts: [any Part]) throws(CarFactoryError) {
+        var next = configuration
+        for part in parts {
+            let delta = part.listPriceMinorUnits.subtractingReportingOverflow(next.listPrice(of: part.family))
+            let sum = next.priceMinorUnits.addingReportingOverflow(delta.partialValue)
+            if delta.overflow || sum.overflow { throw .moneyOverflow }
+            next = rules.configuration(next, with: part, of: part.family, priceMinorUnits: sum.partialValue)
+        }
+        if next.priceMinorUnits < 0 { throw .negativePrice(next.priceMinorUnits) }
+        if let broken = next.brokenRule { throw .ruleViolation(broken) }
+        configuration = next
+    }
+
     /// `current` with `part` in place of its part of that family, checked: the one place a
     /// change is priced and checked (`set` and `StockLedger.setCurrent` both come here).
     package static func configuration(_ current: CarConfiguration, with part: any Part,

@@ -18,12 +18,26 @@ enum ConfigureCommands {
             }),
         CommandSpec(
             name: "set", aliases: [], group: .configure,
-            arguments: [.required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1))],
-            summary: "change one part of the current car",
-            details: "Replaces the current car's part of FAMILY (floorplan, suspension or drivetrain) with OPTION. A change that breaks a catalog rule is refused and the car stays as it was.",
+            arguments: [.required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)),
+                        .optional("[FAMILY OPTION]...", .words)],
+            summary: "change parts of the current car",
+            details: "Replaces the current car's part of FAMILY (floorplan, suspension or drivetrain) with OPTION. Several FAMILY OPTION pairs change several parts in one step: only the car they make together must keep the catalog's rules, so a change that would pass through a forbidden car one part at a time can be made at once. A change that breaks a catalog rule is refused and the car stays as it was.",
             example: "set drivetrain 4wd",
+            check: { session, call throws(ScriptError) in _ = try morePartsToSet(call, session) },
             run: { session, call throws(ScriptError) in
                 let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
+                let more = try morePartsToSet(call, session)
+                if !more.isEmpty {
+                    let span = SourceRange(call.range(1).start, more[more.count - 1].range.end)
+                    do throws(CarFactoryError) {
+                        var builder = CarBuilder(car: line.car, rules: call.rules)
+                        try builder.set([call.option(2)] + more.map(\.part))
+                        try session.stock.replaceCurrent(with: builder.build())
+                    } catch {
+                        throw ScriptError(.domain(error), at: span)
+                    }
+                    return
+                }
                 do throws(ScriptError) {
                     try call.at(2) { () throws(CarFactoryError) in
                         var builder = CarBuilder(car: line.car, rules: call.rules)
@@ -103,4 +117,35 @@ enum ConfigureCommands {
             example: "clear",
             run: { session, _ throws(ScriptError) in session.stock.clear() }),
     ]
+
+    /// The parts named after `set`'s first pair, each with where its option stands: each
+    /// family once, every option one of its family's.
+    private static func morePartsToSet(_ call: Invocation, _ session: Session)
+        throws(ScriptError) -> [(part: any Part, range: SourceRange)] {
+        let words = call.words(3)
+        guard !words.isEmpty else { return [] }
+        let ranges = call.wordRanges
+        var families = [call.family(1) ?? .floorplan]
+        var parts: [(part: any Part, range: SourceRange)] = []
+        for index in stride(from: 0, to: words.count, by: 2) {
+            guard let family = PartFamily(named: words[index]) else {
+                throw Session.unknown("family", words[index], PartFamily.allCases.map(\.rawValue), at: ranges[index])
+            }
+            guard !families.contains(family) else {
+                throw ScriptError(.refused("\(family) is named twice; name each family once"), at: ranges[index])
+            }
+            guard index + 1 < words.count else {
+                throw ScriptError(.missingArgument("an option after '\(family)'", usage: call.spec.usage),
+                                  at: SourceRange(ranges[index].end, ranges[index].end + 1))
+            }
+            let table = session.catalog.options(of: family)
+            guard let part = try? session.catalog.option(named: words[index + 1], in: family) else {
+                throw Session.unknown("\(family) option", words[index + 1], table.parts.map(\.name),
+                                      suggestFrom: table.allNames, at: ranges[index + 1])
+            }
+            families.append(family)
+            parts.append((part, ranges[index + 1]))
+        }
+        return parts
+    }
 }

@@ -15,7 +15,7 @@ enum ScriptCommands {
             name: "save", aliases: [], group: .script,
             arguments: [.required("FILE", .file)],
             summary: "write the session as a script that rebuilds it ('-': print it)",
-            details: "Writes the definitions made in this session, the rates changed in it, then each stock line as 'car' and 'set' commands, then 'select' for the current line: replayed in a new session, it rebuilds the same state. FILE is replaced whole through a temporary file beside it, so a failure leaves an old FILE as it was; a symbolic link is followed to its file, which keeps its mode; anything but a regular file is refused. '-' prints the script instead. Paths resolve as for 'source'. Refused with --safe (but for '-').",
+            details: "Writes the definitions made in this session, the rates changed in it, then each stock line as 'car' and 'set' commands, then 'select' for the current line: replayed in a new session, it rebuilds the same state. FILE is replaced whole through a temporary file beside it, so a failure leaves an old FILE as it was; a symbolic link is followed to its file, which keeps its mode, unless another user planted it in a sticky folder anyone may write to (the kernel's protected_symlinks rule); anything but a regular file is refused, and so is a process's open stream (/dev/stdout, /proc/PID/fd/N). '-' prints the script instead. Paths resolve as for 'source'. Refused with --safe (but for '-').",
             example: "save /tmp/fleet.carfab",
             run: { session, call throws(ScriptError) in
                 let name = call.word(1)

@@ -1,16 +1,23 @@
 import CarFactory
 
-/// The script `save` writes: replayed in a new session, it rebuilds the same state.
+/// The script `save` writes: replayed in a new session, it rebuilds the same state, and saved
+/// again it is the same script, byte for byte.
+///
+/// Every name and value in it goes through `word` or `quoted`, the lexer's rules run
+/// backwards; a state that cannot be written so that it reads back the same is refused,
+/// never written.
 enum SessionScript {
     static func text(of session: Session) throws(ScriptError.Kind) -> String {
         var lines = ["# carfab session, saved by carfab \(Engine.version)"]
-        for name in session.variableNames { lines.append("var \(name) \(word(session.variables[name] ?? ""))") }
+        for name in session.variableNames {
+            lines += try variableLines(name, session.variables[name] ?? "")
+        }
         for definition in session.definitions {
             switch definition {
-            case .option(let option): lines.append(Self.definition(of: option))
-            case .model(let model): lines.append(Self.definition(of: model))
-            case .rule(let rule): lines.append(rule.description)
-            case .currency(let currency): lines.append(Self.definition(of: currency))
+            case .option(let option): lines.append(try fitting(Self.definition(of: option), "option '\(option.name)'"))
+            case .model(let model): lines.append(try fitting(Self.definition(of: model), "model '\(model.name)'"))
+            case .rule(let rule): lines.append(try fitting(Self.definition(of: rule), "a rule on '\(rule.first.option)'"))
+            case .currency(let currency): lines.append(try fitting(Self.definition(of: currency), "currency \(currency.code)"))
             }
         }
         // A rate is written if it changed since the session began, or since its currency was defined in it.
@@ -19,22 +26,61 @@ enum SessionScript {
         for case .currency(let currency) in session.definitions { rates.append(currency.rate) }
         for (currency, rate) in zip(session.catalog.currencies, rates) where currency.code != Currency.base.code {
             if rate != currency.rate {
-                lines.append("rate \(currency.code) \(currency.rate)")
+                lines.append("rate \(word(currency.code)) \(currency.rate)")
             }
         }
+        // Each car is rebuilt from its model's defaults in one `set` of every part that differs,
+        // which only the finished car must keep the rules for: a rule added after a car was
+        // built may forbid every car on the way to it one part at a time.
         let stock = session.stock
         for number in stride(from: 1, through: stock.lineCount, by: 1) {
             guard let line = try? stock.line(number) else { break }
-            lines.append("car \(word(line.car.factory.model)) \(line.count)")
-            guard let steps = session.catalog.changes(toReach: line.car) else {
-                throw .io("cannot save: no sequence of 'set' commands rebuilds stock line \(number)")
+            lines.append(try fitting("car \(word(line.car.factory.model)) \(line.count)", "stock line \(number)"))
+            let changes = PartFamily.allCases.filter { line.car.part(of: $0) !== line.car.factory.defaultPart(of: $0) }
+            if !changes.isEmpty {
+                let pairs = changes.map { "\($0) \(word(line.car.part(of: $0).name))" }
+                lines.append(try fitting("set " + pairs.joined(separator: " "), "stock line \(number)"))
             }
-            for part in steps { lines.append("set \(part.family) \(word(part.name))") }
         }
         if let current = session.stock.currentNumber, current != stock.lineCount {
             lines.append("select \(current)")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `line`, if it is short enough to be read back; else why it cannot be saved.
+    private static func fitting(_ line: String, _ what: @autoclosure () -> String) throws(ScriptError.Kind) -> String {
+        guard line.utf8.count <= maximumLineLength else {
+            throw .io("cannot save: \(ScriptError.shown(what())) would be a line longer than the limit of \(maximumLineLength) bytes")
+        }
+        return line
+    }
+
+    /// `var NAME VALUE`, or for a value too long to be quoted on one line, a `var` with its
+    /// first part and more that each add a part (`var NAME "${NAME}..."`).
+    static func variableLines(_ name: String, _ value: String) throws(ScriptError.Kind) -> [String] {
+        let line = "var \(word(name)) \(word(value))"
+        if line.utf8.count <= maximumLineLength { return [line] }
+        // Parts of at most a quarter of the limit quote to at most half of it.
+        let partLength = maximumLineLength / 4
+        guard name.utf8.count < partLength else { return [try fitting(line, "variable '\(name)'")] }
+        var lines: [String] = []
+        var part = ""
+        var partBytes = 0
+        func flush() {
+            let reference = lines.isEmpty ? "" : "${\(name)}"
+            lines.append("var \(name) \"\(reference)" + quoted(part).dropFirst())
+            part = ""
+            partBytes = 0
+        }
+        for scalar in value.unicodeScalars {
+            let length = UTF8.width(scalar)
+            if partBytes + length > partLength { flush() }
+            part.unicodeScalars.append(scalar)
+            partBytes += length
+        }
+        if partBytes > 0 { flush() }
+        return lines
     }
 
     /// `option drivetrain hybrid "Hybrid AWD" price 6500 alias electric`.
@@ -53,9 +99,14 @@ enum SessionScript {
             .joined(separator: " ")
     }
 
+    /// `forbid suspension race with floorplan long`.
+    static func definition(of rule: Rule) -> String {
+        "forbid \(rule.first.family) \(word(rule.first.option)) with \(rule.second.family) \(word(rule.second.option))"
+    }
+
     /// `currency CHF "CHF " digits 2 rate 0.88`.
     static func definition(of currency: Currency) -> String {
-        "currency \(currency.code) \(quoted(currency.symbol)) digits \(currency.digits) rate \(currency.rate)"
+        "currency \(word(currency.code)) \(quoted(currency.symbol)) digits \(currency.digits) rate \(currency.rate)"
     }
 
     /// An amount of the base currency as a plain decimal: `6500`, `27995.5`.
@@ -63,27 +114,63 @@ enum SessionScript {
         DecimalNumber(significand: money.minorUnits, scale: money.currency.digits).normalized.description
     }
 
-    /// `name` as a script word: bare if it can be, else quoted with escapes.
+    /// `name` as one script word that the lexer reads back as exactly `name`: bare where every
+    /// scalar may stand in a bare word with no meaning of its own, else quoted.
+    ///
+    /// Decided per Unicode scalar, as the lexer reads bytes: never per `Character`, whose
+    /// grapheme clusters hide a `"`, `#` or line break behind a combining mark (`"` + U+0301
+    /// is one `Character`, and not `"`).
     static func word(_ name: String) -> String {
-        // Every byte the lexer reads as a blank (VT and FF too) or as syntax makes a name quoted.
-        let special: Set<Character> = [" ", "\t", ";", "#", "\"", "\\", "\n", "\r", "$", "\u{0B}", "\u{0C}"]
-        if !name.isEmpty && !name.contains(where: special.contains) { return name }
+        if !name.isEmpty && name.unicodeScalars.allSatisfy(standsBare) { return name }
         return quoted(name)
     }
 
-    /// `text` quoted, with escapes.
+    /// `text` quoted, with escapes for the lexer's syntax (`"`, `\`, `$`) and for every scalar a
+    /// terminal would obey or hide or a reader could mistake for a line break (controls, bidi
+    /// and other format characters, line and paragraph separators, noncharacters).
     static func quoted(_ text: String) -> String {
         var quoted = "\""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\"": quoted += "\\\""
             case "\\": quoted += "\\\\"
             case "$": quoted += "\\$"
             case "\n": quoted += "\\n"
             case "\t": quoted += "\\t"
-            default: quoted.append(character)
+            case "\r": quoted += "\\r"
+            default:
+                if isHidden(scalar) {
+                    quoted += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    quoted.unicodeScalars.append(scalar)
+                }
             }
         }
         return quoted + "\""
+    }
+
+    /// Whether `scalar` may stand in a bare word and mean only itself: the ASCII the lexer
+    /// copies without a look (`%` to `~` but `;` and `\`), or a visible non-ASCII scalar
+    /// that is not a blank.
+    private static func standsBare(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x25...0x7E: scalar != ";" && scalar != "\\"
+        case 0..<0x80: false
+        default: !isHidden(scalar) && scalar.properties.generalCategory != .spaceSeparator
+        }
+    }
+
+    /// Scalars written as `\u{...}` in a quoted word: C0 and C1 controls and DEL, format
+    /// characters (bidi controls, zero-width ones, the byte-order mark), line and paragraph
+    /// separators, and noncharacters (U+FFFE), which terminals act on or readers reject.
+    static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x20 || (0x7F...0x9F).contains(value) { return true }
+        if value < 0xA0 { return false }
+        if (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE { return true }
+        switch scalar.properties.generalCategory {
+        case .format, .lineSeparator, .paragraphSeparator, .control: return true
+        default: return false
+        }
     }
 }

@@ -27,7 +27,13 @@ package struct Directory: ~Copyable {
 
     /// Opens `path`, which must be a directory.
     package init(_ path: String) throws(FileWriteFailure) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        try self.init(Array(path.utf8))
+    }
+
+    /// Opens `path` (a name need not be UTF-8), which must be a directory; a relative path
+    /// is taken from the directory open on `base`.
+    package init(_ path: [UInt8], relativeTo base: Int32 = AT_FDCWD) throws(FileWriteFailure) {
+        let fd = openat(base, cPath(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw .system(errno) }
         self.fd = fd
     }
@@ -37,13 +43,13 @@ package struct Directory: ~Copyable {
     /// Replaces `name` with a file holding `bytes`, mode `mode` (owner `owner` where allowed).
     /// If `stop` is given, a stop request abandons the write (a `save` a person interrupted);
     /// otherwise it is finished (history saved on the way out after a signal).
-    package func replace(_ name: String, with bytes: [UInt8], mode: mode_t, owner: (uid: uid_t, gid: gid_t)? = nil,
+    package func replace(_ name: [UInt8], with bytes: [UInt8], mode: mode_t, owner: (uid: uid_t, gid: gid_t)? = nil,
                          stop: StopRequest?) throws(FileWriteFailure) {
         // Private while it is written; given its final mode once whole.
-        var temporary = ""
+        var temporary: [CChar] = []
         var file: Int32 = -1
         for attempt in 0..<100 {
-            temporary = ".\(name).carfab-\(getpid())-\(attempt)"
+            temporary = cPath(temporaryName(for: name, attempt: attempt))
             file = openat(fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             if file >= 0 || errno != EEXIST { break }
         }
@@ -73,13 +79,23 @@ package struct Directory: ~Copyable {
         if failure == nil && fsync(file) != 0 { failure = .system(errno) }
         if close(file) != 0 && failure == nil { failure = .system(errno) }
         if failure == nil && stop?.isRequested == true { failure = .interrupted }
-        if failure == nil && renameat(fd, temporary, fd, name) != 0 { failure = .system(errno) }
+        if failure == nil && renameat(fd, temporary, fd, cPath(name)) != 0 { failure = .system(errno) }
         if let failure {
             unlinkat(fd, temporary, 0)
             throw failure
         }
         // The rename itself reaches the disk with the directory.
         fsync(fd)
+    }
+
+    /// The name of the temporary file that becomes `name`: hidden, naming the file it is for
+    /// and this process, and never longer than NAME_MAX (255 bytes), however long `name` is;
+    /// so it holds at most 32 bytes of `name`, cut where a UTF-8 character begins.
+    private func temporaryName(for name: [UInt8], attempt: Int) -> [UInt8] {
+        var end = min(name.count, 32)
+        // Back to the start of a character the cut would split (at most 3 continuation bytes).
+        for _ in 0..<3 where end < name.count && name[end] & 0xC0 == 0x80 { end -= 1 }
+        return [UInt8(ascii: ".")] + name[..<end] + Array(".carfab-\(getpid())-\(attempt)".utf8)
     }
 
     /// The whole of regular file `name`, opened without following a link; nil if there is none.

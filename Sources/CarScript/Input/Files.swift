@@ -22,44 +22,81 @@ func realPath(_ path: String) -> String? {
     return String(cString: resolved)
 }
 
-/// The C library's text for the current `errno`.
-func errnoText() -> String {
-    String(cString: strerror(errno))
+/// Why a file could not be saved.
+package enum SaveFailure: Error, Equatable {
+    /// The name leads to a process's open stream (`/dev/stdout`, `/proc/PID/fd/N`), which is
+    /// never replaced: the file it writes to would lose what was written there before.
+    case stream
+    /// Anything else, in words ("it is a directory", "Permission denied").
+    case reason(String)
+
+    /// What to say of a failed save to `path`; `streamAdvice` follows the words for `.stream`.
+    package func message(saving path: [UInt8], streamAdvice: String) -> String {
+        let shown = String(decoding: path, as: UTF8.self)
+        return switch self {
+        case .stream: "cannot save '\(shown)': it is a process's open stream (a link in /proc), not a file; \(streamAdvice)"
+        case .reason(let reason): "cannot save '\(shown)': \(reason)"
+        }
+    }
 }
 
-/// Saves `bytes` as the file at `path` the way an editor does: through a symbolic link to
-/// the file it names; only over a regular file, keeping its mode (and owner, where allowed);
-/// a new file gets mode 0644 less the umask. The file is replaced whole (see `Directory.replace`),
-/// so a failure or a stop signal leaves the old file as it was and no temporary file behind.
-func save(_ bytes: [UInt8], to path: String, stop: StopRequest) throws(ScriptError.Kind) {
-    func failure(_ reason: String) -> ScriptError.Kind { .io("cannot save '\(path)': \(reason)") }
-    var target = path
+/// Saves `bytes` as the file at `path` (a name need not be UTF-8) the way an editor does:
+/// through a symbolic link to the file it names, if the link rule lets it (see `verdict`);
+/// only over a regular file, keeping its mode (and owner, where allowed); a new file gets
+/// mode 0644 less the umask. The file is replaced whole (see `Directory.replace`), so a
+/// failure or a stop signal leaves the old file as it was and no temporary file behind.
+///
+/// The links are walked from open directories (`fstatat`, `readlinkat`, `openat`), so the
+/// folder a link was judged in is the folder the file is written in.
+func save(_ bytes: [UInt8], to path: [UInt8], stop: StopRequest) throws(SaveFailure) {
+    let start = splitPath(path)
+    var name = start.name
+    var mustBeFolder = start.mustBeFolder
+    guard !name.isEmpty else { throw .system(ENOENT) }
+    // The path as walked, to name a refused link.
+    var walked = path
+    var directory = try orFailure { () throws(FileWriteFailure) in try Directory(start.folder) }
     var existing: stat?
     for hop in 0... {
         var info = stat()
-        if lstat(target, &info) != 0 {
-            guard errno == ENOENT else { throw failure(errnoText()) }
+        if fstatat(directory.fd, cPath(name), &info, AT_SYMLINK_NOFOLLOW) != 0 {
+            guard errno == ENOENT else { throw .system(errno) }
+            // As open(2) would: a name ending in '/' cannot be created as a file.
+            if mustBeFolder { throw .system(EISDIR) }
             break
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG:
+            if mustBeFolder { throw .system(ENOTDIR) }
             existing = info
         case S_IFLNK:
-            guard hop < 40 else { throw failure(String(cString: strerror(ELOOP))) }
-            guard let link = readLink(target) else { throw failure(errnoText()) }
-            target = resolvePath(link, against: directoryName(target))
+            guard hop < 40 else { throw .system(ELOOP) }
+            let fd = directory.fd
+            let ruling = try orFailure { () throws(FileWriteFailure) in try verdict(onLink: info, inDirectory: fd) }
+            switch ruling {
+            case .follow: break
+            case .processStream: throw .stream
+            case .planted(let owner):
+                throw .reason("the symbolic link '\(String(decoding: walked, as: UTF8.self))' belongs to another user (uid \(owner)) "
+                    + "and is in a sticky folder anyone may write to; it is not followed")
+            }
+            guard let link = readLink(name, in: directory.fd) else { throw .system(errno) }
+            let next = splitPath(link)
+            guard !next.name.isEmpty else { throw .system(ENOENT) }
+            mustBeFolder = mustBeFolder || next.mustBeFolder
+            walked = followed(walked, to: link)
+            directory = try orFailure { () throws(FileWriteFailure) in try Directory(next.folder, relativeTo: fd) }
+            name = next.name
             continue
-        case S_IFDIR: throw failure("it is a directory")
-        case S_IFIFO: throw failure("it is a FIFO, not a regular file")
-        case S_IFCHR, S_IFBLK: throw failure("it is a device, not a regular file")
-        case S_IFSOCK: throw failure("it is a socket, not a regular file")
-        default: throw failure("it is not a regular file")
+        case S_IFDIR: throw .reason("it is a directory")
+        case S_IFIFO: throw .reason("it is a FIFO, not a regular file")
+        case S_IFCHR, S_IFBLK: throw .reason("it is a device, not a regular file")
+        case S_IFSOCK: throw .reason("it is a socket, not a regular file")
+        default: throw .reason("it is not a regular file")
         }
         break
     }
-    let name = target.split(separator: "/").last.map(String.init) ?? target
     do throws(FileWriteFailure) {
-        let directory = try Directory(directoryName(target))
         if let existing {
             let owner = existing.st_uid != geteuid() || existing.st_gid != getegid() ? (existing.st_uid, existing.st_gid) : nil
             try directory.replace(name, with: bytes, mode: existing.st_mode & 0o7777, owner: owner, stop: stop)
@@ -67,26 +104,55 @@ func save(_ bytes: [UInt8], to path: String, stop: StopRequest) throws(ScriptErr
             try directory.replace(name, with: bytes, mode: 0o644 & ~currentUmask(), stop: stop)
         }
     } catch {
-        throw failure(error.text)
+        throw .reason(error.text)
     }
 }
 
-/// The target of the symbolic link at `path`.
-private func readLink(_ path: String) -> String? {
+extension SaveFailure {
+    /// The C library's words for `code`.
+    static func system(_ code: Int32) -> SaveFailure { .reason(String(cString: strerror(code))) }
+}
+
+/// What `body` makes, or its failure as a `SaveFailure`.
+private func orFailure<T: ~Copyable>(_ body: () throws(FileWriteFailure) -> T) throws(SaveFailure) -> T {
+    do { return try body() } catch { throw .reason(error.text) }
+}
+
+/// `path` as the folder to open (`.` or `/` when it names none) and the name in that folder;
+/// and whether it ended in `/` (so it must name a folder). `/` itself is `.` in `/`.
+func splitPath(_ path: [UInt8]) -> (folder: [UInt8], name: [UInt8], mustBeFolder: Bool) {
+    let slash = UInt8(ascii: "/")
+    var end = path.count
+    while end > 0 && path[end - 1] == slash { end -= 1 }
+    let mustBeFolder = end < path.count
+    if end == 0 { return mustBeFolder ? ([slash], [UInt8(ascii: ".")], false) : ([UInt8(ascii: ".")], [], false) }
+    guard let last = path[..<end].lastIndex(of: slash) else { return ([UInt8(ascii: ".")], Array(path[..<end]), mustBeFolder) }
+    return (last == 0 ? [slash] : Array(path[..<last]), Array(path[(last + 1)..<end]), mustBeFolder)
+}
+
+/// The path a link at `path` that holds `link` leads to, as written (to show where a link was met).
+private func followed(_ path: [UInt8], to link: [UInt8]) -> [UInt8] {
+    let slash = UInt8(ascii: "/")
+    guard link.first != slash, let last = path.lastIndex(of: slash) else { return link }
+    return Array(path[...last]) + link
+}
+
+/// The target of the symbolic link `name` in the directory open on `directory`, as its bytes.
+private func readLink(_ name: [UInt8], in directory: Int32) -> [UInt8]? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let length = readlink(path, &buffer, buffer.count - 1)
+    let length = readlinkat(directory, cPath(name), &buffer, buffer.count - 1)
     guard length >= 0 else { return nil }
-    return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return buffer[0..<length].map { UInt8(bitPattern: $0) }
 }
 
 /// Writes `bytes` to `path` as `save` does (whole, or the old file left as it was); nil, or
 /// why it could not.
-package func writeWhole(_ bytes: [UInt8], to path: String, stop: StopRequest) -> String? {
-    do throws(ScriptError.Kind) {
+package func writeWhole(_ bytes: [UInt8], to path: [UInt8], stop: StopRequest) -> SaveFailure? {
+    do throws(SaveFailure) {
         try save(bytes, to: path, stop: stop)
         return nil
     } catch {
-        return ScriptError(error, at: SourceRange(0, 0)).message
+        return error
     }
 }
 

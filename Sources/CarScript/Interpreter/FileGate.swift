@@ -20,10 +20,10 @@ extension Session {
     /// Saves `bytes` as the file at `path` for `call` (see `save(_:to:stop:)`).
     func writeFile(_ bytes: [UInt8], to path: String, for call: Invocation) throws(ScriptError) {
         try admitFiles(for: call)
-        do throws(ScriptError.Kind) {
-            try save(bytes, to: path, stop: stop)
+        do throws(SaveFailure) {
+            try save(bytes, to: Array(path.utf8), stop: stop)
         } catch {
-            throw ScriptError(error, at: call.range(1))
+            throw ScriptError(.io(error.message(saving: Array(path.utf8), streamAdvice: "use 'save -' to print the script")), at: call.range(1))
         }
     }
 

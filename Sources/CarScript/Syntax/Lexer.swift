@@ -297,6 +297,10 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
                     case UInt8(ascii: "\\"): append(UInt8(ascii: "\\"))
                     case UInt8(ascii: "n"): append(0x0A)
                     case UInt8(ascii: "t"): append(0x09)
+                    case UInt8(ascii: "r"): append(0x0D)
+                    case UInt8(ascii: "u"):
+                        i = try unicodeEscape(line)
+                        continue
                     case 0x0A: break
                     case 0x0D where i + 2 >= count || input[i + 2] == 0x0A:
                         // `\` before a CR LF line break: both go, as before LF.
@@ -321,6 +325,37 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
                 i = end
             }
             return .lineEnded
+        }
+
+        /// Reads `\u{HEX}` at `i` (one to six hex digits naming a Unicode scalar other than NUL)
+        /// into the text as UTF-8; returns where the escape ends.
+        mutating func unicodeEscape(_ line: UnsafeBufferPointer<UInt8>) throws(ScriptError) -> Int {
+            var end = i + 2
+            var value: UInt32 = 0
+            var digits = 0
+            var closed = false
+            if end < count && input[end] == UInt8(ascii: "{") {
+                end += 1
+                while end < count && digits <= 6 {
+                    let byte = input[end]
+                    if byte == UInt8(ascii: "}") {
+                        closed = true
+                        end += 1
+                        break
+                    }
+                    guard let digit = Lexer.hexDigit(byte) else { break }
+                    value = value &* 16 &+ UInt32(digit)
+                    digits += 1
+                    end += 1
+                }
+            }
+            guard closed, (1...6).contains(digits), value != 0, let scalar = Unicode.Scalar(value) else {
+                // The escape as far as it goes: to its `}`, or with the first byte that cannot be in it.
+                let shownEnd = closed || end >= count ? end : try Lexer.scalarEnd(line, from: end)
+                throw ScriptError(.badUnicodeEscape(Lexer.decode(line, i..<shownEnd)), at: SourceRange(i, shownEnd))
+            }
+            UTF8.encode(scalar) { append($0) }
+            return end
         }
     }
 
@@ -545,6 +580,16 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
         references.append(Reference(token: c.tokenIndex, textOffset: c.textIndex, range: SourceRange(start, end),
                                      name: Self.decode(line, nameStart..<nameEnd), braced: input[start + 1] == UInt8(ascii: "{")))
         c.i = end
+    }
+
+    /// The value of hex digit `byte`, either case.
+    fileprivate static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// Whether `bytes` are a variable's name.

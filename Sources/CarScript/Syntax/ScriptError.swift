@@ -21,6 +21,8 @@ enum Kind: Error, Equatable, Sendable {
         case nulByte
         case invalidUTF8(UInt8)
         case unknownEscape(String)
+        /// `\u{...}` that does not name a Unicode scalar (or names NUL).
+        case badUnicodeEscape(String)
         case unterminatedString
         /// `${...}` whose inside is not a variable's name.
         case badVariableName(String)
@@ -82,6 +84,7 @@ init(_ kind: Kind, at range: SourceRange) {
         case .nulByte: "nul-byte"
         case .invalidUTF8: "invalid-utf8"
         case .unknownEscape: "unknown-escape"
+        case .badUnicodeEscape: "bad-unicode-escape"
         case .unterminatedString: "unterminated-string"
         case .badVariableName: "bad-variable-name"
         case .unclosedBrace: "unclosed-brace"
@@ -112,7 +115,9 @@ var message: String {
         switch kind {
         case .nulByte: "NUL byte in input"
         case .invalidUTF8(let byte): "invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)))"
-        case .unknownEscape(let text): "unknown escape '\(text)' (use \\\", \\\\, \\n, \\t or \\$)"
+        case .unknownEscape(let text): "unknown escape '\(text)' (use \\\", \\\\, \\n, \\t, \\r, \\$ or \\u{HEX})"
+        case .badUnicodeEscape(let text):
+            "'\(Self.shown(text))' is not a Unicode escape (\\u{ and one to six hex digits naming a character other than NUL, then })"
         case .unterminatedString: "unterminated string: missing closing '\"'"
         case .badVariableName(let text):
             "'\(Self.shown(text))' is not a variable name (letters, digits and '_', not starting with a digit)"
