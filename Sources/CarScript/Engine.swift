@@ -139,9 +139,10 @@ public final class Engine {
     /// Whether no more input should be evaluated: `quit`, a stop, or (unless going on) an error.
     public var shouldStop: Bool { session.shouldStop }
 
-    /// Reports a file that could not be opened or read (a problem with the file as a whole).
-    public func report(unreadable path: String, _ failure: LineSourceFailure) {
-        session.reportUnreadable(path: path, failure: failure)
+    /// Reports a file that could not be opened or read (a problem with the file as a whole),
+    /// with `notes` on what may have been meant.
+    public func report(unreadable path: String, _ failure: LineSourceFailure, notes: [Diagnostic.Note] = []) {
+        session.reportUnreadable(path: path, failure: failure, notes: notes)
     }
 }
 

@@ -124,10 +124,57 @@ import Testing
             """, environment: ["PREFIX": prefix.path])
         #expect(run.stdout.hasPrefix("1 Car in Stock. Total Value: £49,413.81\nCARFAB(1)"), "\(run)")
         #expect(run.stdout.hasSuffix("--junit\n"))
+        // The manifest lists each file with its checksum, as sha256sum checks it.
+        let manifest = try String(contentsOf: prefix.appendingPathComponent("share/carfab/install-manifest"), encoding: .utf8)
+        #expect(manifest.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.dropFirst(66)) } == files, "\(manifest)")
+        let checked = try shell("grep -v '^#' share/carfab/install-manifest | sha256sum --check --quiet", directory: prefix)
+        #expect(checked == RunResult(stdout: "", stderr: "", status: 0), "\(checked)")
         let removed = try launch(install, ["--uninstall", prefix.path])
-        #expect(removed.status == 0)
-        for file in files { #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)") }
+        #expect(removed.status == 0 && removed.stderr.isEmpty, "\(removed)")
+        for file in files + ["share/carfab"] {
+            #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)")
+        }
         #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/man/man1/other.1").path))
+    }
+
+    @Test func uninstall_leaves_what_it_did_not_install_and_says_so() throws {
+        // After the install, the user put their own bin/carfab in its place, and moved the
+        // man folder elsewhere, leaving a link to it.
+        let prefix = try temporaryDirectory(with: [:])
+        let elsewhere = try temporaryDirectory(with: [:])
+        let install = packageRoot.appendingPathComponent("Scripts/install").path
+        #expect(try launch(install, [prefix.path], environment: ["CARFAB": carfabBinary]).status == 0)
+        let own = prefix.appendingPathComponent("bin/carfab")
+        try FileManager.default.removeItem(at: own)
+        try Data("#!/bin/sh\necho mine\n".utf8).write(to: own)
+        let man1 = prefix.appendingPathComponent("share/man/man1")
+        try FileManager.default.moveItem(at: man1, to: elsewhere.appendingPathComponent("man1"))
+        try FileManager.default.createSymbolicLink(at: man1, withDestinationURL: elsewhere.appendingPathComponent("man1"))
+
+        let removed = try launch(install, ["--uninstall", prefix.path])
+        let path = prefix.path
+        #expect(removed == RunResult(stdout: """
+            removed \(path)/share/bash-completion/completions/carfab
+            removed \(path)/share/zsh/site-functions/_carfab
+            removed \(path)/share/fish/vendor_completions.d/carfab.fish
+
+            """, stderr: """
+            Scripts/install: left \(path)/bin/carfab: it is not the file installed (its checksum differs)
+            Scripts/install: left \(path)/share/man/man1/carfab.1: it is reached through a symbolic link (\(path)/share/man/man1), so it may not be the file installed
+            Scripts/install: kept \(path)/share/carfab/install-manifest: run --uninstall again once the files above are dealt with
+
+            """, status: 1))
+        #expect(try String(contentsOf: own, encoding: .utf8) == "#!/bin/sh\necho mine\n")
+        #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("man1/carfab.1").path))
+        #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/carfab/install-manifest").path))
+
+        // Once the user has dealt with them, the manifest goes too.
+        try FileManager.default.removeItem(at: own)
+        try FileManager.default.removeItem(at: man1)
+        let again = try launch(install, ["--uninstall", prefix.path])
+        #expect(again.status == 0 && again.stderr.isEmpty, "\(again)")
+        #expect(again.stdout.hasPrefix("already gone: \(path)/bin/carfab\nalready gone: \(path)/share/man/man1/carfab.1\n"))
+        #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/carfab").path))
     }
 
     @Test func the_debian_package_installs_and_removes_cleanly() throws {
@@ -167,8 +214,14 @@ import Testing
         let prefix = try temporaryDirectory(with: [:])
         let two = try launch(install, [prefix.path, prefix.path + "/other"])
         #expect(two.status == 64)
-        // --uninstall after PREFIX still uninstalls (and installs nothing).
+        // --uninstall after PREFIX still uninstalls (and installs nothing); with no manifest,
+        // it removes nothing and says why.
         let after = try launch(install, [prefix.path, "--uninstall"], environment: ["CARFAB": carfabBinary])
-        #expect(after.status == 0 && !FileManager.default.fileExists(atPath: prefix.appendingPathComponent("bin").path))
+        #expect(after == RunResult(stdout: "", stderr: """
+            Scripts/install: nothing removed: no install manifest at \(prefix.path)/share/carfab/install-manifest \
+            (nothing installed under \(prefix.path) by this script, or installed before it kept one: remove such files by hand)
+
+            """, status: 1))
+        #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("bin").path))
     }
 }

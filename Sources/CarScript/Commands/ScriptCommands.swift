@@ -38,7 +38,7 @@ enum ScriptCommands {
             arguments: [.required("FIELD", .field), .optional("CURRENCY", .amountCurrency(fieldArgument: 1)),
                         .required("VALUE", .words)],
             summary: "fail unless FIELD of the stock or current car is VALUE",
-            details: "FIELD is one of: count (cars in stock), seats, engine, suspension, drive, type (of the current car), price (the current car's unit price), total (the stock's value). price and total take an optional CURRENCY and match either the formatted amount or the same number (£42,719.30 or 42719.3). Words are compared case-insensitively; suspension and drive also match option names. A failure shows both values.",
+            details: "FIELD is one of: count (cars in stock), seats, engine, suspension, drive, type (of the current car), price (the current car's unit price), total (the stock's value). price and total take an optional CURRENCY and a VALUE written as they print it, with or without the symbol, or as a plain number (£42,719.30, 42,719.30 or 42719.3); count and seats take a whole number. Words are compared case-insensitively; suspension and drive also match option names. A failure shows both values.",
             example: "expect drive 4WD",
             run: { session, call throws(ScriptError) in
                 session.expectationCount += 1
@@ -46,7 +46,8 @@ enum ScriptCommands {
                 guard let field = ExpectField(rawValue: nameKey(name)) else { return }
                 var words = call.words(3)
                 var currency = call.currency(2) ?? .base
-                if call.currency(2) == nil && field.isAmount && words.count == 2 {
+                let currencyInWords = call.currency(2) == nil && field.isAmount && words.count == 2
+                if currencyInWords {
                     // `expect price GPB 10`: the first word is meant as a currency.
                     let given = words.removeFirst()
                     guard let named = try? session.catalog.currency(named: given) else {
@@ -55,8 +56,16 @@ enum ScriptCommands {
                     currency = named
                 }
                 let expected = words.joined(separator: " ")
+                let value: ExpectField.Expected
+                do throws(ScriptError.Kind) {
+                    value = try field.expected(expected, currency: currency)
+                } catch {
+                    // At the value itself (after the currency that `expect price GPB 10` names).
+                    let ranges = call.wordRanges
+                    throw ScriptError(error, at: currencyInWords && ranges.count == 2 ? ranges[1] : call.range(3))
+                }
                 let (actual, matches) = try call.at(0) { () throws(CarFactoryError) in
-                    try field.check(expected, currency: currency, in: session)
+                    try field.check(value, currency: currency, in: session)
                 }
                 if !matches {
                     throw ScriptError(.expectationFailed(field: field.rawValue, expected: expected, actual: actual),
