@@ -34,16 +34,23 @@ public enum ExpectField: String, CaseIterable, Sendable {
         }
     }
 
-    /// The field's value now, and whether `expected` matches it.
-    func check(_ expected: Expected, currency: Currency, in session: Session) throws(CarFactoryError) -> (actual: String, matches: Bool) {
+    /// The field's value now, and whether `expected` matches it: of stock line `line` (its
+    /// count, its value, its car) if given, else of the stock and the current car.
+    func check(_ expected: Expected, currency: Currency, line: Int? = nil,
+               in session: Session) throws(CarFactoryError) -> (actual: String, matches: Bool) {
+        var stockLine: StockLine?
+        if let line { stockLine = try session.stock.line(line) }
         switch (self, expected) {
         case (.count, .whole(let number)):
-            return (String(session.stock.carCount), number == session.stock.carCount)
+            let count = stockLine?.count ?? session.stock.carCount
+            return (String(count), number == count)
         case (.total, .amount(let minorUnits)):
-            let value = try ValuationFactory(currency: currency).makeConverter().convert(session.stock.valueMinorUnits)
+            var base = session.stock.valueMinorUnits
+            if let stockLine { base = try Money.base(stockLine.car.priceMinorUnits).multiplied(by: stockLine.count).minorUnits }
+            let value = try ValuationFactory(currency: currency).makeConverter().convert(base)
             return (value.description, value.minorUnits == minorUnits)
         case (_, _):
-            let car = try session.stock.currentLine().car
+            let car = if let stockLine { stockLine.car } else { try session.stock.currentLine().car }
             switch (self, expected) {
             case (.seats, .whole(let number)):
                 return (String(car.floorplan.seats), number == Int64(car.floorplan.seats))

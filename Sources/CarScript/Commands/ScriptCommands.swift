@@ -37,41 +37,10 @@ enum ScriptCommands {
             name: "expect", aliases: [], group: .script,
             arguments: [.required("FIELD", .field), .optional("CURRENCY", .amountCurrency(fieldArgument: 1)),
                         .required("VALUE", .words)],
-            summary: "fail unless FIELD of the stock or current car is VALUE",
-            details: "FIELD is one of: count (cars in stock), seats, engine, suspension, drive, type (of the current car), price (the current car's unit price), total (the stock's value). price and total take an optional CURRENCY and a VALUE written as they print it, with or without the symbol, or as a plain number (£42,719.30, 42,719.30 or 42719.3); count and seats take a whole number. Words are compared case-insensitively; suspension and drive also match option names. A failure shows both values.",
+            summary: "fail unless FIELD of the stock or current car is VALUE (or line N's, or a command fails)",
+            details: "FIELD is one of: count (cars in stock), seats, engine, suspension, drive, type (of the current car), price (the current car's unit price), total (the stock's value). 'expect line N FIELD [CURRENCY] VALUE' checks stock line N instead (its count, its cars, its value). 'expect error ID COMMAND...' runs COMMAND, which must fail with that error id (as --format json shows it: unknown-model, rule-violation, ...); the expected failure is not reported and changes nothing. price and total take an optional CURRENCY and a VALUE written as they print it, with or without the symbol, or as a plain number (£42,719.30, 42,719.30 or 42719.3); count and seats take a whole number. Words are compared case-insensitively; suspension and drive also match option names. A failure shows both values.",
             example: "expect drive 4WD",
-            run: { session, call throws(ScriptError) in
-                session.expectationCount += 1
-                let name = call.word(1)
-                guard let field = ExpectField(rawValue: nameKey(name)) else { return }
-                var words = call.words(3)
-                var currency = call.currency(2) ?? .base
-                let currencyInWords = call.currency(2) == nil && field.isAmount && words.count == 2
-                if currencyInWords {
-                    // `expect price GPB 10`: the first word is meant as a currency.
-                    let given = words.removeFirst()
-                    guard let named = try? session.catalog.currency(named: given) else {
-                        throw Session.unknown("currency", given, session.catalog.currencies.map(\.code), at: call.wordRanges[0])
-                    }
-                    currency = named
-                }
-                let expected = words.joined(separator: " ")
-                let value: ExpectField.Expected
-                do throws(ScriptError.Kind) {
-                    value = try field.expected(expected, currency: currency)
-                } catch {
-                    // At the value itself (after the currency that `expect price GPB 10` names).
-                    let ranges = call.wordRanges
-                    throw ScriptError(error, at: currencyInWords && ranges.count == 2 ? ranges[1] : call.range(3))
-                }
-                let (actual, matches) = try call.at(0) { () throws(CarFactoryError) in
-                    try field.check(value, currency: currency, in: session)
-                }
-                if !matches {
-                    throw ScriptError(.expectationFailed(field: field.rawValue, expected: expected, actual: actual),
-                                      at: call.range(3))
-                }
-            }),
+            run: { session, call throws(ScriptError) in try ExpectCommand.run(session, call) }),
         CommandSpec(
             name: "var", aliases: [], group: .script,
             arguments: [.required("NAME", .variable), .required("VALUE", .text)],
