@@ -95,13 +95,22 @@ import Testing
         #expect(zsh.stdout == "found\nfound\nfound\nfound\nfound\n" && zsh.stderr.isEmpty, "\(zsh)")
         let fish = try shell("""
             export HOME=$(pwd) XDG_CONFIG_HOME=$(pwd) XDG_DATA_HOME=$(pwd)
-            fish --no-config -c '"$CARFAB" --generate-completion-script fish | source; complete -C "carfab --form"; complete -C "carfab --format "'
+            fish --no-config -c '"$CARFAB" --generate-completion-script fish | source; complete -C "carfab --form"
+                complete -C "carfab --format "; complete -C "carfab --generate-completion-script "; complete -C "carfab -j "'
             """, directory: try temporaryDirectory(with: [:]))
+        // The option is described once; each of its values by what it is.
         #expect(fish.stdout == """
             --format\ttext, json, or tap (with --test)
-            json\ttext, json, or tap (with --test)
-            tap\ttext, json, or tap (with --test)
-            text\ttext, json, or tap (with --test)
+            json\tone JSON object per line
+            tap\tTAP, with --test
+            text\tplain text (the default)
+            bash\tcompletion script for bash
+            fish\tcompletion script for fish
+            zsh\tcompletion script for zsh
+            1\tone test file at a time
+            2\t2 test files at a time
+            4\t4 test files at a time
+            8\t8 test files at a time
 
             """, "\(fish)")
         let unknown = try carfab(["--generate-completion-script", "tcsh"])
@@ -128,6 +137,41 @@ import Testing
         #expect(removed.status == 0)
         for file in files { #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)") }
         #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/man/man1/other.1").path))
+    }
+
+    @Test func install_says_what_fish_needs_where_fish_does_not_look() throws {
+        // Debian's fish reads vendor completions from /usr/share and XDG_DATA_DIRS only: for
+        // another prefix Scripts/install says what to set, and what it says works. (A HOME of
+        // the test's own: fish writes under it.)
+        let home = try temporaryDirectory(with: [:])
+        let prefix = home.appendingPathComponent("prefix").path
+        let install = packageRoot.appendingPathComponent("Scripts/install").path
+        let environment = ["CARFAB": carfabBinary, "HOME": home.path, "XDG_CONFIG_HOME": home.path + "/.config",
+                           "XDG_DATA_HOME": home.path + "/.local/share", "XDG_DATA_DIRS": "/usr/share"]
+        let installed = try launch(install, [prefix], environment: environment)
+        let directory = prefix + "/share/fish/vendor_completions.d"
+        #expect(installed.status == 0 && installed.stderr == """
+            Scripts/install: fish does not look in \(directory); for carfab's completion in fish,
+              put \(prefix)/share in XDG_DATA_DIRS (as XDG_DATA_DIRS=\(prefix)/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}),
+              or add to ~/.config/fish/config.fish: set -p fish_complete_path \(directory)
+
+            """, "\(installed)")
+        let complete = #"complete -C "carfab --form""#
+        let run = try shell("""
+            export PATH="$PREFIX/bin:$PATH"
+            fish -c '\(complete)'; echo without
+            fish -c 'set -p fish_complete_path $PREFIX/share/fish/vendor_completions.d; \(complete)'
+            XDG_DATA_DIRS="$PREFIX/share:/usr/share" fish -c '\(complete)'
+            """, environment: environment.merging(["PREFIX": prefix]) { _, new in new })
+        #expect(run.stdout == """
+            without
+            --format\ttext, json, or tap (with --test)
+            --format\ttext, json, or tap (with --test)
+
+            """, "\(run)")
+        // Where fish looks, no word of it.
+        let again = try launch(install, [prefix], environment: environment.merging(["XDG_DATA_DIRS": prefix + "/share:/usr/share"]) { _, new in new })
+        #expect(again.status == 0 && again.stderr.isEmpty, "\(again)")
     }
 
     @Test func the_debian_package_installs_and_removes_cleanly() throws {
