@@ -186,9 +186,26 @@ import Testing
         let contents = try launch("/usr/bin/dpkg-deb", ["--contents", package]).stdout
         for path in ["./usr/bin/carfab", "./usr/share/man/man1/carfab.1.gz", "./usr/share/bash-completion/completions/carfab",
                      "./usr/share/zsh/site-functions/_carfab", "./usr/share/fish/vendor_completions.d/carfab.fish",
-                     "./usr/share/doc/carfab/copyright"] {
+                     "./usr/share/doc/carfab/copyright", "./usr/share/doc/carfab/changelog.gz",
+                     "./usr/share/doc/carfab/README.md", "./usr/share/doc/carfab/grammar.md",
+                     "./usr/share/doc/carfab/ARCHITECTURE.md"] {
             #expect(contents.contains(" \(path)\n"), "\(path)")
         }
+        // Every file the shipped documents link to is shipped beside them (the README once
+        // linked ARCHITECTURE.md, which the package lacked).
+        let shipped = Set(contents.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) })
+        for document in ["README.md", "grammar.md", "ARCHITECTURE.md"] {
+            let text = try String(contentsOf: packageRoot.appendingPathComponent(document), encoding: .utf8)
+            for link in text.matches(of: /\]\(([^)#:]+)(#[^)]*)?\)/).map({ String($0.1) }) {
+                #expect(shipped.contains("./usr/share/doc/carfab/\(link)"), "\(document) links \(link), which the package lacks")
+            }
+        }
+        // A changelog entry for this version, and a copyright notice with a year.
+        let documents = try shell("""
+            dpkg-deb --fsys-tarfile "$PACKAGE" | tar -xO ./usr/share/doc/carfab/changelog.gz | gzip -d | head -1
+            dpkg-deb --fsys-tarfile "$PACKAGE" | tar -xO ./usr/share/doc/carfab/copyright | grep '^Copyright:'
+            """, environment: ["PACKAGE": package])
+        #expect(documents.stdout.hasPrefix("carfab (0.1.0) unstable; urgency=medium\nCopyright: 20"), "\(documents)")
         #expect(contents.contains("drwxr-xr-x root/root         0") && !contents.contains("drwx------"))
         // Into a root of its own: dpkg's database, the files, and nothing outside it.
         let root = try temporaryDirectory(with: ["var/lib/dpkg/status": ""])
@@ -200,6 +217,32 @@ import Testing
             dpkg -r carfab > /dev/null && find "$ROOT/usr" -type f | wc -l
             """, environment: ["ROOT": root.path, "PACKAGE": package])
         #expect(run.stdout == "installed\nii  carfab  \n0\n", "\(run)")
+    }
+
+    /// lintian's path: `LINTIAN` if set, else Debian's /usr/bin/lintian if installed.
+    static let lintian: String? = ProcessInfo.processInfo.environment["LINTIAN"]
+        ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/lintian") ? "/usr/bin/lintian" : nil)
+
+    /// What lintian may still say of the package, and why it stays: the binary is static by
+    /// design (the README: copy it anywhere, it needs nothing), so it carries libedit and
+    /// ncurses's terminfo library rather than depending on Debian's.
+    static let lintianAllowed: Set<String> = ["statically-linked-binary", "embedded-library"]
+
+    @Test(.enabled(if: lintian != nil, "lintian is not installed (Scripts/test does not install it: on Debian 12 it upgrades perl)"))
+    func lintian_finds_no_error_or_warning_beyond_the_allowed() throws {
+        let out = try temporaryDirectory(with: [:])
+        let built = try launch(packageRoot.appendingPathComponent("Scripts/package").path, [out.path],
+                               environment: ["CARFAB": carfabBinary])
+        #expect(built.status == 0, "\(built)")
+        let package = built.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let lint = try shell(#""$LINTIAN" --no-cfg --fail-on none "$PACKAGE" 2>&1"#,
+                             environment: ["LINTIAN": Self.lintian ?? "", "PACKAGE": package])
+        #expect(lint.status == 0, "\(lint)")
+        // "E: carfab: TAG [details]" and "W: ...": errors and warnings, by tag.
+        let tags = lint.stdout.split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") }
+            .compactMap { $0.split(separator: " ").dropFirst(2).first.map(String.init) }
+        // Exactly those: a tag that no longer shows leaves the list too.
+        #expect(Set(tags) == Self.lintianAllowed, "\(lint.stdout)")
     }
 
     @Test func install_reads_its_arguments_carefully() throws {
