@@ -67,3 +67,16 @@ import Testing
         }
     }
 }
+
+extension CommandDocumentationTests {
+    /// `help show` names each field `show` prints, and the currency of its price (it once said
+    /// only "in the book's format").
+    @Test func help_show_says_what_show_prints() throws {
+        let shown = try carfab(["-e", "car sports; show"]).stdout
+        let fields = shown.split(separator: "\n").compactMap { $0.split(separator: ":").first.map(String.init) }
+        #expect(fields == ["Car type", "Seats", "Engine", "Suspension", "Drive", "Price"], "\(shown)")
+        let help = try carfab(["-e", "help show"]).stdout.replacing("\n", with: " ").replacing(#/ +/#, with: " ")
+        for field in fields { #expect(help.contains(field), "help show does not name \(field): \(help)") }
+        #expect(help.contains("six lines") && help.contains("US dollars") && !help.contains("book"), "\(help)")
+    }
+}
