@@ -36,8 +36,18 @@ import Testing
           echo "✘ Test failing$i() failed after 0.001 seconds with 1 issue."
         done
         [ -z "${WRITE_INTO_THE_TREE:-}" ] || echo saved > -
-        printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="TestResults" errors="0" tests="%d" failures="%d" skipped="0" time="0.1">\n  </testsuite>\n</testsuites>\n' \
-          "$tests" "$failures" > "${report%.xml}-swift-testing.xml"
+        # Swift Testing's report: one testcase each, a failure inside those that failed, and
+        # (as it does) the suite's tests="..." without the skipped one.
+        {
+          echo '<?xml version="1.0" encoding="UTF-8"?>'
+          echo "<testsuites><testsuite name=\"TestResults\" errors=\"0\" tests=\"$((tests - 1))\" failures=\"$failures\" skipped=\"1\">"
+          for i in $(seq $((tests - failures))); do echo "<testcase classname=\"T\" name=\"passing$i()\" time=\"0.1\" />"; done
+          for i in $(seq "$failures"); do echo "<testcase classname=\"T\" name=\"failing$i()\"><failure message=\"1 == 2\" /></testcase>"; done
+          echo '<testcase classname="T" name="skipped()"><skipped /></testcase>'
+          echo '</testsuite></testsuites>'
+        } > "${report%.xml}-swift-testing.xml"
+        echo '➜ Test skipped() skipped: "not here"'
+        echo "◇ Test a_line_is_skipped_to_its_end() started."
         if [ "$failures" -gt 0 ]; then echo "✘ Test run with $tests tests in 1 suite failed after 0.002 seconds with $failures issues."; exit 1; fi
         echo "✔ Test run with $tests tests in 1 suite passed after 0.002 seconds."
         """#
@@ -66,8 +76,10 @@ import Testing
             == build
             == release-build
             == tests
+            ➜ Test skipped() skipped: "not here"
             == asan-build
             == asan-tests
+            ➜ Test skipped() skipped: "not here"
             7 passed, 0 failed
 
             """, stderr: "", status: 0))
@@ -78,20 +90,23 @@ import Testing
             == build
             == release-build
             == tests
+            ➜ Test skipped() skipped: "not here"
             tests failed (log: \(log)):
             ✘ Test failing1() recorded an issue at X.swift:1:5: Expectation failed: 1 == 2
             ✘ Test failing1() failed after 0.001 seconds with 1 issue.
             ✘ Test failing2() recorded an issue at X.swift:2:5: Expectation failed: 1 == 2
             ✘ Test failing2() failed after 0.001 seconds with 1 issue.
+            ➜ Test skipped() skipped: "not here"
             ✘ Test run with 6 tests in 1 suite failed after 0.002 seconds with 2 issues.
             == asan-build
             == asan-tests
+            ➜ Test skipped() skipped: "not here"
             6 passed, 2 failed
 
             """, stderr: "", status: 1))
         // Arguments go to swift test, and the sanitizer stages are skipped.
         let filtered = try run("Scripts/test --filter X", in: directory, ["TESTS": "3"])
-        #expect(filtered.stdout.hasSuffix("== tests\n3 passed, 0 failed\n") && filtered.status == 0, "\(filtered)")
+        #expect(filtered.stdout.hasSuffix("== tests\n➜ Test skipped() skipped: \"not here\"\n3 passed, 0 failed\n") && filtered.status == 0, "\(filtered)")
     }
 
     @Test func a_failed_build_is_shown_whole_and_counted_as_a_failure() throws {
