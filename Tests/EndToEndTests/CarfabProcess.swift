@@ -69,3 +69,16 @@ func launch(_ program: String, _ arguments: [String], stdin: String? = nil, stdi
                      status: status)
 }
 
+
+/// Waits until process `pid` is asleep in a read (of a pipe or a terminal), as the kernel names
+/// where it waits (/proc/PID/wchan: `pipe_read` or `anon_pipe_read` for a pipe, `wait_woken`
+/// for a terminal), and `also` holds: a wait on a condition, not a guess of how long it takes.
+func waitUntilBlockedReading(_ pid: pid_t, timeout: Double = 10, also: () -> Bool = { true }) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        let channel = (try? String(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/wchan"), encoding: .utf8)) ?? ""
+        if channel.hasSuffix("pipe_read") || channel == "wait_woken", also() { return true }
+        usleep(2_000)
+    }
+    return false
+}

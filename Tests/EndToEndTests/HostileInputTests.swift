@@ -107,7 +107,12 @@ import Glibc
         process.standardError = errors
         try process.run()
         input.fileHandleForWriting.write(Data("echo from the pipe\n".utf8))
-        usleep(400_000)
+        // carfab has read the line (the pipe holds nothing unread) and waits for the next.
+        let pipe = input.fileHandleForWriting.fileDescriptor
+        #expect(waitUntilBlockedReading(process.processIdentifier) {
+            var unread: Int32 = 0
+            return ioctl(pipe, UInt(FIONREAD), &unread) == 0 && unread == 0
+        })
         kill(process.processIdentifier, signal)
         let stdout = output.fileHandleForReading.readDataToEndOfFile()
         let stderr = errors.fileHandleForReading.readDataToEndOfFile()

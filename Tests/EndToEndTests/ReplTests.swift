@@ -132,7 +132,8 @@ extension ReplTests {
         let terminal = try start()
         // `source /dev/stdin` reads the terminal itself: it runs until interrupted.
         terminal.type("source /dev/stdin\r")
-        usleep(200_000)
+        // Running the command: libedit has given the terminal back (echo on), and carfab reads it.
+        #expect(waitUntilBlockedReading(terminal.pid) { !terminal.echoIsOff })
         let prompts = terminal.count("carfab> ")
         kill(terminal.pid, SIGINT)
         #expect(terminal.waitFor("carfab> ", times: prompts + 1), "\(terminal.output.debugDescription)")
