@@ -267,9 +267,10 @@ func tokenize(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Sc
         // some), are gone with it.
         if !references.isEmpty {
             references.removeAll(keepingCapacity: references.capacity <= 1024)
+            // Only a line with references spends the budget.
+            expandedBytes = 0
         }
         expanded = 0
-        expandedBytes = 0
         return try lex(line, from: Pending(position: 0, quote: nil, wordStart: -1, textStart: 0), atEnd: atEnd)
     }
 
