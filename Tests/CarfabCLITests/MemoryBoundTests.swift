@@ -123,6 +123,15 @@ import Testing
             usage: carfab [OPTIONS] [FILE...] (see 'carfab --help')
 
             """, status: 64))
+        // The command line's variables are set again after the init file, which may have left no room for them.
+        let initFile = "var big x\n" + Self.bomb + (0..<30).map { "var v\($0) $a\n" }.joined()
+        let directory = try temporaryDirectory(with: ["init.carfab": initFile])
+        let late = try carfab(["--init", directory.appendingPathComponent("init.carfab").path, "--var", "big=" + mebibyte,
+                               "-e", "echo never"])
+        #expect(late == RunResult(stdout: "", stderr: """
+            carfab: error: --var big: the variables would hold more than 16 MiB in all
+
+            """, status: 1))
     }
 
     @Test func a_definitions_names_and_texts_hold_at_most_sixty_four_kibibytes() throws {
