@@ -107,12 +107,18 @@ public final class Engine {
     }
 
     /// Sets variable `name` to `value`, as `var NAME VALUE` does; false (and nothing set) if
-    /// `name` is not a variable's name (a letter or `_`, then letters, digits and `_`).
+    /// `name` is not a variable's name (a letter or `_`, then letters, digits and `_`), if
+    /// `value` is longer than 1 MiB, or if the variables would hold more than
+    /// `maximumVariableStorage` bytes in all.
     @discardableResult
     public func setVariable(_ name: String, to value: String) -> Bool {
         var name = name
         guard name.withUTF8({ Lexer.isVariableName($0) }) else { return false }
-        session.setVariable(name, to: value)
+        do throws(ScriptError.Kind) {
+            try session.setVariable(name, to: value)
+        } catch {
+            return false
+        }
         return true
     }
 

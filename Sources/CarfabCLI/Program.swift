@@ -137,8 +137,12 @@ public enum Program {
                 if stop.code > 0 { return .stoppedBy(signal: stop.code) }
                 return outcome(writing: out, to: err) ?? .exit(ExitStatus.failure)
             }
-            // The init file saw the command line's variables; the command line wins over it.
-            for setting in parsed.variables { engine.setVariable(setting.name, to: setting.value) }
+            // The init file saw the command line's variables; the command line wins over it,
+            // unless what the init file set leaves no room for them.
+            for setting in parsed.variables where !engine.setVariable(setting.name, to: setting.value) {
+                err.write("carfab: error: --var \(setting.name): the variables would hold more than \(maximumVariableStorage >> 20) MiB in all\n")
+                return .exit(ExitStatus.failure)
+            }
         }
         let inputs = parsed.inputs.isEmpty && !prompts ? [ProgramInput.file("-")] : parsed.inputs
         // Several -e texts are told apart in messages: `<command-line 2>`.

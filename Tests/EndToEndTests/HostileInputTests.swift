@@ -256,4 +256,52 @@ import Glibc
             #expect(run.stderr.contains("long.carfab:2:5: error: unknown model 'nosuch'"), "over by \(over): \(run.stderr.prefix(300))")
         }
     }
+
+    @Test func expansion_bombs_end_cleanly_in_a_few_hundred_megabytes() throws {
+        // A 512 KiB variable from 20 lines, then put in 10,000 times: once 5 GB and an abort (status 134).
+        let bomb = "var a x\n" + String(repeating: "var a $a$a\n", count: 19)
+        let directory = try temporaryDirectory(with: [
+            "echo.carfab": bomb + "echo" + String(repeating: " $a", count: 10_000) + "\necho never\n",
+            "car.carfab": bomb + "car" + String(repeating: " $a", count: 10_000) + "\n",
+            "var.carfab": bomb + (0..<4_000).map { "var v\($0) $a\n" }.joined(),
+            "model.carfab": bomb + (0..<4_000).map { "model m\($0)$a \"M\" price 9 floorplan short suspension race drivetrain rear\n" }.joined(),
+        ])
+        let shown = String(repeating: " $a", count: 23) + " ..."
+        let expected: [(String, String)] = [
+            ("echo.carfab", """
+                echo.carfab:21:12: error: the words of this line grow past 1 MiB in all once their variables are put in
+                echo\(shown)
+                           ^~
+
+                """),
+            ("car.carfab", """
+                car.carfab:21:5: error: unknown model '\(String(repeating: "x", count: 60))...'; valid models: compact, sports, suv
+                car\(String(repeating: " $a", count: 23)) $...
+                    ^~
+
+                """),
+            ("var.carfab", """
+                var.carfab:51:9: error: the variables would hold more than 16 MiB in all (names and values); the variable is left as it was
+                var v30 $a
+                        ^~
+
+                """),
+            ("model.carfab", """
+                model.carfab:21:7: error: a name or text longer than 64 KiB (65536 bytes) in a definition
+                model m0$a "M" price 9 floorplan short suspension race drivetrain rear
+                      ^~~~
+
+                """),
+        ]
+        for (file, stderr) in expected {
+            let run = try shell("ulimit -v 300000; \"$CARFAB\" \(file)", directory: directory)
+            #expect(run == RunResult(stdout: "", stderr: stderr, status: 1), "\(file)")
+        }
+        // Going on after each error, the whole file runs in the same few hundred megabytes.
+        for file in ["var.carfab", "model.carfab"] {
+            let run = try shell("ulimit -v 300000; \"$CARFAB\" --keep-going \(file) 2>&1 >/dev/null | grep -c ': error: '; echo \"${PIPESTATUS[0]}\"",
+                                directory: directory)
+            #expect(run.stdout == (file == "var.carfab" ? "3970\n1\n" : "4000\n1\n"), "\(file): \(run)")
+        }
+    }
 }

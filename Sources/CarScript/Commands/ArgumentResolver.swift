@@ -50,7 +50,9 @@ extension Session {
             index += 1
         }
         if index < words.endIndex {
-            let extra = words[index]
+            // Variables in the first word too many are put in only now, to name it (see `expandVariables`).
+            if !lexer.references.isEmpty { try expandVariables(inWord: index, lexer: lexer) }
+            let extra = lexer.tokens[index]
             throw ScriptError(.unexpectedArgument(lexer.string(extra), usage: spec.usage), at: extra.range)
         }
         return arguments.count

@@ -144,11 +144,15 @@ public final class CommandSpec: Sendable {
         self.check = check
         self.run = run
         requiredCount = arguments.filter { !$0.optional }.count
+        mostArguments = arguments.contains { $0.kind == .words } ? Int.max : arguments.count
         steps = arguments.map { ResolveStep(kind: $0.kind, optional: $0.optional) }
     }
 
     /// How many arguments must be given.
     let requiredCount: Int
+    /// How many words may follow the command's name (`Int.max` for one that takes every
+    /// remaining word): the words past them are an error and are never expanded.
+    let mostArguments: Int
     /// Each argument's kind and whether it may be left out, as plain values (no names, no
     /// keyword strings) so resolving walks them without touching reference counts.
     let steps: [ResolveStep]

@@ -1,5 +1,9 @@
 import CarFactory
 
+/// The most bytes a name or text of a definition may hold: a model's name and car type, an
+/// option's name, shown-as text and other names, a currency's symbol (its code is three letters).
+public let maximumNameLength = 1 << 16
+
 /// `option`, `model`, `forbid`, `currency`: the catalog written in the language itself.
 ///
 /// Each definition is checked whole against the catalog (and, for rules, the stock) and
@@ -18,7 +22,7 @@ enum DefinitionCommands {
             run: { session, call throws(ScriptError) in
                 let family = call.family(1) ?? .floorplan
                 var definition = OptionDefinition(
-                    family: family, name: call.word(2), shownAs: call.word(3),
+                    family: family, name: try catalogText(call, 2), shownAs: try catalogText(call, 3),
                     listPrice: call.amount(5))
                 let aliases = try readExtras(call, into: &definition)
                 do throws(CarFactoryError) {
@@ -49,7 +53,7 @@ enum DefinitionCommands {
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
                 let definition = ModelDefinition(
-                    name: call.word(1), carType: call.word(2),
+                    name: try catalogText(call, 1), carType: try catalogText(call, 2),
                     basePrice: call.amount(4),
                     floorplan: call.option(6).name, suspension: call.option(8).name, drivetrain: call.option(10).name)
                 do throws(CarFactoryError) {
@@ -88,8 +92,9 @@ enum DefinitionCommands {
             run: { session, call throws(ScriptError) in
                 // The domain checks the currency; its error says which argument to point at.
                 let currency: Currency
+                let symbol = try catalogText(call, 2)
                 do throws(CarFactoryError) {
-                    currency = try Currency(code: call.word(1).uppercased(), symbol: call.word(2),
+                    currency = try Currency(code: call.word(1).uppercased(), symbol: symbol,
                                             digits: call.integer(4), rate: call.decimal(6))
                 } catch .invalidCurrencyCode {
                     throw ScriptError(.domain(.invalidCurrencyCode(call.word(1))), at: call.range(1))
@@ -101,6 +106,17 @@ enum DefinitionCommands {
                 try call.at(1) { () throws(CarFactoryError) in try session.changeCatalog(.currency(currency)) }
             }),
     ]
+
+    /// Argument `argument` of `call`, a name or text the catalog keeps; refused if longer
+    /// than `maximumNameLength` bytes (a definition made from a long variable's value, many
+    /// times over, would otherwise hold that value as many times).
+    private static func catalogText(_ call: Invocation, _ argument: Int) throws(ScriptError) -> String {
+        let text = call.word(argument)
+        guard text.utf8.count <= maximumNameLength else {
+            throw ScriptError(.nameTooLong(limit: maximumNameLength), at: call.range(argument))
+        }
+        return text
+    }
 
     /// Reads `seats N`, `engine POSITION` and `alias NAME` pairs after an option's price; returns
     /// each alias with where it stands.
@@ -136,6 +152,9 @@ enum DefinitionCommands {
                 definition.engine = engine
             default:
                 guard !value.isEmpty else { throw ScriptError(.emptyName, at: valueRange) }
+                guard value.utf8.count <= maximumNameLength else {
+                    throw ScriptError(.nameTooLong(limit: maximumNameLength), at: valueRange)
+                }
                 definition.otherNames.append(value)
                 aliases.append((value, valueRange))
             }

@@ -49,7 +49,11 @@ enum ScriptCommands {
             example: "var model suv",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
-                session.setVariable(call.word(1), to: call.word(2))
+                do throws(ScriptError.Kind) {
+                    try session.setVariable(call.word(1), to: call.word(2))
+                } catch {
+                    throw ScriptError(error, at: call.range(2))
+                }
             }),
         CommandSpec(
             name: "vars", aliases: [], group: .script,

@@ -1,5 +1,9 @@
 import CarFactory
 
+/// The most bytes a session's variables may hold in all, names and values (each value at
+/// most 1 MiB, as long as a word may grow).
+public let maximumVariableStorage = 1 << 24
+
 /// One interpreter session: the catalog, the stock, and where results go. `Engine` is its
 /// public face.
 final class Session {
@@ -45,8 +49,10 @@ final class Session {
     /// writes the ones after.
     let definitionsBefore: Int
     /// The variables (`var`, `--var`) by name, and their names in the order first defined.
-    var variables: [String: String] = [:]
-    var variableNames: [String] = []
+    private(set) var variables: [String: String] = [:]
+    private(set) var variableNames: [String] = []
+    /// The bytes of the variables' names and values, against `maximumVariableStorage`.
+    private(set) var variableStorage = 0
     /// How many `expect` assertions have run (a test counts them).
     var expectationCount = 0
     /// Whether `quit` was given.
@@ -77,25 +83,55 @@ final class Session {
     /// The definitions made in this session, in order.
     var definitions: ArraySlice<CatalogDefinition> { catalog.definitions[definitionsBefore...] }
 
-    /// Sets variable `name` (a valid name) to `value`.
-    func setVariable(_ name: String, to value: String) {
+    /// Sets variable `name` (a valid name) to `value`, unless the value is longer than a word
+    /// may be or the variables would then hold more than `maximumVariableStorage` bytes in all;
+    /// refused, the variable keeps the value it had.
+    func setVariable(_ name: String, to value: String) throws(ScriptError.Kind) {
+        guard value.utf8.count <= Lexer.longestExpansion else { throw .expansionTooLong(limit: Lexer.longestExpansion) }
+        let old = variables[name].map { name.utf8.count + $0.utf8.count } ?? 0
+        let total = variableStorage - old + name.utf8.count + value.utf8.count
+        guard total <= maximumVariableStorage else { throw .variablesTooLarge(limit: maximumVariableStorage) }
         if variables.updateValue(value, forKey: name) == nil { variableNames.append(name) }
+        variableStorage = total
     }
 
     /// Puts the values of the variables referred to in tokens `words` into their words, so
     /// names are resolved from the expanded text; an undefined one is an error at its `$`.
+    ///
+    /// Only the words the command reads are made: its name, as many words as it takes
+    /// arguments, and one more (the first word too many, which its error names); `resolve`
+    /// makes that one only if it gets there. The words past them are only checked to be
+    /// defined, so a command given thousands of long words costs no more than its
+    /// arguments, and reports what it reported when every word was made.
     @inline(never)
     func expandVariables(_ words: Range<Int>, lexer: Lexer) throws(ScriptError) {
-        try lexer.expand(words) { reference throws(ScriptError) -> String in
-            if reference.environment { return try environmentVariable(reference.name, at: reference.range) }
-            guard let value = variables[reference.name] else {
-                // The suggestion is written as the reference was, so a fix-it replaces it whole.
-                let suggestion = closestName(to: reference.name, in: variableNames).map { reference.braced ? "${\($0)}" : "$" + $0 }
-                throw ScriptError(.unknownName("variable", reference.name, suggestion: suggestion, valid: variableNames),
-                                  at: reference.range)
-            }
-            return value
+        let name = words.lowerBound
+        try lexer.expand(name..<name + 1, value: value(of:))
+        var read = name + 1
+        if let position = commands.position(of: lexer.word(lexer.tokens[name])) {
+            let most = commands.unretainedSpec(at: position)._withUnsafeGuaranteedRef { $0.mostArguments }
+            read = most >= words.count ? words.upperBound : name + 1 + most
         }
+        try lexer.expand(name + 1..<read, value: value(of:))
+        try lexer.check(read..<words.upperBound) { reference throws(ScriptError) in _ = try value(of: reference) }
+    }
+
+    /// Puts the values into word `token` (if it holds references): the first word past a
+    /// command's arguments, made only to be named in the error.
+    func expandVariables(inWord token: Int, lexer: Lexer) throws(ScriptError) {
+        try lexer.expand(token..<token + 1, value: value(of:))
+    }
+
+    /// The value of the variable `reference` names; an undefined one is an error at its `$`.
+    private func value(of reference: Lexer.Reference) throws(ScriptError) -> String {
+        if reference.environment { return try environmentVariable(reference.name, at: reference.range) }
+        guard let value = variables[reference.name] else {
+            // The suggestion is written as the reference was, so a fix-it replaces it whole.
+            let suggestion = closestName(to: reference.name, in: variableNames).map { reference.braced ? "${\($0)}" : "$" + $0 }
+            throw ScriptError(.unknownName("variable", reference.name, suggestion: suggestion, valid: variableNames),
+                              at: reference.range)
+        }
+        return value
     }
 
     /// The host's environment variable `name`, as `${env:NAME}` reads it.

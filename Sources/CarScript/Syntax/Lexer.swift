@@ -173,37 +173,86 @@ func string(_ token: Token) -> String {
     /// The longest a word may grow to with the values put in it: as long as a line may be.
     static let longestExpansion = 1 << 20
 
+    /// The most bytes the words of one logical line may hold in all once values are put in
+    /// them (the words with references, of every command of the line together): what
+    /// expanding may add to the line's memory, whatever the values and however many
+    /// references. The same as the line limit.
+    static let lineExpansionBudget = 1 << 20
+
     /// The last line's variable references, in order (empty for nearly every line).
     @exclusivity(unchecked) private(set) var references: [Reference] = []
     /// How many of them have been expanded (commands run left to right).
     private var expanded = 0
+    /// How many bytes of expanded words the line has made so far (against `lineExpansionBudget`).
+    private var expandedBytes = 0
 
     /// Puts each reference's `value` into tokens `words`: a word's new text is made at the end
     /// of the text storage and the token pointed at it. Each reference is expanded once.
+    ///
+    /// A word's length is known before any of it is copied: a word over `longestExpansion`
+    /// (the text after its last reference included) or a line over `lineExpansionBudget` is
+    /// an error at the reference that takes it over, and nothing of it is made.
     func expand(_ words: Range<Int>, value: (Reference) throws(ScriptError) -> String) throws(ScriptError) {
         while expanded < references.count && references[expanded].token < words.lowerBound { expanded += 1 }
+        var values: [String] = []
         while expanded < references.count && references[expanded].token < words.upperBound {
             let token = references[expanded].token
             let old = tokenStorage[token].text
-            var bytes: [UInt8] = []
-            var from = old.lowerBound
+            let first = expanded
+            values.removeAll(keepingCapacity: true)
+            var added = 0
             while expanded < references.count && references[expanded].token == token {
                 let reference = references[expanded]
-                bytes.append(contentsOf: UnsafeBufferPointer(start: textStorage + from, count: reference.textOffset - from))
-                bytes.append(contentsOf: try value(reference).utf8)
-                from = reference.textOffset
-                expanded += 1
+                let text = try value(reference)
+                added += text.utf8.count
                 // Values made of values (`var v $v$v`) could double a word without end.
-                if bytes.count > Self.longestExpansion {
-                    throw ScriptError(.expansionTooLong(limit: Self.longestExpansion), at: reference.range)
-                }
+                try checkLength(reference.textOffset - old.lowerBound + added, of: reference)
+                values.append(text)
+                expanded += 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: textStorage + from, count: old.upperBound - from))
+            let length = old.count + added
+            try checkLength(length, of: references[expanded - 1])
             // Room for the new text past the old (tokens keep offsets into it, not addresses).
-            reserveText(textCount + bytes.count)
-            (textStorage + textCount).update(from: bytes, count: bytes.count)
-            tokenStorage[token].text = textCount..<textCount + bytes.count
-            textCount += bytes.count
+            reserveText(textCount + length)
+            var to = textStorage + textCount
+            var from = old.lowerBound
+            for (reference, text) in zip(references[first..<expanded], values) {
+                to.update(from: textStorage + from, count: reference.textOffset - from)
+                to += reference.textOffset - from
+                var text = text
+                text.withUTF8 { bytes in
+                    if let base = bytes.baseAddress { to.update(from: base, count: bytes.count) }
+                }
+                to += text.utf8.count
+                from = reference.textOffset
+            }
+            to.update(from: textStorage + from, count: old.upperBound - from)
+            tokenStorage[token].text = textCount..<textCount + length
+            textCount += length
+            expandedBytes += length
+        }
+    }
+
+    /// Refuses a word of `length` bytes made by putting in values up to `reference`: longer
+    /// than a word may be, or more than what is left of the line's budget.
+    private func checkLength(_ length: Int, of reference: Reference) throws(ScriptError) {
+        if length > Self.longestExpansion {
+            throw ScriptError(.expansionTooLong(limit: Self.longestExpansion), at: reference.range)
+        }
+        if expandedBytes + length > Self.lineExpansionBudget {
+            throw ScriptError(.lineExpansionTooLong(limit: Self.lineExpansionBudget), at: reference.range)
+        }
+    }
+
+    /// Passes each reference in tokens `words` that is still to be expanded to `check`, without
+    /// putting any value in: the words past what a command reads are checked (a variable
+    /// never set is an error there too) but never made. They stay for `expand` to take.
+    func check(_ words: Range<Int>, _ check: (Reference) throws(ScriptError) -> Void) throws(ScriptError) {
+        var next = expanded
+        while next < references.count && references[next].token < words.lowerBound { next += 1 }
+        while next < references.count && references[next].token < words.upperBound {
+            try check(references[next])
+            next += 1
         }
     }
 
@@ -220,6 +269,8 @@ func tokenize(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Sc
         // some), are gone with it.
         if !references.isEmpty {
             references.removeAll(keepingCapacity: references.capacity <= 1024)
+            // Only a line with references spends the budget.
+            expandedBytes = 0
         }
         expanded = 0
         return try lex(line, from: Pending(position: 0, quote: nil, wordStart: -1, textStart: 0), atEnd: atEnd)

@@ -32,6 +32,12 @@ enum Kind: Error, Equatable, Sendable {
         case environmentUnset(String)
         /// A word longer than `limit` bytes once its variables' values are in it.
         case expansionTooLong(limit: Int)
+        /// The words of one logical line over `limit` bytes in all once their variables' values are in them.
+        case lineExpansionTooLong(limit: Int)
+        /// Variables that would hold more than `limit` bytes in all, names and values.
+        case variablesTooLarge(limit: Int)
+        /// A catalog name or text (a model's, an option's, a currency's) longer than `limit` bytes.
+        case nameTooLong(limit: Int)
         case lineTooLong(limit: Int)
         case unknownCommand(String, suggestion: String?)
         case unknownName(String, String, suggestion: String?, valid: [String])
@@ -92,6 +98,9 @@ init(_ kind: Kind, at range: SourceRange) {
         case .unclosedBrace: "unclosed-brace"
         case .environmentUnset: "unset-environment-variable"
         case .expansionTooLong: "expansion-too-long"
+        case .lineExpansionTooLong: "line-expansion-too-long"
+        case .variablesTooLarge: "variables-too-large"
+        case .nameTooLong: "name-too-long"
         case .lineTooLong: "line-too-long"
         case .unknownCommand: "unknown-command"
         case .unknownName(let what, _, _, _): "unknown-" + (what.hasSuffix(" option") ? "option" : what.replacingBlanks)
@@ -127,6 +136,11 @@ var message: String {
         case .unclosedBrace: "'${' without a closing '}'"
         case .environmentUnset(let name): "environment variable '\(Self.shown(name))' is not set"
         case .expansionTooLong(let limit): "a word longer than \(limit / 1_048_576) MiB once its variables are put in"
+        case .lineExpansionTooLong(let limit):
+            "the words of this line grow past \(limit / 1_048_576) MiB in all once their variables are put in"
+        case .variablesTooLarge(let limit):
+            "the variables would hold more than \(limit / 1_048_576) MiB in all (names and values); the variable is left as it was"
+        case .nameTooLong(let limit): "a name or text longer than \(limit / 1024) KiB (\(limit) bytes) in a definition"
         case .lineTooLong(let limit): "line longer than the limit of \(limit / 1024) KiB (\(limit) bytes); it is skipped"
         case .unknownCommand(let name, let suggestion):
             "unknown command '\(Self.shown(name))'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; type 'help' for the list")
