@@ -57,6 +57,12 @@ public enum Program {
         }
 
         if parsed.test { return TestRunner.run(parsed, environment: environment, out: out, err: err) }
+        if parsed.languageServer {
+            let input: any ByteInput = environment.input.map { MemoryInput($0) } ?? DescriptorInput(fd: 0)
+            let server = LanguageServer(input: input, out: out, err: err)
+            let status = server.run()
+            return outcome(writing: out, to: err) ?? .exit(status)
+        }
         let renderer: any ResultRenderer
         if parsed.format == .json {
             renderer = JSONRenderer(out: out, err: err)
@@ -73,11 +79,15 @@ public enum Program {
             }
             renderer = text
         }
+        let fileAccess = parsed.safe ? FileAccess.refused(by: "by --safe") : .allowed
         var options = EngineOptions()
-        options.keepGoing = parsed.keepGoing
-        options.checkOnly = parsed.checkOnly
-        options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
-        options.stop = stop
+        if parsed.checkOnly {
+            options = ScriptCheck.options(keepGoing: parsed.keepGoing, fileAccess: fileAccess, stop: stop)
+        } else {
+            options.keepGoing = parsed.keepGoing
+            options.fileAccess = fileAccess
+            options.stop = stop
+        }
 
         let center = ServiceCenter()
         let catalogService = CatalogService(files: parsed.catalogs, renderer: renderer, options: options)
