@@ -55,8 +55,9 @@ final class MemoryInput: ByteInput {
 ///
 /// Each header block is read up to its blank line; a block that cannot be used (no
 /// `Content-Length`, a length that is not a number, one beyond `maximumLength`, a line that
-/// is not `Name: value`) is reported as malformed and its body, if its length is known, is
-/// read past without being kept, so that the next message is found where it starts.
+/// is not `Name: value`) is reported as malformed. If its length is known its body is read
+/// past without being kept; if not, the next message is looked for where the next
+/// `Content-Length:` begins, so that one bad block costs one error, not a cascade.
 final class MessageReader {
     /// What reading found next.
     enum Item: Equatable {
@@ -78,6 +79,8 @@ final class MessageReader {
     private var buffer: [UInt8] = []
     private var start = 0
     private var ended = false
+    /// Whether the bytes before the next `Content-Length:` are to be dropped.
+    private var resynchronizing = false
 
     init(input: any ByteInput) { self.input = input }
 
@@ -89,6 +92,10 @@ final class MessageReader {
 
     /// The next message, malformed header block, or the end.
     func next() -> Item {
+        if resynchronizing {
+            resynchronizing = false
+            guard dropToNextHeader() else { return .end }
+        }
         // The header block, up to its blank line.
         var headerEndIndex = headerEnd()
         while headerEndIndex == nil {
@@ -96,25 +103,28 @@ final class MessageReader {
                 // Not a header block: drop what was read, and look for the next one from here.
                 buffer.removeAll(keepingCapacity: true)
                 start = 0
+                resynchronizing = true
                 return .malformed("a header block longer than \(Self.maximumHeaderLength) bytes")
             }
             guard fill() else {
-                let leftover = buffer.count - start
+                let blank = buffer[start...].allSatisfy { $0 == 0x0D || $0 == 0x0A || $0 == 0x20 || $0 == 0x09 }
                 buffer.removeAll()
                 start = 0
-                return leftover > 0 && !isBlank(leftover) ? .malformed("the input ended inside a header block") : .end
+                return blank ? .end : .malformed("the input ended inside a header block")
             }
             headerEndIndex = headerEnd()
         }
         guard let headerEndIndex else { return .end }
         let header = Array(buffer[start..<headerEndIndex])
         start = headerEndIndex + 4
-        let length: Int
-        switch Self.contentLength(header) {
-        case .failure(let failure):
+        let (length, failure) = Self.contentLength(header)
+        guard let length else {
+            resynchronizing = true
+            return .malformed(failure?.reason ?? "a header block without Content-Length")
+        }
+        if let failure {
+            skip(length)
             return .malformed(failure.reason)
-        case .success(let value):
-            length = value
         }
         guard length <= Self.maximumLength else {
             skip(length)
@@ -131,10 +141,6 @@ final class MessageReader {
         start += length
         compact()
         return .message(body)
-    }
-
-    private func isBlank(_ count: Int) -> Bool {
-        buffer[start...].allSatisfy { $0 == 0x0D || $0 == 0x0A || $0 == 0x20 || $0 == 0x09 }
     }
 
     /// Where `\r\n\r\n` starts in the unread bytes.
@@ -172,6 +178,24 @@ final class MessageReader {
         }
     }
 
+    /// Drops the bytes before the next `Content-Length:` (in any case); false if the input ends first.
+    private func dropToNextHeader() -> Bool {
+        let name = Array("content-length:".utf8)
+        while true {
+            var index = start
+            while index + name.count <= buffer.count {
+                if buffer[index] | 0x20 == name[0] && zip(buffer[index..<index + name.count], name).allSatisfy({ $0 | 0x20 == $1 }) {
+                    start = index
+                    return true
+                }
+                index += 1
+            }
+            // Keep what could be the start of the name.
+            start = max(start, buffer.count - name.count + 1)
+            guard fill() else { return false }
+        }
+    }
+
     /// Reads past `count` bytes without keeping them.
     private func skip(_ count: Int) {
         var left = count
@@ -188,15 +212,20 @@ final class MessageReader {
         }
     }
 
-    /// The `Content-Length` of a header block, or why there is none to use.
-    static func contentLength(_ header: [UInt8]) -> Result<Int, HeaderFailure> {
+    /// The `Content-Length` of a header block, if it gives one, and why the block cannot be used, if it cannot.
+    static func contentLength(_ header: [UInt8]) -> (length: Int?, failure: HeaderFailure?) {
         var length: Int?
+        var failure: HeaderFailure?
         for line in header.split(separator: 0x0A, omittingEmptySubsequences: false) {
             var line = line
-            guard line.last == 0x0D || line.endIndex == header.endIndex else { return .failure(HeaderFailure("a header line not ended by CR LF")) }
+            guard line.last == 0x0D || line.endIndex == header.endIndex else {
+                failure = failure ?? HeaderFailure("a header line not ended by CR LF")
+                continue
+            }
             if line.last == 0x0D { line = line.dropLast() }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-                return .failure(HeaderFailure("a header line without ':'"))
+                failure = failure ?? HeaderFailure("a header line without ':'")
+                continue
             }
             let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
             let value = line[(colon + 1)...].drop { $0 == 0x20 || $0 == 0x09 }
@@ -204,7 +233,7 @@ final class MessageReader {
             if name == "content-length" {
                 guard !trimmed.isEmpty, trimmed.count <= 18, trimmed.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                       let number = Int(String(decoding: trimmed, as: UTF8.self)) else {
-                    return .failure(HeaderFailure("Content-Length is not a number of bytes"))
+                    return (nil, HeaderFailure("Content-Length is not a number of bytes"))
                 }
                 length = number
             } else if name == "content-type" {
@@ -212,14 +241,13 @@ final class MessageReader {
                 let parameters = text.split(separator: ";").map { $0.filter { $0 != " " } }
                 if let charset = parameters.first(where: { $0.hasPrefix("charset=") }) {
                     let value = charset.dropFirst("charset=".count)
-                    guard value == "utf-8" || value == "utf8" else {
-                        return .failure(HeaderFailure("only the utf-8 charset is served, not '\(value)'"))
+                    if value != "utf-8" && value != "utf8" {
+                        failure = failure ?? HeaderFailure("only the utf-8 charset is served, not '\(value)'")
                     }
                 }
             }
         }
-        guard let length else { return .failure(HeaderFailure("a header block without Content-Length")) }
-        return .success(length)
+        return (length, length == nil ? failure ?? HeaderFailure("a header block without Content-Length") : failure)
     }
 }
 
