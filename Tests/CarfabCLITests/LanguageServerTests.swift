@@ -21,6 +21,17 @@ import Testing
         #expect(session.status == 0)
     }
 
+    @Test func lsp_takes_no_inputs_and_no_other_mode() throws {
+        for arguments in [["--lsp", "quote.carfab"], ["--lsp", "-e", "car suv"], ["--lsp", "--check"], ["--lsp", "-i"]] {
+            let result = try carfab(arguments)
+            #expect(result == RunResult(stdout: "", stderr: """
+                carfab: error: --lsp reads the protocol on standard input: it takes no files, -e, -i, --check or --test
+                usage: carfab [OPTIONS] [FILE...] (see 'carfab --help')
+
+                """, status: 64), "\(arguments)")
+        }
+    }
+
     @Test func exit_without_shutdown_or_the_end_of_input_ends_with_1() throws {
         let withoutShutdown = try serve(initializeRequest + notification("exit"))
         #expect(withoutShutdown.status == 1)
