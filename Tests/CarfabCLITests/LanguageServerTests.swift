@@ -188,6 +188,18 @@ import Testing
         #expect(Array(session.messages.dropFirst(2).dropLast()) == (try golden("completion")))
     }
 
+    @Test func hover_on_a_car_or_set_line_gives_the_price_the_script_has_reached() throws {
+        let uri = "file:///tmp/quote.carfab"
+        let session = try serve(initializeRequest + didOpen(uri, "car sports\nset drivetrain 4wd\ncar suv\n")
+                                + request(2, "textDocument/hover", at(uri, 1, 1)) + request(3, "textDocument/hover", at(uri, 0, 1))
+                                + shutdownAndExit)
+        func contents(_ id: Int) -> String {
+            ((session.response(id)?["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String ?? ""
+        }
+        #expect(contents(2).hasSuffix("\n\nThe current car's price after this line: $70,800.00"))
+        #expect(contents(3).hasSuffix("\n\nThe current car's price after this line: $68,300.00"))
+    }
+
     @Test func hover_transcript() throws {
         let uri = "file:///tmp/quote.carfab"
         let text = "var model suv\ncar $model\nset floorplan long\nset suspension race\ntotal GBP\ncar sports\n"

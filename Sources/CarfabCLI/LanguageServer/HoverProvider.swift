@@ -22,6 +22,11 @@ enum HoverProvider {
             text = variables[name].map { "`$\(name)` is `\($0)` here" } ?? "`$\(name)` is not set here"
         } else if index == 0 {
             text = engine.commands.lookup(word.text).map(commandText)
+            // On a line that configures a car, the price the script has reached after it.
+            if let spec = engine.commands.lookup(word.text), spec.name == "car" || spec.name == "set",
+               let price = try? analysis.session(before: position.line + 1, catalog: catalog).stock.currentPriceMinorUnits() {
+                text = (text ?? "") + "\n\nThe current car's price after this line: \(Money.base(price))"
+            }
         } else if let spec = engine.commands.lookup(words[0].text) {
             // A variable stands for its value; an optional argument may be left out, so the next kind may fit.
             let value = { (word: LineWord) in reference(in: written(word)).flatMap { variables[$0] } ?? word.text }

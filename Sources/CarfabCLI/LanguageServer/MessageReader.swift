@@ -163,7 +163,8 @@ final class MessageReader {
         let old = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: chunk))
         let n = buffer.withUnsafeMutableBufferPointer { pointer in
-            input.read(into: pointer.baseAddress! + old, count: chunk)
+            guard let base = pointer.baseAddress else { return -1 }
+            return input.read(into: base + old, count: chunk)
         }
         buffer.removeLast(chunk - max(n, 0))
         if n <= 0 { ended = true }
