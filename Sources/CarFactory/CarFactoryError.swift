@@ -2,6 +2,8 @@
 public enum CarFactoryError: Error, Equatable, Sendable {
     case notADecimal(String)
     case numberTooLarge(String)
+    /// A decimal with more significant digits than 64 bits hold (`0.1234567890123456789`).
+    case tooManyDigits(String)
     case tooManyDecimals(String, allowed: Int)
     case invalidCurrencyCode(String)
     case invalidDigits(Int)
@@ -46,6 +48,7 @@ extension CarFactoryError: CustomStringConvertible {
         switch self {
         case .notADecimal(let text): "'\(cut(text))' is not a decimal number"
         case .numberTooLarge(let text): "'\(cut(text))' is too large"
+        case .tooManyDigits(let text): "'\(cut(text))' has more than 18 significant digits"
         case .tooManyDecimals(let text, let allowed):
             allowed == 0 ? "'\(cut(text))' must be a whole amount" : "'\(cut(text))' has more than \(allowed) decimal places"
         case .invalidCurrencyCode(let code): "'\(cut(code))' is not a currency code (three letters, like CHF)"
@@ -92,6 +95,7 @@ extension CarFactoryError {
         switch self {
         case .notADecimal: "not-a-decimal"
         case .numberTooLarge: "number-too-large"
+        case .tooManyDigits: "too-many-digits"
         case .tooManyDecimals: "too-many-decimals"
         case .invalidCurrencyCode: "invalid-currency-code"
         case .invalidDigits: "invalid-digits"

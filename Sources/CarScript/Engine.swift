@@ -9,6 +9,9 @@ public struct EngineOptions: Sendable {
     /// Whether commands may read and write files (`source`, `save`); `-`, standard input or
     /// output, is always allowed.
     public var fileAccess = FileAccess.allowed
+    /// What `${env:NAME}` and a leading `~` in a file name read: refused unless the host gives
+    /// its environment (carfab does, but not with `--safe`).
+    public var environment = EnvironmentAccess.refused(by: "by the program running the engine")
     /// Where a stop is asked for; share one to stop the engine from a signal handler.
     public var stop = StopRequest()
     /// Accept only catalog definitions (a catalog file).
@@ -18,6 +21,14 @@ public struct EngineOptions: Sendable {
 
     /// The defaults: stop at the first error, run everything, allow files.
     public init() {}
+}
+
+/// Whether an engine may read its host's environment variables, and how.
+public enum EnvironmentAccess: Sendable {
+    /// Refused, for the reason the message gives: `by --safe`.
+    case refused(by: String)
+    /// Read through `value`, which gives a variable's value or nil if it is not set.
+    case reading(_ value: @Sendable (String) -> String?)
 }
 
 /// Whether an engine may touch files: every command that does asks this one gate.
@@ -132,9 +143,10 @@ public final class Engine {
     /// Whether no more input should be evaluated: `quit`, a stop, or (unless going on) an error.
     public var shouldStop: Bool { session.shouldStop }
 
-    /// Reports a file that could not be opened or read (a problem with the file as a whole).
-    public func report(unreadable path: String, _ failure: LineSourceFailure) {
-        session.reportUnreadable(path: path, failure: failure)
+    /// Reports a file that could not be opened or read (a problem with the file as a whole),
+    /// with `notes` on what may have been meant.
+    public func report(unreadable path: String, _ failure: LineSourceFailure, notes: [Diagnostic.Note] = []) {
+        session.reportUnreadable(path: path, failure: failure, notes: notes)
     }
 }
 

@@ -7,6 +7,13 @@ enum CompletionScripts {
     /// The shells a script is made for.
     static let shells = ["bash", "zsh", "fish"]
 
+    /// The values of `--format`, with what each prints.
+    static let formats: [(String, String)] = [
+        ("text", "plain text (the default)"),
+        ("json", "one JSON object per line"),
+        ("tap", "TAP, with --test"),
+    ]
+
     /// An option as the scripts offer it.
     struct Option {
         let name: String
@@ -122,11 +129,16 @@ enum CompletionScripts {
                      "complete -c carfab -k -F -a '(__fish_complete_suffix .carfab)'"]
         for option in options {
             let flag = option.name.hasPrefix("--") ? "-l \(option.name.dropFirst(2))" : "-s \(option.name.dropFirst())"
+            // Each value with its own description (fish reads `VALUE\tDESCRIPTION` in -a):
+            // without one, fish shows the option's description against every value.
+            func values(_ pairs: [(String, String)]) -> String {
+                " -x -a '" + pairs.map { "\($0.0)\\t\"\($0.1)\"" }.joined(separator: " ") + "'"
+            }
             let action: String = switch option.value {
             case "file": " -r -F"
-            case "format": " -x -a 'text json tap'"
-            case "shell": " -x -a '\(shells.joined(separator: " "))'"
-            case "jobs": " -x -a '1 2 4 8'"
+            case "format": values(formats)
+            case "shell": values(shells.map { ($0, "completion script for \($0)") })
+            case "jobs": values(["1", "2", "4", "8"].map { ($0, $0 == "1" ? "one test file at a time" : "\($0) test files at a time") })
             case "variable", "text": " -x"
             default: ""
             }

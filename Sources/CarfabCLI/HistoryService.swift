@@ -9,10 +9,14 @@ import CarScript
 /// both keep their commands.
 ///
 /// The file is `$XDG_STATE_HOME/carfab/history` (default `~/.local/state/carfab/history`),
-/// private (mode 0600) and bounded. It is written whole under an advisory lock, through a
-/// temporary file and a rename; never through a symbolic link (stricter than the rule `save`
-/// and `--junit` follow, `verdict(onLink:inDirectory:)`), never over something that is not a
-/// history file, and never by creating `$HOME` (each refusal is a one-line warning).
+/// private (mode 0600) and bounded. Its folder is made when the service is set up (0700,
+/// each missing folder in turn, as the XDG spec asks of `$XDG_STATE_HOME`), so that a
+/// history that cannot be kept is said before the session, not after it; a link on the way
+/// to it is followed only as the rule `save` and `--junit` follow allows
+/// (`verdict(onLink:inDirectory:)`). The file is written whole under an advisory lock,
+/// through a temporary file and a rename; never through a symbolic link (stricter than that
+/// rule), never over something that is not a history file, and never by creating `$HOME`
+/// (each refusal is a one-line warning).
 final class HistoryService: Service {
     let name = "history"
     /// The history libedit recalls, if libedit is there.
@@ -37,7 +41,7 @@ final class HistoryService: Service {
         var below: [String]
         var file = "history"
 
-        var directory: String { ([base] + below).joined(separator: "/") }
+        var directory: String { below.reduce(base) { $0.hasSuffix("/") ? $0 + $1 : $0 + "/" + $1 } }
         var path: String { directory + "/" + file }
     }
 
@@ -47,15 +51,32 @@ final class HistoryService: Service {
         self.warn = warn
     }
 
-    /// Where the history lives, from the environment.
+    /// Where the history lives, from the environment. Every missing folder of
+    /// `$XDG_STATE_HOME` may be made, but not `$HOME` (nor one above it).
     static func location(_ environment: (String) -> String?) -> Location? {
-        if let state = environment("XDG_STATE_HOME"), state.hasPrefix("/") { return Location(base: state, below: ["carfab"]) }
-        guard let home = environment("HOME"), home.hasPrefix("/") else { return nil }
+        let home = environment("HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
+        if let state = environment("XDG_STATE_HOME"), state.hasPrefix("/") {
+            let components = state.split(separator: "/").map(String.init)
+            if let home {
+                let homeComponents = home.split(separator: "/").map(String.init)
+                if !homeComponents.isEmpty && components.starts(with: homeComponents) {
+                    return Location(base: home, below: Array(components.dropFirst(homeComponents.count)) + ["carfab"])
+                }
+            }
+            return Location(base: "/", below: components + ["carfab"])
+        }
+        guard let home else { return nil }
         return Location(base: home, below: [".local", "state", "carfab"])
     }
 
     func setUp() throws {
         guard let location else { return }
+        do throws(FolderFailure) {
+            close(try Self.makeFolder(location))
+        } catch {
+            refuse("history will not be saved: cannot make its folder '\(location.directory)': \(error.reason)")
+            return
+        }
         let path = location.path
         let entries = read(path) { () throws(FileReadFailure) in
             let file = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -86,8 +107,24 @@ final class HistoryService: Service {
         guard let location, writable, !added.isEmpty else { return }
         defer { added = [] }
         let path = location.path
+        let folder: Int32
+        do throws(FolderFailure) {
+            folder = try Self.makeFolder(location)
+        } catch {
+            warn("cannot write history file '\(path)': cannot make its folder: \(error.reason)")
+            return
+        }
+        defer { close(folder) }
         do throws(FileWriteFailure) {
-            let directory = try makeDirectory(location)
+            let directory = try Directory(location.directory)
+            // The folder opened by name is the one just walked to without links, or nothing is written.
+            var walked = stat()
+            var opened = stat()
+            guard fstat(folder, &walked) == 0, fstat(directory.fd, &opened) == 0,
+                  walked.st_dev == opened.st_dev, walked.st_ino == opened.st_ino else {
+                warn("history not saved: its folder '\(location.directory)' changed while it was written")
+                return
+            }
             // Another carfab may be saving too: one at a time, each adding to what the other wrote.
             guard lock(directory.fd) else {
                 warn("history not saved: '\(path)' stayed locked by another carfab")
@@ -131,17 +168,50 @@ final class HistoryService: Service {
         warn(message)
     }
 
-    /// The history's directory, made (private) below a base that must exist: carfab never makes `$HOME`.
-    private func makeDirectory(_ location: Location) throws(FileWriteFailure) -> Directory {
-        var info = stat()
-        guard stat(location.base, &info) == 0 else { throw .system(errno) }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw .system(ENOTDIR) }
+    /// Why the history's folder could not be made or opened, in words.
+    struct FolderFailure: Error {
+        let reason: String
+    }
+
+    /// Opens the history's folder (its descriptor, for the caller to close), making each
+    /// missing folder below the base (which must exist: carfab never makes `$HOME`), private.
+    /// Each step is made and opened relative to the one before, never following a symbolic
+    /// link the kernel's protected_symlinks would refuse to follow either: one in a sticky
+    /// folder anyone may write (`/tmp`) that neither the user nor that folder's owner owns
+    /// (nor one of /proc's links to a process's streams).
+    static func makeFolder(_ location: Location) throws(FolderFailure) -> Int32 {
+        var fd = open(location.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw FolderFailure(reason: code == ENOENT ? "'\(location.base)' does not exist (carfab never makes $HOME)"
+                                                        : "'\(location.base)': \(String(cString: strerror(code)))")
+        }
         var path = location.base
         for component in location.below {
-            path += "/" + component
-            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw .system(errno) }
+            path += path.hasSuffix("/") ? component : "/" + component
+            var next: Int32 = -1
+            if mkdirat(fd, component, 0o700) == 0 || errno == EEXIST {
+                next = openat(fd, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                if next < 0 && (errno == ELOOP || errno == ENOTDIR) {
+                    var link = stat()
+                    if fstatat(fd, component, &link, AT_SYMLINK_NOFOLLOW) == 0 && link.st_mode & S_IFMT == S_IFLNK {
+                        // The one link rule (LinkRule.swift): a planted link is not followed.
+                        guard (try? verdict(onLink: link, inDirectory: fd)) == .follow else {
+                            close(fd)
+                            throw FolderFailure(reason: "'\(path)' is a symbolic link another user made in a shared folder")
+                        }
+                        next = openat(fd, component, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                    } else {
+                        errno = ENOTDIR
+                    }
+                }
+            }
+            let code = errno
+            close(fd)
+            guard next >= 0 else { throw FolderFailure(reason: "'\(path)': \(String(cString: strerror(code)))") }
+            fd = next
         }
-        return try Directory(path)
+        return fd
     }
 
     /// Takes the directory's advisory lock, waiting up to two seconds for another carfab.

@@ -4,16 +4,20 @@ import Glibc
 import CEditLine
 
 /// Shows text taller than the terminal through the user's pager (`$PAGER`, default
-/// `less -FRX`), as git and man do; only when standard output is a terminal.
+/// `less -FRX`), as git and man do; only when standard output is a terminal, never under
+/// `--safe` (the caller makes none).
 struct Pager {
     /// The command run by `/bin/sh -c`; nil: never page.
     let command: String?
+    /// Whether it is carfab's own default, `less`: it runs with `LESSSECURE=1`, so a page of
+    /// help cannot become a shell (`!cmd`), an editor (`v`) or a file reader (`:e`, `s FILE`).
+    let isDefault: Bool
 
     /// The pager `PAGER` names (unset: `less -FRX`; set but empty: none).
     init(environment variable: (String) -> String?) {
         switch variable("PAGER") {
-        case nil: command = "less -FRX"
-        case let value?: command = value.isEmpty ? nil : value
+        case nil: (command, isDefault) = ("less -FRX", true)
+        case let value?: (command, isDefault) = (value.isEmpty ? nil : value, false)
         }
     }
 
@@ -35,8 +39,12 @@ struct Pager {
         let argv = ["/bin/sh", "-c", command]
         var cArgv = argv.map { strdup($0) } + [nil]
         defer { cArgv.forEach { free($0) } }
+        var cEnvironment = isDefault ? Self.secureLessEnvironment() : []
+        defer { cEnvironment.forEach { free($0) } }
         var pid: pid_t = 0
-        let started = posix_spawn(&pid, "/bin/sh", &actions, nil, &cArgv, environ)
+        let started = isDefault
+            ? posix_spawn(&pid, "/bin/sh", &actions, nil, &cArgv, &cEnvironment)
+            : posix_spawn(&pid, "/bin/sh", &actions, nil, &cArgv, environ)
         close(ends[0])
         guard started == 0 else {
             close(ends[1])
@@ -57,5 +65,17 @@ struct Pager {
         // A pager the shell could not find or run (126, 127) showed nothing: the caller does.
         let exited = status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
         return exited != 126 && exited != 127
+    }
+
+    /// This process's environment with `LESSSECURE=1` in place of any `LESSSECURE` it holds
+    /// (strdup'ed, nil-terminated: the caller frees it).
+    private static func secureLessEnvironment() -> [UnsafeMutablePointer<CChar>?] {
+        var entries: [UnsafeMutablePointer<CChar>?] = []
+        var index = 0
+        while let entry = environ[index] {
+            if strncmp(entry, "LESSSECURE=", 11) != 0 { entries.append(strdup(entry)) }
+            index += 1
+        }
+        return entries + [strdup("LESSSECURE=1"), nil]
     }
 }

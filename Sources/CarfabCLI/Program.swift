@@ -41,7 +41,9 @@ public enum Program {
         do {
             parsed = try ProgramArguments(parsing: arguments)
         } catch {
-            err.write("carfab: error: \(error.message)\nusage: carfab [OPTIONS] [FILE...] (see 'carfab --help')\n")
+            // The message quotes the command line as given: escaped here, as every diagnostic is,
+            // so an argument cannot drive the terminal (`carfab $'--x\e]0;TITLE\a'`).
+            err.write("carfab: error: \(DisplayText.escaped(error.message))\nusage: carfab [OPTIONS] [FILE...] (see 'carfab --help')\n")
             err.flush()
             return .exit(ExitStatus.usage)
         }
@@ -59,7 +61,7 @@ public enum Program {
         if parsed.test { return TestRunner.run(parsed, environment: environment, out: out, err: err) }
         if parsed.languageServer {
             let input: any ByteInput = environment.input.map { MemoryInput($0) } ?? DescriptorInput(fd: 0)
-            let server = LanguageServer(input: input, out: out, err: err)
+            let server = LanguageServer(input: input, out: out, err: err, environment: .reading(environment.variable))
             let status = server.run()
             return outcome(writing: out, to: err) ?? .exit(status)
         }
@@ -72,8 +74,8 @@ public enum Program {
                 let columns = environment.standardOutputIsTerminal ? Int(cf_terminal_columns(1)) : 0
                 return columns > 0 ? columns : 80
             })
-            // Long help pages go through the pager at a terminal.
-            if environment.standardOutputIsTerminal && !environment.isHosted {
+            // Long help pages go through the pager at a terminal; under --safe nothing runs.
+            if environment.standardOutputIsTerminal && !environment.isHosted && !parsed.safe {
                 let pager = Pager(environment: environment.variable)
                 text.pager = { pager.page($0) }
             }
@@ -81,11 +83,14 @@ public enum Program {
         }
         let fileAccess = parsed.safe ? FileAccess.refused(by: "by --safe") : .allowed
         var options = EngineOptions()
+        let environmentAccess = parsed.safe ? EnvironmentAccess.refused(by: "by --safe") : .reading(environment.variable)
         if parsed.checkOnly {
-            options = ScriptCheck.options(keepGoing: parsed.keepGoing, fileAccess: fileAccess, stop: stop)
+            options = ScriptCheck.options(keepGoing: parsed.keepGoing, fileAccess: fileAccess, environment: environmentAccess,
+                                          stop: stop)
         } else {
             options.keepGoing = parsed.keepGoing
             options.fileAccess = fileAccess
+            options.environment = environmentAccess
             options.stop = stop
         }
 
@@ -166,7 +171,7 @@ public enum Program {
                 } catch .interrupted {
                     break
                 } catch {
-                    engine.report(unreadable: path.description, error)
+                    engine.report(unreadable: path.description, error, notes: commandNote(forMissing: path, in: engine.commands))
                 }
             }
         }
@@ -211,6 +216,22 @@ public enum Program {
         if let ended = outcome(writing: out, to: err) { return ended }
         if let status = engine.requestedExitStatus { return .exit(status) }
         return .exit(failures > 0 ? ExitStatus.failure : ExitStatus.success)
+    }
+
+    /// A note for a FILE that is not there and reads as commands (`carfab help`, `carfab 'car
+    /// sports'`): its first word is a command, or it has a blank and looks like no file name
+    /// (no `/`, no `.carfab`). Commands are given with `-e`.
+    private static func commandNote(forMissing path: ArgumentBytes, in commands: CommandTable) -> [Diagnostic.Note] {
+        var info = stat()
+        guard lstat(cPath(path.bytes), &info) != 0 && errno == ENOENT else { return [] }
+        let text = path.description
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        let firstWord = text.split(whereSeparator: blank).first.map(String.init) ?? ""
+        let looksLikeCommands = commands.lookup(firstWord) != nil
+            || (text.contains(where: blank) && !text.contains("/") && !text.hasSuffix(".carfab"))
+        guard looksLikeCommands else { return [] }
+        let quoted = "'" + text.replacing("'", with: "'\\''") + "'"
+        return [Diagnostic.Note("to run commands, use: carfab -e \(quoted)")]
     }
 
     /// `$XDG_CONFIG_HOME/carfab/init.carfab` (default `~/.config/carfab/init.carfab`), if it

@@ -39,7 +39,7 @@ public struct VariableSetting: Equatable, Sendable {
 
 /// A command line that cannot be used: exit status 64.
 public struct UsageError: Error, Equatable, Sendable {
-    /// What is wrong with it.
+    /// What is wrong with it, quoting the arguments as given (the printer escapes it).
     public let message: String
 }
 
@@ -65,7 +65,7 @@ public struct ProgramArguments: Equatable, Sendable {
     public var showVersion = false
     /// `--var NAME=VALUE`, in order.
     public var variables: [VariableSetting] = []
-    /// `--init FILE`: run it first, whatever the mode.
+    /// `--init FILE`: run it first, whatever the mode, instead of the init file.
     public var initFile: ArgumentBytes?
     /// `--no-init`: do not run the init file before the prompt.
     public var noInit = false
@@ -131,7 +131,7 @@ public struct ProgramArguments: Equatable, Sendable {
             case "--generate-completion-script":
                 let shell = try value(for: name, inline: inline).description
                 guard CompletionScripts.shells.contains(shell) else {
-                    throw UsageError(message: "no completion script for '\(DisplayText.escaped(shell))' (use bash, zsh or fish)")
+                    throw UsageError(message: "no completion script for '\(shell)' (use bash, zsh or fish)")
                 }
                 completionShell = shell
             case "-j":
@@ -192,11 +192,11 @@ public struct ProgramArguments: Equatable, Sendable {
     private static func variable(_ argument: ArgumentBytes) throws(UsageError) -> VariableSetting {
         let bytes = argument.bytes
         guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
-            throw UsageError(message: "--var needs NAME=VALUE, not '\(DisplayText.escaped(argument.description))'")
+            throw UsageError(message: "--var needs NAME=VALUE, not '\(argument.description)'")
         }
         let name = Array(bytes[..<equals])
         guard name.withUnsafeBufferPointer({ VariableSyntax.isName($0) }) else {
-            throw UsageError(message: "'\(DisplayText.escaped(String(decoding: name, as: UTF8.self)))' is not a variable name (letters, digits and '_', not starting with a digit)")
+            throw UsageError(message: "'\(String(decoding: name, as: UTF8.self))' is not a variable name (letters, digits and '_', not starting with a digit)")
         }
         guard bytes.count - equals - 1 <= 1 << 20 else {
             throw UsageError(message: "the value of --var \(String(decoding: name, as: UTF8.self)) is longer than 1 MiB")
@@ -228,9 +228,10 @@ public struct ProgramArguments: Equatable, Sendable {
           --keep-going      go on after a failed command; still exit 1
           --safe            refuse commands that touch files
           --var NAME=VALUE  set variable NAME ($NAME in commands; repeatable)
-          --init FILE       run FILE first (also for scripts and pipes)
-          --no-init         skip the init file the prompt runs first
-                            ($XDG_CONFIG_HOME/carfab/init.carfab)
+          --init FILE       run FILE first, instead of the init file, in any
+                            mode (also for scripts and pipes)
+          --no-init         run no init file (the prompt runs
+                            $XDG_CONFIG_HOME/carfab/init.carfab first)
           --test            run each PATH (a file, or every *.carfab under a
                             folder) as a test in a fresh session; exit 1 if any fails
           -j N              with --test: run N test files at a time (default: cores)

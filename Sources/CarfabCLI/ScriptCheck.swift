@@ -5,11 +5,13 @@ import CarScript
 enum ScriptCheck {
     /// Options that parse and resolve names and values, run definitions, `var` and `source`,
     /// and run nothing else (in particular never `save`).
-    static func options(keepGoing: Bool, fileAccess: FileAccess, stop: StopRequest = StopRequest()) -> EngineOptions {
+    static func options(keepGoing: Bool, fileAccess: FileAccess, environment: EnvironmentAccess,
+                        stop: StopRequest = StopRequest()) -> EngineOptions {
         var options = EngineOptions()
         options.checkOnly = true
         options.keepGoing = keepGoing
         options.fileAccess = fileAccess
+        options.environment = environment
         options.stop = stop
         return options
     }

@@ -81,6 +81,7 @@ enum TestRunner {
         var options = EngineOptions()
         options.keepGoing = parsed.keepGoing
         options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
+        options.environment = parsed.safe ? .refused(by: "by --safe") : .reading(environment.variable)
         options.stop = stop
         let reporter = TestReporter(format: parsed.format, out: out)
         let loader = TextRenderer(out: out, err: err)

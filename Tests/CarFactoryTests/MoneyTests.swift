@@ -87,6 +87,22 @@ import Testing
         #expect(DecimalNumber(significand: 5, scale: 3).description == "0.005")
     }
 
+    @Test func trailing_zeros_never_overflow_and_too_many_digits_is_said() throws {
+        // 81895 followed by 15 zeros after the point: the significand would need 20 digits.
+        let suv = try DecimalNumber(parsing: "81895.000000000000000")
+        #expect(suv.normalized == DecimalNumber(significand: 81895, scale: 0))
+        #expect(try suv.minorUnits(digits: 2) == 8_189_500)
+        #expect(try DecimalNumber(parsing: "0." + String(repeating: "0", count: 40)).minorUnits(digits: 2) == 0)
+        #expect(try DecimalNumber(parsing: "1.5" + String(repeating: "0", count: 30)).minorUnits(digits: 2) == 150)
+        // Zeros that fit stay as typed (a rate is saved so); zeros between digits count.
+        #expect(try DecimalNumber(parsing: "1.50") == DecimalNumber(significand: 150, scale: 2))
+        #expect(try DecimalNumber(parsing: "1.000000000000000001") == DecimalNumber(significand: 1_000_000_000_000_000_001, scale: 18))
+        let precise = "0.12345678901234567891"
+        #expect(throws: CarFactoryError.tooManyDigits(precise)) { try DecimalNumber(parsing: precise) }
+        #expect(CarFactoryError.tooManyDigits(precise).description == "'0.12345678901234567891' has more than 18 significant digits")
+        #expect(throws: CarFactoryError.tooManyDigits("9.0000000000000000001")) { try DecimalNumber(parsing: "9.0000000000000000001") }
+    }
+
     @Test func currencies_check_their_digits_and_rates() throws {
         #expect(throws: CarFactoryError.invalidDigits(5)) { try Currency(code: "ABC", symbol: "a", digits: 5, rate: DecimalNumber(parsing: "1")) }
         #expect(throws: CarFactoryError.rateNotPositive("0.000")) { try Currency(code: "ABC", symbol: "a", digits: 2, rate: DecimalNumber(parsing: "0.000")) }

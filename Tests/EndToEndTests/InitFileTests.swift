@@ -38,6 +38,31 @@ extension ReplTests {
         #expect(read.exitStatus() == 0)
     }
 
+    @Test func init_file_at_the_prompt_runs_instead_of_the_default_one_as_help_says() throws {
+        let config = try config("echo default init ran\n")
+        try Data("echo named init ran\n".utf8).write(to: config.appendingPathComponent("named.carfab"))
+        let terminal = try PseudoTerminal(arguments: ["--init", config.appendingPathComponent("named.carfab").path],
+                                          environment: ["XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": config.path])
+        #expect(terminal.waitFor("named init ran\r\n"))
+        #expect(terminal.enter("echo prompt", expecting: "prompt\r\n"))
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+        #expect(!terminal.output.contains("default init ran"))
+        // What --help, the README and the man page say is that behaviour.
+        let help = try carfab(["--help"]).stdout
+        #expect(help.contains("""
+              --init FILE       run FILE first, instead of the init file, in any
+                                mode (also for scripts and pipes)
+              --no-init         run no init file (the prompt runs
+                                $XDG_CONFIG_HOME/carfab/init.carfab first)
+            """), "\(help)")
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("| `--init FILE`, `--no-init` | run FILE first, instead of the init file, in any mode; run no init file |"))
+        #expect(readme.contains("`--init FILE` runs FILE first instead, in any mode"))
+        let man = try String(contentsOf: packageRoot.appendingPathComponent("man/carfab.1"), encoding: .utf8)
+        #expect(man.contains("first, instead of the init file, whatever the mode"))
+    }
+
     @Test func a_broken_init_file_is_reported_and_no_prompt_follows() throws {
         let config = try config("echo first\ncar nosuch\necho never\n")
         let terminal = try PseudoTerminal(environment: ["XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": config.path])

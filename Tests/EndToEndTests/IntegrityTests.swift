@@ -161,13 +161,17 @@ import Glibc
     }
 
     @Test func save_dash_prints_the_script() throws {
-        #expect(try carfab(["-e", "car sports; set drivetrain 4wd; rate gbp 0.5; save -"]) == RunResult(stdout: """
+        // In a folder of its own: a binary that wrote a file named '-' once left one at the
+        // repository's root (the tests' working directory), where it was committed.
+        let directory = try temporaryDirectory(with: [:])
+        #expect(try carfab(["-e", "car sports; set drivetrain 4wd; rate gbp 0.5; save -"], directory: directory) == RunResult(stdout: """
             # carfab session, saved by carfab 0.1.0
             rate GBP 0.5
             car sports 1
             set drivetrain 4wd
 
             """, stderr: "", status: 0))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
     }
 }
 

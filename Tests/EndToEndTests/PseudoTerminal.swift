@@ -10,8 +10,10 @@ final class PseudoTerminal {
     let pid: pid_t
     private(set) var output = ""
 
-    /// carfab on a new terminal; its standard output goes to `standardOutput` instead if given.
-    init(arguments: [String] = [], environment: [String: String], directory: URL? = nil, standardOutput: URL? = nil) throws {
+    /// carfab on a new terminal; its standard output goes to `standardOutput` instead if given;
+    /// the variables named in `unset` are not set at all.
+    init(arguments: [String] = [], environment: [String: String], unset: Set<String> = [], directory: URL? = nil,
+         standardOutput: URL? = nil) throws {
         var master: Int32 = 0
         var slave: Int32 = 0
         var size = winsize(ws_row: 24, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
@@ -32,7 +34,8 @@ final class PseudoTerminal {
         // The test's settings win over these; a value of nil-like "" still counts as set.
         // No pager unless a test asks for one: `less` would wait for a key.
         let defaults = ["TERM": "xterm", "NO_COLOR": "1", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PAGER": ""]
-        let env = defaults.merging(environment) { _, given in given }.map { "\($0.key)=\($0.value)" }
+        let env = defaults.merging(environment) { _, given in given }.filter { !unset.contains($0.key) }
+            .map { "\($0.key)=\($0.value)" }
         var cArgv = argv.map { strdup($0) } + [nil]
         var cEnv = env.map { strdup($0) } + [nil]
         defer {

@@ -52,14 +52,85 @@ extension ReplTests {
         #expect(try history() == "not a history file\n")
     }
 
-    @Test func a_missing_home_is_not_created() throws {
+    @Test func a_missing_home_is_not_created_and_that_is_said_at_the_start() throws {
         let home = state.appendingPathComponent("no/such/home")
-        let terminal = try PseudoTerminal(environment: ["HOME": home.path])
+        // By default, and with XDG_STATE_HOME inside that HOME.
+        for xdg in [nil, home.path + "/state"] {
+            let terminal = try PseudoTerminal(environment: ["HOME": home.path, "XDG_STATE_HOME": xdg ?? ""],
+                                              unset: xdg == nil ? ["XDG_STATE_HOME"] : [])
+            let folder = xdg.map { $0 + "/carfab" } ?? home.path + "/.local/state/carfab"
+            let warning = "carfab: warning: history will not be saved: cannot make its folder '\(folder)': "
+                + "'\(home.path)' does not exist (carfab never makes $HOME)\r\n"
+            #expect(terminal.waitFor("carfab> "))
+            #expect(terminal.output.contains(warning + "carfab "), "\(terminal.output)")
+            #expect(terminal.enter("echo works", expecting: "works\r\n"))
+            terminal.type("\u{04}")
+            #expect(terminal.exitStatus() == 0)
+            #expect(terminal.count("warning") == 1, "\(terminal.output)")
+            #expect(!FileManager.default.fileExists(atPath: state.appendingPathComponent("no").path))
+        }
+    }
+
+    @Test func a_missing_state_folder_is_made_private_at_the_start() throws {
+        let xdg = state.appendingPathComponent("made/for/state")
+        let terminal = try PseudoTerminal(environment: ["HOME": state.path, "XDG_STATE_HOME": xdg.path])
+        #expect(terminal.waitFor("carfab> "))
+        // Made before the first command, each missing folder private.
+        for folder in ["made", "made/for", "made/for/state", "made/for/state/carfab"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: state.appendingPathComponent(folder).path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o700, "\(folder)")
+        }
+        #expect(terminal.enter("echo kept", expecting: "kept\r\n"))
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+        #expect(!terminal.output.contains("warning"), "\(terminal.output)")
+        #expect(try String(contentsOf: xdg.appendingPathComponent("carfab/history"), encoding: .utf8)
+                == "_HiStOrY_V2_\necho\\040kept\n")
+    }
+
+    @Test func a_state_folder_that_cannot_be_made_is_said_before_the_first_prompt() throws {
+        let file = state.appendingPathComponent("a-file")
+        try Data().write(to: file)
+        let terminal = try PseudoTerminal(environment: ["HOME": state.path, "XDG_STATE_HOME": file.path + "/state"])
+        #expect(terminal.waitFor("carfab> "))
+        #expect(terminal.output.contains("""
+            carfab: warning: history will not be saved: cannot make its folder '\(file.path)/state/carfab': \
+            '\(file.path)': Not a directory\r\ncarfab 
+            """), "\(terminal.output)")
         #expect(terminal.enter("echo works", expecting: "works\r\n"))
         terminal.type("\u{04}")
         #expect(terminal.exitStatus() == 0)
-        #expect(terminal.output.contains("carfab: warning: cannot write history file '\(home.path)/.local/state/carfab/history': No such file or directory"))
-        #expect(!FileManager.default.fileExists(atPath: state.appendingPathComponent("no").path))
+        #expect(terminal.count("warning") == 1, "\(terminal.output)")
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to plant another user's link"))
+    func a_link_another_user_planted_in_a_shared_folder_is_not_followed() throws {
+        // /tmp-like: sticky and writable by all; in it, nobody's link to a folder of root's.
+        let shared = state.appendingPathComponent("shared")
+        let target = state.appendingPathComponent("target")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        let link = shared.appendingPathComponent("state")
+        let planted = try shell("chmod 1777 '\(shared.path)' && ln -s '\(target.path)' '\(link.path)' && chown -h 65534:65534 '\(link.path)'")
+        #expect(planted.status == 0, "\(planted)")
+        let terminal = try PseudoTerminal(environment: ["HOME": state.path, "XDG_STATE_HOME": link.path])
+        #expect(terminal.waitFor("carfab> "))
+        #expect(terminal.output.contains("""
+            carfab: warning: history will not be saved: cannot make its folder '\(link.path)/carfab': \
+            '\(link.path)' is a symbolic link another user made in a shared folder\r\n
+            """), "\(terminal.output)")
+        #expect(terminal.enter("echo works", expecting: "works\r\n"))
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).isEmpty)
+        // The user's own link there is followed, as the kernel would.
+        let own = shared.appendingPathComponent("mine")
+        try FileManager.default.createSymbolicLink(at: own, withDestinationURL: target)
+        let followed = try PseudoTerminal(environment: ["HOME": state.path, "XDG_STATE_HOME": own.path])
+        #expect(followed.enter("echo kept", expecting: "kept\r\n"))
+        followed.type("\u{04}")
+        #expect(followed.exitStatus() == 0)
+        #expect(FileManager.default.fileExists(atPath: target.appendingPathComponent("carfab/history").path))
     }
 
     @Test func history_keeps_whole_commands_and_not_abandoned_lines() throws {
@@ -102,18 +173,6 @@ extension ReplTests {
         #expect(terminal.wait { terminal.echoIsOff }, "\(terminal.output.debugDescription) stopped: \(terminal.isStopped)")
         #expect(terminal.enter("cd", expecting: "abcd\r\n"), "\(terminal.output.debugDescription)")
         #expect(terminal.count("cdcd") == 0)
-        terminal.type("\u{04}")
-        #expect(terminal.exitStatus() == 0)
-    }
-
-    @Test func safe_completes_no_file_names() throws {
-        try Data().write(to: state.appendingPathComponent("visible.carfab"))
-        let terminal = try PseudoTerminal(arguments: ["--safe"], environment: ["XDG_STATE_HOME": state.path, "HOME": state.path],
-                                          directory: state)
-        terminal.type("source vis\t")
-        terminal.type("\r")
-        #expect(terminal.waitFor("refused by --safe"))
-        #expect(!terminal.output.contains("visible.carfab"))
         terminal.type("\u{04}")
         #expect(terminal.exitStatus() == 0)
     }

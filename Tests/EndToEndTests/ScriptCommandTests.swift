@@ -104,21 +104,6 @@ import Testing
         #expect(result.stderr.hasPrefix("<command-line>:1:6: error: cannot save '/nonexistent-dir/x.carfab': No such file or directory\n"))
     }
 
-    @Test func safe_refuses_source_and_save() throws {
-        let dir = try temporaryDirectory(with: ["x.carfab": "echo x\n"])
-        let result = try carfab(["--safe", "--keep-going", "-e", "source x.carfab; save y.carfab; echo still here"], directory: dir)
-        #expect(result == RunResult(stdout: "still here\n", stderr: """
-            <command-line>:1:1: error: 'source' touches files and is refused by --safe
-            source x.carfab; save y.carfab; echo still here
-            ^~~~~~
-            <command-line>:1:18: error: 'save' touches files and is refused by --safe
-            source x.carfab; save y.carfab; echo still here
-                             ^~~~
-
-            """, status: 1))
-        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("y.carfab").path))
-    }
-
     @Test func check_follows_source_but_writes_nothing() throws {
         let dir = try temporaryDirectory(with: ["ok.carfab": "car sports; show\n", "bad.carfab": "car sports\nset drivetrain hover\n"])
         #expect(try carfab(["--check", "-e", "source ok.carfab; save out.carfab"], directory: dir) == RunResult(stdout: "", stderr: "", status: 0))

@@ -13,13 +13,18 @@ public struct DecimalNumber: Hashable, Sendable {
         self.scale = scale
     }
 
-    /// Reads `DIGITS[.DIGITS]`; anything else (signs, exponents, blanks) is rejected.
+    /// Reads `DIGITS[.DIGITS]`; anything else (signs, exponents, blanks) is rejected, and so is
+    /// a number whose significant digits do not fit 64 bits (more than 18 of them), with a
+    /// message saying so. Zeros after the last significant digit never overflow
+    /// (`81895.000000000000000` is 81895); they are kept in the scale, as typed, when they fit.
     public init(parsing text: some StringProtocol) throws(CarFactoryError) {
         var significand: Int64 = 0
         var scale = 0
         var seenPoint = false
         var digitsBefore = 0
         var digitsAfter = 0
+        // Zeros after the point, multiplied in only once a significant digit follows them.
+        var zeros = 0
         for byte in text.utf8 {
             if byte == UInt8(ascii: ".") {
                 if seenPoint { throw .notADecimal(String(text)) }
@@ -27,15 +32,46 @@ public struct DecimalNumber: Hashable, Sendable {
                 continue
             }
             guard byte >= 0x30 && byte <= 0x39 else { throw .notADecimal(String(text)) }
-            let (times10, o1) = significand.multipliedReportingOverflow(by: 10)
-            let (next, o2) = times10.addingReportingOverflow(Int64(byte - 0x30))
-            if o1 || o2 { throw .numberTooLarge(String(text)) }
+            guard seenPoint else {
+                guard let next = Self.appending(byte - 0x30, to: significand) else { throw .numberTooLarge(String(text)) }
+                significand = next
+                digitsBefore += 1
+                continue
+            }
+            digitsAfter += 1
+            if byte == UInt8(ascii: "0") {
+                zeros += 1
+                continue
+            }
+            for _ in 0..<zeros {
+                guard let next = Self.appending(0, to: significand) else { throw .tooManyDigits(String(text)) }
+                significand = next
+            }
+            guard let next = Self.appending(byte - 0x30, to: significand) else { throw .tooManyDigits(String(text)) }
             significand = next
-            if seenPoint { digitsAfter += 1; scale += 1 } else { digitsBefore += 1 }
+            scale += zeros + 1
+            zeros = 0
         }
         guard digitsBefore > 0, !seenPoint || digitsAfter > 0 else { throw .notADecimal(String(text)) }
-        self.significand = significand
-        self.scale = scale
+        // Trailing zeros: `1.50` stays 150 / 10^2 (a rate is saved as typed) if that fits.
+        var kept = significand
+        for _ in 0..<zeros {
+            guard let next = Self.appending(0, to: kept) else {
+                kept = significand
+                zeros = 0
+                break
+            }
+            kept = next
+        }
+        self.significand = kept
+        self.scale = scale + zeros
+    }
+
+    /// `value * 10 + digit`, or nil if that overflows.
+    private static func appending(_ digit: UInt8, to value: Int64) -> Int64? {
+        let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+        let (next, o2) = times10.addingReportingOverflow(Int64(digit))
+        return o1 || o2 ? nil : next
     }
 
     /// The same value with trailing fractional zeros removed (`1.50` becomes `1.5`).

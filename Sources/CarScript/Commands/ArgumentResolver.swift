@@ -169,8 +169,8 @@ extension Session {
             return .word(token)
         case .field:
             let word = Self.string(bytes)
-            guard ExpectField(rawValue: nameKey(word)) != nil else {
-                throw Self.unknown("field", word, ExpectField.allCases.map(\.rawValue), at: range)
+            guard ExpectCommand.forms.contains(nameKey(word)) else {
+                throw Self.unknown("field", word, ExpectCommand.forms, at: range)
             }
             return .word(token)
         case .command:

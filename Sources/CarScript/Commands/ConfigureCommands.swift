@@ -57,7 +57,7 @@ enum ConfigureCommands {
             name: "show", aliases: [], group: .configure,
             arguments: [.optional("N", .lineNumber)],
             summary: "show the current car (or line N) and its unit price",
-            details: "Prints the car in the book's format: Car type, Seats, Engine, Suspension and Drive, then its unit Price in the base currency.",
+            details: "Prints six lines, 'Field: value', for the car: Car type, Seats, Engine, Suspension, Drive, and Price, the price of one such car in US dollars (the base currency).",
             example: "show",
             run: { session, call throws(ScriptError) in
                 let line = try call.at(1) { () throws(CarFactoryError) in

@@ -7,7 +7,7 @@ enum ScriptCommands {
             name: "source", aliases: [], group: .script,
             arguments: [.required("FILE", .file)],
             summary: "run the commands of FILE in this session ('-': standard input)",
-            details: "FILE is relative to the directory of the script that names it (the current directory for -e text, standard input and the prompt); '-' is standard input. Files may source others up to \(maximumSourceDepth) deep; a file that sources itself, directly or not, is an error. Refused with --safe (but for '-').",
+            details: "FILE is relative to the directory of the script that names it (the current directory for -e text, standard input and the prompt); a leading ~/ is your home folder; '-' is standard input. Files may source others up to \(maximumSourceDepth) deep; a file that sources itself, directly or not, is an error. Refused with --safe (but for '-').",
             example: "source Scripts/examples/quote.carfab",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in try session.source(call) }),
@@ -29,7 +29,7 @@ enum ScriptCommands {
                 if name == "-" {
                     session.emit(.text(String(script.dropLast())), call)
                 } else {
-                    try session.writeFile(Array(script.utf8), to: resolvePath(name, against: session.frames.last?.directory ?? "."),
+                    try session.writeFile(Array(script.utf8), to: session.filePath(name, for: call),
                                           for: call)
                 }
             }),
@@ -37,32 +37,10 @@ enum ScriptCommands {
             name: "expect", aliases: [], group: .script,
             arguments: [.required("FIELD", .field), .optional("CURRENCY", .amountCurrency(fieldArgument: 1)),
                         .required("VALUE", .words)],
-            summary: "fail unless FIELD of the stock or current car is VALUE",
-            details: "FIELD is one of: count (cars in stock), seats, engine, suspension, drive, type (of the current car), price (the current car's unit price), total (the stock's value). price and total take an optional CURRENCY and match either the formatted amount or the same number (£42,719.30 or 42719.3). Words are compared case-insensitively; suspension and drive also match option names. A failure shows both values.",
+            summary: "fail unless FIELD of the stock or current car is VALUE (or line N's, or a command fails)",
+            details: "FIELD is one of: count (cars in stock), seats, engine, suspension, drive, type (of the current car), price (the current car's unit price), total (the stock's value). 'expect line N FIELD [CURRENCY] VALUE' checks stock line N instead (its count, its cars, its value). 'expect error ID COMMAND...' runs COMMAND, which must fail with that error id (as --format json shows it: unknown-model, rule-violation, ...); the expected failure is not reported and changes nothing. price and total take an optional CURRENCY and a VALUE written as they print it, with or without the symbol, or as a plain number (£42,719.30, 42,719.30 or 42719.3); count and seats take a whole number. Words are compared case-insensitively; suspension and drive also match option names. A failure shows both values.",
             example: "expect drive 4WD",
-            run: { session, call throws(ScriptError) in
-                session.expectationCount += 1
-                let name = call.word(1)
-                guard let field = ExpectField(rawValue: nameKey(name)) else { return }
-                var words = call.words(3)
-                var currency = call.currency(2) ?? .base
-                if call.currency(2) == nil && field.isAmount && words.count == 2 {
-                    // `expect price GPB 10`: the first word is meant as a currency.
-                    let given = words.removeFirst()
-                    guard let named = try? session.catalog.currency(named: given) else {
-                        throw Session.unknown("currency", given, session.catalog.currencies.map(\.code), at: call.wordRanges[0])
-                    }
-                    currency = named
-                }
-                let expected = words.joined(separator: " ")
-                let (actual, matches) = try call.at(0) { () throws(CarFactoryError) in
-                    try field.check(expected, currency: currency, in: session)
-                }
-                if !matches {
-                    throw ScriptError(.expectationFailed(field: field.rawValue, expected: expected, actual: actual),
-                                      at: call.range(3))
-                }
-            }),
+            run: { session, call throws(ScriptError) in try ExpectCommand.run(session, call) }),
         CommandSpec(
             name: "var", aliases: [], group: .script,
             arguments: [.required("NAME", .variable), .required("VALUE", .text)],

@@ -307,7 +307,7 @@ package struct Completer {
         case .keyword(let keyword): [keyword]
         case .currency, .amountCurrency: catalog.currencies.map(\.code)
         case .command: commands.allNames
-        case .field: ExpectField.allCases.map(\.rawValue)
+        case .field: ExpectCommand.forms
         case .variable: variables
         case .count, .lineNumber, .rate, .amount, .words, .file, .name, .text, .integer: []
         }

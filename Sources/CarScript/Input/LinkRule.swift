@@ -1,13 +1,13 @@
 // The one rule for following a symbolic link wherever carfab writes a file by a name it
-// resolves itself (`save`, `--junit`; the history file follows no link at all). carfab
-// walks the links of such a name itself, so the kernel's own check (fs.protected_symlinks)
+// resolves itself (`save`, `--junit`, the folders on the way to the history file, which
+// itself follows no link at all). carfab walks the links of such a name itself, so the kernel's own check (fs.protected_symlinks)
 // never sees them: this is that check, made whatever the sysctl says, and one more.
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// What a write does on meeting a symbolic link.
-enum LinkVerdict: Equatable {
+package enum LinkVerdict: Equatable {
     /// The link is followed to the name it holds.
     case follow
     /// Another user's link in a sticky folder anyone may write to (as /tmp), which the
@@ -21,7 +21,7 @@ enum LinkVerdict: Equatable {
 
 /// The verdict on the symbolic link `link` (its `lstat`), found in the directory open on
 /// `directory`, for a write by this process.
-func verdict(onLink link: stat, inDirectory directory: Int32) throws(FileWriteFailure) -> LinkVerdict {
+package func verdict(onLink link: stat, inDirectory directory: Int32) throws(FileWriteFailure) -> LinkVerdict {
     var folder = stat()
     guard fstat(directory, &folder) == 0 else { throw .system(errno) }
     if isProcFileSystem(folder.st_dev) { return .processStream }

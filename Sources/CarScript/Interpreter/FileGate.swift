@@ -37,6 +37,18 @@ extension Session {
         }
     }
 
+    /// File name `name` (argument 1 of `call`) as the user means it: a leading `~` or `~/` is
+    /// the home folder (`$HOME`, as a shell and psql's `\i ~/x.sql` take it); then resolved
+    /// against the directory of the script that names it.
+    func filePath(_ name: String, for call: Invocation) throws(ScriptError) -> String {
+        var name = name
+        if name == "~" || name.hasPrefix("~/") {
+            let home = try environmentVariable("HOME", at: SourceRange(call.range(1).start, call.range(1).start + 1))
+            name = home + name.dropFirst()
+        }
+        return resolvePath(name, against: frames.last?.directory ?? ".")
+    }
+
     /// Refuses `call` if files may not be touched (or, `writing`, not written).
     func admitFiles(for call: Invocation, writing: Bool = false) throws(ScriptError) {
         switch options.fileAccess {

@@ -311,9 +311,11 @@ extension Session {
     }
 
     /// Reports a file named on the command line that could not be opened.
-    func reportUnreadable(path: String, failure: LineSourceFailure) {
+    func reportUnreadable(path: String, failure: LineSourceFailure, notes: [Diagnostic.Note] = []) {
         failureCount += 1
         let message = if case .unreadable(let text) = failure { text } else { "cannot read '\(path)'" }
-        sink.receive(.file(path, message))
+        var diagnostic = Diagnostic.file(path, message)
+        diagnostic.notes = notes
+        sink.receive(diagnostic)
     }
 }

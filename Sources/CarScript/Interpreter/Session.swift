@@ -87,6 +87,7 @@ final class Session {
     @inline(never)
     func expandVariables(_ words: Range<Int>, lexer: Lexer) throws(ScriptError) {
         try lexer.expand(words) { reference throws(ScriptError) -> String in
+            if reference.environment { return try environmentVariable(reference.name, at: reference.range) }
             guard let value = variables[reference.name] else {
                 // The suggestion is written as the reference was, so a fix-it replaces it whole.
                 let suggestion = closestName(to: reference.name, in: variableNames).map { reference.braced ? "${\($0)}" : "$" + $0 }
@@ -94,6 +95,17 @@ final class Session {
                                   at: reference.range)
             }
             return value
+        }
+    }
+
+    /// The host's environment variable `name`, as `${env:NAME}` reads it.
+    func environmentVariable(_ name: String, at range: SourceRange) throws(ScriptError) -> String {
+        switch options.environment {
+        case .refused(let reason):
+            throw ScriptError(.refused("reading the environment is refused \(reason)"), at: range)
+        case .reading(let value):
+            guard let found = value(name) else { throw ScriptError(.environmentUnset(name), at: range) }
+            return found
         }
     }
 

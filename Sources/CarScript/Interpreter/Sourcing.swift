@@ -10,7 +10,7 @@ extension Session {
             throw ScriptError(.refused("'source -' reads standard input and is refused \(reason)"), at: call.range(1))
         }
         guard let parent = frames.last else { return }
-        let path = name == "-" ? name : resolvePath(name, against: parent.directory)
+        let path = name == "-" ? name : try filePath(name, for: call)
         let chain = frames.map(\.lines.file) + [path]
         guard frames.count < maximumSourceDepth else {
             throw ScriptError(.io("'source' nested more than \(maximumSourceDepth) deep: " + chain.joined(separator: " -> ")),

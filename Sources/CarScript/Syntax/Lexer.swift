@@ -166,6 +166,8 @@ func string(_ token: Token) -> String {
         var name: String
         /// Written `${name}`.
         var braced: Bool
+        /// Written `${env:NAME}`: the host's environment variable NAME, not a script variable.
+        var environment = false
     }
 
     /// The longest a word may grow to with the values put in it: as long as a line may be.
@@ -550,6 +552,7 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
         var nameStart = start + 1
         var nameEnd: Int
         let end: Int
+        var environment = false
         if nameStart < c.count && input[nameStart] == UInt8(ascii: "{") {
             nameStart += 1
             nameEnd = nameStart
@@ -562,9 +565,15 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
                 throw ScriptError(.unclosedBrace, at: SourceRange(start, start + 2))
             }
             end = nameEnd + 1
+            // `${env:NAME}` reads the environment; NAME is spelled as a variable's name.
+            let inside = nameStart
+            if line[nameStart..<nameEnd].starts(with: "env:".utf8) {
+                environment = true
+                nameStart += 4
+            }
             let name = UnsafeBufferPointer(rebasing: line[nameStart..<nameEnd])
             guard Self.isVariableName(name) else {
-                throw ScriptError(.badVariableName(Self.decode(line, nameStart..<nameEnd)), at: SourceRange(start, end))
+                throw ScriptError(.badVariableName(Self.decode(line, inside..<nameEnd)), at: SourceRange(start, end))
             }
         } else {
             guard nameStart < c.count, Self.beginsName(input[nameStart]) else {
@@ -578,7 +587,8 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
             end = nameEnd
         }
         references.append(Reference(token: c.tokenIndex, textOffset: c.textIndex, range: SourceRange(start, end),
-                                     name: Self.decode(line, nameStart..<nameEnd), braced: input[start + 1] == UInt8(ascii: "{")))
+                                     name: Self.decode(line, nameStart..<nameEnd), braced: input[start + 1] == UInt8(ascii: "{"),
+                                     environment: environment))
         c.i = end
     }
 

@@ -28,6 +28,8 @@ enum Kind: Error, Equatable, Sendable {
         case badVariableName(String)
         /// `${` with no `}` after the name.
         case unclosedBrace
+        /// `${env:NAME}` of a variable the environment does not have.
+        case environmentUnset(String)
         /// A word longer than `limit` bytes once its variables' values are in it.
         case expansionTooLong(limit: Int)
         case lineTooLong(limit: Int)
@@ -38,6 +40,8 @@ enum Kind: Error, Equatable, Sendable {
         case notACount(String)
         case notALineNumber(String)
         case notANumber(String)
+        /// An `expect` VALUE that is no amount in the currency: how to write one there.
+        case notAnAmount(String, currency: String, shown: String, plain: String)
         case outOfRange(String, low: Int, high: Int, value: Int)
         case expectedKeyword(String, found: String)
         case emptyName
@@ -86,6 +90,7 @@ init(_ kind: Kind, at range: SourceRange) {
         case .unterminatedString: "unterminated-string"
         case .badVariableName: "bad-variable-name"
         case .unclosedBrace: "unclosed-brace"
+        case .environmentUnset: "unset-environment-variable"
         case .expansionTooLong: "expansion-too-long"
         case .lineTooLong: "line-too-long"
         case .unknownCommand: "unknown-command"
@@ -95,6 +100,7 @@ init(_ kind: Kind, at range: SourceRange) {
         case .notACount: "not-a-count"
         case .notALineNumber: "not-a-line-number"
         case .notANumber: "not-a-number"
+        case .notAnAmount: "not-an-amount"
         case .outOfRange: "out-of-range"
         case .expectedKeyword: "expected-keyword"
         case .emptyName: "empty-name"
@@ -119,6 +125,7 @@ var message: String {
         case .badVariableName(let text):
             "'\(Self.shown(text))' is not a variable name (letters, digits and '_', not starting with a digit)"
         case .unclosedBrace: "'${' without a closing '}'"
+        case .environmentUnset(let name): "environment variable '\(Self.shown(name))' is not set"
         case .expansionTooLong(let limit): "a word longer than \(limit / 1_048_576) MiB once its variables are put in"
         case .lineTooLong(let limit): "line longer than the limit of \(limit / 1024) KiB (\(limit) bytes); it is skipped"
         case .unknownCommand(let name, let suggestion):
@@ -130,6 +137,9 @@ var message: String {
         case .notACount(let text): "'\(Self.shown(text))' is not a count (a whole number from 1)"
         case .notALineNumber(let text): "'\(Self.shown(text))' is not a line number (a whole number from 1)"
         case .notANumber(let text): "'\(Self.shown(text))' is not a whole number"
+        case .notAnAmount(let text, let currency, let shown, let plain):
+            "'\(Self.shown(text))' is not an amount in \(currency); write one as price and total print it (\(shown)), "
+                + "without the symbol, or as a plain number (\(plain))"
         case .outOfRange(let what, let low, let high, let value): "\(what) must be from \(low) to \(high), not \(value)"
         case .expectedKeyword(let keyword, let found): "expected '\(keyword)', not '\(Self.shown(found))'"
         case .emptyName: "a name cannot be empty"

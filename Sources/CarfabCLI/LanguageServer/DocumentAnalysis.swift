@@ -16,8 +16,9 @@ struct DocumentAnalysis {
     /// Its path, if it is a file: `source` resolves against its directory.
     let path: String?
 
-    init(_ document: TextDocument) {
+    init(_ document: TextDocument, environment: EnvironmentAccess) {
         self.document = document
+        self.environment = environment
         path = DocumentURI.path(of: document.uri)
         name = path ?? document.uri
     }
@@ -28,11 +29,14 @@ struct DocumentAnalysis {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// How the analysis reads environment variables (`${env:NAME}`, `~`): as carfab's own run would.
+    var environment = EnvironmentAccess.refused(by: "by the editor's analysis")
+
     /// The diagnostics `carfab --check --keep-going` reports for the document's text.
     func diagnostics(catalog: Catalog) -> [Diagnostic] {
         let collector = DiagnosticCollector()
-        let engine = Engine(catalog: catalog, options: ScriptCheck.options(keepGoing: true, fileAccess: Self.fileAccess),
-                            sink: collector)
+        let options = ScriptCheck.options(keepGoing: true, fileAccess: Self.fileAccess, environment: environment)
+        let engine = Engine(catalog: catalog, options: options, sink: collector)
         engine.evaluate(openLineSource(text: document.bytes, name: name, path: path))
         return collector.diagnostics
     }
@@ -44,6 +48,7 @@ struct DocumentAnalysis {
         var options = EngineOptions()
         options.keepGoing = true
         options.fileAccess = Self.fileAccess
+        options.environment = environment
         let engine = Engine(catalog: catalog, options: options, sink: DiagnosticCollector(keeping: false))
         let end = line < document.lineCount ? document.lineRange(line).lowerBound : document.bytes.count
         engine.evaluate(openLineSource(text: Array(document.bytes[..<end]), name: name, path: path))

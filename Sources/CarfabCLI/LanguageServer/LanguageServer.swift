@@ -32,6 +32,8 @@ final class LanguageServer {
     private let out: Output
     private let err: Output
     private let catalog: Catalog
+    /// How analyses read environment variables: as carfab's own runs do.
+    private let environment: EnvironmentAccess
     private var state = State.waitingForInitialize
     private var documents: [String: TextDocument] = [:]
     private var queue: [MessageReader.Item] = []
@@ -40,8 +42,10 @@ final class LanguageServer {
     /// The exit status, once the client has said `exit` (or gone).
     private var exitStatus: Int32?
 
-    init(input: any ByteInput, out: Output, err: Output, catalog: Catalog = Engine.builtInCatalog) {
+    init(input: any ByteInput, out: Output, err: Output, environment: EnvironmentAccess,
+         catalog: Catalog = Engine.builtInCatalog) {
         reader = MessageReader(input: input)
+        self.environment = environment
         self.out = out
         self.err = err
         self.catalog = catalog
@@ -169,7 +173,7 @@ final class LanguageServer {
             sendError(id: id, code: ErrorCode.invalidParams, message: "the document '\(uri)' is not open")
             return nil
         }
-        return (DocumentAnalysis(document), position)
+        return (DocumentAnalysis(document, environment: environment), position)
     }
 
     private func notification(_ method: String, params: JSONValue) {
@@ -225,7 +229,7 @@ final class LanguageServer {
             return
         }
         guard let document = documents[uri] else { return }
-        let analysis = DocumentAnalysis(document)
+        let analysis = DocumentAnalysis(document, environment: environment)
         var files: [String: TextDocument] = [:]
         let diagnostics = analysis.diagnostics(catalog: catalog).map { analysis.lspDiagnostic($0, files: &files) }
         send(.object(["jsonrpc": .string("2.0"), "method": .string("textDocument/publishDiagnostics"),

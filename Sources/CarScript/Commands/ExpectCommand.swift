@@ -1,0 +1,106 @@
+import CarFactory
+
+/// `expect`'s three forms: a field of the stock or of the current car (`expect drive 4WD`),
+/// a field of stock line N (`expect line 2 drive 4WD`), and the error a command fails with
+/// (`expect error rule-violation set drivetrain front`).
+enum ExpectCommand {
+    /// The words FIELD may be: a field, or `line` and `error`, which begin the other forms.
+    static let forms = ExpectField.allCases.map(\.rawValue) + ["line", "error"]
+
+    static func run(_ session: Session, _ call: Invocation) throws(ScriptError) {
+        session.expectationCount += 1
+        let words = call.words(3)
+        let ranges = call.wordRanges
+        switch nameKey(call.word(1)) {
+        case "error":
+            try expectError(session, call, words: words)
+        case "line":
+            // `line N FIELD [CURRENCY] VALUE...`
+            guard words.count >= 3 else {
+                let end = ranges.last?.end ?? call.range(1).end
+                let missing = words.count == 0 ? "a line number" : words.count == 1 ? "a FIELD" : "a VALUE"
+                throw ScriptError(.missingArgument(missing, usage: "expect line N FIELD [CURRENCY] VALUE"), at: SourceRange(end, end + 1))
+            }
+            let number = try lineNumber(words[0], in: session, at: ranges[0])
+            guard let field = ExpectField(rawValue: nameKey(words[1])) else {
+                throw Session.unknown("field", words[1], ExpectField.allCases.map(\.rawValue), at: ranges[1])
+            }
+            try expect(field, words: Array(words[2...]), ranges: Array(ranges[2...]), currency: nil, line: number, session,
+                       command: call.range(0))
+        default:
+            guard let field = ExpectField(rawValue: nameKey(call.word(1))) else { return }
+            try expect(field, words: words, ranges: ranges, currency: call.currency(2), line: nil, session, command: call.range(0))
+        }
+    }
+
+    /// Checks `field` (of stock line `line`, or of the stock and current car) against VALUE
+    /// `words`, which may begin with a currency for amounts (`expect price GBP 10`).
+    private static func expect(_ field: ExpectField, words: [String], ranges: [SourceRange], currency named: Currency?,
+                               line: Int?, _ session: Session, command: SourceRange) throws(ScriptError) {
+        var words = words
+        var ranges = ranges
+        var currency = named ?? .base
+        if named == nil && field.isAmount && words.count == 2 {
+            // `expect price GPB 10`: the first word is meant as a currency.
+            let given = words.removeFirst()
+            let givenRange = ranges.removeFirst()
+            guard let found = try? session.catalog.currency(named: given) else {
+                throw Session.unknown("currency", given, session.catalog.currencies.map(\.code), at: givenRange)
+            }
+            currency = found
+        }
+        let valueRange = SourceRange(ranges.first?.start ?? 0, ranges.last?.end ?? 0)
+        let expected = words.joined(separator: " ")
+        let value: ExpectField.Expected
+        do throws(ScriptError.Kind) {
+            value = try field.expected(expected, currency: currency)
+        } catch {
+            throw ScriptError(error, at: valueRange)
+        }
+        let outcome: (actual: String, matches: Bool)
+        do throws(CarFactoryError) {
+            outcome = try field.check(value, currency: currency, line: line, in: session)
+        } catch {
+            // Nothing to check against (no current car): said at the command.
+            throw ScriptError(.domain(error), at: command)
+        }
+        if !outcome.matches {
+            let what = line.map { "line \($0) \(field.rawValue)" } ?? field.rawValue
+            throw ScriptError(.expectationFailed(field: what, expected: expected, actual: outcome.actual), at: valueRange)
+        }
+    }
+
+    /// Stock line `text`, which must exist.
+    private static func lineNumber(_ text: String, in session: Session, at range: SourceRange) throws(ScriptError) -> Int {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(text), number >= 1 else {
+            throw ScriptError(.notALineNumber(text), at: range)
+        }
+        do throws(CarFactoryError) {
+            _ = try session.stock.line(number)
+        } catch {
+            throw ScriptError(.domain(error), at: range)
+        }
+        return number
+    }
+
+    /// `error ID COMMAND...`: runs COMMAND, which must fail with a diagnostic of id ID (as
+    /// `--format json` shows it). The failure is expected, so it is not reported, and a failed
+    /// command changes nothing; a command that succeeds has run, and the expectation fails.
+    private static func expectError(_ session: Session, _ call: Invocation, words: [String]) throws(ScriptError) {
+        guard words.count >= 2, case .words(let tokens) = call.value(3) else {
+            let end = call.wordRanges.last?.end ?? call.range(1).end
+            throw ScriptError(.missingArgument(words.isEmpty ? "an error id" : "a COMMAND",
+                                               usage: "expect error ID COMMAND..."), at: SourceRange(end, end + 1))
+        }
+        let id = words[0]
+        let lexer = call.lexerRef.takeUnretainedValue()
+        var actual = "no error: the command ran"
+        do {
+            try session.execute(tokens.lowerBound + 1..<tokens.upperBound, lexer: lexer)
+        } catch {
+            if error.id == id { return }
+            actual = "\(error.id): \(error.message)"
+        }
+        throw ScriptError(.expectationFailed(field: "error", expected: id, actual: actual), at: call.range(3))
+    }
+}

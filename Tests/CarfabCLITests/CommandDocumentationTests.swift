@@ -1,0 +1,82 @@
+import CarScript
+import Foundation
+import Testing
+
+/// Every command of the one table is written down: a production of grammar.md's EBNF (and an
+/// alternative of its `command`), and an entry of the man page's LANGUAGE section. A command
+/// added to the table without them fails here (`var` and `vars` once lacked their productions).
+@Suite struct CommandDocumentationTests {
+    /// The productions of grammar.md's ```ebnf blocks: each left-hand name and its right-hand side.
+    private func productions() throws -> [String: String] {
+        let markdown = try String(contentsOf: packageRoot.appendingPathComponent("grammar.md"), encoding: .utf8)
+        var rules: [String: String] = [:]
+        var inEBNF = false
+        var last: String?
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") { inEBNF = line == "```ebnf"; last = nil; continue }
+            guard inEBNF else { continue }
+            // Comments are not part of a rule.
+            let text = line.replacing(/\(\*.*?\*\)/, with: "")
+            if let match = text.firstMatch(of: /^([A-Za-z_]+)\s*=(.*)$/) {
+                last = String(match.1)
+                rules[String(match.1)] = String(match.2)
+            } else if let name = last {
+                rules[name, default: ""] += " " + text
+            }
+        }
+        return rules
+    }
+
+    /// The words set in bold by the `.B`, `.BR` and `.BI` lines of the man page's LANGUAGE section.
+    private func boldWordsOfTheLanguageSection() throws -> Set<String> {
+        let page = try String(contentsOf: packageRoot.appendingPathComponent("man/carfab.1"), encoding: .utf8)
+        let lines = page.split(separator: "\n").drop { $0 != ".SH LANGUAGE" }.dropFirst().prefix { !$0.hasPrefix(".SH ") }
+        var words: Set<String> = []
+        for line in lines {
+            let macro = line.prefix { $0 != " " }
+            guard [".B", ".BR", ".BI"].contains(macro) else { continue }
+            // The arguments, quoted or not; .BR and .BI set the 1st, 3rd, ... in bold, .B all.
+            let arguments = line.dropFirst(macro.count).matches(of: /"([^"]*)"|(\S+)/).map { String($0.1 ?? $0.2 ?? "") }
+            for (index, argument) in arguments.enumerated() where macro == ".B" || index % 2 == 0 {
+                words.formUnion(argument.split(separator: " ").map(String.init))
+            }
+        }
+        return words
+    }
+
+    @Test func every_command_has_its_production_in_the_grammar() throws {
+        let rules = try productions()
+        let alternatives = Set((rules["command"] ?? "").split(whereSeparator: { "|; ".contains($0) }).map(String.init))
+        #expect(alternatives.count >= 20, "\(alternatives)")
+        for spec in CommandTable.standard.specs {
+            #expect(alternatives.contains(spec.name), "grammar.md's 'command' lacks \(spec.name)")
+            let rule = rules[spec.name] ?? ""
+            for name in [spec.name] + spec.aliases {
+                #expect(rule.contains("\"\(name)\""), "grammar.md has no production for '\(name)': \(spec.name) = \(rule)")
+            }
+        }
+    }
+
+    @Test func every_command_has_its_entry_in_the_man_page() throws {
+        let words = try boldWordsOfTheLanguageSection()
+        #expect(words.contains("car") && words.contains("set"), "\(words)")
+        for spec in CommandTable.standard.specs {
+            for name in [spec.name] + spec.aliases {
+                #expect(words.contains(name), "man/carfab.1's LANGUAGE section does not name '\(name)'")
+            }
+        }
+    }
+}
+
+extension CommandDocumentationTests {
+    /// `help show` names each field `show` prints, and the currency of its price (it once said
+    /// only "in the book's format").
+    @Test func help_show_says_what_show_prints() throws {
+        let shown = try carfab(["-e", "car sports; show"]).stdout
+        let fields = shown.split(separator: "\n").compactMap { $0.split(separator: ":").first.map(String.init) }
+        #expect(fields == ["Car type", "Seats", "Engine", "Suspension", "Drive", "Price"], "\(shown)")
+        let help = try carfab(["-e", "help show"]).stdout.replacing("\n", with: " ").replacing(#/ +/#, with: " ")
+        for field in fields { #expect(help.contains(field), "help show does not name \(field): \(help)") }
+        #expect(help.contains("six lines") && help.contains("US dollars") && !help.contains("book"), "\(help)")
+    }
+}
