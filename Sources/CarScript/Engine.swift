@@ -36,6 +36,10 @@ public enum FileAccess: Equatable, Sendable {
     case allowed
     /// Refused, for the reason the message gives: `by --safe`.
     case refused(by: String)
+    /// Regular files may be read (`source`); writing, and reading standard input or
+    /// anything but a regular file (a FIFO would wait), are refused for the reason given.
+    /// An editor's analysis runs so: it must never change a file nor wait for one.
+    case readOnly(otherwiseRefusedBy: String)
 }
 
 /// The program around an engine, for what only it knows.
@@ -88,7 +92,7 @@ public final class Engine {
 
     /// Evaluates the file at `path` (`-`: standard input), if files may be read.
     public func evaluate(file path: String) {
-        guard session.options.fileAccess == .allowed || path == "-" else {
+        if case .refused = session.options.fileAccess, path != "-" {
             report(unreadable: path, .unreadable("'\(path)' is refused: files may not be read"))
             return
         }

@@ -38,6 +38,7 @@ enum CompletionScripts {
         Option(name: "-j", value: "jobs", summary: "with --test: test files at a time"),
         Option(name: "--junit", value: "file", summary: "with --test: write a JUnit XML report"),
         Option(name: "--generate-completion-script", value: "shell", summary: "print a completion script"),
+        Option(name: "--lsp", value: nil, summary: "serve the Language Server Protocol"),
         Option(name: "--version", value: nil, summary: "print the version"),
         Option(name: "-h", value: nil, summary: "print the help"),
         Option(name: "--help", value: nil, summary: "print the help"),

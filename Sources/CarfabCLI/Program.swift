@@ -59,6 +59,12 @@ public enum Program {
         }
 
         if parsed.test { return TestRunner.run(parsed, environment: environment, out: out, err: err) }
+        if parsed.languageServer {
+            let input: any ByteInput = environment.input.map { MemoryInput($0) } ?? DescriptorInput(fd: 0)
+            let server = LanguageServer(input: input, out: out, err: err, environment: .reading(environment.variable))
+            let status = server.run()
+            return outcome(writing: out, to: err) ?? .exit(status)
+        }
         let renderer: any ResultRenderer
         if parsed.format == .json {
             renderer = JSONRenderer(out: out, err: err)
@@ -75,12 +81,18 @@ public enum Program {
             }
             renderer = text
         }
+        let fileAccess = parsed.safe ? FileAccess.refused(by: "by --safe") : .allowed
         var options = EngineOptions()
-        options.keepGoing = parsed.keepGoing
-        options.checkOnly = parsed.checkOnly
-        options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
-        options.environment = parsed.safe ? .refused(by: "by --safe") : .reading(environment.variable)
-        options.stop = stop
+        let environmentAccess = parsed.safe ? EnvironmentAccess.refused(by: "by --safe") : .reading(environment.variable)
+        if parsed.checkOnly {
+            options = ScriptCheck.options(keepGoing: parsed.keepGoing, fileAccess: fileAccess, environment: environmentAccess,
+                                          stop: stop)
+        } else {
+            options.keepGoing = parsed.keepGoing
+            options.fileAccess = fileAccess
+            options.environment = environmentAccess
+            options.stop = stop
+        }
 
         let center = ServiceCenter()
         let catalogService = CatalogService(files: parsed.catalogs, renderer: renderer, options: options)

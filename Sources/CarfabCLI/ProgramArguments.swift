@@ -77,6 +77,8 @@ public struct ProgramArguments: Equatable, Sendable {
     public var junit: ArgumentBytes?
     /// `--generate-completion-script SHELL`: print that shell's completion script.
     public var completionShell: String?
+    /// `--lsp`: serve the Language Server Protocol on standard input and output.
+    public var languageServer = false
 
     /// Reads the arguments after the program name.
     public init(parsing arguments: [String]) throws(UsageError) {
@@ -138,7 +140,7 @@ public struct ProgramArguments: Equatable, Sendable {
                     throw UsageError(message: "-j needs a number of jobs from 1 to 1024, not '\(text)'")
                 }
                 jobs = count
-            case "--check", "--keep-going", "--safe", "--help", "-h", "--version", "-i", "--no-init", "--test":
+            case "--check", "--keep-going", "--safe", "--help", "-h", "--version", "-i", "--no-init", "--test", "--lsp":
                 if inline != nil { throw UsageError(message: "option '\(name)' takes no value") }
                 switch name {
                 case "--check": checkOnly = true
@@ -148,11 +150,12 @@ public struct ProgramArguments: Equatable, Sendable {
                 case "--version": showVersion = true
                 case "--no-init": noInit = true
                 case "--test": test = true
+                case "--lsp": languageServer = true
                 default: showHelp = true
                 }
             default:
                 let options = ["-e", "--catalog", "--format", "--check", "--keep-going", "--safe", "--help", "--version",
-                               "--var", "--init", "--no-init", "--test", "--junit", "--generate-completion-script"]
+                               "--var", "--init", "--no-init", "--test", "--junit", "--generate-completion-script", "--lsp"]
                 // Only long options are worth a guess: every short one is one edit from another.
                 let hint = !name.hasPrefix("--") ? "" : closestName(to: name, in: options).map { "; did you mean '\($0)'?" } ?? ""
                 throw UsageError(message: "unknown option '\(name)'\(hint)")
@@ -164,6 +167,9 @@ public struct ProgramArguments: Equatable, Sendable {
     /// Refuses options that mean nothing together.
     private func checkCombinations() throws(UsageError) {
         if initFile != nil && noInit { throw UsageError(message: "--init and --no-init cannot be used together") }
+        if languageServer && (!inputs.isEmpty || test || checkOnly || interactive) {
+            throw UsageError(message: "--lsp reads the protocol on standard input: it takes no files, -e, -i, --check or --test")
+        }
         if test {
             if inputs.isEmpty { throw UsageError(message: "--test needs a file or folder of tests") }
             if inputs.contains(where: { if case .text = $0 { true } else { false } }) {
@@ -238,6 +244,8 @@ public struct ProgramArguments: Equatable, Sendable {
           --junit FILE      with --test: also write a JUnit XML report to FILE
           --generate-completion-script SHELL
                             print a completion script for bash, zsh or fish
+          --lsp             serve the Language Server Protocol on standard input
+                            and output (for editors; see README)
           --version         print the version and exit
           -h, --help        print this help and exit
 

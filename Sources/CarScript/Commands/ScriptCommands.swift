@@ -19,7 +19,7 @@ enum ScriptCommands {
             example: "save /tmp/fleet.carfab",
             run: { session, call throws(ScriptError) in
                 let name = call.word(1)
-                if name != "-" { try session.admitFiles(for: call) }
+                if name != "-" { try session.admitFiles(for: call, writing: true) }
                 let script: String
                 do throws(ScriptError.Kind) {
                     script = try SessionScript.text(of: session)

@@ -125,13 +125,15 @@ private func openFile(_ path: [UInt8], stop: StopRequest) throws(LineSourceFailu
 /// Lines of text held in memory (`-e`).
 final class TextLineSource: BufferedLineSource {
     let name: String
-    var path: String? { nil }
+    /// The file the text stands for, if any (an editor's unsaved copy): relative paths in it resolve against its directory.
+    let path: String?
     /// The text, in memory that stays put, so lines can be lent in place.
     private let bytes: UnsafeMutableBufferPointer<UInt8>
     @exclusivity(unchecked) private var position = 0
 
-    init(bytes: [UInt8], name: String) {
+    init(bytes: [UInt8], name: String, path: String? = nil) {
         self.name = name
+        self.path = path
         self.bytes = .allocate(capacity: bytes.count)
         _ = self.bytes.initialize(from: bytes)
     }
@@ -283,7 +285,8 @@ final class StreamLineSource: BufferedLineSource {
     }
 }
 
-/// A source of `bytes` held in memory, named `name` in diagnostics (`-e` text; they need not be UTF-8).
-package func openLineSource(text bytes: [UInt8], name: String) -> any BufferedLineSource {
-    TextLineSource(bytes: bytes, name: name)
+/// A source of `bytes` held in memory, named `name` in diagnostics (`-e` text; they need not be
+/// UTF-8); `path`, if given, is the file they stand for, whose directory relative paths resolve against.
+package func openLineSource(text bytes: [UInt8], name: String, path: String? = nil) -> any BufferedLineSource {
+    TextLineSource(bytes: bytes, name: name, path: path)
 }

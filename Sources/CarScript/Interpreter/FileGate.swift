@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CarFactory
 
 // The one gate between commands and the file system: every command that reads or writes a
@@ -6,6 +9,13 @@ extension Session {
     /// Opens the file at `path` for `call` to read.
     func openFile(_ path: String, for call: Invocation) throws(ScriptError) -> any LineSource {
         try admitFiles(for: call)
+        if case .readOnly(let reason) = options.fileAccess {
+            // Opening a FIFO would wait for a writer; a device may never end.
+            var info = stat()
+            if stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
+                throw ScriptError(.refused("'\(call.spec.name)' reads only regular files \(reason)"), at: call.range(1))
+            }
+        }
         do {
             return try openLineSource(.file(path), stop: stop)
         } catch .interrupted {
@@ -19,7 +29,7 @@ extension Session {
 
     /// Saves `bytes` as the file at `path` for `call` (see `save(_:to:stop:)`).
     func writeFile(_ bytes: [UInt8], to path: String, for call: Invocation) throws(ScriptError) {
-        try admitFiles(for: call)
+        try admitFiles(for: call, writing: true)
         do throws(SaveFailure) {
             try save(bytes, to: Array(path.utf8), stop: stop)
         } catch {
@@ -39,10 +49,14 @@ extension Session {
         return resolvePath(name, against: frames.last?.directory ?? ".")
     }
 
-    /// Refuses `call` if files may not be touched.
-    func admitFiles(for call: Invocation) throws(ScriptError) {
-        if case .refused(let reason) = options.fileAccess {
+    /// Refuses `call` if files may not be touched (or, `writing`, not written).
+    func admitFiles(for call: Invocation, writing: Bool = false) throws(ScriptError) {
+        switch options.fileAccess {
+        case .allowed: break
+        case .refused(let reason):
             throw ScriptError(.refused("'\(call.spec.name)' touches files and is refused \(reason)"), at: call.range(0))
+        case .readOnly(let reason):
+            if writing { throw ScriptError(.refused("'\(call.spec.name)' writes files and is refused \(reason)"), at: call.range(0)) }
         }
     }
 }

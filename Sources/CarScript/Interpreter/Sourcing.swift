@@ -6,6 +6,9 @@ extension Session {
         let name = call.word(1)
         // `-` is standard input: no file is touched, so it is always allowed.
         if name != "-" { try admitFiles(for: call) }
+        if name == "-", case .readOnly(let reason) = options.fileAccess {
+            throw ScriptError(.refused("'source -' reads standard input and is refused \(reason)"), at: call.range(1))
+        }
         guard let parent = frames.last else { return }
         let path = name == "-" ? name : try filePath(name, for: call)
         let chain = frames.map(\.lines.file) + [path]

@@ -1,0 +1,178 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CarFactory
+import CarScript
+
+/// What the engine makes of one open document: its diagnostics, exactly as
+/// `carfab --check --keep-going` reports them for the same text (the same engine options
+/// and the same evaluation; `ScriptCheck.options` is the one place both take them from), and
+/// the session as it stands before a given line, for completion and hover.
+struct DocumentAnalysis {
+    /// The document analysed.
+    let document: TextDocument
+    /// The name diagnostics give it: its path for a `file:` URI, else the URI itself.
+    let name: String
+    /// Its path, if it is a file: `source` resolves against its directory.
+    let path: String?
+
+    init(_ document: TextDocument, environment: EnvironmentAccess) {
+        self.document = document
+        self.environment = environment
+        path = DocumentURI.path(of: document.uri)
+        name = path ?? document.uri
+    }
+
+    /// The directory relative names in the document resolve against.
+    var directory: String {
+        guard let path, let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// How the analysis reads environment variables (`${env:NAME}`, `~`): as carfab's own run would.
+    var environment = EnvironmentAccess.refused(by: "by the editor's analysis")
+
+    /// The diagnostics `carfab --check --keep-going` reports for the document's text.
+    func diagnostics(catalog: Catalog) -> [Diagnostic] {
+        let collector = DiagnosticCollector()
+        let options = ScriptCheck.options(keepGoing: true, fileAccess: Self.fileAccess, environment: environment)
+        let engine = Engine(catalog: catalog, options: options, sink: collector)
+        engine.evaluate(openLineSource(text: document.bytes, name: name, path: path))
+        return collector.diagnostics
+    }
+
+    /// An engine that has run the document's lines before `line` (0-based) for real, as
+    /// far as it can (going on after errors, files read but never written): its variables,
+    /// catalog and current car are those the line would see.
+    func session(before line: Int, catalog: Catalog) -> Engine {
+        var options = EngineOptions()
+        options.keepGoing = true
+        options.fileAccess = Self.fileAccess
+        options.environment = environment
+        let engine = Engine(catalog: catalog, options: options, sink: DiagnosticCollector(keeping: false))
+        let end = line < document.lineCount ? document.lineRange(line).lowerBound : document.bytes.count
+        engine.evaluate(openLineSource(text: Array(document.bytes[..<end]), name: name, path: path))
+        return engine
+    }
+
+    /// An editor's analysis reads the files a document sources and never writes one.
+    static let fileAccess = FileAccess.readOnly(otherwiseRefusedBy: "while an editor analyses the script")
+
+    /// `diagnostic` as an LSP `Diagnostic`: its range in UTF-16 code units of the document,
+    /// its id as `code`, its notes as related information. A problem in a sourced file is
+    /// shown on the `source` line that led to it, with its own place as related information.
+    func lspDiagnostic(_ diagnostic: Diagnostic, files: inout [String: TextDocument]) -> JSONValue {
+        var range: JSONValue
+        var related: [JSONValue] = []
+        let ownRange = Self.range(of: diagnostic, in: diagnostic.file == name ? document : file(diagnostic.file, &files))
+        if diagnostic.file == name {
+            range = ownRange
+        } else {
+            let includingLine = diagnostic.includedFrom.first.flatMap(Self.lineNumber) ?? 0
+            let text = document.lineText(max(includingLine - 1, 0))
+            let indent = text.unicodeScalars.prefix { $0 == " " || $0 == "\t" }.count
+            range = .object([
+                "start": TextPosition(line: max(includingLine - 1, 0), character: indent).json,
+                "end": document.position(line: max(includingLine - 1, 0), column: Int.max).json,
+            ])
+            related.append(.object([
+                "location": .object(["uri": .string(uri(of: diagnostic.file)), "range": ownRange]),
+                "message": .string("\(diagnostic.severity.rawValue): \(diagnostic.message)"),
+            ]))
+        }
+        for note in diagnostic.notes {
+            var location: JSONValue = .object(["uri": .string(uri(of: diagnostic.file)), "range": ownRange])
+            if let place = note.place, let colon = place.lastIndex(of: ":"), let line = Int(place[place.index(after: colon)...]) {
+                let position = TextPosition(line: max(line - 1, 0), character: 0).json
+                location = .object(["uri": .string(uri(of: String(place[..<colon]))),
+                                    "range": .object(["start": position, "end": position])])
+            }
+            related.append(.object(["location": location, "message": .string(note.message)]))
+        }
+        var members: [JSONMember] = [
+            JSONMember(key: "range", value: range),
+            JSONMember(key: "severity", value: .integer(Self.severity(diagnostic.severity))),
+            JSONMember(key: "code", value: .string(diagnostic.id)),
+            JSONMember(key: "source", value: .string("carfab")),
+            JSONMember(key: "message", value: .string(diagnostic.message)),
+        ]
+        if !related.isEmpty { members.append(JSONMember(key: "relatedInformation", value: .array(related))) }
+        return .object(members)
+    }
+
+    /// LSP's `DiagnosticSeverity`: 1 error, 2 warning, 3 information.
+    static func severity(_ severity: Diagnostic.Severity) -> Int {
+        switch severity {
+        case .error: 1
+        case .warning: 2
+        case .note: 3
+        }
+    }
+
+    /// The range of `diagnostic` in `document` (a problem with the whole file: its start).
+    static func range(of diagnostic: Diagnostic, in document: TextDocument?) -> JSONValue {
+        guard diagnostic.line > 0, let document else {
+            let start = TextPosition(line: 0, character: 0).json
+            return .object(["start": start, "end": start])
+        }
+        return .object([
+            "start": document.position(line: diagnostic.line - 1, column: diagnostic.column).json,
+            "end": document.position(line: diagnostic.line - 1, column: diagnostic.endColumn).json,
+        ])
+    }
+
+    /// The line number at the end of `FILE:LINE`.
+    private static func lineNumber(_ place: String) -> Int? {
+        place.lastIndex(of: ":").flatMap { Int(place[place.index(after: $0)...]) }
+    }
+
+    /// The URI of a file the engine names (a path, relative to the document's directory if not absolute).
+    func uri(of file: String) -> String {
+        if file == name { return document.uri }
+        if file.hasPrefix("/") { return DocumentURI.uri(of: file) }
+        return DocumentURI.uri(of: (directory == "/" ? "" : directory) + "/" + file)
+    }
+
+    /// A sourced file's text, read once per analysis, for the UTF-16 columns of its diagnostics.
+    private func file(_ path: String, _ files: inout [String: TextDocument]) -> TextDocument? {
+        if let known = files[path] { return known }
+        let full = path.hasPrefix("/") ? path : (directory == "/" ? "" : directory) + "/" + path
+        guard let bytes = Self.read(full) else { return nil }
+        let text = TextDocument(uri: uri(of: path), version: 0, text: String(decoding: bytes, as: UTF8.self))
+        files[path] = text
+        return text
+    }
+
+    /// A regular file's bytes, up to the largest message the server takes; nil if it cannot be read.
+    private static func read(_ path: String) -> [UInt8]? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= MessageReader.maximumLength else { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<n])
+            if bytes.count > MessageReader.maximumLength { return nil }
+        }
+    }
+}
+
+/// Keeps the diagnostics an evaluation reports; results are dropped.
+final class DiagnosticCollector: ResultSink {
+    private let keeping: Bool
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(keeping: Bool = true) { self.keeping = keeping }
+
+    func receive(_ result: CommandResult, from command: CommandSpec) {}
+
+    func receive(_ diagnostic: Diagnostic) {
+        if keeping { diagnostics.append(diagnostic) }
+    }
+}

@@ -1,0 +1,118 @@
+import CarFactory
+import CarScript
+
+/// `textDocument/hover`: what the word under the cursor is, from the command table and the
+/// catalog as it stands at that line (definitions made above it included).
+enum HoverProvider {
+    /// A `Hover` for `position` in `analysis`'s document, or null where there is nothing to say.
+    static func hover(in analysis: DocumentAnalysis, at position: TextPosition, catalog: Catalog) -> JSONValue {
+        let document = analysis.document
+        guard position.line < document.lineCount else { return .null }
+        let lineRange = document.lineRange(position.line)
+        let line = Array(document.bytes[lineRange])
+        let offset = document.offset(of: position) - lineRange.lowerBound
+        guard let (words, index) = Completer.command(in: line, at: offset) else { return .null }
+        let engine = analysis.session(before: position.line, catalog: catalog)
+        let variables = Dictionary(engine.variables.map { ($0.name, $0.value) }) { _, last in last }
+        let word = words[index]
+        // A word's text has its variables taken out (they are replaced when it runs): read them as written.
+        let written = { (word: LineWord) in String(decoding: line[word.range], as: UTF8.self) }
+        var text: String?
+        if let name = reference(in: written(word)) {
+            text = variables[name].map { "`$\(name)` is `\($0)` here" } ?? "`$\(name)` is not set here"
+        } else if index == 0 {
+            text = engine.commands.lookup(word.text).map(commandText)
+            // On a line that configures a car, the price the script has reached after it.
+            if let spec = engine.commands.lookup(word.text), spec.name == "car" || spec.name == "set",
+               let price = try? analysis.session(before: position.line + 1, catalog: catalog).stock.currentPriceMinorUnits() {
+                text = (text ?? "") + "\n\nThe current car's price after this line: \(Money.base(price))"
+            }
+        } else if let spec = engine.commands.lookup(words[0].text) {
+            // A variable stands for its value; an optional argument may be left out, so the next kind may fit.
+            let value = { (word: LineWord) in reference(in: written(word)).flatMap { variables[$0] } ?? word.text }
+            var kinds = [ArgumentKind]()
+            if index - 1 < spec.arguments.count {
+                kinds.append(spec.arguments[index - 1].kind)
+                if spec.arguments[index - 1].optional && index < spec.arguments.count { kinds.append(spec.arguments[index].kind) }
+            }
+            let car = try? engine.stock.currentLine().car
+            for kind in kinds where text == nil {
+                text = describe(value(word), as: kind, words: words.map(value), catalog: engine.catalog,
+                                commands: engine.commands, car: car)
+            }
+        }
+        guard let text else { return .null }
+        return .object([
+            "contents": .object(["kind": .string("markdown"), "value": .string(text)]),
+            "range": .object([
+                "start": document.position(of: lineRange.lowerBound + word.range.lowerBound).json,
+                "end": document.position(of: lineRange.lowerBound + word.range.upperBound).json,
+            ]),
+        ])
+    }
+
+    /// The variable `$NAME` or `${NAME}` is, if it is one whole.
+    private static func reference(in word: String) -> String? {
+        var name = Substring(word)
+        guard name.hasPrefix("$") else { return nil }
+        name = name.dropFirst()
+        if name.hasPrefix("{") {
+            guard name.hasSuffix("}") else { return nil }
+            name = name.dropFirst().dropLast()
+        }
+        func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+        }
+        guard let first = name.unicodeScalars.first, isLetter(first),
+              name.unicodeScalars.allSatisfy({ isLetter($0) || ("0"..."9").contains($0) }) else { return nil }
+        return String(name)
+    }
+
+    /// A command's usage line, summary, details, other names and example.
+    static func commandText(_ spec: CommandSpec) -> String {
+        var text = "```\n\(spec.usage)\n```\n\(spec.summary)\n\n\(spec.details)"
+        if !spec.aliases.isEmpty { text += "\n\nAlso: " + spec.aliases.joined(separator: ", ") }
+        text += "\n\nExample: `\(spec.example)`"
+        return text
+    }
+
+    /// `name` read as `kind`, described; nil if it is not one.
+    private static func describe(_ name: String, as kind: ArgumentKind, words: [String], catalog: Catalog,
+                                 commands: CommandTable, car: Car?) -> String? {
+        switch kind {
+        case .model:
+            guard let factory = try? catalog.registry.factory(named: name) else { return nil }
+            let defaults = PartFamily.allCases.map { "\($0) \(factory.defaultPart(of: $0).name)" }.joined(separator: ", ")
+            return "**\(factory.model)**: \(factory.carType)\n\nBase price: \(factory.basePrice)\n\nDefaults: \(defaults)"
+        case .family:
+            guard let family = PartFamily(named: name) else { return nil }
+            return "**\(family)** options: " + catalog.options(of: family).parts.map(\.name).joined(separator: ", ")
+        case .option(let familyArgument):
+            guard familyArgument < words.count, let family = PartFamily(named: words[familyArgument]) else { return nil }
+            return option(name, of: family, catalog: catalog, car: car)
+        case .optionOf(let family):
+            return option(name, of: family, catalog: catalog, car: car)
+        case .currency, .amountCurrency:
+            guard let currency = try? catalog.currency(named: name) else { return nil }
+            return "**\(currency.code)**: symbol \(currency.symbol), \(currency.digits) minor digits, rate \(currency.rate) per \(Currency.base.code)"
+        case .command:
+            return commands.lookup(name).map(commandText)
+        default:
+            return nil
+        }
+    }
+
+    /// An option's family, shown name, other names, list price, what it would do to the current car, and the rules on it.
+    private static func option(_ name: String, of family: PartFamily, catalog: Catalog, car: Car?) -> String? {
+        guard let part = try? catalog.option(named: name, in: family) else { return nil }
+        var text = "**\(part.name)**: \(family) option, shown as \(part.shownAs)"
+        if !part.otherNames.isEmpty { text += "\n\nOther names: " + part.otherNames.joined(separator: ", ") }
+        text += "\n\nList price: \(part.listPrice)"
+        if let car {
+            text += "\n\nOn the current car: " + OptionAdvice(part, on: car, rules: catalog.ruleSet).text(for: family)
+        }
+        let rules = catalog.ruleSet.rules.filter { $0.first.matches(part) || $0.second.matches(part) }
+        if !rules.isEmpty { text += "\n\nRules: " + rules.map { "`\($0)`" }.joined(separator: ", ") }
+        return text
+    }
+}

@@ -1,0 +1,272 @@
+import CarFactory
+import CarScript
+
+/// `carfab --lsp`: a Language Server Protocol 3.17 server over standard input and output.
+///
+/// One thread reads messages, answers requests in the order they came and pushes
+/// diagnostics. Messages already waiting are read before the first of them is handled, so
+/// that `$/cancelRequest` can cancel a request still queued and a run of changes to one
+/// document is analysed once, after the last. Standard output carries framed messages only;
+/// what goes wrong with the input is answered as JSON-RPC says (an error response, with a
+/// null id where the request's own cannot be known) and logged on standard error.
+final class LanguageServer {
+    /// Where the client is in the life cycle.
+    private enum State {
+        case waitingForInitialize, running, shutDown
+    }
+
+    /// JSON-RPC and LSP error codes.
+    enum ErrorCode {
+        static let parseError = -32700
+        static let invalidRequest = -32600
+        static let methodNotFound = -32601
+        static let invalidParams = -32602
+        static let serverNotInitialized = -32002
+        static let requestCancelled = -32800
+    }
+
+    /// How many waiting messages are read ahead of the one being handled.
+    static let readAhead = 64
+
+    private let reader: MessageReader
+    private let out: Output
+    private let err: Output
+    private let catalog: Catalog
+    /// How analyses read environment variables: as carfab's own runs do.
+    private let environment: EnvironmentAccess
+    private var state = State.waitingForInitialize
+    private var documents: [String: TextDocument] = [:]
+    private var queue: [MessageReader.Item] = []
+    /// Ids of queued requests that `$/cancelRequest` cancelled, as their JSON text.
+    private var cancelled: Set<String> = []
+    /// The exit status, once the client has said `exit` (or gone).
+    private var exitStatus: Int32?
+
+    init(input: any ByteInput, out: Output, err: Output, environment: EnvironmentAccess,
+         catalog: Catalog = Engine.builtInCatalog) {
+        reader = MessageReader(input: input)
+        self.environment = environment
+        self.out = out
+        self.err = err
+        self.catalog = catalog
+    }
+
+    /// Serves until `exit` or the end of the input: 0 after `shutdown` then `exit`, else 1.
+    func run() -> Int32 {
+        while exitStatus == nil {
+            if queue.isEmpty {
+                queue.append(reader.next())
+                while queue.count < Self.readAhead, queue.last != .end, reader.hasWaitingMessage {
+                    queue.append(reader.next())
+                }
+                noteCancellations()
+            }
+            let item = queue.removeFirst()
+            switch item {
+            case .end:
+                log("the input ended without 'exit'")
+                exitStatus = 1
+            case .malformed(let reason):
+                log("malformed message: \(reason)")
+                sendError(id: .null, code: ErrorCode.parseError, message: "malformed message header: \(reason)")
+            case .message(let body):
+                handle(body)
+            }
+            if out.failed { exitStatus = 1 }
+        }
+        out.flush()
+        err.flush()
+        return exitStatus ?? 1
+    }
+
+
+    /// Marks queued requests that a queued `$/cancelRequest` names.
+    private func noteCancellations() {
+        for case .message(let body) in queue {
+            guard let message = try? JSONParser.parse(body), message["method"]?.string == "$/cancelRequest",
+                  let id = message["params"]?["id"] else { continue }
+            cancelled.insert(id.text)
+        }
+    }
+
+    private func handle(_ body: [UInt8]) {
+        let message: JSONValue
+        do throws(JSONParseError) {
+            message = try JSONParser.parse(body)
+        } catch {
+            log("unreadable message: \(error.message) at byte \(error.offset)")
+            sendError(id: .null, code: ErrorCode.parseError, message: "\(error.message) (at byte \(error.offset))")
+            return
+        }
+        guard message.isObject, message["jsonrpc"]?.string == "2.0" else {
+            sendError(id: .null, code: ErrorCode.invalidRequest, message: "not a JSON-RPC 2.0 message")
+            return
+        }
+        let id = message["id"]
+        if let id {
+            switch id {
+            case .number, .string: break
+            default:
+                sendError(id: .null, code: ErrorCode.invalidRequest, message: "a request's id must be a number or a string")
+                return
+            }
+        }
+        guard let methodValue = message["method"] else {
+            // A response to a request of ours: the server sends none, so there is nothing to match.
+            if id == nil { sendError(id: .null, code: ErrorCode.invalidRequest, message: "a message without a method") }
+            return
+        }
+        guard let method = methodValue.string else {
+            sendError(id: id ?? .null, code: ErrorCode.invalidRequest, message: "a method must be a string")
+            return
+        }
+        let params = message["params"] ?? .null
+        if let id {
+            request(method, id: id, params: params)
+        } else {
+            notification(method, params: params)
+        }
+    }
+
+    private func request(_ method: String, id: JSONValue, params: JSONValue) {
+        if cancelled.remove(id.text) != nil {
+            sendError(id: id, code: ErrorCode.requestCancelled, message: "the request was cancelled")
+            return
+        }
+        switch state {
+        case .waitingForInitialize where method != "initialize":
+            sendError(id: id, code: ErrorCode.serverNotInitialized, message: "the server is not initialized yet")
+            return
+        case .shutDown:
+            sendError(id: id, code: ErrorCode.invalidRequest, message: "the server has been shut down")
+            return
+        case .running where method == "initialize":
+            sendError(id: id, code: ErrorCode.invalidRequest, message: "the server is initialized already")
+            return
+        default: break
+        }
+        switch method {
+        case "initialize":
+            state = .running
+            sendResult(id: id, Self.initializeResult)
+        case "shutdown":
+            state = .shutDown
+            sendResult(id: id, .null)
+        case "textDocument/completion":
+            guard let (analysis, position) = located(params, id: id) else { return }
+            sendResult(id: id, CompletionProvider.completions(in: analysis, at: position, catalog: catalog))
+        case "textDocument/hover":
+            guard let (analysis, position) = located(params, id: id) else { return }
+            sendResult(id: id, HoverProvider.hover(in: analysis, at: position, catalog: catalog))
+        default:
+            sendError(id: id, code: ErrorCode.methodNotFound, message: "unknown method '\(method)'")
+        }
+    }
+
+    /// The open document and position a request names; answers the request with an error if there is none.
+    private func located(_ params: JSONValue, id: JSONValue) -> (DocumentAnalysis, TextPosition)? {
+        guard let uri = params["textDocument"]?["uri"]?.string, let position = TextPosition(json: params["position"]) else {
+            sendError(id: id, code: ErrorCode.invalidParams, message: "expected textDocument.uri and a position")
+            return nil
+        }
+        guard let document = documents[uri] else {
+            sendError(id: id, code: ErrorCode.invalidParams, message: "the document '\(uri)' is not open")
+            return nil
+        }
+        return (DocumentAnalysis(document, environment: environment), position)
+    }
+
+    private func notification(_ method: String, params: JSONValue) {
+        if method == "exit" {
+            exitStatus = state == .shutDown ? 0 : 1
+            return
+        }
+        // Before initialize, notifications are dropped; after shutdown, only exit counts.
+        guard state == .running else { return }
+        switch method {
+        case "textDocument/didOpen":
+            guard let item = params["textDocument"], let uri = item["uri"]?.string, let text = item["text"]?.string else {
+                log("didOpen without textDocument.uri and text")
+                return
+            }
+            documents[uri] = TextDocument(uri: uri, version: item["version"]?.int ?? 0, text: text)
+            publishUnlessChangesFollow(uri)
+        case "textDocument/didChange":
+            guard let uri = params["textDocument"]?["uri"]?.string, var document = documents[uri],
+                  let changes = params["contentChanges"]?.array else {
+                log("didChange of a document not open, or without contentChanges")
+                return
+            }
+            for change in changes {
+                guard let text = change["text"]?.string else { continue }
+                if let range = change["range"] {
+                    guard let start = TextPosition(json: range["start"]), let end = TextPosition(json: range["end"]) else {
+                        log("didChange with a malformed range")
+                        continue
+                    }
+                    document.apply(range: (start, end), text: text)
+                } else {
+                    document.apply(range: nil, text: text)
+                }
+            }
+            if let version = params["textDocument"]?["version"]?.int { document.setVersion(version) }
+            documents[uri] = document
+            publishUnlessChangesFollow(uri)
+        case "textDocument/didClose":
+            guard let uri = params["textDocument"]?["uri"]?.string, documents.removeValue(forKey: uri) != nil else { return }
+            send(.object(["jsonrpc": .string("2.0"), "method": .string("textDocument/publishDiagnostics"),
+                          "params": .object(["uri": .string(uri), "diagnostics": .array([])])]))
+        default:
+            // initialized, $/cancelRequest (handled as read), $/setTrace and anything unknown.
+            break
+        }
+    }
+
+    /// Publishes `uri`'s diagnostics, unless a change to it is already waiting (then after that one).
+    private func publishUnlessChangesFollow(_ uri: String) {
+        if case .message(let body) = queue.first, let next = try? JSONParser.parse(body),
+           next["method"]?.string == "textDocument/didChange", next["params"]?["textDocument"]?["uri"]?.string == uri {
+            return
+        }
+        guard let document = documents[uri] else { return }
+        let analysis = DocumentAnalysis(document, environment: environment)
+        var files: [String: TextDocument] = [:]
+        let diagnostics = analysis.diagnostics(catalog: catalog).map { analysis.lspDiagnostic($0, files: &files) }
+        send(.object(["jsonrpc": .string("2.0"), "method": .string("textDocument/publishDiagnostics"),
+                      "params": .object(["uri": .string(uri), "version": .integer(document.version),
+                                         "diagnostics": .array(diagnostics)])]))
+    }
+
+    /// What the server serves, and nothing else.
+    static let initializeResult: JSONValue = .object([
+        "capabilities": .object([
+            "positionEncoding": .string("utf-16"),
+            "textDocumentSync": .object(["openClose": .bool(true), "change": .integer(2)]),
+            "completionProvider": .object(["triggerCharacters": .array(CompletionProvider.triggerCharacters.map(JSONValue.string))]),
+            "hoverProvider": .bool(true),
+        ]),
+        "serverInfo": .object(["name": .string("carfab"), "version": .string(Engine.version)]),
+    ])
+
+
+    private func sendResult(id: JSONValue, _ result: JSONValue) {
+        send(.object(["jsonrpc": .string("2.0"), "id": id, "result": result]))
+    }
+
+    private func sendError(id: JSONValue, code: Int, message: String) {
+        send(.object(["jsonrpc": .string("2.0"), "id": id,
+                      "error": .object(["code": .integer(code), "message": .string(message)])]))
+    }
+
+    private func send(_ message: JSONValue) {
+        let body = message.text
+        out.write("Content-Length: \(body.utf8.count)\r\n\r\n")
+        out.write(body)
+        out.flush()
+    }
+
+    private func log(_ message: String) {
+        err.write("carfab: lsp: \(DisplayText.escaped(message))\n")
+        err.flush()
+    }
+}
