@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CarFactory
 import CarScript
+import CEditLine
 
 // `carfab --test PATH...`: every test file runs in a fresh session (the catalog, with any
 // --catalog files, loaded once and given to each), and is reported in file order, as text,
@@ -37,12 +38,6 @@ struct TestProblem: Equatable {
         (self.id, self.file, self.line, self.column, self.message, self.text, self.json) =
             (id, file, line, column, message, text, json)
     }
-}
-
-/// A test file to run, or one that cannot be, and why.
-struct TestEntry: Equatable {
-    var path: [UInt8]
-    var problem: String?
 }
 
 /// How one test file went.
@@ -88,23 +83,9 @@ enum TestRunner {
             err.flush()
             return stop.code > 0 ? .stoppedBy(signal: stop.code) : .exit(Program.ExitStatus.failure)
         }
-        var files: [TestEntry] = []
-        var seen: Set<[UInt8]> = []
-        for case .file(let path) in parsed.inputs {
-            switch collect(path.bytes) {
-            case .success(let found):
-                for file in found where seen.insert(file.path).inserted { files.append(file) }
-            case .failure(let problem):
-                err.write("carfab: error: \(problem.message)\n")
-                err.flush()
-                return .exit(Program.ExitStatus.failure)
-            }
-        }
-        guard !files.isEmpty else {
-            err.write("carfab: error: no test files (*.carfab) in \(parsed.inputs.map { "'\(DisplayText.escaped(Self.name(of: $0)))'" }.joined(separator: ", "))\n")
-            err.flush()
-            return .exit(Program.ExitStatus.failure)
-        }
+        // Every named path yields a test, or an entry that fails as one (missing, empty, unreadable).
+        let paths = parsed.inputs.compactMap { input -> [UInt8]? in if case .file(let path) = input { path.bytes } else { nil } }
+        let files = TestWalk.entries(paths, safe: parsed.safe)
         let test = Test(catalog: catalog, options: options, variables: parsed.variables, initFile: parsed.initFile?.bytes)
         reporter.begin(count: files.count)
         var outcomes: [TestOutcome] = []
@@ -117,6 +98,9 @@ enum TestRunner {
         // hosted program (see `isHosted`) keeps them in its own.
         let running: [String]
         if !environment.isHosted {
+            // A test reads nothing of the runner's standard input (`source -` reads an empty
+            // file), so its result cannot depend on -j, on timing or on what CI left there.
+            emptyStandardInput()
             running = runInProcesses(files, jobs: jobs, test: test, out: out, err: err, stop: stop, report: report)
         } else {
             running = runHere(files, test: test, stop: stop, report: report)
@@ -163,13 +147,22 @@ enum TestRunner {
             let collector = TestCollector()
             let engine = Engine(catalog: catalog, options: options, sink: collector)
             for setting in variables { engine.setVariable(setting.name, to: setting.value) }
-            for file in (initFile.map { [$0] } ?? []) + [entry.path] where engine.failureCount == 0 && !engine.shouldStop {
+            if let initFile {
                 do {
-                    engine.evaluate(try openLineSource(.filePath(file), stop: options.stop))
+                    engine.evaluate(try openLineSource(.filePath(initFile), stop: options.stop))
                 } catch .interrupted {
                     // Stopped: the runner reports nothing more.
                 } catch {
-                    engine.report(unreadable: String(decoding: file, as: UTF8.self), error)
+                    engine.report(unreadable: String(decoding: initFile, as: UTF8.self), error)
+                }
+            }
+            if engine.failureCount == 0 && !engine.shouldStop {
+                do {
+                    engine.evaluate(try openLineSource(.descriptor(try open(entry), path: entry.path), stop: options.stop))
+                } catch .interrupted {
+                    // Stopped: the runner reports nothing more.
+                } catch {
+                    engine.report(unreadable: shown, error)
                 }
             }
             var note: String?
@@ -178,6 +171,26 @@ enum TestRunner {
             let passed = engine.failureCount == 0 && (engine.requestedExitStatus ?? 0) == 0
             return TestOutcome(path: shown, passed: passed, expects: engine.expectationCount, problems: collector.problems,
                                note: note, seconds: now() - started)
+        }
+
+        /// Opens the test file `entry` names for reading, however long its path, and only if it
+        /// is still the file that was listed (under --safe).
+        private func open(_ entry: TestEntry) throws(LineSourceFailure) -> Int32 {
+            let shown = String(decoding: entry.path, as: UTF8.self)
+            var fd: Int32
+            repeat {
+                fd = TestWalk.openPath(entry.path, O_RDONLY | O_CLOEXEC)
+                if fd < 0 && errno == EINTR && options.stop.isRequested { throw .interrupted }
+            } while fd < 0 && errno == EINTR
+            guard fd >= 0 else { throw .unreadable("cannot open '\(shown)': \(String(cString: strerror(errno)))") }
+            if let identity = entry.identity {
+                var info = stat()
+                guard fstat(fd, &info) == 0, FileIdentity(info) == identity else {
+                    close(fd)
+                    throw .unreadable("cannot open '\(shown)': it is not the file that was listed (refused by --safe)")
+                }
+            }
+            return fd
         }
     }
 
@@ -264,11 +277,27 @@ enum TestRunner {
         return []
     }
 
+    /// Makes descriptor 0 an empty input: /dev/null, or a pipe with no writer if there is none.
+    private static func emptyStandardInput() {
+        var empty = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        if empty < 0 {
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { return }
+            close(ends[1])
+            empty = ends[0]
+        }
+        if empty != 0 {
+            dup2(empty, 0)
+            close(empty)
+        }
+    }
+
     /// Starts a process that runs test `file` and writes its outcome to a pipe; nil if no
     /// process or pipe could be made.
     private static func fork(_ test: Test, file: Int, path: TestEntry) -> Worker? {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return nil }
+        let parent = getpid()
         let pid = Glibc.fork()
         if pid < 0 {
             close(ends[0])
@@ -277,7 +306,10 @@ enum TestRunner {
         }
         if pid == 0 {
             // The child: run the test, send the outcome, and leave without running anything of
-            // the parent's (no buffered output, no services) on the way out.
+            // the parent's (no buffered output, no services) on the way out. It dies with the
+            // runner, however the runner ends (a CI job's SIGKILL on timeout included), and
+            // ends at once if the runner died before it could ask for that.
+            guard cf_die_with_parent(parent) == 1 else { _exit(1) }
             close(ends[0])
             let bytes = TestWire.bytes(of: test.run(path))
             var sent = 0
@@ -291,74 +323,6 @@ enum TestRunner {
         }
         close(ends[1])
         return Worker(pid: pid, pipe: ends[0], file: file)
-    }
-
-    /// The test files `path` names: itself if it is not a folder, else every `*.carfab` entry
-    /// under it, in byte order of their paths; an entry that cannot be read is kept, with
-    /// why, and fails as a test (nothing is passed over in silence).
-    static func collect(_ path: [UInt8]) -> Result<[TestEntry], CollectFailure> {
-        var info = stat()
-        guard status(of: path, &info) == 0 else {
-            let shown = DisplayText.escaped(String(decoding: path, as: UTF8.self))
-            return .failure(CollectFailure(message: "cannot read '\(shown)': \(String(cString: strerror(errno)))"))
-        }
-        guard info.st_mode & S_IFMT == S_IFDIR else { return .success([TestEntry(path: path)]) }
-        var found: [TestEntry] = []
-        var visited: Set<[UInt64]> = []
-        walk(path, into: &found, visited: &visited)
-        return .success(found.sorted { $0.path.lexicographicallyPrecedes($1.path) })
-    }
-
-    struct CollectFailure: Error {
-        let message: String
-    }
-
-    /// `stat` of a path given as its bytes (a name need not be UTF-8).
-    private static func status(of path: [UInt8], _ info: inout stat) -> Int32 {
-        stat(cPath(path), &info)
-    }
-
-    /// Adds the `*.carfab` entries under directory `path`; a directory met twice (through a
-    /// link) is walked once.
-    private static func walk(_ path: [UInt8], into found: inout [TestEntry], visited: inout Set<[UInt64]>) {
-        var info = stat()
-        guard status(of: path, &info) == 0, visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
-        guard let directory = opendir(cPath(path)) else {
-            found.append(TestEntry(path: path, problem: "cannot read the folder: \(String(cString: strerror(errno)))"))
-            return
-        }
-        defer { closedir(directory) }
-        var entries: [[UInt8]] = []
-        while let entry = readdir(directory) {
-            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                Array(raw.prefix { $0 != 0 })
-            }
-            guard bytes != [0x2E], bytes != [0x2E, 0x2E] else { continue }
-            entries.append(bytes)
-        }
-        let suffix = Array(".carfab".utf8)
-        for entry in entries {
-            let full = path.last == 0x2F ? path + entry : path + [0x2F] + entry
-            let isTest = entry.count > suffix.count && entry.suffix(suffix.count).elementsEqual(suffix)
-            var entryInfo = stat()
-            guard status(of: full, &entryInfo) == 0 else {
-                // A link to nowhere, or a name that cannot be looked at.
-                if isTest { found.append(TestEntry(path: full, problem: "cannot read: \(String(cString: strerror(errno)))")) }
-                continue
-            }
-            switch entryInfo.st_mode & S_IFMT {
-            case S_IFDIR: walk(full, into: &found, visited: &visited)
-            case S_IFREG where isTest: found.append(TestEntry(path: full))
-            case _ where isTest: found.append(TestEntry(path: full, problem: "not a regular file"))
-            default: break
-            }
-        }
-    }
-
-    private static func name(of input: ProgramInput) -> String {
-        switch input {
-        case .file(let path), .text(let path): path.description
-        }
     }
 
     private static func processorCount() -> Int {

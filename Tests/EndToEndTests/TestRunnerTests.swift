@@ -176,14 +176,103 @@ import Testing
         #expect(run.status == 64 && run.stdout.isEmpty)
     }
 
-    @Test func missing_paths_and_empty_folders_are_errors() throws {
-        let directory = try temporaryDirectory(with: ["empty/readme.txt": "no tests\n"])
-        let missing = try carfab(["--test", "nowhere"], directory: directory)
-        #expect(missing.stderr == "carfab: error: cannot read 'nowhere': No such file or directory\n")
-        #expect(missing.status == 1)
-        let empty = try carfab(["--test", "empty"], directory: directory)
-        #expect(empty.stderr == "carfab: error: no test files (*.carfab) in 'empty'\n")
-        #expect(empty.status == 1)
+    @Test func a_named_path_that_yields_no_test_fails_and_the_others_still_run() throws {
+        // A missing path or an empty folder is a failing test point of its own, alone or
+        // beside other paths; the other tests run and every report is written.
+        let directory = try temporaryDirectory(with: ["empty/readme.txt": "no tests\n", "t/1.carfab": "expect count 0\n"])
+        let run = try carfab(["--test", "nowhere", "t", "empty", "--junit", "report.xml"], directory: directory)
+        #expect(run.stdout == """
+            FAIL nowhere
+                (cannot read: No such file or directory)
+            ok t/1.carfab (1 expect)
+            FAIL empty
+                (no test files (*.carfab) in the folder)
+            1 passed, 2 failed
+
+            """, "\(run)")
+        #expect(run.status == 1)
+        let report = try String(contentsOf: directory.appendingPathComponent("report.xml"), encoding: .utf8)
+        #expect(report.contains("tests=\"3\" failures=\"2\""))
+        #expect(report.contains("<testcase name=\"nowhere\" classname=\".\" time=\"0.000\">\n      <failure message=\"cannot read: No such file or directory\""))
+        let alone = try carfab(["--test", "nowhere", "--format", "tap"], directory: directory)
+        #expect(alone.stdout.contains("\n1..1\nnot ok 1 - nowhere\n"), "\(alone)")
+        #expect(alone.status == 1)
+    }
+
+    @Test func tests_under_a_path_longer_than_path_max_run() throws {
+        // 22 folders of 200 bytes: the test's path is over 4,400 bytes, beyond PATH_MAX.
+        let directory = try temporaryDirectory(with: ["t/ok.carfab": "expect count 0\n"])
+        let run = try shell("""
+            name=$(printf 'd%.0s' $(seq 200))
+            (cd t && for _ in $(seq 22); do mkdir $name && cd $name; done && printf 'expect count 1\\n' > deep.carfab)
+            "$CARFAB" --test t -j 2 > out.txt; echo "status $?"
+            sed "s/$name/D/g" out.txt
+            rm -rf t
+            """, directory: directory)
+        #expect(run.stdout == """
+            status 1
+            FAIL t/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/deep.carfab
+                t/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/deep.carfab:1:14: error: expected count 1, got 0
+                expect count 1
+                             ^
+            ok t/ok.carfab (1 expect)
+            1 passed, 1 failed
+
+            """, "\(run)")
+    }
+
+    @Test func a_folder_that_can_be_read_but_not_searched_fails() throws {
+        // As another user (root passes every permission): the folder's names can be listed,
+        // but nothing under them reached, so the folder fails rather than hides its tests.
+        let directory = try temporaryDirectory(with: ["t/ok.carfab": "expect count 0\n",
+                                                      "t/locked/sub/fails.carfab": "expect count 1\n"])
+        let run = try shell("""
+            chmod 755 . t && chmod 644 t/locked
+            setpriv --reuid=65534 --regid=65534 --clear-groups "$CARFAB" --test t
+            echo "status $?"
+            chmod 755 t/locked
+            """, directory: directory)
+        #expect(run.stdout == """
+            FAIL t/locked
+                (cannot search the folder: Permission denied)
+            ok t/ok.carfab (1 expect)
+            1 passed, 1 failed
+            status 1
+
+            """, "\(run)")
+    }
+
+    @Test func safe_refuses_tests_reached_through_links_that_lead_outside_and_reads_none() throws {
+        // Under --safe a test file or folder behind a link out of the named folders is refused
+        // with the reason, and nothing of it reaches the output or the report; links that stay
+        // inside, and the same tree without --safe, run as before.
+        let directory = try temporaryDirectory(with: [
+            "outside/secret.txt": "secret first line\n",
+            "outside/o.carfab": "expect count 1\n",
+            "t/in/ok.carfab": "expect count 0\n",
+        ])
+        let run = try shell("""
+            ln -s ../outside/secret.txt t/evil.carfab
+            ln -s ../outside t/out
+            ln -s in/ok.carfab t/alias.carfab
+            ln -s in t/same
+            "$CARFAB" --safe --test t --junit report.xml; echo "status $?"
+            grep -c secret report.xml
+            "$CARFAB" --test t | grep -c secret
+            """, directory: directory)
+        #expect(run.stdout == """
+            ok t/alias.carfab (1 expect)
+            FAIL t/evil.carfab
+                (refused by --safe: a link to outside the folders named)
+            ok t/in/ok.carfab (1 expect)
+            FAIL t/out
+                (refused by --safe: a link to outside the folders named)
+            2 passed, 2 failed
+            status 1
+            0
+            2
+
+            """, "\(run)")
     }
 
     @Test func a_test_process_that_dies_is_a_failure_not_a_hang() throws {
@@ -241,6 +330,57 @@ import Testing
         #expect(run.stdout == "ok t/1.carfab (1 expect)\n1 passed, 0 failed\n", "\(run)")
         let broken = try carfab(["--test", "t", "--init", "broken.carfab"], directory: directory)
         #expect(broken.stdout.hasPrefix("FAIL t/1.carfab\n    broken.carfab:1:5: error: unknown model 'nosuch'"), "\(broken)")
+    }
+
+    @Test func workers_die_with_the_runner_even_by_sigkill() throws {
+        // A CI job killed on timeout takes its test processes with it: none is left running
+        // as a child of PID 1. The test blocks in `source` of a FIFO nobody writes.
+        let directory = try temporaryDirectory(with: ["t/1.carfab": "source fifo\n"])
+        let run = try shell("""
+            \(Self.children)
+            mkfifo t/fifo
+            "$CARFAB" --test t/1.carfab > out.txt 2> err.txt &
+            runner=$!
+            # Until the worker waits in openat (257) for a writer to the FIFO.
+            for _ in $(seq 400); do
+              worker=$(children $runner)
+              [ -n "$worker" ] && [ "$(cut -d' ' -f1 /proc/$worker/syscall 2>/dev/null)" = 257 ] && break
+              sleep 0.05
+            done
+            [ -n "$worker" ] || echo "no worker"
+            kill -KILL $runner
+            wait $runner; echo "status $?"
+            # Until the worker is gone (or dead and not yet reaped by its new parent), at most 10 s.
+            gone() { state=$(sed 's/.*) //' /proc/$worker/stat 2>/dev/null | cut -d' ' -f1); [ -z "$state" ] || [ "$state" = Z ]; }
+            for _ in $(seq 200); do gone && break; sleep 0.05; done
+            gone || { echo "worker left running"; kill -KILL $worker; }
+            echo done
+            """, directory: directory)
+        #expect(run.stdout == "status 137\ndone\n", "\(run)")
+    }
+
+    @Test func a_test_reads_nothing_of_the_runners_standard_input() throws {
+        // `source -` in a test reads an empty input, whatever the runner's standard input holds,
+        // at one job and at several.
+        let directory = try temporaryDirectory(with: ["t/1.carfab": "source -\nexpect count 0\n",
+                                                      "t/2.carfab": "source -\nexpect count 0\n"])
+        for jobs in ["1", "2"] {
+            let run = try carfab(["--test", "t", "-j", jobs], stdin: "car suv\ncar suv\n", directory: directory)
+            #expect(run.stdout == "ok t/1.carfab (1 expect)\nok t/2.carfab (1 expect)\n2 passed, 0 failed\n", "\(run)")
+            #expect(run.status == 0)
+        }
+    }
+
+    @Test func exit_0_after_a_failed_command_is_a_failure_in_a_run_and_in_a_test() throws {
+        // One rule: under --keep-going a failed command makes the status 1 even if `exit 0`
+        // follows, and --test counts the file as failed.
+        let directory = try temporaryDirectory(with: ["t/1.carfab": "car nosuch\nexit 0\n", "t/2.carfab": "car suv\nexit 0\n"])
+        let run = try carfab(["--keep-going", "t/1.carfab"], directory: directory)
+        #expect(run.status == 1 && run.stderr.hasPrefix("t/1.carfab:1:5: error: unknown model 'nosuch'"), "\(run)")
+        #expect(try carfab(["--keep-going", "t/2.carfab"], directory: directory).status == 0)
+        let test = try carfab(["--test", "t", "--keep-going"], directory: directory)
+        #expect(test.stdout.hasPrefix("FAIL t/1.carfab\n    t/1.carfab:1:5: error: unknown model 'nosuch'"), "\(test)")
+        #expect(test.stdout.hasSuffix("ok t/2.carfab (0 expects)\n1 passed, 1 failed\n") && test.status == 1)
     }
 
     @Test func a_test_that_crashes_fails_alone_at_any_job_count() throws {
