@@ -10,7 +10,8 @@ import CEditLine
 // TAP or JSON lines, and as JUnit XML if asked. With -j N, N files run at a time, each in a
 // process forked from this one (which has the catalog loaded already); each sends its
 // outcome back over a pipe, and the outcomes are reported in file order, so the output is
-// the same for any N.
+// the same for any N. `--timeout` ends a process that runs too long; a hosted program, which
+// runs the tests in its own process, cannot end one, and has no time limit.
 
 /// One problem a test file reported.
 struct TestProblem: Equatable {
@@ -77,15 +78,26 @@ enum TestRunner {
         options.keepGoing = parsed.keepGoing
         options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
         options.stop = stop
+        // Every named path yields a test, or an entry that fails as one (missing, empty, unreadable).
+        let paths = parsed.inputs.compactMap { input -> [UInt8]? in if case .file(let path) = input { path.bytes } else { nil } }
+        var files = TestWalk.entries(paths, safe: parsed.safe)
+        if !parsed.filters.isEmpty {
+            // A folder that could not be walked stays: what it hides may match.
+            files = files.filter { entry in entry.isFolder || parsed.filters.contains { matches(entry.path, $0.bytes) } }
+            guard files.contains(where: { !$0.isFolder }) else {
+                let patterns = parsed.filters.map { "'\(DisplayText.escaped($0.description))'" }.joined(separator: ", ")
+                err.write("carfab: error: no test file matches --filter \(patterns)\n")
+                err.flush()
+                return .exit(Program.ExitStatus.failure)
+            }
+        }
+        if parsed.list { return list(files, out: out, err: err) }
         let reporter = TestReporter(format: parsed.format, out: out)
         let loader = TextRenderer(out: out, err: err)
         guard let catalog = Engine.catalog(files: parsed.catalogs.map(\.bytes), reportingTo: loader, options: options) else {
             err.flush()
             return stop.code > 0 ? .stoppedBy(signal: stop.code) : .exit(Program.ExitStatus.failure)
         }
-        // Every named path yields a test, or an entry that fails as one (missing, empty, unreadable).
-        let paths = parsed.inputs.compactMap { input -> [UInt8]? in if case .file(let path) = input { path.bytes } else { nil } }
-        let files = TestWalk.entries(paths, safe: parsed.safe)
         let test = Test(catalog: catalog, options: options, variables: parsed.variables, initFile: parsed.initFile?.bytes)
         reporter.begin(count: files.count)
         var outcomes: [TestOutcome] = []
@@ -101,7 +113,8 @@ enum TestRunner {
             // A test reads nothing of the runner's standard input (`source -` reads an empty
             // file), so its result cannot depend on -j, on timing or on what CI left there.
             emptyStandardInput()
-            running = runInProcesses(files, jobs: jobs, test: test, out: out, err: err, stop: stop, report: report)
+            running = runInProcesses(files, jobs: jobs, timeout: parsed.timeout, test: test, out: out, err: err, stop: stop,
+                                     report: report)
         } else {
             running = runHere(files, test: test, stop: stop, report: report)
         }
@@ -194,6 +207,30 @@ enum TestRunner {
         }
     }
 
+    /// `--filter`: whether `path` matches the glob `pattern` (fnmatch(3) without flags: `*`
+    /// also matches `/`, and a leading `.` is nothing special).
+    static func matches(_ path: [UInt8], _ pattern: [UInt8]) -> Bool {
+        fnmatch(cPath(pattern), cPath(path), 0) == 0
+    }
+
+    /// `--list`: the test files, one per line as the results name them; an entry that cannot
+    /// be run is an error on standard error, and the status 1.
+    private static func list(_ files: [TestEntry], out: Output, err: Output) -> Program.Outcome {
+        var failed = false
+        for entry in files {
+            let shown = DisplayText.escaped(String(decoding: entry.path, as: UTF8.self))
+            if let problem = entry.problem {
+                err.write("carfab: error: \(shown): \(DisplayText.escaped(problem))\n")
+                failed = true
+            } else {
+                out.write(shown + "\n")
+            }
+        }
+        out.flush()
+        err.flush()
+        return Program.outcome(writing: out, to: err) ?? .exit(failed ? Program.ExitStatus.failure : Program.ExitStatus.success)
+    }
+
     /// Runs `files` one after another in this process; the file a stop cut short, if one did.
     private static func runHere(_ files: [TestEntry], test: Test, stop: StopRequest, report: (TestOutcome) -> Void) -> [String] {
         for file in files {
@@ -209,12 +246,14 @@ enum TestRunner {
         let pid: pid_t
         let pipe: Int32
         let file: Int
+        /// When `--timeout` ends it (monotonic seconds), if it does.
+        let deadline: Double?
         var received: [UInt8] = []
     }
 
     /// Runs `files` in up to `jobs` forked processes at a time, reporting in file order; the
     /// files still running if a stop cut it short (their processes are then ended).
-    private static func runInProcesses(_ files: [TestEntry], jobs: Int, test: Test, out: Output, err: Output,
+    private static func runInProcesses(_ files: [TestEntry], jobs: Int, timeout: Double?, test: Test, out: Output, err: Output,
                                        stop: StopRequest, report: (TestOutcome) -> Void) -> [String] {
         var workers: [Worker] = []
         var outcomes = [TestOutcome?](repeating: nil, count: files.count)
@@ -235,7 +274,7 @@ enum TestRunner {
                 // Nothing may be waiting in a buffer a child would inherit and write again.
                 out.flush()
                 err.flush()
-                guard let worker = fork(test, file: next, path: files[next]) else {
+                guard let worker = fork(test, file: next, path: files[next], deadline: timeout.map { now() + $0 }) else {
                     // No process to be had: this one runs the test itself.
                     outcomes[next] = test.run(files[next])
                     next += 1
@@ -246,9 +285,27 @@ enum TestRunner {
             }
             if !workers.isEmpty {
                 var polled = workers.map { pollfd(fd: $0.pipe, events: Int16(POLLIN), revents: 0) }
-                if poll(&polled, nfds_t(polled.count), -1) < 0 {
+                // Wait for an outcome, or until the nearest deadline.
+                let nearest = workers.compactMap(\.deadline).min()
+                let wait = nearest.map { Int32(min(max(($0 - now()) * 1000, 0).rounded(.up), 3_600_000)) } ?? -1
+                if poll(&polled, nfds_t(polled.count), wait) < 0 {
                     if errno == EINTR { continue }
                     return running()
+                }
+                var late = workers.count - 1
+                while late >= 0, let timeout {
+                    defer { late -= 1 }
+                    guard let deadline = workers[late].deadline, now() >= deadline, polled[late].revents == 0 else { continue }
+                    // Out of time: ended, and failed with that reason.
+                    let worker = workers.remove(at: late)
+                    polled.remove(at: late)
+                    kill(worker.pid, SIGKILL)
+                    close(worker.pipe)
+                    var status: Int32 = 0
+                    while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
+                    outcomes[worker.file] = TestOutcome(path: String(decoding: files[worker.file].path, as: UTF8.self), passed: false,
+                                                        expects: 0, problems: [], note: "timed out after \(seconds(timeout)) s",
+                                                        seconds: timeout)
                 }
                 var index = workers.count - 1
                 while index >= 0 {
@@ -294,7 +351,7 @@ enum TestRunner {
 
     /// Starts a process that runs test `file` and writes its outcome to a pipe; nil if no
     /// process or pipe could be made.
-    private static func fork(_ test: Test, file: Int, path: TestEntry) -> Worker? {
+    private static func fork(_ test: Test, file: Int, path: TestEntry, deadline: Double?) -> Worker? {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return nil }
         let parent = getpid()
@@ -322,7 +379,7 @@ enum TestRunner {
             _exit(0)
         }
         close(ends[1])
-        return Worker(pid: pid, pipe: ends[0], file: file)
+        return Worker(pid: pid, pipe: ends[0], file: file, deadline: deadline)
     }
 
     private static func processorCount() -> Int {
@@ -333,6 +390,11 @@ enum TestRunner {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// `--timeout`'s seconds as given: `2`, `0.5`.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     static func formatSeconds(_ seconds: Double) -> String {

@@ -254,6 +254,13 @@ import Testing
         (["--format", "tap", "x.carfab"], "--format tap is for --test"),
         (["--test", "t", "--tset"], "unknown option '--tset'; did you mean '--test'?"),
         (["--test", "t", "--junit", "-"], "--junit needs a file name: the report on standard output would mix with the results"),
+        (["--timeout", "1", "x.carfab"], "--timeout is for --test"),
+        (["--filter", "*", "x.carfab"], "--filter is for --test"),
+        (["--list", "x.carfab"], "--list is for --test"),
+        (["--test", "t", "--timeout", "0"], "--timeout needs a number of seconds above 0 and at most 1000000, not '0'"),
+        (["--test", "t", "--timeout", "1e3"], "--timeout needs a number of seconds above 0 and at most 1000000, not '1e3'"),
+        (["--test", "t", "--list", "--format", "tap"], "--list prints the test files and runs none; it cannot be used with --format"),
+        (["--test", "t", "--list", "--junit", "r.xml"], "--list prints the test files and runs none; it cannot be used with --junit"),
     ])
     func usage_errors_exit_64(arguments: [String], message: String) throws {
         let run = try carfab(arguments)
@@ -466,6 +473,72 @@ import Testing
         let test = try carfab(["--test", "t", "--keep-going"], directory: directory)
         #expect(test.stdout.hasPrefix("FAIL t/1.carfab\n    t/1.carfab:1:5: error: unknown model 'nosuch'"), "\(test)")
         #expect(test.stdout.hasSuffix("ok t/2.carfab (0 expects)\n1 passed, 1 failed\n") && test.status == 1)
+    }
+
+    @Test func timeout_ends_a_test_that_runs_too_long_and_fails_it_with_that_reason() throws {
+        // t/2.carfab waits for ever in `source` of a FIFO nobody writes; the others run.
+        let directory = try temporaryDirectory(with: ["t/1.carfab": "expect count 0\n", "t/2.carfab": "source fifo\n",
+                                                      "t/3.carfab": "car suv\nexpect count 1\n"])
+        let run = try shell("""
+            mkfifo t/fifo
+            "$CARFAB" --test t --timeout 0.5 -j 1 --format tap; echo "status $?"
+            """, directory: directory)
+        #expect(run.stdout == """
+            TAP version 13
+            1..3
+            ok 1 - t/1.carfab (1 expect)
+            not ok 2 - t/2.carfab
+              ---
+              message: "timed out after 0.5 s"
+              severity: fail
+              expects: 0
+              note: "timed out after 0.5 s"
+              ...
+            ok 3 - t/3.carfab (1 expect)
+            # 2 passed, 1 failed
+            status 1
+
+            """, "\(run)")
+        // Ended when its time was up, not when something else happened to end it.
+        let taken = Double(run.stderr.split(separator: " ").dropLast().last ?? "") ?? 0
+        #expect(taken >= 0.5 && taken < 10, "\(run)")
+        // A test within its time passes as before.
+        let quick = try carfab(["--test", "t/1.carfab", "t/3.carfab", "--timeout", "30"], directory: directory)
+        #expect(quick.stdout == "ok t/1.carfab (1 expect)\nok t/3.carfab (1 expect)\n2 passed, 0 failed\n", "\(quick)")
+    }
+
+    @Test func filter_runs_only_the_test_files_whose_path_matches_a_glob() throws {
+        let directory = try folder()
+        let sub = try carfab(["--test", "tests", "--filter", "*sub/*", "--var", "model=suv"], directory: directory)
+        #expect(sub.stdout == """
+            FAIL tests/sub/c-expect.carfab
+                tests/sub/c-expect.carfab:2:14: error: expected count 3, got 2
+                expect count 3
+                             ^
+            FAIL tests/sub/d-quit.carfab
+                (ended by 'quit 3')
+            ok tests/sub/e-pass.carfab (1 expect)
+            1 passed, 2 failed
+
+            """, "\(sub)")
+        // Repeatable: a file runs if any pattern matches; `*` matches `/` too.
+        let two = try carfab(["--test", "tests", "--filter", "*pass*", "--filter", "tests/a-*"], directory: directory)
+        #expect(two.stdout == "ok tests/a-pass.carfab (2 expects)\nok tests/sub/e-pass.carfab (1 expect)\n2 passed, 0 failed\n")
+        #expect(two.status == 0)
+        let none = try carfab(["--test", "tests", "--filter", "*nothing*"], directory: directory)
+        #expect(none == RunResult(stdout: "", stderr: "carfab: error: no test file matches --filter '*nothing*'\n", status: 1))
+    }
+
+    @Test func list_prints_the_test_files_and_runs_none() throws {
+        let directory = try temporaryDirectory(with: ["t/b.carfab": "save ran.carfab\n", "t/sub/a.carfab": "save ran.carfab\n",
+                                                      "t/notes.txt": "not a test\n"])
+        let list = try carfab(["--test", "t", "--list"], directory: directory)
+        #expect(list == RunResult(stdout: "t/b.carfab\nt/sub/a.carfab\n", stderr: "", status: 0))
+        let filtered = try carfab(["--test", "t", "--list", "--filter", "*/sub/*", "nowhere"], directory: directory)
+        #expect(filtered == RunResult(stdout: "t/sub/a.carfab\n",
+                                      stderr: "carfab: error: nowhere: cannot read: No such file or directory\n", status: 1))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("t/ran.carfab").path))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("t/sub/ran.carfab").path))
     }
 
     @Test func a_test_that_crashes_fails_alone_at_any_job_count() throws {
