@@ -41,6 +41,7 @@ struct TestWalk {
     /// Under --safe: a test file or folder reached through a link that leads outside the
     /// named paths is refused, never read.
     let safe: Bool
+    /// Folders walked under the current named path: one met twice (through a link) is walked once.
     private var visited: Set<FileIdentity> = []
     /// Under --safe: every file and folder under the named paths reached without a link.
     private var inside: Set<FileIdentity> = []
@@ -65,6 +66,9 @@ struct TestWalk {
     /// The entries of one named path: itself if it is not a folder, else every `*.carfab`
     /// entry under it; an entry of its own if it cannot be read or holds no test.
     private mutating func entries(_ path: [UInt8]) -> [TestEntry] {
+        // Each named path is walked whole (`t` and `t/sub` both hold tests); what two list
+        // alike is listed once by the caller.
+        visited = []
         let named = Self.openPath(path, pathOnly | O_CLOEXEC)
         guard named >= 0 else {
             return [TestEntry(path: path, problem: "cannot read: \(Self.reason())", isFolder: true)]

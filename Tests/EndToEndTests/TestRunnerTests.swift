@@ -286,6 +286,9 @@ import Testing
         let report = try String(contentsOf: directory.appendingPathComponent("report.xml"), encoding: .utf8)
         #expect(report.contains("tests=\"3\" failures=\"2\""))
         #expect(report.contains("<testcase name=\"nowhere\" classname=\".\" time=\"0.000\">\n      <failure message=\"cannot read: No such file or directory\""))
+        // A folder named twice, or inside another named one, is no empty folder.
+        let twice = try carfab(["--test", "t", "t/", "."], directory: directory)
+        #expect(twice.stdout == "ok t/1.carfab (1 expect)\nok ./t/1.carfab (1 expect)\n2 passed, 0 failed\n", "\(twice)")
         let alone = try carfab(["--test", "nowhere", "--format", "tap"], directory: directory)
         #expect(alone.stdout.contains("\n1..1\nnot ok 1 - nowhere\n"), "\(alone)")
         #expect(alone.status == 1)
