@@ -5,6 +5,8 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 EditLine *cf_el_init(const char *program, int output) {
     return el_init(program, stdin, output == 2 ? stderr : stdout, stderr);
@@ -104,4 +106,10 @@ int cf_terminal_rows(int fd) {
     struct winsize size;
     if (ioctl(fd, TIOCGWINSZ, &size) == 0) return size.ws_row;
     return 0;
+}
+
+int cf_die_with_parent(int parent) {
+    // Checked after the request: a parent that died before it made it would never send the signal.
+    (void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+    return getppid() == parent;
 }

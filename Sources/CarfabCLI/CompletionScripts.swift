@@ -37,6 +37,9 @@ enum CompletionScripts {
         Option(name: "--test", value: nil, summary: "run files and folders of tests"),
         Option(name: "-j", value: "jobs", summary: "with --test: test files at a time"),
         Option(name: "--junit", value: "file", summary: "with --test: write a JUnit XML report"),
+        Option(name: "--timeout", value: "text", summary: "with --test: seconds a test file may take"),
+        Option(name: "--filter", value: "text", summary: "with --test: run the test files matching a glob"),
+        Option(name: "--list", value: nil, summary: "with --test: list the test files, run none"),
         Option(name: "--generate-completion-script", value: "shell", summary: "print a completion script"),
         Option(name: "--lsp", value: nil, summary: "serve the Language Server Protocol"),
         Option(name: "--version", value: nil, summary: "print the version"),
@@ -94,7 +97,7 @@ enum CompletionScripts {
     private static func zsh() -> String {
         func spec(_ option: Option) -> String {
             let summary = option.summary.replacing("'", with: "'\\''").replacing("[", with: "\\[").replacing("]", with: "\\]")
-            let repeatable = ["-e", "--catalog", "--var"].contains(option.name) ? "*" : ""
+            let repeatable = ["-e", "--catalog", "--var", "--filter"].contains(option.name) ? "*" : ""
             let action: String = switch option.value {
             case "file": ":file:_files"
             case "format": ":format:(text json tap)"

@@ -218,7 +218,9 @@ public enum Program {
         center.stopAll()
         if stop.code > 0 { return .stoppedBy(signal: stop.code) }
         if let ended = outcome(writing: out, to: err) { return ended }
-        if let status = engine.requestedExitStatus { return .exit(status) }
+        // One rule, which --test follows too: a failed command makes the status 1 even if
+        // `quit 0` follows (under --keep-going); `quit N` with another N exits with N.
+        if let status = engine.requestedExitStatus, status != 0 { return .exit(status) }
         return .exit(failures > 0 ? ExitStatus.failure : ExitStatus.success)
     }
 

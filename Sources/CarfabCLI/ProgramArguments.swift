@@ -79,6 +79,12 @@ public struct ProgramArguments: Equatable, Sendable {
     public var completionShell: String?
     /// `--lsp`: serve the Language Server Protocol on standard input and output.
     public var languageServer = false
+    /// `--timeout SECONDS`: the most time a test file may take (nil: no limit).
+    public var timeout: Double?
+    /// `--filter PATTERN`, in order: run only the test files whose path one of them matches.
+    public var filters: [ArgumentBytes] = []
+    /// `--list`: print the test files that would run, and run none.
+    public var list = false
 
     /// Reads the arguments after the program name.
     public init(parsing arguments: [String]) throws(UsageError) {
@@ -134,13 +140,21 @@ public struct ProgramArguments: Equatable, Sendable {
                     throw UsageError(message: "no completion script for '\(shell)' (use bash, zsh or fish)")
                 }
                 completionShell = shell
+            case "--timeout":
+                let text = try value(for: name, inline: inline).description
+                guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 1_000_000,
+                      text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else {
+                    throw UsageError(message: "--timeout needs a number of seconds above 0 and at most 1000000, not '\(DisplayText.escaped(text))'")
+                }
+                timeout = seconds
+            case "--filter": filters.append(try value(for: name, inline: inline))
             case "-j":
                 let text = try value(for: name, inline: inline).description
                 guard let count = Int(text), count >= 1, count <= 1024 else {
                     throw UsageError(message: "-j needs a number of jobs from 1 to 1024, not '\(text)'")
                 }
                 jobs = count
-            case "--check", "--keep-going", "--safe", "--help", "-h", "--version", "-i", "--no-init", "--test", "--lsp":
+            case "--check", "--keep-going", "--safe", "--help", "-h", "--version", "-i", "--no-init", "--test", "--lsp", "--list":
                 if inline != nil { throw UsageError(message: "option '\(name)' takes no value") }
                 switch name {
                 case "--check": checkOnly = true
@@ -151,11 +165,13 @@ public struct ProgramArguments: Equatable, Sendable {
                 case "--no-init": noInit = true
                 case "--test": test = true
                 case "--lsp": languageServer = true
+                case "--list": list = true
                 default: showHelp = true
                 }
             default:
                 let options = ["-e", "--catalog", "--format", "--check", "--keep-going", "--safe", "--help", "--version",
-                               "--var", "--init", "--no-init", "--test", "--junit", "--generate-completion-script", "--lsp"]
+                               "--var", "--init", "--no-init", "--test", "--junit", "--generate-completion-script", "--lsp",
+                               "--timeout", "--filter", "--list"]
                 // Only long options are worth a guess: every short one is one edit from another.
                 let hint = !name.hasPrefix("--") ? "" : closestName(to: name, in: options).map { "; did you mean '\($0)'?" } ?? ""
                 throw UsageError(message: "unknown option '\(name)'\(hint)")
@@ -182,6 +198,12 @@ public struct ProgramArguments: Equatable, Sendable {
             if jobs != nil { throw UsageError(message: "-j is for --test") }
             if junit != nil { throw UsageError(message: "--junit is for --test") }
             if format == .tap { throw UsageError(message: "--format tap is for --test") }
+            if timeout != nil { throw UsageError(message: "--timeout is for --test") }
+            if !filters.isEmpty { throw UsageError(message: "--filter is for --test") }
+            if list { throw UsageError(message: "--list is for --test") }
+        }
+        if list && (format != .text || junit != nil) {
+            throw UsageError(message: "--list prints the test files and runs none; it cannot be used with \(junit != nil ? "--junit" : "--format")")
         }
         // The last --var of a name is the one that counts, as it replaces the others.
         var held: [String: Int] = [:]
@@ -242,6 +264,10 @@ public struct ProgramArguments: Equatable, Sendable {
                             folder) as a test in a fresh session; exit 1 if any fails
           -j N              with --test: run N test files at a time (default: cores)
           --junit FILE      with --test: also write a JUnit XML report to FILE
+          --timeout SECONDS with --test: fail a test file still running after SECONDS
+          --filter PATTERN  with --test: run only the test files whose path matches
+                            PATTERN, a glob ('*' also matches '/'; repeatable)
+          --list            with --test: print the test files that would run; run none
           --generate-completion-script SHELL
                             print a completion script for bash, zsh or fish
           --lsp             serve the Language Server Protocol on standard input

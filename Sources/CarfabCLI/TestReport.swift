@@ -1,14 +1,15 @@
 import CarScript
 
 /// Writes test outcomes as they come, in file order: text (one line per file, its problems
-/// indented below a failure), TAP version 14 (a test point per file, problems in a YAML
+/// indented below a failure), TAP version 13 (a test point per file, problems in a YAML
 /// block), or JSON lines (one object per file and a summary).
 struct TestReporter {
     let format: OutputFormat
     let out: Output
 
     func begin(count: Int) {
-        if format == .tap { out.write("TAP version 14\n1..\(count)\n") }
+        // Version 13, which Perl's TAP::Harness (prove) and tappy both read; 14 adds nothing used here.
+        if format == .tap { out.write("TAP version 13\n1..\(count)\n") }
     }
 
     func report(_ outcome: TestOutcome, number: Int) {
@@ -51,9 +52,7 @@ struct TestReporter {
     }
 
     private func tap(_ outcome: TestOutcome, number: Int) {
-        // A description may not hold a line break, and `#` would begin a directive.
-        let description = DisplayText.escaped(outcome.path).split(separator: "#", omittingEmptySubsequences: false)
-            .joined(separator: "\\#")
+        let description = Self.tapDescription(outcome.path)
         guard !outcome.passed else {
             out.write("ok \(number) - \(description) (\(Self.expects(outcome.expects)))\n")
             return
@@ -72,15 +71,69 @@ struct TestReporter {
         out.write("  expects: \(outcome.expects)\n")
         if let note = outcome.note { out.write("  note: \(Self.yaml(note))\n") }
         if !outcome.problems.isEmpty {
-            // The indentation is given (|2): a first line that starts with a blank would set it otherwise.
-            out.write("  diagnostics: |2\n")
-            for problem in outcome.problems {
-                for line in problem.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-                    out.write("    " + DisplayText.escaped(String(line)) + "\n")
+            // One quoted scalar, its lines joined by `\n`: TAP::Parser's YAMLish reader takes no
+            // block scalar with an indentation indicator, and reads a list item holding `: `
+            // as a hash.
+            let lines = outcome.problems.flatMap { $0.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() }
+            out.write("  diagnostics: \(Self.yaml(lines: lines.map(String.init)))\n")
+        }
+        out.write("  ...\n")
+    }
+
+    /// A test point's description: the path as `visible` shows it, then `\` and `#` escaped
+    /// as TAP says, so no name reads as a directive (`x \# TODO.carfab` failing is not a
+    /// passing TODO).
+    static func tapDescription(_ path: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in visible(path).unicodeScalars {
+            if scalar == "\\" || scalar == "#" { result.append("\\") }
+            result.append(scalar)
+        }
+        return String(result)
+    }
+
+    /// `text` as shown in TAP: as everywhere carfab shows a script's text (`\u{202E}`,
+    /// `\e`), and noncharacters (U+FFFE), which YAML readers refuse, escaped the same way.
+    static func visible(_ text: String) -> String {
+        let shown = DisplayText.escaped(text)
+        guard shown.unicodeScalars.contains(where: isNoncharacter) else { return shown }
+        var result = ""
+        for scalar in shown.unicodeScalars {
+            if isNoncharacter(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isNoncharacter(_ scalar: Unicode.Scalar) -> Bool {
+        (0xFDD0...0xFDEF).contains(scalar.value) || scalar.value & 0xFFFE == 0xFFFE
+    }
+
+    /// One line of text as a YAML double-quoted scalar (see `yaml(lines:)`).
+    static func yaml(_ text: String) -> String {
+        yaml(lines: [text])
+    }
+
+    /// `lines` as one YAML double-quoted scalar, read alike by TAP::Parser's YAMLish reader and
+    /// by YAML libraries: each line shown as `visible` makes it, so nothing but printable
+    /// characters and tabs remain; the only escapes are `\\`, `\"`, `\t` and `\n` between lines.
+    static func yaml(lines: [String]) -> String {
+        var result = "\""
+        for (index, line) in lines.enumerated() {
+            if index > 0 { result += "\\n" }
+            for scalar in visible(line).unicodeScalars {
+                switch scalar {
+                case "\\": result += "\\\\"
+                case "\"": result += "\\\""
+                case "\t": result += "\\t"
+                default: result.unicodeScalars.append(scalar)
                 }
             }
         }
-        out.write("  ...\n")
+        return result + "\""
     }
 
     private func json(_ outcome: TestOutcome) {
@@ -94,10 +147,6 @@ struct TestReporter {
         out.write(object.text + "\n")
     }
 
-    /// `text` as a YAML double-quoted scalar (JSON's string syntax is valid YAML).
-    private static func yaml(_ text: String) -> String {
-        JSONObject.quote(text)
-    }
 }
 
 /// The JUnit XML report GitLab, Jenkins and others read: one test suite for the run, one

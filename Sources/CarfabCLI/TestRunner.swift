@@ -3,13 +3,15 @@ import Glibc
 #endif
 import CarFactory
 import CarScript
+import CEditLine
 
 // `carfab --test PATH...`: every test file runs in a fresh session (the catalog, with any
 // --catalog files, loaded once and given to each), and is reported in file order, as text,
 // TAP or JSON lines, and as JUnit XML if asked. With -j N, N files run at a time, each in a
 // process forked from this one (which has the catalog loaded already); each sends its
 // outcome back over a pipe, and the outcomes are reported in file order, so the output is
-// the same for any N.
+// the same for any N. `--timeout` ends a process that runs too long; a hosted program, which
+// runs the tests in its own process, cannot end one, and has no time limit.
 
 /// One problem a test file reported.
 struct TestProblem: Equatable {
@@ -37,12 +39,6 @@ struct TestProblem: Equatable {
         (self.id, self.file, self.line, self.column, self.message, self.text, self.json) =
             (id, file, line, column, message, text, json)
     }
-}
-
-/// A test file to run, or one that cannot be, and why.
-struct TestEntry: Equatable {
-    var path: [UInt8]
-    var problem: String?
 }
 
 /// How one test file went.
@@ -83,28 +79,25 @@ enum TestRunner {
         options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
         options.environment = parsed.safe ? .refused(by: "by --safe") : .reading(environment.variable)
         options.stop = stop
+        // Every named path yields a test, or an entry that fails as one (missing, empty, unreadable).
+        let paths = parsed.inputs.compactMap { input -> [UInt8]? in if case .file(let path) = input { path.bytes } else { nil } }
+        var files = TestWalk.entries(paths, safe: parsed.safe)
+        if !parsed.filters.isEmpty {
+            // A folder that could not be walked stays: what it hides may match.
+            files = files.filter { entry in entry.isFolder || parsed.filters.contains { matches(entry.path, $0.bytes) } }
+            guard files.contains(where: { !$0.isFolder }) else {
+                let patterns = parsed.filters.map { "'\(DisplayText.escaped($0.description))'" }.joined(separator: ", ")
+                err.write("carfab: error: no test file matches --filter \(patterns)\n")
+                err.flush()
+                return .exit(Program.ExitStatus.failure)
+            }
+        }
+        if parsed.list { return list(files, out: out, err: err) }
         let reporter = TestReporter(format: parsed.format, out: out)
         let loader = TextRenderer(out: out, err: err)
         guard let catalog = Engine.catalog(files: parsed.catalogs.map(\.bytes), reportingTo: loader, options: options) else {
             err.flush()
             return stop.code > 0 ? .stoppedBy(signal: stop.code) : .exit(Program.ExitStatus.failure)
-        }
-        var files: [TestEntry] = []
-        var seen: Set<[UInt8]> = []
-        for case .file(let path) in parsed.inputs {
-            switch collect(path.bytes) {
-            case .success(let found):
-                for file in found where seen.insert(file.path).inserted { files.append(file) }
-            case .failure(let problem):
-                err.write("carfab: error: \(problem.message)\n")
-                err.flush()
-                return .exit(Program.ExitStatus.failure)
-            }
-        }
-        guard !files.isEmpty else {
-            err.write("carfab: error: no test files (*.carfab) in \(parsed.inputs.map { "'\(DisplayText.escaped(Self.name(of: $0)))'" }.joined(separator: ", "))\n")
-            err.flush()
-            return .exit(Program.ExitStatus.failure)
         }
         let test = Test(catalog: catalog, options: options, variables: parsed.variables, initFile: parsed.initFile?.bytes)
         reporter.begin(count: files.count)
@@ -118,7 +111,11 @@ enum TestRunner {
         // hosted program (see `isHosted`) keeps them in its own.
         let running: [String]
         if !environment.isHosted {
-            running = runInProcesses(files, jobs: jobs, test: test, out: out, err: err, stop: stop, report: report)
+            // A test reads nothing of the runner's standard input (`source -` reads an empty
+            // file), so its result cannot depend on -j, on timing or on what CI left there.
+            emptyStandardInput()
+            running = runInProcesses(files, jobs: jobs, timeout: parsed.timeout, test: test, out: out, err: err, stop: stop,
+                                     report: report)
         } else {
             running = runHere(files, test: test, stop: stop, report: report)
         }
@@ -164,13 +161,22 @@ enum TestRunner {
             let collector = TestCollector()
             let engine = Engine(catalog: catalog, options: options, sink: collector)
             for setting in variables { engine.setVariable(setting.name, to: setting.value) }
-            for file in (initFile.map { [$0] } ?? []) + [entry.path] where engine.failureCount == 0 && !engine.shouldStop {
+            if let initFile {
                 do {
-                    engine.evaluate(try openLineSource(.filePath(file), stop: options.stop))
+                    engine.evaluate(try openLineSource(.filePath(initFile), stop: options.stop))
                 } catch .interrupted {
                     // Stopped: the runner reports nothing more.
                 } catch {
-                    engine.report(unreadable: String(decoding: file, as: UTF8.self), error)
+                    engine.report(unreadable: String(decoding: initFile, as: UTF8.self), error)
+                }
+            }
+            if engine.failureCount == 0 && !engine.shouldStop {
+                do {
+                    engine.evaluate(try openLineSource(.descriptor(try open(entry), path: entry.path), stop: options.stop))
+                } catch .interrupted {
+                    // Stopped: the runner reports nothing more.
+                } catch {
+                    engine.report(unreadable: shown, error)
                 }
             }
             var note: String?
@@ -180,6 +186,50 @@ enum TestRunner {
             return TestOutcome(path: shown, passed: passed, expects: engine.expectationCount, problems: collector.problems,
                                note: note, seconds: now() - started)
         }
+
+        /// Opens the test file `entry` names for reading, however long its path, and only if it
+        /// is still the file that was listed (under --safe).
+        private func open(_ entry: TestEntry) throws(LineSourceFailure) -> Int32 {
+            let shown = String(decoding: entry.path, as: UTF8.self)
+            var fd: Int32
+            repeat {
+                fd = TestWalk.openPath(entry.path, O_RDONLY | O_CLOEXEC)
+                if fd < 0 && errno == EINTR && options.stop.isRequested { throw .interrupted }
+            } while fd < 0 && errno == EINTR
+            guard fd >= 0 else { throw .unreadable("cannot open '\(shown)': \(String(cString: strerror(errno)))") }
+            if let identity = entry.identity {
+                var info = stat()
+                guard fstat(fd, &info) == 0, FileIdentity(info) == identity else {
+                    close(fd)
+                    throw .unreadable("cannot open '\(shown)': it is not the file that was listed (refused by --safe)")
+                }
+            }
+            return fd
+        }
+    }
+
+    /// `--filter`: whether `path` matches the glob `pattern` (fnmatch(3) without flags: `*`
+    /// also matches `/`, and a leading `.` is nothing special).
+    static func matches(_ path: [UInt8], _ pattern: [UInt8]) -> Bool {
+        fnmatch(cPath(pattern), cPath(path), 0) == 0
+    }
+
+    /// `--list`: the test files, one per line as the results name them; an entry that cannot
+    /// be run is an error on standard error, and the status 1.
+    private static func list(_ files: [TestEntry], out: Output, err: Output) -> Program.Outcome {
+        var failed = false
+        for entry in files {
+            let shown = DisplayText.escaped(String(decoding: entry.path, as: UTF8.self))
+            if let problem = entry.problem {
+                err.write("carfab: error: \(shown): \(DisplayText.escaped(problem))\n")
+                failed = true
+            } else {
+                out.write(shown + "\n")
+            }
+        }
+        out.flush()
+        err.flush()
+        return Program.outcome(writing: out, to: err) ?? .exit(failed ? Program.ExitStatus.failure : Program.ExitStatus.success)
     }
 
     /// Runs `files` one after another in this process; the file a stop cut short, if one did.
@@ -197,12 +247,14 @@ enum TestRunner {
         let pid: pid_t
         let pipe: Int32
         let file: Int
+        /// When `--timeout` ends it (monotonic seconds), if it does.
+        let deadline: Double?
         var received: [UInt8] = []
     }
 
     /// Runs `files` in up to `jobs` forked processes at a time, reporting in file order; the
     /// files still running if a stop cut it short (their processes are then ended).
-    private static func runInProcesses(_ files: [TestEntry], jobs: Int, test: Test, out: Output, err: Output,
+    private static func runInProcesses(_ files: [TestEntry], jobs: Int, timeout: Double?, test: Test, out: Output, err: Output,
                                        stop: StopRequest, report: (TestOutcome) -> Void) -> [String] {
         var workers: [Worker] = []
         var outcomes = [TestOutcome?](repeating: nil, count: files.count)
@@ -223,7 +275,7 @@ enum TestRunner {
                 // Nothing may be waiting in a buffer a child would inherit and write again.
                 out.flush()
                 err.flush()
-                guard let worker = fork(test, file: next, path: files[next]) else {
+                guard let worker = fork(test, file: next, path: files[next], deadline: timeout.map { now() + $0 }) else {
                     // No process to be had: this one runs the test itself.
                     outcomes[next] = test.run(files[next])
                     next += 1
@@ -234,9 +286,27 @@ enum TestRunner {
             }
             if !workers.isEmpty {
                 var polled = workers.map { pollfd(fd: $0.pipe, events: Int16(POLLIN), revents: 0) }
-                if poll(&polled, nfds_t(polled.count), -1) < 0 {
+                // Wait for an outcome, or until the nearest deadline.
+                let nearest = workers.compactMap(\.deadline).min()
+                let wait = nearest.map { Int32(min(max(($0 - now()) * 1000, 0).rounded(.up), 3_600_000)) } ?? -1
+                if poll(&polled, nfds_t(polled.count), wait) < 0 {
                     if errno == EINTR { continue }
                     return running()
+                }
+                var late = workers.count - 1
+                while late >= 0, let timeout {
+                    defer { late -= 1 }
+                    guard let deadline = workers[late].deadline, now() >= deadline, polled[late].revents == 0 else { continue }
+                    // Out of time: ended, and failed with that reason.
+                    let worker = workers.remove(at: late)
+                    polled.remove(at: late)
+                    kill(worker.pid, SIGKILL)
+                    close(worker.pipe)
+                    var status: Int32 = 0
+                    while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
+                    outcomes[worker.file] = TestOutcome(path: String(decoding: files[worker.file].path, as: UTF8.self), passed: false,
+                                                        expects: 0, problems: [], note: "timed out after \(seconds(timeout)) s",
+                                                        seconds: timeout)
                 }
                 var index = workers.count - 1
                 while index >= 0 {
@@ -265,11 +335,27 @@ enum TestRunner {
         return []
     }
 
+    /// Makes descriptor 0 an empty input: /dev/null, or a pipe with no writer if there is none.
+    private static func emptyStandardInput() {
+        var empty = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        if empty < 0 {
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { return }
+            close(ends[1])
+            empty = ends[0]
+        }
+        if empty != 0 {
+            dup2(empty, 0)
+            close(empty)
+        }
+    }
+
     /// Starts a process that runs test `file` and writes its outcome to a pipe; nil if no
     /// process or pipe could be made.
-    private static func fork(_ test: Test, file: Int, path: TestEntry) -> Worker? {
+    private static func fork(_ test: Test, file: Int, path: TestEntry, deadline: Double?) -> Worker? {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return nil }
+        let parent = getpid()
         let pid = Glibc.fork()
         if pid < 0 {
             close(ends[0])
@@ -278,7 +364,10 @@ enum TestRunner {
         }
         if pid == 0 {
             // The child: run the test, send the outcome, and leave without running anything of
-            // the parent's (no buffered output, no services) on the way out.
+            // the parent's (no buffered output, no services) on the way out. It dies with the
+            // runner, however the runner ends (a CI job's SIGKILL on timeout included), and
+            // ends at once if the runner died before it could ask for that.
+            guard cf_die_with_parent(parent) == 1 else { _exit(1) }
             close(ends[0])
             let bytes = TestWire.bytes(of: test.run(path))
             var sent = 0
@@ -291,75 +380,7 @@ enum TestRunner {
             _exit(0)
         }
         close(ends[1])
-        return Worker(pid: pid, pipe: ends[0], file: file)
-    }
-
-    /// The test files `path` names: itself if it is not a folder, else every `*.carfab` entry
-    /// under it, in byte order of their paths; an entry that cannot be read is kept, with
-    /// why, and fails as a test (nothing is passed over in silence).
-    static func collect(_ path: [UInt8]) -> Result<[TestEntry], CollectFailure> {
-        var info = stat()
-        guard status(of: path, &info) == 0 else {
-            let shown = DisplayText.escaped(String(decoding: path, as: UTF8.self))
-            return .failure(CollectFailure(message: "cannot read '\(shown)': \(String(cString: strerror(errno)))"))
-        }
-        guard info.st_mode & S_IFMT == S_IFDIR else { return .success([TestEntry(path: path)]) }
-        var found: [TestEntry] = []
-        var visited: Set<[UInt64]> = []
-        walk(path, into: &found, visited: &visited)
-        return .success(found.sorted { $0.path.lexicographicallyPrecedes($1.path) })
-    }
-
-    struct CollectFailure: Error {
-        let message: String
-    }
-
-    /// `stat` of a path given as its bytes (a name need not be UTF-8).
-    private static func status(of path: [UInt8], _ info: inout stat) -> Int32 {
-        stat(cPath(path), &info)
-    }
-
-    /// Adds the `*.carfab` entries under directory `path`; a directory met twice (through a
-    /// link) is walked once.
-    private static func walk(_ path: [UInt8], into found: inout [TestEntry], visited: inout Set<[UInt64]>) {
-        var info = stat()
-        guard status(of: path, &info) == 0, visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
-        guard let directory = opendir(cPath(path)) else {
-            found.append(TestEntry(path: path, problem: "cannot read the folder: \(String(cString: strerror(errno)))"))
-            return
-        }
-        defer { closedir(directory) }
-        var entries: [[UInt8]] = []
-        while let entry = readdir(directory) {
-            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                Array(raw.prefix { $0 != 0 })
-            }
-            guard bytes != [0x2E], bytes != [0x2E, 0x2E] else { continue }
-            entries.append(bytes)
-        }
-        let suffix = Array(".carfab".utf8)
-        for entry in entries {
-            let full = path.last == 0x2F ? path + entry : path + [0x2F] + entry
-            let isTest = entry.count > suffix.count && entry.suffix(suffix.count).elementsEqual(suffix)
-            var entryInfo = stat()
-            guard status(of: full, &entryInfo) == 0 else {
-                // A link to nowhere, or a name that cannot be looked at.
-                if isTest { found.append(TestEntry(path: full, problem: "cannot read: \(String(cString: strerror(errno)))")) }
-                continue
-            }
-            switch entryInfo.st_mode & S_IFMT {
-            case S_IFDIR: walk(full, into: &found, visited: &visited)
-            case S_IFREG where isTest: found.append(TestEntry(path: full))
-            case _ where isTest: found.append(TestEntry(path: full, problem: "not a regular file"))
-            default: break
-            }
-        }
-    }
-
-    private static func name(of input: ProgramInput) -> String {
-        switch input {
-        case .file(let path), .text(let path): path.description
-        }
+        return Worker(pid: pid, pipe: ends[0], file: file, deadline: deadline)
     }
 
     private static func processorCount() -> Int {
@@ -370,6 +391,11 @@ enum TestRunner {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// `--timeout`'s seconds as given: `2`, `0.5`.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     static func formatSeconds(_ seconds: Double) -> String {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `carfab --test`: a folder of passing and failing scripts, in every output format, at one
-/// job and at several, checked by the consumers CI uses (TAP by tappy, JUnit by xmllint
+/// job and at several, checked by the consumers CI uses (TAP by prove and tappy, JUnit by xmllint
 /// against a schema).
 @Suite struct TestRunnerTests {
     /// A shell function printing the children of a process, from /proc (no procps needed).
@@ -76,36 +76,121 @@ import Testing
         #expect(run.status == 1)
     }
 
-    @Test func tap_is_version_14_and_reads_with_a_tap_consumer() throws {
+    @Test func tap_is_version_13_and_strict() throws {
         let directory = try folder()
         let run = try carfab(["--test", "tests", "--format", "tap", "--var", "model=suv", "-j", "3"], directory: directory)
         #expect(run.status == 1)
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(Array(lines.prefix(3)) == ["TAP version 14", "1..5", "ok 1 - tests/a-pass.carfab (2 expects)"])
+        #expect(Array(lines.prefix(3)) == ["TAP version 13", "1..5", "ok 1 - tests/a-pass.carfab (2 expects)"])
         #expect(lines.contains("not ok 2 - tests/b-fail.carfab"))
+        #expect(lines.contains(#"  diagnostics: "tests/b-fail.carfab:3:5: error: unknown model 'nosuch'; valid models: compact, sports, suv\ncar nosuch\n    ^~~~~~""#))
         #expect(lines.dropLast().last == "# 2 passed, 3 failed")
         try StrictTAP.check(run.stdout, tests: 5)
-        // tappy, Debian's python3-tap, reads each test point and its YAML block.
-        let script = """
-            import sys
-            from tap.parser import Parser
-            for line in Parser().parse_text(sys.stdin.read()):
-                if line.category == 'test':
-                    print(line.number, 'ok' if line.ok else 'not ok', (line.yaml_block or {}).get('message', ''),
-                          (line.yaml_block or {}).get('at', {}).get('line', ''))
-                elif line.category == 'unknown':
-                    print('unknown', repr(line))
-            """
-        let tappy = try launch("/usr/bin/python3", ["-c", script], stdin: run.stdout)
-        #expect(tappy.status == 0, "\(tappy)")
-        #expect(tappy.stdout == """
-            1 ok \("") \("")
-            2 not ok unknown model 'nosuch'; valid models: compact, sports, suv 3
-            3 not ok expected count 3, got 2 2
-            4 not ok ended by 'quit 3' \("")
-            5 ok \("") \("")
+    }
 
-            """)
+    /// Each test point as Perl's TAP::Parser (what `prove` runs on) reads it: number, ok or
+    /// not ok, a directive if any, and its YAML block's message, line and diagnostics.
+    static let perlReader = #"""
+        use TAP::Parser;
+        my $tap = do { local $/; <STDIN> };
+        my $parser = TAP::Parser->new({ tap => $tap });
+        my $last = '';
+        sub field { my $v = shift; $v = '' unless defined $v; $v =~ s/\n/\\n/g; $v }
+        while (my $result = $parser->next) {
+            if ($result->is_test) {
+                print "$last\n" if $last ne '';
+                $last = $result->number . ' ' . ($result->is_actual_ok ? 'ok' : 'not ok')
+                    . ($result->has_todo ? ' TODO' : '') . ($result->has_skip ? ' SKIP' : '');
+            } elsif ($result->is_yaml) {
+                my $data = $result->data;
+                $last .= ' | ' . field($data->{message}) . ' | ' . field($data->{at} ? $data->{at}{line} : '')
+                    . ' | ' . field($data->{diagnostics});
+            } elsif ($result->is_unknown) {
+                print "unknown: ", $result->as_string, "\n";
+            }
+        }
+        print "$last\n" if $last ne '';
+        print "parse error: $_\n" for $parser->parse_errors;
+        print 'passed ', scalar($parser->passed), ' failed ', scalar($parser->failed), "\n";
+        """#
+
+    /// The same, as tappy (python3-tap) reads it.
+    static let tappyReader = #"""
+        import sys
+        from tap.parser import Parser
+        def field(v):
+            return '' if v is None else str(v).replace('\n', '\\n')
+        passed = failed = 0
+        for line in Parser().parse_text(sys.stdin.read()):
+            if line.category == 'test':
+                text = str(line.number) + ' ' + ('ok' if line.ok else 'not ok')
+                text += (' TODO' if line.todo else '') + (' SKIP' if line.skip else '')
+                block = line.yaml_block
+                if block is not None:
+                    text += ' | ' + field(block.get('message')) + ' | ' + field((block.get('at') or {}).get('line'))
+                    text += ' | ' + field(block.get('diagnostics'))
+                print(text)
+                if line.ok or line.todo or line.skip:
+                    passed += 1
+                else:
+                    failed += 1
+            elif line.category == 'unknown':
+                print('unknown:', line)
+        print('passed', passed, 'failed', failed)
+        """#
+
+    @Test func prove_and_tappy_read_a_passing_and_a_failing_suite_alike() throws {
+        // TAP::Harness 3.44 (Debian's perl) reads TAP 13 only, and no YAML block scalar with an
+        // indentation indicator; tappy reads YAML blocks with PyYAML, which refuses raw C1,
+        // bidi and noncharacters. A name with `\#` and `TODO` must not read as a passing TODO.
+        let directory = try folder()
+        let hostile = "tests/y\u{202E}\u{9B}\u{FFFE}.carfab"
+        try Data("expect count 1\n".utf8).write(to: directory.appendingPathComponent("tests/x \\# TODO.carfab"))
+        try Data("car \"a\u{202E}b\u{9B}c\u{FFFE}d\u{1B}e\"\n".utf8).write(to: directory.appendingPathComponent(hostile))
+        let failing = try carfab(["--test", "tests", "--format", "tap", "--var", "model=suv", "-j", "3", "--junit", "r.xml"],
+                                 directory: directory)
+        #expect(failing.status == 1)
+        #expect(failing.stdout.contains("\nnot ok 6 - tests/x \\\\\\# TODO.carfab\n"), "\(failing)")
+        #expect(!failing.stdout.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || $0.value == 0x202E
+                                                          || $0.value == 0xFFFE || $0.value == 0x1B })
+        let expectedFailing = ##"""
+            1 ok
+            2 not ok | unknown model 'nosuch'; valid models: compact, sports, suv | 3 | tests/b-fail.carfab:3:5: error: unknown model 'nosuch'; valid models: compact, sports, suv\ncar nosuch\n    ^~
+            3 not ok | expected count 3, got 2 | 2 | tests/sub/c-expect.carfab:2:14: error: expected count 3, got 2\nexpect count 3\n             ^
+            4 not ok | ended by 'quit 3' |  | 
+            5 ok
+            6 not ok | expected count 1, got 0 | 1 | tests/x \# TODO.carfab:1:14: error: expected count 1, got 0\nexpect count 1\n             ^
+            7 not ok | unknown model 'a\u{202E}b\u{009B}c\u{FFFE}d\ee'; valid models: compact, sports, suv | 1 | tests/y\u{202E}\u{009B}\u{FFFE}.carfab:1:5: error: unknown model 'a\u{202E}b\u{009B}c\u{FFFE}d\ee'; valid models: compact, sports, suv\ncar "a\u{202E}b\u{009B}c\u{FFFE}d\ee"\n    ^~
+            passed 2 failed 5
+
+            """##
+        // (A caret's run of `~` is the renderer's business, not the readers'.)
+        func squeezed(_ text: String) -> String { text.replacing(/~+/, with: "~") }
+        let perl = try launch("/usr/bin/perl", ["-e", Self.perlReader], stdin: failing.stdout)
+        #expect(squeezed(perl.stdout) == expectedFailing, "\(perl)")
+        let tappy = try launch("/usr/bin/python3", ["-c", Self.tappyReader], stdin: failing.stdout)
+        #expect(tappy.stdout == perl.stdout, "\(tappy)")
+        // prove itself, on the TAP as a file: the suite fails, every test point is read.
+        try Data(failing.stdout.utf8).write(to: directory.appendingPathComponent("failing.tap"))
+        let proveFailing = try launch("/usr/bin/prove", ["-e", "cat", "failing.tap"], directory: directory)
+        #expect(proveFailing.status == 1)
+        #expect(proveFailing.stdout.contains("Failed 5/7 subtests") && proveFailing.stdout.contains("Failed tests:  2-4, 6-7"),
+                "\(proveFailing)")
+        #expect(!proveFailing.stdout.contains("Parse errors") && proveFailing.stdout.hasSuffix("Result: FAIL\n"))
+        try StrictTAP.check(failing.stdout, tests: 7)
+        // The JUnit report of the same run stays well-formed XML.
+        let xml = try launch("/usr/bin/xmllint", ["--noout", "r.xml"], directory: directory)
+        #expect(xml.status == 0 && xml.stderr.isEmpty, "\(xml)")
+
+        let passing = try carfab(["--test", "tests/a-pass.carfab", "tests/sub/e-pass.carfab", "--format", "tap"], directory: directory)
+        #expect(passing.status == 0)
+        let expectedPassing = "1 ok\n2 ok\npassed 2 failed 0\n"
+        #expect(try launch("/usr/bin/perl", ["-e", Self.perlReader], stdin: passing.stdout).stdout == expectedPassing)
+        #expect(try launch("/usr/bin/python3", ["-c", Self.tappyReader], stdin: passing.stdout).stdout == expectedPassing)
+        try Data(passing.stdout.utf8).write(to: directory.appendingPathComponent("passing.tap"))
+        let provePassing = try launch("/usr/bin/prove", ["-e", "cat", "passing.tap"], directory: directory)
+        #expect(provePassing.status == 0 && provePassing.stdout.contains("All tests successful.")
+                && provePassing.stdout.contains("Tests=2") && provePassing.stdout.hasSuffix("Result: PASS\n"), "\(provePassing)")
     }
 
     @Test func json_is_a_line_per_file_and_a_summary() throws {
@@ -169,6 +254,13 @@ import Testing
         (["--format", "tap", "x.carfab"], "--format tap is for --test"),
         (["--test", "t", "--tset"], "unknown option '--tset'; did you mean '--test'?"),
         (["--test", "t", "--junit", "-"], "--junit needs a file name: the report on standard output would mix with the results"),
+        (["--timeout", "1", "x.carfab"], "--timeout is for --test"),
+        (["--filter", "*", "x.carfab"], "--filter is for --test"),
+        (["--list", "x.carfab"], "--list is for --test"),
+        (["--test", "t", "--timeout", "0"], "--timeout needs a number of seconds above 0 and at most 1000000, not '0'"),
+        (["--test", "t", "--timeout", "1e3"], "--timeout needs a number of seconds above 0 and at most 1000000, not '1e3'"),
+        (["--test", "t", "--list", "--format", "tap"], "--list prints the test files and runs none; it cannot be used with --format"),
+        (["--test", "t", "--list", "--junit", "r.xml"], "--list prints the test files and runs none; it cannot be used with --junit"),
     ])
     func usage_errors_exit_64(arguments: [String], message: String) throws {
         let run = try carfab(arguments)
@@ -176,14 +268,106 @@ import Testing
         #expect(run.status == 64 && run.stdout.isEmpty)
     }
 
-    @Test func missing_paths_and_empty_folders_are_errors() throws {
-        let directory = try temporaryDirectory(with: ["empty/readme.txt": "no tests\n"])
-        let missing = try carfab(["--test", "nowhere"], directory: directory)
-        #expect(missing.stderr == "carfab: error: cannot read 'nowhere': No such file or directory\n")
-        #expect(missing.status == 1)
-        let empty = try carfab(["--test", "empty"], directory: directory)
-        #expect(empty.stderr == "carfab: error: no test files (*.carfab) in 'empty'\n")
-        #expect(empty.status == 1)
+    @Test func a_named_path_that_yields_no_test_fails_and_the_others_still_run() throws {
+        // A missing path or an empty folder is a failing test point of its own, alone or
+        // beside other paths; the other tests run and every report is written.
+        let directory = try temporaryDirectory(with: ["empty/readme.txt": "no tests\n", "t/1.carfab": "expect count 0\n"])
+        let run = try carfab(["--test", "nowhere", "t", "empty", "--junit", "report.xml"], directory: directory)
+        #expect(run.stdout == """
+            FAIL nowhere
+                (cannot read: No such file or directory)
+            ok t/1.carfab (1 expect)
+            FAIL empty
+                (no test files (*.carfab) in the folder)
+            1 passed, 2 failed
+
+            """, "\(run)")
+        #expect(run.status == 1)
+        let report = try String(contentsOf: directory.appendingPathComponent("report.xml"), encoding: .utf8)
+        #expect(report.contains("tests=\"3\" failures=\"2\""))
+        #expect(report.contains("<testcase name=\"nowhere\" classname=\".\" time=\"0.000\">\n      <failure message=\"cannot read: No such file or directory\""))
+        // A folder named twice, or inside another named one, is no empty folder.
+        let twice = try carfab(["--test", "t", "t/", "."], directory: directory)
+        #expect(twice.stdout == "ok t/1.carfab (1 expect)\nok ./t/1.carfab (1 expect)\n2 passed, 0 failed\n", "\(twice)")
+        let alone = try carfab(["--test", "nowhere", "--format", "tap"], directory: directory)
+        #expect(alone.stdout.contains("\n1..1\nnot ok 1 - nowhere\n"), "\(alone)")
+        #expect(alone.status == 1)
+    }
+
+    @Test func tests_under_a_path_longer_than_path_max_run() throws {
+        // 22 folders of 200 bytes: the test's path is over 4,400 bytes, beyond PATH_MAX.
+        let directory = try temporaryDirectory(with: ["t/ok.carfab": "expect count 0\n"])
+        let run = try shell("""
+            name=$(printf 'd%.0s' $(seq 200))
+            (cd t && for _ in $(seq 22); do mkdir $name && cd $name; done && printf 'expect count 1\\n' > deep.carfab)
+            "$CARFAB" --test t -j 2 > out.txt; echo "status $?"
+            sed "s/$name/D/g" out.txt
+            rm -rf t
+            """, directory: directory)
+        #expect(run.stdout == """
+            status 1
+            FAIL t/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/deep.carfab
+                t/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/D/deep.carfab:1:14: error: expected count 1, got 0
+                expect count 1
+                             ^
+            ok t/ok.carfab (1 expect)
+            1 passed, 1 failed
+
+            """, "\(run)")
+    }
+
+    @Test func a_folder_that_can_be_read_but_not_searched_fails() throws {
+        // As another user (root passes every permission): the folder's names can be listed,
+        // but nothing under them reached, so the folder fails rather than hides its tests.
+        let directory = try temporaryDirectory(with: ["t/ok.carfab": "expect count 0\n",
+                                                      "t/locked/sub/fails.carfab": "expect count 1\n"])
+        let run = try shell("""
+            chmod 755 . t && chmod 644 t/locked
+            setpriv --reuid=65534 --regid=65534 --clear-groups "$CARFAB" --test t
+            echo "status $?"
+            chmod 755 t/locked
+            """, directory: directory)
+        #expect(run.stdout == """
+            FAIL t/locked
+                (cannot search the folder: Permission denied)
+            ok t/ok.carfab (1 expect)
+            1 passed, 1 failed
+            status 1
+
+            """, "\(run)")
+    }
+
+    @Test func safe_refuses_tests_reached_through_links_that_lead_outside_and_reads_none() throws {
+        // Under --safe a test file or folder behind a link out of the named folders is refused
+        // with the reason, and nothing of it reaches the output or the report; links that stay
+        // inside, and the same tree without --safe, run as before.
+        let directory = try temporaryDirectory(with: [
+            "outside/secret.txt": "secret first line\n",
+            "outside/o.carfab": "expect count 1\n",
+            "t/in/ok.carfab": "expect count 0\n",
+        ])
+        let run = try shell("""
+            ln -s ../outside/secret.txt t/evil.carfab
+            ln -s ../outside t/out
+            ln -s in/ok.carfab t/alias.carfab
+            ln -s in t/same
+            "$CARFAB" --safe --test t --junit report.xml; echo "status $?"
+            grep -c secret report.xml
+            "$CARFAB" --test t | grep -c secret
+            """, directory: directory)
+        #expect(run.stdout == """
+            ok t/alias.carfab (1 expect)
+            FAIL t/evil.carfab
+                (refused by --safe: a link to outside the folders named)
+            ok t/in/ok.carfab (1 expect)
+            FAIL t/out
+                (refused by --safe: a link to outside the folders named)
+            2 passed, 2 failed
+            status 1
+            0
+            2
+
+            """, "\(run)")
     }
 
     @Test func a_test_process_that_dies_is_a_failure_not_a_hang() throws {
@@ -243,6 +427,123 @@ import Testing
         #expect(broken.stdout.hasPrefix("FAIL t/1.carfab\n    broken.carfab:1:5: error: unknown model 'nosuch'"), "\(broken)")
     }
 
+    @Test func workers_die_with_the_runner_even_by_sigkill() throws {
+        // A CI job killed on timeout takes its test processes with it: none is left running
+        // as a child of PID 1. The test blocks in `source` of a FIFO nobody writes.
+        let directory = try temporaryDirectory(with: ["t/1.carfab": "source fifo\n"])
+        let run = try shell("""
+            \(Self.children)
+            mkfifo t/fifo
+            "$CARFAB" --test t/1.carfab > out.txt 2> err.txt &
+            runner=$!
+            # Until the worker waits in openat (257) for a writer to the FIFO.
+            for _ in $(seq 400); do
+              worker=$(children $runner)
+              [ -n "$worker" ] && [ "$(cut -d' ' -f1 /proc/$worker/syscall 2>/dev/null)" = 257 ] && break
+              sleep 0.05
+            done
+            [ -n "$worker" ] || echo "no worker"
+            kill -KILL $runner
+            wait $runner; echo "status $?"
+            # Until the worker is gone (or dead and not yet reaped by its new parent), at most 10 s.
+            gone() { state=$(sed 's/.*) //' /proc/$worker/stat 2>/dev/null | cut -d' ' -f1); [ -z "$state" ] || [ "$state" = Z ]; }
+            for _ in $(seq 200); do gone && break; sleep 0.05; done
+            gone || { echo "worker left running"; kill -KILL $worker; }
+            echo done
+            """, directory: directory)
+        #expect(run.stdout == "status 137\ndone\n", "\(run)")
+    }
+
+    @Test func a_test_reads_nothing_of_the_runners_standard_input() throws {
+        // `source -` in a test reads an empty input, whatever the runner's standard input holds,
+        // at one job and at several.
+        let directory = try temporaryDirectory(with: ["t/1.carfab": "source -\nexpect count 0\n",
+                                                      "t/2.carfab": "source -\nexpect count 0\n"])
+        for jobs in ["1", "2"] {
+            let run = try carfab(["--test", "t", "-j", jobs], stdin: "car suv\ncar suv\n", directory: directory)
+            #expect(run.stdout == "ok t/1.carfab (1 expect)\nok t/2.carfab (1 expect)\n2 passed, 0 failed\n", "\(run)")
+            #expect(run.status == 0)
+        }
+    }
+
+    @Test func exit_0_after_a_failed_command_is_a_failure_in_a_run_and_in_a_test() throws {
+        // One rule: under --keep-going a failed command makes the status 1 even if `exit 0`
+        // follows, and --test counts the file as failed.
+        let directory = try temporaryDirectory(with: ["t/1.carfab": "car nosuch\nexit 0\n", "t/2.carfab": "car suv\nexit 0\n"])
+        let run = try carfab(["--keep-going", "t/1.carfab"], directory: directory)
+        #expect(run.status == 1 && run.stderr.hasPrefix("t/1.carfab:1:5: error: unknown model 'nosuch'"), "\(run)")
+        #expect(try carfab(["--keep-going", "t/2.carfab"], directory: directory).status == 0)
+        let test = try carfab(["--test", "t", "--keep-going"], directory: directory)
+        #expect(test.stdout.hasPrefix("FAIL t/1.carfab\n    t/1.carfab:1:5: error: unknown model 'nosuch'"), "\(test)")
+        #expect(test.stdout.hasSuffix("ok t/2.carfab (0 expects)\n1 passed, 1 failed\n") && test.status == 1)
+    }
+
+    @Test func timeout_ends_a_test_that_runs_too_long_and_fails_it_with_that_reason() throws {
+        // t/2.carfab waits for ever in `source` of a FIFO nobody writes; the others run.
+        let directory = try temporaryDirectory(with: ["t/1.carfab": "expect count 0\n", "t/2.carfab": "source fifo\n",
+                                                      "t/3.carfab": "car suv\nexpect count 1\n"])
+        let run = try shell("""
+            mkfifo t/fifo
+            "$CARFAB" --test t --timeout 0.5 -j 1 --format tap; echo "status $?"
+            """, directory: directory)
+        #expect(run.stdout == """
+            TAP version 13
+            1..3
+            ok 1 - t/1.carfab (1 expect)
+            not ok 2 - t/2.carfab
+              ---
+              message: "timed out after 0.5 s"
+              severity: fail
+              expects: 0
+              note: "timed out after 0.5 s"
+              ...
+            ok 3 - t/3.carfab (1 expect)
+            # 2 passed, 1 failed
+            status 1
+
+            """, "\(run)")
+        // Ended when its time was up, not when something else happened to end it.
+        let taken = Double(run.stderr.split(separator: " ").dropLast().last ?? "") ?? 0
+        #expect(taken >= 0.5 && taken < 10, "\(run)")
+        // A test within its time passes as before.
+        let quick = try carfab(["--test", "t/1.carfab", "t/3.carfab", "--timeout", "30"], directory: directory)
+        #expect(quick.stdout == "ok t/1.carfab (1 expect)\nok t/3.carfab (1 expect)\n2 passed, 0 failed\n", "\(quick)")
+    }
+
+    @Test func filter_runs_only_the_test_files_whose_path_matches_a_glob() throws {
+        let directory = try folder()
+        let sub = try carfab(["--test", "tests", "--filter", "*sub/*", "--var", "model=suv"], directory: directory)
+        #expect(sub.stdout == """
+            FAIL tests/sub/c-expect.carfab
+                tests/sub/c-expect.carfab:2:14: error: expected count 3, got 2
+                expect count 3
+                             ^
+            FAIL tests/sub/d-quit.carfab
+                (ended by 'quit 3')
+            ok tests/sub/e-pass.carfab (1 expect)
+            1 passed, 2 failed
+
+            """, "\(sub)")
+        // Repeatable: a file runs if any pattern matches; `*` matches `/` too.
+        let two = try carfab(["--test", "tests", "--filter", "*pass*", "--filter", "tests/a-*"], directory: directory)
+        #expect(two.stdout == "ok tests/a-pass.carfab (2 expects)\nok tests/sub/e-pass.carfab (1 expect)\n2 passed, 0 failed\n")
+        #expect(two.status == 0)
+        let none = try carfab(["--test", "tests", "--filter", "*nothing*"], directory: directory)
+        #expect(none == RunResult(stdout: "", stderr: "carfab: error: no test file matches --filter '*nothing*'\n", status: 1))
+    }
+
+    @Test func list_prints_the_test_files_and_runs_none() throws {
+        let directory = try temporaryDirectory(with: ["t/b.carfab": "save ran.carfab\n", "t/sub/a.carfab": "save ran.carfab\n",
+                                                      "t/notes.txt": "not a test\n"])
+        let list = try carfab(["--test", "t", "--list"], directory: directory)
+        #expect(list == RunResult(stdout: "t/b.carfab\nt/sub/a.carfab\n", stderr: "", status: 0))
+        let filtered = try carfab(["--test", "t", "--list", "--filter", "*/sub/*", "nowhere"], directory: directory)
+        #expect(filtered == RunResult(stdout: "t/sub/a.carfab\n",
+                                      stderr: "carfab: error: nowhere: cannot read: No such file or directory\n", status: 1))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("t/ran.carfab").path))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("t/sub/ran.carfab").path))
+    }
+
     @Test func a_test_that_crashes_fails_alone_at_any_job_count() throws {
         // A test process killed by a signal is reported, and the others still run.
         let directory = try temporaryDirectory(with: ["t/1.carfab": "car suv\n", "t/3.carfab": "car suv\n"])
@@ -272,7 +573,7 @@ import Testing
     }
 }
 
-/// A strict reading of TAP version 14 as carfab writes it: the version line, the plan, test
+/// A strict reading of TAP version 13 as carfab writes it: the version line, the plan, test
 /// points numbered from 1 in order (each `ok` or `not ok`, then ` - ` and a description), a
 /// YAML block only right after a test point, indented two spaces between `---` and `...`,
 /// and comments.
@@ -285,7 +586,7 @@ enum StrictTAP {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.last == "" else { throw Failure(description: "does not end in a line break") }
         lines.removeLast()
-        guard lines.first == "TAP version 14" else { throw Failure(description: "no version line") }
+        guard lines.first == "TAP version 13" else { throw Failure(description: "no version line") }
         guard lines.count > 1, lines[1] == "1..\(tests)" else { throw Failure(description: "no plan 1..\(tests)") }
         var number = 0
         var index = 2

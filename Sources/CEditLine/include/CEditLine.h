@@ -50,4 +50,10 @@ int cf_terminal_columns(int fd);
 /// The terminal's rows, or 0 if `fd` is not a terminal.
 int cf_terminal_rows(int fd);
 
+/// In a process just forked: asks the kernel to SIGKILL it when its parent dies
+/// (PR_SET_PDEATHSIG; Swift cannot call the variadic prctl), then checks that the parent is
+/// still `parent` (it may have died before the request). Returns 1 if so, 0 if this process
+/// is already an orphan and must end.
+int cf_die_with_parent(int parent);
+
 #endif

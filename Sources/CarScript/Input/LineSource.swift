@@ -84,6 +84,9 @@ package enum LineOrigin {
     case text(String, name: String)
     /// Raw bytes given in full (they need not be valid UTF-8), with the name to show for them.
     case bytes([UInt8], name: String)
+    /// A file its host opened already (a path too long to open by name), with its path; the
+    /// source owns the descriptor from then on.
+    case descriptor(Int32, path: [UInt8])
 }
 
 /// Opens the line source for `origin`: the one entry point of the cluster. A read that a stop
@@ -100,6 +103,8 @@ package func openLineSource(_ origin: LineOrigin, stop: StopRequest) throws(Line
         return TextLineSource(bytes: Array(text.utf8), name: name)
     case .bytes(let bytes, let name):
         return TextLineSource(bytes: bytes, name: name)
+    case .descriptor(let fd, let path):
+        return try fileSource(fd, name: String(decoding: path, as: UTF8.self), stop: stop)
     }
 }
 
@@ -114,6 +119,11 @@ private func openFile(_ path: [UInt8], stop: StopRequest) throws(LineSourceFailu
         if fd < 0 && errno == EINTR && stop.isRequested { throw .interrupted }
     } while fd < 0 && errno == EINTR
     guard fd >= 0 else { throw .unreadable("cannot open '\(name)': \(String(cString: strerror(errno)))") }
+    return try fileSource(fd, name: name, stop: stop)
+}
+
+/// A stream source over `fd`, a file opened by name; refused (and closed) if it is a directory.
+private func fileSource(_ fd: Int32, name: String, stop: StopRequest) throws(LineSourceFailure) -> StreamLineSource {
     var info = stat()
     if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
         close(fd)
