@@ -178,13 +178,7 @@ public enum Program {
             let prompt: (any LineSource)? = prompts ? EditLineSource.open(
                 history: history, color: terminal == 1 ? environment.colorOnStandardOutput : environment.colorOnStandardError,
                 terminal: terminal, stop: stop,
-                completer: {
-                    var completer = Completer(commands: engine.commands, catalog: engine.catalog,
-                                              variables: engine.variables.map(\.name),
-                                              currentCar: try? engine.stock.currentLine().car, completesFiles: !parsed.safe)
-                    completer.variableValues = Dictionary(engine.variables.map { ($0.name, $0.value) }) { _, last in last }
-                    return completer
-                },
+                completer: { engine.completer(completesFiles: !parsed.safe) },
                 beforePrompt: { renderer.flush() }) : nil
             if let prompt {
                 engine.evaluate(prompt)

@@ -104,3 +104,45 @@ import Testing
         #expect(completer.complete("help to").descriptions == ["count the cars in stock and their value (default: USD)"])
     }
 }
+
+/// Completion after earlier commands on the same line (issue 20 item 11).
+@Suite struct CompletionAfterEarlierCommandsTests {
+    @Test func a_command_after_others_is_completed_against_the_state_they_would_leave() {
+        let engine = Engine()
+        engine.evaluate("car suv")
+        let completer = engine.completer()
+        // The sports car's own race suspension is current on it, not forbidden as on the SUV's long floorplan.
+        let after = completer.complete("car sports; set suspension ")
+        #expect(after.candidates == ["road", "race", "offroad", "standard", "sports", "firm", "soft"])
+        #expect(after.descriptions[1] == "(current)")
+        #expect(after.forbidden == [false, false, false, false, false, false, false])
+        // Without the earlier command, the SUV is described.
+        #expect(completer.complete("set suspension ").forbidden[1])
+        // `select`, `set` and `var` before the cursor count too.
+        engine.evaluate("car sports")
+        #expect(engine.completer().complete("select 1; set suspension r").forbidden == [false, true])
+        #expect(engine.completer().complete("set suspension road; set floorplan long; set suspension ra").forbidden == [true])
+        #expect(engine.completer().complete("var fleet suv; car $fl").candidates == ["$fleet"])
+        #expect(engine.completer().complete("option drivetrain hybrid \"Hybrid\" price 1; set drivetrain h").candidates == ["hybrid"])
+    }
+
+    @Test func completing_changes_nothing_and_prints_nothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rehearse-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let saved = directory.appendingPathComponent("saved.carfab")
+        let sink = Evaluation()
+        let engine = Engine(sink: sink)
+        engine.evaluate("car compact")
+        let line = "car sports 3; var v 1; option drivetrain hybrid \"Hybrid\" price 1; rate GBP 2; echo hi; show; "
+            + "save \(saved.path); source \(saved.path); source -; quit 3; set suspension "
+        _ = engine.completer().complete(line)
+        #expect(engine.stock.lineCount == 1 && engine.stock.carCount == 1)
+        #expect((try? engine.stock.currentLine().car.carType) == "VW Golf")
+        #expect(engine.variables.isEmpty)
+        #expect((try? engine.catalog.option(named: "hybrid", in: .drivetrain)) == nil)
+        #expect(engine.catalog.currencies.first { $0.code == "GBP" }?.rate.description == "0.60338")
+        #expect(!engine.quitRequested && engine.requestedExitStatus == nil && engine.failureCount == 0)
+        #expect(sink.results.isEmpty && sink.diagnostics.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: saved.path))
+    }
+}

@@ -88,6 +88,10 @@ package struct Completer {
     package let currentCar: Car?
     /// Each variable's value, for the list.
     package var variableValues: [String: String] = [:]
+    /// The completer for the state the earlier commands of a line (the bytes up to its last
+    /// separator) would leave, made without changing anything; nil completes every command
+    /// against the state as it is.
+    package var rehearse: (([UInt8]) -> Completer)?
 
     /// A completer over `commands` and `catalog`, completing file names in `workingDirectory` if `completesFiles`.
     package init(commands: CommandTable, catalog: Catalog, variables: [String] = [], currentCar: Car? = nil,
@@ -105,6 +109,11 @@ package struct Completer {
         let none = Completion(partial: "", candidates: [])
         let lexer = Lexer()
         var bytes = Array(line.utf8)
+        if let rehearse, let end = Self.endOfEarlierCommands(bytes) {
+            var later = rehearse(Array(bytes[..<end]))
+            later.rehearse = nil
+            return later.complete(line)
+        }
         // A word opened by a quote is completed inside it (`source "my f`); a comment never is.
         var opened: [UInt8]?
         guard !Self.inComment(bytes) else { return none }
@@ -213,6 +222,26 @@ package struct Completer {
         if let words = spec.arguments.firstIndex(where: { $0.kind == .words }), given > words { remaining = [] }
         guard !remaining.isEmpty else { return nil }
         return (blank ? "" : " ") + remaining.joined(separator: " ")
+    }
+
+    /// Where the commands before the one the line ends in end: just after the last separator
+    /// outside quotes and comments; nil if the line holds only one command, or does not lex.
+    private static func endOfEarlierCommands(_ bytes: [UInt8]) -> Int? {
+        var bytes = bytes
+        // What is being typed (a reference, a quoted word) is not lexed: it is not whole yet.
+        if let reference = openReference(bytes) { bytes.removeLast(reference.utf8.count) }
+        let lexer = Lexer()
+        guard var outcome = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) })
+        else { return nil }
+        if case .openQuote(let quote) = outcome {
+            bytes.removeLast(bytes.count - quote)
+            guard let before = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) })
+            else { return nil }
+            outcome = before
+        }
+        guard outcome == .complete, !inComment(bytes),
+              let separator = lexer.tokens.last(where: { $0.kind == .separator }) else { return nil }
+        return separator.range.end
     }
 
     /// The variable reference the line ends in, as typed (`$mo`, `${mo`, `$`), if it ends in one.
