@@ -146,3 +146,57 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: saved.path))
     }
 }
+
+/// Completion decides by Unicode scalars, as the lexer reads, never by grapheme clusters (issue 19 item 18).
+@Suite struct CompletionByScalarsTests {
+    let directory: URL
+    let completer: Completer
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("scalars-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        for name in ["w\"\u{301}.carfab", "q\"\u{301}a.carfab", "q\"\u{301}b.carfab", "\u{301}x.carfab", "sub/\u{301}y.carfab"] {
+            try Data().write(to: directory.appendingPathComponent(name))
+        }
+        completer = Completer(commands: .standard, catalog: .builtIn, workingDirectory: directory.path)
+    }
+
+    /// `line` with its typed word replaced by the completion, as the prompt does.
+    func completed(_ line: String) -> String? {
+        let completion = completer.complete(line)
+        guard let replacement = completion.replacement else { return nil }
+        let kept = line.unicodeScalars.dropLast(completion.typed.unicodeScalars.count)
+        return String(String.UnicodeScalarView(kept)) + replacement
+    }
+
+    /// The words the lexer reads in `line`, or nil if it does not lex whole.
+    func words(_ line: String) -> [String]? {
+        let lexer = Lexer()
+        let bytes = Array(line.utf8)
+        guard let outcome = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) }),
+              outcome == .complete else { return nil }
+        return lexer.tokens.map(lexer.string)
+    }
+
+    @Test func a_name_with_a_quote_and_a_combining_mark_goes_in_quoted_and_reads_back() {
+        #expect(words(completed("source w") ?? "") == ["source", "w\"\u{301}.carfab"])
+        #expect(words(completed("source \"w") ?? "") == ["source", "w\"\u{301}.carfab"])
+    }
+
+    @Test func a_quote_followed_by_a_combining_mark_is_kept_as_the_quote_it_is() {
+        // `"` + U+0301 opens a string: the completion keeps it open and closes it.
+        #expect(completed("source \"\u{301}") == "source \"\u{301}x.carfab\" ")
+        #expect(words(completed("source \"\u{301}") ?? "") == ["source", "\u{301}x.carfab"])
+    }
+
+    @Test func a_shared_start_left_open_can_be_completed_further() {
+        let first = completed("source q")
+        #expect(first == "source \"q\\\"\u{301}")
+        // The escape in the open quote is read as the lexer reads it.
+        #expect(completed((first ?? "") + "b") == "source \"q\\\"\u{301}b.carfab\" ")
+    }
+
+    @Test func a_slash_followed_by_a_combining_mark_still_separates_folders() {
+        #expect(completer.complete("source sub/\u{301}").candidates == ["sub/\u{301}y.carfab"])
+    }
+}

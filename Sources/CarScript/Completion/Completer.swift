@@ -35,6 +35,9 @@ package struct Completion: Equatable, Sendable {
     /// The text to put in place of `typed`: the only candidate (with a blank after it,
     /// unless it is a directory), or the longest prefix all candidates share. A name that
     /// holds a blank or another special character is quoted, as the language reads it.
+    ///
+    /// Every decision is made on Unicode scalars, as the lexer reads: a quote followed by a
+    /// combining mark is one `Character` but still a quote to the lexer.
     package var replacement: String? {
         guard let first = candidates.first else { return nil }
         if candidates.count == 1 && forbidden.first == true { return nil }
@@ -42,33 +45,39 @@ package struct Completion: Equatable, Sendable {
             guard candidates.count > 1 else { return first }
             // Variable names are case-sensitive: so is what they share.
             let common = Self.commonStart(candidates, ignoringCase: false)
-            return common.count > typed.count ? common : nil
+            return common.unicodeScalars.count > typed.unicodeScalars.count ? common : nil
         }
-        let quoting = typed.hasPrefix("\"") || candidates.contains { SessionScript.word($0) != $0 }
+        let quoting = typed.utf8.first == UInt8(ascii: "\"") || candidates.contains { SessionScript.word($0) != $0 }
         if candidates.count == 1 {
-            if first.hasSuffix("/") { return quoting ? String(SessionScript.quoted(first).dropLast()) : first }
+            if first.utf8.last == UInt8(ascii: "/") { return quoting ? Self.leftOpen(SessionScript.quoted(first)) : first }
             return (quoting ? SessionScript.quoted(first) : first) + " "
         }
         let common = Self.commonStart(candidates, ignoringCase: true)
-        guard common.count > partial.count else { return nil }
+        guard common.unicodeScalars.count > partial.unicodeScalars.count else { return nil }
         // The shared start, its quote left open for the rest of the name.
-        return quoting ? String(SessionScript.quoted(common).dropLast()) : common
+        return quoting ? Self.leftOpen(SessionScript.quoted(common)) : common
     }
 
-    /// The longest start all `names` share (spelled as the first has it).
+    /// A quoted word without its closing quote (its last scalar).
+    private static func leftOpen(_ quoted: String) -> String {
+        String(String.UnicodeScalarView(quoted.unicodeScalars.dropLast()))
+    }
+
+    /// The longest start all `names` share, in Unicode scalars (spelled as the first has it).
     private static func commonStart(_ names: [String], ignoringCase: Bool) -> String {
         guard let first = names.first else { return "" }
-        var common = Array(first)
+        var common = Array(first.unicodeScalars)
         for name in names.dropFirst() {
-            let other = Array(name)
+            let other = Array(name.unicodeScalars)
             var length = 0
             while length < common.count && length < other.count
-                    && (ignoringCase ? common[length].lowercased() == other[length].lowercased() : common[length] == other[length]) {
+                    && (ignoringCase ? common[length].properties.lowercaseMapping == other[length].properties.lowercaseMapping
+                                     : common[length] == other[length]) {
                 length += 1
             }
             common.removeLast(common.count - length)
         }
-        return String(common)
+        return String(String.UnicodeScalarView(common))
     }
 }
 
@@ -120,7 +129,7 @@ package struct Completer {
         if let reference = Self.openReference(bytes) { return completion(ofReference: reference) }
         guard var outcome = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) })
         else { return none }
-        if case .openQuote(let quote) = outcome, !bytes[(quote + 1)...].contains(UInt8(ascii: "\\")) {
+        if case .openQuote(let quote) = outcome {
             opened = Array(bytes[quote...])
             bytes.removeLast(bytes.count - quote)
             guard let before = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) })
@@ -134,7 +143,8 @@ package struct Completer {
         if let opened {
             // The quote must begin a word of its own.
             guard Self.endsInBlank(bytes) || bytes.last == UInt8(ascii: ";") else { return none }
-            let partial = String(decoding: opened.dropFirst(), as: UTF8.self)
+            // The name typed so far, its escapes read as the lexer reads them once the quote closes.
+            guard let partial = Self.quotedName(opened) else { return none }
             return described(Completion(partial: partial, candidates: candidates(after: words, partial: partial),
                                          typed: String(decoding: opened, as: UTF8.self)), after: words)
         }
@@ -144,7 +154,7 @@ package struct Completer {
             partial = words.removeLast()
             typed = String(decoding: bytes[last.range.start...], as: UTF8.self)
             // A word already quoted and closed is not completed further.
-            if typed != partial && typed.hasSuffix("\"") { return none }
+            if typed != partial && typed.utf8.last == UInt8(ascii: "\"") { return none }
         }
         return described(Completion(partial: partial, candidates: candidates(after: words, partial: partial), typed: typed),
                          after: words)
@@ -222,6 +232,17 @@ package struct Completer {
         if let words = spec.arguments.firstIndex(where: { $0.kind == .words }), given > words { remaining = [] }
         guard !remaining.isEmpty else { return nil }
         return (blank ? "" : " ") + remaining.joined(separator: " ")
+    }
+
+    /// What the open quoted word `opened` (`"my f`, `"a\"b`) names so far; nil if it does not
+    /// yet read as a whole word (an escape or a reference cut short).
+    private static func quotedName(_ opened: [UInt8]) -> String? {
+        let lexer = Lexer()
+        let closed = opened + [UInt8(ascii: "\"")]
+        guard let outcome = try? closed.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) }),
+              outcome == .complete, lexer.tokens.count == 1, lexer.references.isEmpty, let word = lexer.tokens.first
+        else { return nil }
+        return lexer.string(word)
     }
 
     /// Where the commands before the one the line ends in end: just after the last separator
@@ -344,14 +365,16 @@ package struct Completer {
 
     private func matching(_ names: [String], _ partial: String) -> [String] {
         let key = nameKey(partial)
-        return names.filter { nameKey($0).hasPrefix(key) }
+        return names.filter { nameKey($0).utf8.starts(with: key.utf8) }
     }
 
     /// Entries of the directory named by `partial` that start with its last component; directories end in `/`.
     private func files(matching partial: String) -> [String] {
-        let slash = partial.lastIndex(of: "/")
-        let directoryPart = slash.map { String(partial[...$0]) } ?? ""
-        let stem = slash.map { String(partial[partial.index(after: $0)...]) } ?? partial
+        // Split on the last `/` byte: a `/` followed by a combining mark is still a separator.
+        let bytes = Array(partial.utf8)
+        let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
+        let directoryPart = slash.map { String(decoding: bytes[...$0], as: UTF8.self) } ?? ""
+        let stem = slash.map { Array(bytes[($0 + 1)...]) } ?? bytes
         let base = resolvePath(directoryPart.isEmpty ? "." : directoryPart, against: workingDirectory)
         guard let directory = opendir(base) else { return [] }
         defer { closedir(directory) }
@@ -360,7 +383,8 @@ package struct Completer {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
             }
-            guard name != ".", name != "..", name.hasPrefix(stem), stem.hasPrefix(".") || !name.hasPrefix(".") else { continue }
+            guard name != ".", name != "..", name.utf8.starts(with: stem),
+                  stem.first == UInt8(ascii: ".") || name.utf8.first != UInt8(ascii: ".") else { continue }
             var info = stat()
             let isDirectory = stat(base + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
             names.append(directoryPart + name + (isDirectory ? "/" : ""))
