@@ -11,7 +11,9 @@ EditLine *cf_el_init(const char *program, int output) {
 }
 void cf_el_end(EditLine *e) { el_end(e); }
 const char *cf_el_gets(EditLine *e, int *count) { return el_gets(e, count); }
+const wchar_t *cf_el_wgets(EditLine *e, int *count) { return el_wgets(e, count); }
 const LineInfo *cf_el_line(EditLine *e) { return el_line(e); }
+const LineInfoW *cf_el_wline(EditLine *e) { return el_wline(e); }
 int cf_el_insertstr(EditLine *e, const char *text) { return el_insertstr(e, text); }
 void cf_el_deletestr(EditLine *e, int count) { el_deletestr(e, count); }
 void cf_el_reset(EditLine *e) { el_reset(e); }
