@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <term.h>
 
 EditLine *cf_el_init(const char *program, int output) {
     return el_init(program, stdin, output == 2 ? stderr : stdout, stderr);
@@ -106,4 +107,18 @@ int cf_terminal_rows(int fd) {
     struct winsize size;
     if (ioctl(fd, TIOCGWINSZ, &size) == 0) return size.ws_row;
     return 0;
+}
+
+int cf_terminal_colors(const char *term) {
+    if (term == NULL || *term == 0) return -1;
+    /* Read the entry into a terminal of our own, then drop it: libedit loads its own later. */
+    TERMINAL *previous = set_curterm(NULL);
+    int status = 0;
+    int colors = -1;
+    if (setupterm((char *)term, 1, &status) == 0) {
+        colors = tigetnum("colors");
+        del_curterm(cur_term);
+    }
+    set_curterm(previous);
+    return colors > 0 ? colors : -1;
 }

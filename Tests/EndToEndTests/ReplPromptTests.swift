@@ -49,3 +49,37 @@ extension ReplTests {
         #expect(terminal.exitStatus() == 0)
     }
 }
+
+extension ReplTests {
+    /// Whether `text` holds an SGR sequence (colour, bold, dim).
+    func hasStyle(_ text: String) -> Bool {
+        text.range(of: "\u{1B}\\[[0-9;]*m", options: .regularExpression) != nil
+    }
+
+    /// A session at a terminal of type `term` (nil: TERM unset) that may colour (NO_COLOR empty):
+    /// `car ` is typed, then an unknown model.
+    func session(term: String?) throws -> PseudoTerminal {
+        let terminal = try PseudoTerminal(environment: ["XDG_STATE_HOME": state.path, "HOME": state.path, "NO_COLOR": "",
+                                                        "TERM": term ?? ""], unset: term == nil ? ["TERM"] : [])
+        terminal.type("car ")
+        #expect(terminal.waitFor("car "))
+        return terminal
+    }
+
+    @Test func colour_and_the_hint_only_where_terminfo_says_the_terminal_has_colours() throws {
+        let colours = try session(term: "xterm-256color")
+        #expect(colours.waitFor("\u{1B}[2mMODEL [COUNT]\u{1B}[0m"), "\(colours.output.debugDescription)")
+        #expect(colours.enter("sprots", expecting: "did you mean"))
+        #expect(colours.output.contains("\u{1B}[1;32mcarfab>"))
+        colours.type("\u{04}")
+        #expect(colours.exitStatus() == 0)
+        for term: String? in [nil, "vt100", "nosuchterm", "dumb"] {
+            let terminal = try session(term: term)
+            #expect(terminal.enter("sprots", expecting: "did you mean"))
+            terminal.type("\u{04}")
+            #expect(terminal.exitStatus() == 0)
+            #expect(!hasStyle(terminal.output), "TERM=\(term ?? "(unset)"): \(terminal.output.debugDescription)")
+            #expect(!terminal.output.contains("MODEL [COUNT]"), "TERM=\(term ?? "(unset)")")
+        }
+    }
+}

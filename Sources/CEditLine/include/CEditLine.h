@@ -48,6 +48,10 @@ int cf_take_resumed(void);
 /// Puts the terminal back in libedit's mode and redraws the line being typed.
 void cf_el_resume(EditLine *e);
 
+/// How many colours terminfo says terminal type `term` shows (its `colors`), or -1 if it shows
+/// none, `term` is null or empty, or terminfo has no entry for it. Prints nothing.
+int cf_terminal_colors(const char *term);
+
 /// Columns of the terminal on `fd`, or 0 if unknown.
 int cf_terminal_columns(int fd);
 /// The terminal's rows, or 0 if `fd` is not a terminal.
