@@ -176,7 +176,7 @@ final class EditLineSource: LineSource {
         guard completion.needsList else { return UInt8(CC_REFRESH_BEEP) }
         let width = Int(cf_terminal_columns(terminal))
         writeToTerminal("\n" + (completion.descriptions.contains { !$0.isEmpty }
-            ? Self.rows(completion.candidates, completion.descriptions, width: width)
+            ? Self.rows(completion.candidates, completion.descriptionColumns, width: width)
             : Self.columns(completion.candidates, width: width)))
         return UInt8(CC_REDISPLAY)
     }
@@ -206,15 +206,30 @@ final class EditLineSource: LineSource {
         hintShown = 0
     }
 
-    /// Candidates one to a line with what each is, cut to the terminal's width.
-    static func rows(_ names: [String], _ descriptions: [String], width: Int) -> String {
+    /// Candidates one to a line with what each is, the columns of the descriptions lined up
+    /// (a model's car type, then its price), cut to the terminal's width.
+    static func rows(_ names: [String], _ descriptions: [[String]], width: Int) -> String {
         let width = width > 0 ? width : 80
-        let nameWidth = min(names.map { DisplayText.width(DisplayText.escaped($0)) }.max() ?? 0, width / 2)
+        let table = zip(names, descriptions).map { name, cells in
+            ([name] + cells).map(DisplayText.escaped)
+        }
+        let columnCount = table.map(\.count).max() ?? 0
+        // Every column but the last is padded to its widest cell; the names to at most half the line.
+        var widths = (0..<columnCount).map { column in
+            table.map { column < $0.count ? DisplayText.width($0[column]) : 0 }.max() ?? 0
+        }
+        if !widths.isEmpty { widths[0] = min(widths[0], width / 2) }
         var text = ""
-        for (name, description) in zip(names, descriptions) {
-            let shown = DisplayText.escaped(name)
-            var line = shown + String(repeating: " ", count: max(nameWidth - DisplayText.width(shown), 0))
-            if !description.isEmpty { line += "  " + DisplayText.escaped(description) }
+        for row in table {
+            let cells = row.enumerated().filter { $0.offset == 0 || !$0.element.isEmpty }
+            var line = ""
+            for (position, (column, cell)) in cells.enumerated() {
+                if column > 0 { line += "  " }
+                line += cell
+                if position < cells.count - 1 {
+                    line += String(repeating: " ", count: max(widths[column] - DisplayText.width(cell), 0))
+                }
+            }
             text += DisplayText.cut(line, toWidth: width - 1) + "\n"
         }
         return text

@@ -34,7 +34,16 @@ import Testing
         #expect(complete("help s") == ["set", "show", "select", "source", "save", "services"])
         #expect(complete("expect p") == ["price"])
         #expect(complete("expect price ") == ["USD", "GBP", "EUR", "JPY"])
-        #expect(complete("expect drive ") == [])
+        // What the field after `expect` can be (issue 20 item 13).
+        #expect(complete("expect drive ") == ["front", "rear", "4wd", "all", "awd"])
+        #expect(complete("expect suspension f") == ["firm"])
+        #expect(complete("expect engine ") == ["Mid", "Front"])
+        #expect(complete("expect type P") == ["Porsche Boxster"])
+        #expect(completer.complete("expect type P").replacement == "\"Porsche Boxster\" ")
+        #expect(complete("expect count ") == [])
+        // `rate` never takes the base currency.
+        #expect(complete("rate ") == ["GBP", "EUR", "JPY"])
+        #expect(complete("rate u") == [])
     }
 
     @Test func nothing_after_a_backslash_or_in_a_comment() {
@@ -95,6 +104,37 @@ import Testing
         #expect(completer.complete("set suspension r").descriptions == ["-$2,400.00", "(current)"])
         // Without a car, an option shows its list price.
         #expect(self.completer.complete("set drivetrain r").descriptions == ["$1,500.00"])
+    }
+
+    @Test func a_list_of_models_lines_up_its_columns() {
+        let models = completer.complete("car ")
+        #expect(EditLineSource.rows(models.candidates, models.descriptionColumns, width: 100) == """
+            compact  VW Golf            $27,995.00
+            sports   Porsche Boxster    $68,300.00
+            suv      Cadillac Escalade  $81,895.00
+
+            """)
+        let currencies = completer.complete("total ")
+        #expect(EditLineSource.rows(currencies.candidates, currencies.descriptionColumns, width: 100) == """
+            USD  $  1
+            GBP  £  0.60338
+            EUR  €  0.92
+            JPY  ¥  151.5
+
+            """)
+    }
+
+    @Test func hints_show_currency_only_after_an_amount_field() {
+        #expect(completer.hint(for: "expect ") == "FIELD [CURRENCY] VALUE...")
+        #expect(completer.hint(for: "expect drive ") == "VALUE...")
+        #expect(completer.hint(for: "expect drive") == " VALUE...")
+        #expect(completer.hint(for: "expect drive 4wd") == nil)
+        #expect(completer.hint(for: "expect price ") == "[CURRENCY] VALUE...")
+        #expect(completer.hint(for: "expect price GBP ") == "VALUE...")
+        #expect(completer.hint(for: "expect price 100") == nil)
+        #expect(completer.hint(for: "car suv ") == "[COUNT]")
+        #expect(completer.hint(for: "car") == " MODEL [COUNT]")
+        #expect(completer.hint(for: "echo a b ") == nil)
     }
 
     @Test func models_currencies_and_commands_say_what_they_are() {

@@ -93,6 +93,8 @@ extension Session {
                 throw Self.unknown("currency", Self.string(bytes), index.valuations.all.map(\.currency.code), at: range)
             }
             return .currency(position)
+        case .foreignCurrency:
+            return try foreignCurrency(word, index: index, at: range)
         case .count:
             return .count(try Self.integer(bytes, at: range, from: Int64(1), else: .notACount(Self.string(bytes))))
         case .lineNumber:
@@ -102,6 +104,19 @@ extension Session {
         default:
             return try otherValue(of: word, as: kind, position: argument, spec: spec, token: token, at: range)
         }
+    }
+
+    /// `rate`'s CURRENCY: any but the base currency, whose rate is fixed at 1.
+    @inline(never)
+    private func foreignCurrency(_ word: PaddedBytes, index: CatalogIndex, at range: SourceRange) throws(ScriptError) -> ArgumentValue {
+        let codes = index.valuations.all.map(\.currency.code)
+        guard let position = index.currencies.lookup(word) else {
+            throw Self.unknown("currency", Self.string(word.bytes), codes.filter { $0 != Currency.base.code }, at: range)
+        }
+        guard codes[position] != Currency.base.code else {
+            throw ScriptError(.domain(.baseRateIsFixed(codes[position])), at: range)
+        }
+        return .currency(position)
     }
 
     /// `expect`'s CURRENCY: only an amount is in a currency (`expect type EUR Boxster` names none).

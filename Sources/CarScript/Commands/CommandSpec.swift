@@ -9,6 +9,8 @@ public enum ArgumentKind: Sendable, Equatable {
     /// An option of the family given by the argument at this index.
     case option(familyArgument: Int)
     case currency
+    /// A currency other than the base (USD), whose rate is always 1: what `rate` sets.
+    case foreignCurrency
     case count
     case lineNumber
     /// A positive decimal with at most `maximumRateDecimals` places (a currency's rate).
@@ -37,7 +39,8 @@ public enum ArgumentKind: Sendable, Equatable {
 /// An argument kind as the resolver walks it: `ArgumentKind` without its one string payload.
 struct ResolveStep {
     enum Kind: Equatable {
-        case model, family, option(familyArgument: Int), optionOf(PartFamily), currency, amountCurrency(fieldArgument: Int)
+        case model, family, option(familyArgument: Int), optionOf(PartFamily), currency, foreignCurrency
+        case amountCurrency(fieldArgument: Int)
         case count, lineNumber
         case rate, amount, file, command, field, keyword, name, variable, text, integer, words
     }
@@ -53,6 +56,7 @@ struct ResolveStep {
         case .option(let familyArgument): .option(familyArgument: familyArgument)
         case .optionOf(let family): .optionOf(family)
         case .currency: .currency
+        case .foreignCurrency: .foreignCurrency
         case .amountCurrency(let fieldArgument): .amountCurrency(fieldArgument: fieldArgument)
         case .count: .count
         case .lineNumber: .lineNumber

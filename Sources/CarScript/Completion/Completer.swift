@@ -17,6 +17,9 @@ package struct Completion: Equatable, Sendable {
     package var descriptions: [String] = []
     /// Whether a rule forbids each candidate (an option for the current car): never completed silently.
     package var forbidden: [Bool] = []
+    /// Each description in the columns a list lines up (a model's car type, then its price);
+    /// one column for a description that is one piece of text.
+    package var descriptionColumns: [[String]] = []
 
     /// Whether the candidates are shown as a list rather than completed: more than one, or
     /// only one that a rule forbids.
@@ -170,6 +173,7 @@ package struct Completer {
         }
         for name in completion.candidates {
             var description = ""
+            var columns: [String]?
             var forbidden = false
             if words.isEmpty {
                 description = commands.lookup(name)?.summary ?? ""
@@ -177,11 +181,11 @@ package struct Completer {
                 switch kind {
                 case .model:
                     if let factory = try? catalog.registry.factory(named: name) {
-                        description = "\(factory.carType)  \(factory.basePrice)"
+                        columns = [factory.carType, "\(factory.basePrice)"]
                     }
-                case .currency, .amountCurrency:
+                case .currency, .amountCurrency, .foreignCurrency:
                     if let currency = try? catalog.currency(named: name) {
-                        description = "\(currency.symbol)  \(currency.rate)"
+                        columns = [currency.symbol, "\(currency.rate)"]
                     }
                 case .option(let familyArgument):
                     if familyArgument < words.count, let family = PartFamily(named: words[familyArgument]),
@@ -203,7 +207,9 @@ package struct Completer {
                 default: break
                 }
             }
+            if let columns { description = columns.joined(separator: "  ") }
             completion.descriptions.append(description)
+            completion.descriptionColumns.append(columns ?? [description])
             completion.forbidden.append(forbidden)
         }
         return completion
@@ -223,15 +229,38 @@ package struct Completer {
         guard let first = tokens.first, let spec = commands.lookup(lexer.string(first)) else { return nil }
         let blank = Self.endsInBlank(bytes)
         // The word being typed counts as given: the hint is what comes after it.
-        let given = tokens.count - 1
+        let words = tokens.map(lexer.string)
+        var argument = 0
+        for word in words.dropFirst() {
+            // An optional argument the word cannot be is left out (`expect drive 4WD` gives no CURRENCY).
+            while argument < spec.arguments.count && spec.arguments[argument].optional
+                    && !fits(word, spec.arguments[argument].kind, words: words) {
+                argument += 1
+            }
+            guard argument < spec.arguments.count else { return nil }
+            // Words taken as TEXT... leave nothing after them.
+            if spec.arguments[argument].kind == .words { return nil }
+            argument += 1
+        }
         var remaining: [String] = []
-        for (index, placeholder) in spec.placeholders.enumerated() where index >= given {
+        for (index, placeholder) in spec.placeholders.enumerated() where index >= argument {
+            // CURRENCY is shown only where the field named is an amount (or none is named yet).
+            if case .amountCurrency(let field) = spec.arguments[index].kind, field < words.count,
+               ExpectField(rawValue: nameKey(words[field]))?.isAmount != true {
+                continue
+            }
             remaining.append(placeholder)
         }
-        // Words taken as TEXT... leave nothing after them.
-        if let words = spec.arguments.firstIndex(where: { $0.kind == .words }), given > words { remaining = [] }
         guard !remaining.isEmpty else { return nil }
         return (blank ? "" : " ") + remaining.joined(separator: " ")
+    }
+
+    /// Whether `word` can stand as an argument of `kind`, as far as a hint needs to know: an
+    /// `expect` CURRENCY only after an amount field, and only a currency's code (or its start).
+    private func fits(_ word: String, _ kind: ArgumentKind, words: [String]) -> Bool {
+        guard case .amountCurrency(let field) = kind else { return true }
+        guard field < words.count, ExpectField(rawValue: nameKey(words[field]))?.isAmount == true else { return false }
+        return !matching(catalog.currencies.map(\.code), word).isEmpty
     }
 
     /// What the open quoted word `opened` (`"my f`, `"a\"b`) names so far; nil if it does not
@@ -288,6 +317,7 @@ package struct Completer {
         var completion = Completion(partial: typed, candidates: names.map { braced ? "${\($0)}" : "$" + $0 }, typed: typed,
                                     verbatim: true)
         completion.descriptions = names.map { variableValues[$0] ?? "" }
+        completion.descriptionColumns = completion.descriptions.map { [$0] }
         completion.forbidden = names.map { _ in false }
         return completion
     }
@@ -336,7 +366,13 @@ package struct Completer {
         var result: [String] = []
         for kind in kinds {
             if kind == .file { return completesFiles ? files(matching: partial) : [] }
-            for name in matching(names(of: kind, words: words), partial) where !result.contains(name) {
+            var names = names(of: kind, words: words)
+            // The words after an `expect` field are compared with that field: offer what it can be.
+            if kind == .words, let field = spec.arguments.firstIndex(where: { $0.kind == .field }), field + 1 < words.count,
+               let named = ExpectField(rawValue: nameKey(words[field + 1])) {
+                names = values(of: named)
+            }
+            for name in matching(names, partial) where !result.contains(name) {
                 result.append(name)
             }
         }
@@ -356,11 +392,30 @@ package struct Completer {
         case .optionOf(let family): catalog.options(of: family).allNames
         case .keyword(let keyword): [keyword]
         case .currency, .amountCurrency: catalog.currencies.map(\.code)
+        case .foreignCurrency: catalog.currencies.map(\.code).filter { $0 != Currency.base.code }
         case .command: commands.allNames
         case .field: ExpectField.allCases.map(\.rawValue)
         case .variable: variables
         case .count, .lineNumber, .rate, .amount, .words, .file, .name, .text, .integer: []
         }
+    }
+
+    /// What `field` can be in this catalog, for `expect`: option names for the suspension and
+    /// the drivetrain, engine positions, car types; nothing for numbers and amounts.
+    private func values(of field: ExpectField) -> [String] {
+        var values: [String] = []
+        func add(_ value: String) { if !values.contains(value) { values.append(value) } }
+        switch field {
+        case .suspension: catalog.options(of: .suspension).allNames.forEach(add)
+        case .drive: catalog.options(of: .drivetrain).allNames.forEach(add)
+        case .engine:
+            for part in catalog.options(of: .floorplan).parts {
+                if let floorplan = part as? any Floorplan { add(floorplan.engine.rawValue) }
+            }
+        case .type: catalog.registry.factories.map(\.carType).forEach(add)
+        case .count, .seats, .price, .total: break
+        }
+        return values
     }
 
     private func matching(_ names: [String], _ partial: String) -> [String] {
