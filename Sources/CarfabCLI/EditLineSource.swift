@@ -235,14 +235,15 @@ final class EditLineSource: LineSource {
         return text
     }
 
-    /// Candidates in columns, as shells list them.
+    /// Candidates in columns, as shells list them, padded by the columns the terminal gives them.
     static func columns(_ names: [String], width: Int) -> String {
-        let cell = min((names.map(\.count).max() ?? 0) + 2, max(width, 1))
+        let shown = names.map(DisplayText.escaped)
+        let cell = min((shown.map(DisplayText.width).max() ?? 0) + 2, max(width, 1))
         let perLine = max(1, (width > 0 ? width : 80) / cell)
         var text = ""
-        for (index, name) in names.enumerated() {
+        for (index, name) in shown.enumerated() {
             let last = index % perLine == perLine - 1 || index == names.count - 1
-            text += last ? name + "\n" : name + String(repeating: " ", count: cell - name.count)
+            text += last ? name + "\n" : DisplayText.padded(name, toWidth: cell)
         }
         return text
     }

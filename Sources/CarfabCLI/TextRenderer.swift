@@ -199,13 +199,14 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
             return
         }
         // A column with no value in any row (seats, when no floorplan is listed) is left out.
-        var widths = table.columns.map(\.title.count)
+        // Widths in columns as the terminal draws them (wide characters two, combining marks none).
+        var widths = table.columns.map { DisplayText.width($0.title) }
         var used = [Bool](repeating: false, count: table.columns.count)
         for index in 0..<table.rowCount {
             for (column, cell) in table.row(index).enumerated() {
                 if case .none = cell { continue }
                 used[column] = true
-                widths[column] = max(widths[column], Self.text(cell).count)
+                widths[column] = max(widths[column], DisplayText.width(Self.text(cell)))
             }
         }
         let shown = table.columns.indices.filter { used[$0] }
@@ -222,7 +223,7 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
     private func writeRow(_ row: [String], _ columns: [Table.Column], _ widths: [Int]) {
         var line = ""
         for (index, cell) in row.enumerated() {
-            let padding = String(repeating: " ", count: widths[index] - cell.count)
+            let padding = String(repeating: " ", count: max(widths[index] - DisplayText.width(cell), 0))
             if index > 0 { line += "  " }
             line += columns[index].alignRight ? padding + cell : cell + padding
         }

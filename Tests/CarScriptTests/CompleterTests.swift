@@ -124,6 +124,13 @@ import Testing
             """)
     }
 
+    @Test func completion_lists_pad_by_display_width() {
+        // 東京東京 takes eight columns, as many as its four characters twice (issue 20 item 14).
+        #expect(EditLineSource.columns(["東京東京", "abcdef", "x"], width: 30) == "東京東京  abcdef    x\n")
+        #expect(EditLineSource.rows(["東京", "cafe\u{301}", "x"], [["a", "1"], ["b", "2"], ["c", "3"]], width: 80)
+                == "東京  a  1\ncafe\u{301}  b  2\nx     c  3\n")
+    }
+
     @Test func hints_show_currency_only_after_an_amount_field() {
         #expect(completer.hint(for: "expect ") == "FIELD [CURRENCY] VALUE...")
         #expect(completer.hint(for: "expect drive ") == "VALUE...")
