@@ -7,7 +7,7 @@ enum ScriptCommands {
             name: "source", aliases: [], group: .script,
             arguments: [.required("FILE", .file)],
             summary: "run the commands of FILE in this session ('-': standard input)",
-            details: "FILE is relative to the directory of the script that names it (the current directory for -e text, standard input and the prompt); a leading ~/ is your home folder; '-' is standard input. Files may source others up to \(maximumSourceDepth) deep; a file that sources itself, directly or not, is an error. Refused with --safe (but for '-').",
+            details: "FILE is relative to the directory of the script that names it (the current directory for -e text, standard input and the prompt); a leading ~/ is your home folder; '-' is standard input. Files may source others up to \(maximumSourceDepth) deep; a file that sources itself, directly or not, is an error. In a script read from standard input, 'source -' is an error: standard input already holds that script. Refused with --safe (but for '-').",
             example: "source Scripts/examples/quote.carfab",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in try session.source(call) }),

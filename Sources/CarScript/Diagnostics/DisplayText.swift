@@ -16,6 +16,11 @@ package enum DisplayText {
         return result
     }
 
+    /// Whether `text` is shown as it is: nothing in it needs an escape.
+    package static func isPlain(_ text: String) -> Bool {
+        !text.unicodeScalars.contains(where: needsEscape)
+    }
+
     /// How many columns `text` takes once escaped, as a terminal draws it (a tab counts as
     /// one; it stays a tab): wide characters take two, combining marks none.
     package static func width(_ text: String) -> Int {
