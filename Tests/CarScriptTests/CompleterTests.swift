@@ -32,6 +32,9 @@ import Testing
         #expect(complete("price g") == ["GBP"])
         #expect(complete("rate e") == ["EUR"])
         #expect(complete("help s") == ["set", "show", "select", "source", "save", "services"])
+        // `help keys` is a topic, not a command (issue 20).
+        #expect(complete("help k") == ["keys"])
+        #expect(completer.complete("help k").descriptions == ["the keys that edit a line at the prompt"])
         #expect(complete("expect p") == ["price"])
         #expect(complete("expect price ") == ["USD", "GBP", "EUR", "JPY"])
         // What the field after `expect` can be (issue 20 item 13).

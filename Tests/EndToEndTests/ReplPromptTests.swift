@@ -83,3 +83,17 @@ extension ReplTests {
         }
     }
 }
+
+extension ReplTests {
+    @Test func help_keys_lists_the_editing_keys_and_editrc_binds_them() throws {
+        // The person's ~/.editrc is read: here it binds Ctrl-N to carfab's completion.
+        try "carfab:bind ^N carfab-complete\n".write(to: state.appendingPathComponent(".editrc"), atomically: true, encoding: .utf8)
+        let terminal = try start()
+        terminal.type("help k\t\r")
+        #expect(terminal.waitFor("  Ctrl-R                 search the history backwards"), "\(terminal.output.debugDescription)")
+        #expect(terminal.waitFor("'carfab:bind ^N carfab-complete'"))
+        #expect(terminal.enter("car spo\u{0E}; show", expecting: "Car type: Porsche Boxster"), "\(terminal.output.debugDescription)")
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+    }
+}

@@ -193,6 +193,13 @@ extension Session {
                 throw Self.unknown("command", Self.string(bytes), commands.specs.map(\.name), at: range)
             }
             return .command(position)
+        case .helpTopic:
+            if let position = commands.position(of: word) { return .command(position) }
+            guard HelpPage.topics.contains(where: { $0.name == nameKey(Self.string(bytes)) }) else {
+                throw Self.unknown("command or help topic", Self.string(bytes),
+                                   commands.specs.map(\.name) + HelpPage.topics.map(\.name), at: range)
+            }
+            return .word(token)
         case .words:
             preconditionFailure("words are taken whole by resolve")
         default:

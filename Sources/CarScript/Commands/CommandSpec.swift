@@ -19,6 +19,8 @@ public enum ArgumentKind: Sendable, Equatable {
     case amount
     case file
     case command
+    /// A command's name, or a help topic that is not a command (`keys`).
+    case helpTopic
     case field
     /// An option of a fixed family (`model ... floorplan OPTION`).
     case optionOf(PartFamily)
@@ -42,7 +44,7 @@ struct ResolveStep {
         case model, family, option(familyArgument: Int), optionOf(PartFamily), currency, foreignCurrency
         case amountCurrency(fieldArgument: Int)
         case count, lineNumber
-        case rate, amount, file, command, field, keyword, name, variable, text, integer, words
+        case rate, amount, file, command, helpTopic, field, keyword, name, variable, text, integer, words
     }
 
     let kind: Kind
@@ -64,6 +66,7 @@ struct ResolveStep {
         case .amount: .amount
         case .file: .file
         case .command: .command
+        case .helpTopic: .helpTopic
         case .field: .field
         case .keyword: .keyword
         case .name: .name

@@ -104,11 +104,16 @@ enum ScriptCommands {
             }),
         CommandSpec(
             name: "help", aliases: [], group: .script,
-            arguments: [.optional("COMMAND", .command)],
-            summary: "list the commands, or describe COMMAND",
-            details: "Without a command, lists every command with a one-line summary.",
+            arguments: [.optional("COMMAND", .helpTopic)],
+            summary: "list the commands, or describe COMMAND ('help keys': the editing keys)",
+            details: "Without a command, lists every command with a one-line summary. 'help keys' lists the keys that edit a line at the prompt.",
             example: "help set",
             run: { session, call throws(ScriptError) in
+                if call.count >= 1, call.command(1, in: session.commands) == nil,
+                   let topic = HelpPage.topics.first(where: { $0.name == nameKey(call.word(1)) }) {
+                    session.emit(.help(topic.page), call)
+                    return
+                }
                 session.emit(.help(HelpPage.page(for: call.command(1, in: session.commands), in: session.commands)), call)
             }),
         CommandSpec(

@@ -202,6 +202,9 @@ package struct Completer {
                     }
                 case .command:
                     description = commands.lookup(name)?.summary ?? ""
+                case .helpTopic:
+                    description = commands.lookup(name)?.summary
+                        ?? HelpPage.topics.first { $0.name == nameKey(name) }?.summary ?? ""
                 case .variable:
                     description = variableValues[name] ?? ""
                 default: break
@@ -394,6 +397,7 @@ package struct Completer {
         case .currency, .amountCurrency: catalog.currencies.map(\.code)
         case .foreignCurrency: catalog.currencies.map(\.code).filter { $0 != Currency.base.code }
         case .command: commands.allNames
+        case .helpTopic: commands.allNames + HelpPage.topics.map(\.name)
         case .field: ExpectField.allCases.map(\.rawValue)
         case .variable: variables
         case .count, .lineNumber, .rate, .amount, .words, .file, .name, .text, .integer: []
