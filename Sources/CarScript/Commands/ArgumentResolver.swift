@@ -196,7 +196,7 @@ extension Session {
         case .helpTopic:
             if let position = commands.position(of: word) { return .command(position) }
             guard HelpPage.topics.contains(where: { $0.name == nameKey(Self.string(bytes)) }) else {
-                throw Self.unknown("command or help topic", Self.string(bytes),
+                throw Self.unknown("help topic", Self.string(bytes),
                                    commands.specs.map(\.name) + HelpPage.topics.map(\.name), at: range)
             }
             return .word(token)
