@@ -60,20 +60,21 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
         out.flushIfFull()
     }
 
-    /// `car` in the book's format.
+    /// `car` in the book's format. Names come from scripts: like every name this renderer
+    /// shows, they go through `DisplayText`'s one escaping (a name that needs none is written as it is).
     private static func write(_ car: Car, to out: Output) {
         // Piece by piece into the output: no line is made as a string first.
         let floorplan = car.floorplan
         out.append("Car type: ")
-        out.write(car.carType)
+        out.write(DisplayText.escaped(car.carType))
         out.append("\nSeats: ")
         out.write(upTo: 20) { Self.writeDecimal(Int64(floorplan.seats), to: $0) }
         out.append("\nEngine: ")
         out.write(floorplan.engine.rawValue)
         out.append("\nSuspension: ")
-        out.write(car.suspension.shownAs)
+        out.write(DisplayText.escaped(car.suspension.shownAs))
         out.append("\nDrive: ")
-        out.write(car.drivetrain.shownAs)
+        out.write(DisplayText.escaped(car.drivetrain.shownAs))
         out.append("\nPrice: ")
         Self.append(car.priceMinorUnits, Self.dollars, to: out)
     }
@@ -164,6 +165,13 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
 
     /// Writes `minorUnits` formatted, then a line break.
     private static func append(_ minorUnits: Int64, _ formatter: MoneyFormatter, to out: Output) {
+        // A currency's symbol comes from a script too.
+        guard DisplayText.isPlain(formatter.currency.symbol) else {
+            var bytes: [UInt8] = []
+            formatter.append(minorUnits, to: &bytes)
+            out.write(DisplayText.escaped(String(decoding: bytes, as: UTF8.self)) + "\n")
+            return
+        }
         out.write(upTo: formatter.maximumLength + 1) { bytes in
             let length = formatter.write(minorUnits, to: bytes)
             bytes[length] = 0x0A
@@ -199,13 +207,14 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
             return
         }
         // A column with no value in any row (seats, when no floorplan is listed) is left out.
-        var widths = table.columns.map(\.title.count)
+        // Widths in columns as the terminal draws them (wide characters two, combining marks none).
+        var widths = table.columns.map { DisplayText.width($0.title) }
         var used = [Bool](repeating: false, count: table.columns.count)
         for index in 0..<table.rowCount {
             for (column, cell) in table.row(index).enumerated() {
                 if case .none = cell { continue }
                 used[column] = true
-                widths[column] = max(widths[column], Self.text(cell).count)
+                widths[column] = max(widths[column], DisplayText.width(Self.text(cell)))
             }
         }
         let shown = table.columns.indices.filter { used[$0] }
@@ -222,7 +231,7 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
     private func writeRow(_ row: [String], _ columns: [Table.Column], _ widths: [Int]) {
         var line = ""
         for (index, cell) in row.enumerated() {
-            let padding = String(repeating: " ", count: widths[index] - cell.count)
+            let padding = String(repeating: " ", count: max(widths[index] - DisplayText.width(cell), 0))
             if index > 0 { line += "  " }
             line += columns[index].alignRight ? padding + cell : cell + padding
         }
@@ -236,8 +245,8 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
         // is one line and cannot drive the terminal.
         case .text(let text): DisplayText.escaped(text)
         case .integer(let value): String(value)
-        case .money(let money): money.description
-        case .names(let names): names.joined(separator: ", ")
+        case .money(let money): DisplayText.escaped(money.description)
+        case .names(let names): DisplayText.escaped(names.joined(separator: ", "))
         case .flag(let on): on ? "*" : ""
         case .none: ""
         }

@@ -32,14 +32,10 @@ enum ValueCommands {
             }),
         CommandSpec(
             name: "rate", aliases: [], group: .value,
-            arguments: [.required("CURRENCY", .currency), .required("VALUE", .rate)],
+            arguments: [.required("CURRENCY", .foreignCurrency), .required("VALUE", .rate)],
             summary: "set how many units of CURRENCY one US dollar buys",
             details: "VALUE is a positive decimal such as 0.61. The base currency's rate is always 1.",
             example: "rate GBP 0.61",
-            check: { _, call throws(ScriptError) in
-                guard let currency = call.currency(1), currency.code == Currency.base.code else { return }
-                throw ScriptError(.domain(.baseRateIsFixed(currency.code)), at: call.range(1))
-            },
             run: { session, call throws(ScriptError) in
                 let code = call.currency(1)?.code ?? ""
                 try call.at(2) { () throws(CarFactoryError) in try session.changeCatalog(.rate(code: code, call.decimal(2))) }

@@ -299,6 +299,7 @@ extension Session {
                                     lexerRef: .passUnretained(lexer), indexRef: .passUnretained(catalogIndex))
         if let check = spec.check { try check(self, invocation) }
         if options.checkOnly && !spec.runsWhenChecking { return }
+        if options.rehearsing && !Self.rehearses(spec) { return }
         try spec.run(self, invocation)
         withExtendedLifetime(catalogIndex) {}
     }
