@@ -208,7 +208,7 @@ private struct SessionMaker {
             case 2:
                 let first = random.pick(options)
                 let second = random.pick(options)
-                line = "forbid \(first.family) \(first.reference) with \(second.family) \(second.reference)"
+                line = "\(random.pick(["forbid", "require"])) \(first.family) \(first.reference) with \(second.family) \(second.reference)"
             case 3:
                 let code = String((0..<3).map { _ in random.pick(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) })
                 line = "currency \(code) \(bind(text(nonEmpty: false), in: engine)) digits \(random.below(5)) rate \(random.pick(["1", "0.5", "151.5", "0.000001", "12345.6789"]))"

@@ -40,31 +40,56 @@ public struct PartChoice: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(family) \(option)" }
 }
 
-/// A pair of options that may not go on one car.
+/// A rule on two options of different families: a pair that may not go on one car
+/// (`forbid`), or an option that may go only on a car with another (`require`).
 public struct Rule: Hashable, Sendable, CustomStringConvertible {
+    /// What a rule says of its two options.
+    public enum Kind: String, Hashable, Sendable {
+        /// The two options may not go on one car.
+        case forbid
+        /// The first option may go only on a car that also has the second.
+        case require
+    }
+
+    /// Whether it forbids the pair or requires the second with the first.
+    public let kind: Kind
     /// The first option named.
     public let first: PartChoice
-    /// The option it cannot go with.
+    /// The option it cannot go with (`forbid`), or must go with (`require`).
     public let second: PartChoice
 
     /// Forbids `first` together with `second`.
     public init(forbid first: PartChoice, with second: PartChoice) {
+        kind = .forbid
+        self.first = first
+        self.second = second
+    }
+
+    /// Allows `first` only on a car that also has `second`.
+    public init(require first: PartChoice, with second: PartChoice) {
+        kind = .require
         self.first = first
         self.second = second
     }
 
     /// Whether a car whose part of each family is `part(family)` breaks the rule.
     public func isBroken(by part: (PartFamily) -> any Part) -> Bool {
-        first.matches(part(first.family)) && second.matches(part(second.family))
+        guard first.matches(part(first.family)) else { return false }
+        let secondHeld = second.matches(part(second.family))
+        return kind == .forbid ? secondHeld : !secondHeld
     }
 
-    /// `race suspension cannot go with a long floorplan`, `... with an offroad suspension`.
+    /// `race suspension cannot go with a long floorplan`, `4wd drivetrain needs a long floorplan`.
     public var violationMessage: String {
-        "\(first.option) \(first.family) cannot go with \(indefiniteArticle(before: second.option)) \(second.option) \(second.family)"
+        let other = "\(indefiniteArticle(before: second.option)) \(second.option) \(second.family)"
+        return switch kind {
+        case .forbid: "\(first.option) \(first.family) cannot go with \(other)"
+        case .require: "\(first.option) \(first.family) needs \(other)"
+        }
     }
 
     /// The rule as it is written in a script: `forbid suspension race with floorplan long`.
-    public var description: String { "forbid \(first) with \(second)" }
+    public var description: String { "\(kind.rawValue) \(first) with \(second)" }
 }
 
 /// "a" or "an" for the word that follows, by its first letter (`an offroad`, `a 4wd`).

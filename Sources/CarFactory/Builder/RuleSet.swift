@@ -13,9 +13,15 @@ public final class RuleSet: Sendable {
         var byPair: [PartPair: Int] = [:]
         /// Positions of rules naming options by name only, checked the slow way.
         var byName: [Int] = []
+        /// Positions of `require` rules, by the identity of the option that needs another.
+        var requiresByPart: [ObjectIdentifier: [Int]] = [:]
 
         mutating func append(_ rule: Rule) {
-            if let pair = PartPair(rule) {
+            if rule.kind == .require, let part = rule.first.part {
+                requiresByPart[part, default: []].append(all.count)
+            } else if rule.kind == .require {
+                byName.append(all.count)
+            } else if let pair = PartPair(rule) {
                 if byPair[pair] == nil { byPair[pair] = all.count }
             } else {
                 byName.append(all.count)
@@ -130,6 +136,15 @@ public final class RuleSet: Sendable {
             var first = count
             for pair in [PartPair(floorplan, suspension), PartPair(floorplan, drivetrain), PartPair(suspension, drivetrain)] {
                 if let position = rules.byPair[pair], position < first { first = position }
+            }
+            if !rules.requiresByPart.isEmpty {
+                let parts: [any Part] = [floorplan, suspension, drivetrain]
+                for part in parts {
+                    for position in rules.requiresByPart[ObjectIdentifier(part)] ?? [] where position < first {
+                        let rule = rules.all[position]
+                        if !rule.second.matches(parts[rule.second.family.index]) { first = position }
+                    }
+                }
             }
             for position in rules.byName where position < first {
                 let broken = rules.all[position].isBroken { family -> any Part in

@@ -23,6 +23,8 @@ public struct Catalog: Sendable {
     /// pair is of one type: each generic type is set up at run time the first time it is
     /// used, which start-up pays for.)
     private var rulesByPair: [PartPair: Int] = [:]
+    /// Each `require` rule (its place in `rules`) by its two parts in the order named.
+    private var requiresByPair: [PartPair: Int] = [:]
     private var modelsByDefaultPair: [PartPair: Int] = [:]
 
     /// A catalog holding only the base currency.
@@ -97,6 +99,9 @@ public struct Catalog: Sendable {
         for pair in pairs {
             if let broken = rulesByPair[pair] { throw .defaultsBreakRule(model: definition.name, rules[broken]) }
         }
+        if let broken = firstRequireBroken(by: factory.defaultPart(of:)) {
+            throw .defaultsBreakRule(model: definition.name, broken)
+        }
         try checkCheapestCar(of: factory)
         try registry.register(factory)
         for pair in pairs where modelsByDefaultPair[pair] == nil { modelsByDefaultPair[pair] = registry.factories.count - 1 }
@@ -125,7 +130,8 @@ public struct Catalog: Sendable {
                     }
                     guard price < lowest?.price ?? 0,
                           rulesByPair[PartPair(floorplan, suspension)] == nil, rulesByPair[PartPair(floorplan, drivetrain)] == nil,
-                          rulesByPair[PartPair(suspension, drivetrain)] == nil else { continue }
+                          rulesByPair[PartPair(suspension, drivetrain)] == nil,
+                          firstRequireBroken(by: { parts[$0.index] }) == nil else { continue }
                     lowest = (price, parts)
                 }
             }
@@ -136,13 +142,38 @@ public struct Catalog: Sendable {
                                              price: lowest.price)
     }
 
+    /// The first `require` rule (in definition order) a car whose part of each family is
+    /// `part(family)` breaks, if any. (Models are few and defined once: a walk over the rules.)
+    private func firstRequireBroken(by part: (PartFamily) -> any Part) -> Rule? {
+        guard !requiresByPair.isEmpty else { return nil }
+        return rules.first { $0.kind == .require && $0.isBroken(by: part) }
+    }
+
     /// Adds a rule forbidding two options together; returns it with canonical option names.
     /// `origin` says where it was defined (`FILE:LINE`), for messages about it.
     @discardableResult
     public mutating func forbid(_ first: PartChoice, with second: PartChoice,
                                 origin: String? = nil) throws(CarFactoryError) -> Rule {
-        let rule = try rule(forbidding: first, with: second)
-        if let pair = PartPair(rule) { rulesByPair[pair] = rules.count }
+        try add(.forbid, first, with: second, origin: origin)
+    }
+
+    /// Adds a rule allowing `first` only on a car that also has `second`; returns it with
+    /// canonical option names. `origin` says where it was defined (`FILE:LINE`).
+    @discardableResult
+    public mutating func require(_ first: PartChoice, with second: PartChoice,
+                                 origin: String? = nil) throws(CarFactoryError) -> Rule {
+        try add(.require, first, with: second, origin: origin)
+    }
+
+    /// Adds a rule of `kind` on `first` and `second`, once checked; returns it with canonical option names.
+    @discardableResult
+    public mutating func add(_ kind: Rule.Kind, _ first: PartChoice, with second: PartChoice,
+                             origin: String? = nil) throws(CarFactoryError) -> Rule {
+        let rule = try self.rule(kind, first, with: second)
+        switch rule.kind {
+        case .forbid: if let pair = PartPair(rule) { rulesByPair[pair] = rules.count }
+        case .require: if let pair = PartPair(directed: rule) { requiresByPair[pair] = rules.count }
+        }
         rules.append(rule)
         ruleOrigins.append(origin ?? "")
         ruleSet = ruleSet.adding(rule)
@@ -159,14 +190,35 @@ public struct Catalog: Sendable {
 
     /// The rule `forbid` would add, checked against the rules and models but not added.
     public func rule(forbidding first: PartChoice, with second: PartChoice) throws(CarFactoryError) -> Rule {
+        try rule(.forbid, first, with: second)
+    }
+
+    /// The rule `require` would add, checked against the rules and models but not added.
+    public func rule(requiring first: PartChoice, with second: PartChoice) throws(CarFactoryError) -> Rule {
+        try rule(.require, first, with: second)
+    }
+
+    /// The rule of `kind` on `first` and `second`, checked against the rules and models but not added.
+    public func rule(_ kind: Rule.Kind, _ first: PartChoice, with second: PartChoice) throws(CarFactoryError) -> Rule {
         guard first.family != second.family else { throw .ruleWithinOneFamily(first.family) }
         let firstPart = try option(named: first.option, in: first.family)
         let secondPart = try option(named: second.option, in: second.family)
-        let rule = Rule(forbid: PartChoice(firstPart), with: PartChoice(secondPart))
-        let pair = PartPair(firstPart, secondPart)
-        if let existing = rulesByPair[pair] { throw .duplicateRule(rules[existing]) }
-        if let model = modelsByDefaultPair[pair] { throw .defaultsBreakRule(model: registry.factories[model].model, rule) }
-        return rule
+        switch kind {
+        case .forbid:
+            let rule = Rule(forbid: PartChoice(firstPart), with: PartChoice(secondPart))
+            let pair = PartPair(firstPart, secondPart)
+            if let existing = rulesByPair[pair] { throw .duplicateRule(rules[existing]) }
+            if let model = modelsByDefaultPair[pair] { throw .defaultsBreakRule(model: registry.factories[model].model, rule) }
+            return rule
+        case .require:
+            let rule = Rule(require: PartChoice(firstPart), with: PartChoice(secondPart))
+            if let existing = PartPair(directed: rule).flatMap({ requiresByPair[$0] }) { throw .duplicateRule(rules[existing]) }
+            // Models are few: each one's defaults are looked at.
+            if let model = registry.factories.first(where: { rule.isBroken(by: $0.defaultPart(of:)) }) {
+                throw .defaultsBreakRule(model: model.model, rule)
+            }
+            return rule
+        }
     }
 
     /// Registers a new currency.
@@ -203,6 +255,12 @@ struct PartPair: Hashable, Sendable {
     init?(_ rule: Rule) {
         guard let a = rule.first.part, let b = rule.second.part else { return nil }
         (first, second) = rule.first.family.index < rule.second.family.index ? (a, b) : (b, a)
+    }
+
+    /// The parts a rule names, in the order it names them (a `require` rule's direction matters).
+    init?(directed rule: Rule) {
+        guard let a = rule.first.part, let b = rule.second.part else { return nil }
+        (first, second) = (a, b)
     }
 
     /// The three pairs of a factory's default parts.

@@ -4,7 +4,7 @@ import CarFactory
 /// option's name, shown-as text and other names, a currency's symbol (its code is three letters).
 public let maximumNameLength = 1 << 16
 
-/// `option`, `model`, `forbid`, `currency`: the catalog written in the language itself.
+/// `option`, `model`, `forbid`, `require`, `currency`: the catalog written in the language itself.
 ///
 /// Each definition is checked whole against the catalog (and, for rules, the stock) and
 /// registered only if every check passes.
@@ -77,7 +77,22 @@ enum DefinitionCommands {
                 let first = PartChoice(call.option(2).family, call.option(2).name)
                 let second = PartChoice(call.option(5).family, call.option(5).name)
                 try call.at(first.family == second.family ? 4 : 0) { () throws(CarFactoryError) in
-                    try session.changeCatalog(.rule(first, second, origin: session.place(of: call) ?? ""))
+                    try session.changeCatalog(.rule(.forbid, first, second, origin: session.place(of: call) ?? ""))
+                }
+            }),
+        CommandSpec(
+            name: "require", aliases: [], group: .definition,
+            arguments: [.required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)), .keyword("with"),
+                        .required("FAMILY", .family), .required("OPTION", .option(familyArgument: 4))],
+            summary: "allow an option only on a car that also has another",
+            details: "The first option may go only on a car that also has the second (of another family). A rule that a model's default options, or a car already in stock, would break is refused.",
+            example: "require drivetrain 4wd with floorplan long",
+            runsWhenChecking: true,
+            run: { session, call throws(ScriptError) in
+                let first = PartChoice(call.option(2).family, call.option(2).name)
+                let second = PartChoice(call.option(5).family, call.option(5).name)
+                try call.at(first.family == second.family ? 4 : 0) { () throws(CarFactoryError) in
+                    try session.changeCatalog(.rule(.require, first, second, origin: session.place(of: call) ?? ""))
                 }
             }),
         CommandSpec(

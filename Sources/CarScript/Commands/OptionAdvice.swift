@@ -37,7 +37,8 @@ package enum OptionAdvice: Equatable {
         case .allowed(let change): return Self.signed(change)
         case .refused(let rule):
             let other = rule.first.family == family ? rule.second : rule.first
-            return "(not with \(indefiniteArticle(before: other.option)) \(other.option) \(other.family))"
+            let needs = rule.kind == .require && rule.first.family == family
+            return "(\(needs ? "needs" : "not with") \(indefiniteArticle(before: other.option)) \(other.option) \(other.family))"
         case .unpriced: return "(would cost less than nothing)"
         }
     }

@@ -99,9 +99,9 @@ enum SessionScript {
             .joined(separator: " ")
     }
 
-    /// `forbid suspension race with floorplan long`.
+    /// `forbid suspension race with floorplan long`, `require drivetrain 4wd with floorplan long`.
     static func definition(of rule: Rule) -> String {
-        "forbid \(rule.first.family) \(word(rule.first.option)) with \(rule.second.family) \(word(rule.second.option))"
+        "\(rule.kind.rawValue) \(word(rule.first.family.rawValue)) \(word(rule.first.option)) with \(word(rule.second.family.rawValue)) \(word(rule.second.option))"
     }
 
     /// `currency CHF "CHF " digits 2 rate 0.88`.

@@ -168,8 +168,8 @@ final class Session {
 enum CatalogChange {
     case option(OptionDefinition)
     case model(ModelDefinition)
-    /// A rule, and where it is defined (`FILE:LINE`).
-    case rule(PartChoice, PartChoice, origin: String)
+    /// A rule of either kind, and where it is defined (`FILE:LINE`).
+    case rule(Rule.Kind, PartChoice, PartChoice, origin: String)
     case currency(Currency)
     case rate(code: String, DecimalNumber)
 }
@@ -186,10 +186,10 @@ extension Session {
         case .model(let definition):
             let factory = try catalog.define(definition)
             index.add(factory)
-        case .rule(let first, let second, let origin):
-            let rule = try catalog.rule(forbidding: first, with: second)
+        case .rule(let kind, let first, let second, let origin):
+            let rule = try catalog.rule(kind, first, with: second)
             if let line = stock.firstLine(breaking: rule) { throw .stockBreaksRule(line: line, rule) }
-            try catalog.forbid(first, with: second, origin: origin.isEmpty ? nil : origin)
+            try catalog.add(kind, first, with: second, origin: origin.isEmpty ? nil : origin)
             index.update(catalog.ruleSet)
         case .currency(let currency):
             try catalog.define(currency)
