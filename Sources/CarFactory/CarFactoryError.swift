@@ -35,6 +35,10 @@ public enum CarFactoryError: Error, Equatable, Sendable {
     case modelCouldCostLessThanNothing(model: String, options: [String], price: Int64)
     /// A name given twice in one definition (an alias repeating the option's name or another alias).
     case repeatedName(String)
+    /// A configurator's search that took more steps than its limit allows.
+    case searchLimitReached(steps: Int)
+    /// A configurator's search stopped by a stop request (Ctrl-C).
+    case searchStopped
 }
 
 /// A quoted word as a message shows it: a very long one is cut.
@@ -85,6 +89,9 @@ extension CarFactoryError: CustomStringConvertible {
         case .modelCouldCostLessThanNothing(let model, let options, let price):
             "'\(cut(model))' with \(options.joined(separator: ", ")) would cost \(Money.base(price)): a price cannot be below zero"
         case .repeatedName(let name): "'\(cut(name))' is named twice in this definition"
+        case .searchLimitReached(let steps):
+            "the search took more than \(steps) steps and was stopped; fix more options (cheapest MODEL FAMILY OPTION ...) to narrow it"
+        case .searchStopped: "the search was stopped"
         }
     }
 }
@@ -123,6 +130,8 @@ extension CarFactoryError {
         case .negativePrice: "negative-price"
         case .modelCouldCostLessThanNothing: "model-could-cost-less-than-nothing"
         case .repeatedName: "repeated-name"
+        case .searchLimitReached: "search-limit-reached"
+        case .searchStopped: "search-stopped"
         }
     }
 }

@@ -1,0 +1,207 @@
+import Testing
+@testable import CarFactory
+
+// The configurator against brute force: random spaces of up to 6 families of up to 4 options
+// with random forbid and require rules, small enough that every car can be listed.
+@Suite struct ConfiguratorPropertyTests {
+    typealias Choice = ConfigurationSpace.Choice
+
+    /// A small deterministic generator (SplitMix64), so a failure names its seed.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+
+    static func space(seed: UInt64) -> ConfigurationSpace {
+        var random = Random(state: seed)
+        let families = 1 + random.below(6)
+        var prices: [[Int64]] = [], names: [[String]] = []
+        for _ in 0..<families {
+            let count = 1 + random.below(4)
+            // Few distinct prices, so that ties are common and the name order decides.
+            prices.append((0..<count).map { _ in Int64(random.below(4) * 100) })
+            var pool = ["d", "b", "a", "c"]
+            for i in pool.indices.reversed() { pool.swapAt(i, random.below(i + 1)) }
+            names.append(Array(pool.prefix(count)))
+        }
+        var rules: [ConfigurationSpace.Constraint] = []
+        if families > 1 {
+            for _ in 0..<random.below(3 * families) {
+                let f = random.below(families)
+                var g = random.below(families - 1)
+                if g >= f { g += 1 }
+                let first = Choice(f, random.below(prices[f].count)), second = Choice(g, random.below(prices[g].count))
+                rules.append(.init(random.below(3) == 0 ? .require : .forbid, first, second))
+            }
+        }
+        return ConfigurationSpace(prices: prices, names: names, rules: rules)
+    }
+
+    /// Every car of `space`, valid or not.
+    static func allCars(_ space: ConfigurationSpace) -> [[Int]] {
+        var cars: [[Int]] = [[]]
+        for family in space.prices { cars = cars.flatMap { car in family.indices.map { car + [$0] } } }
+        return cars
+    }
+
+    static func valid(_ car: [Int], _ space: ConfigurationSpace) -> Bool {
+        space.rules.allSatisfy { !$0.isBroken(by: car) }
+    }
+
+    static func price(_ car: [Int], _ space: ConfigurationSpace) -> Int64 {
+        car.enumerated().reduce(0) { $0 + space.prices[$1.offset][$1.element] }
+    }
+
+    /// Names in family order, compared one family at a time.
+    static func namesBefore(_ a: [String], _ b: [String]) -> Bool {
+        for (x, y) in zip(a, b) where x != y { return x < y }
+        return false
+    }
+
+    /// The ranking order of repairs, written again from the brief.
+    static func ranksBefore(_ a: Repair, _ b: Repair, _ space: ConfigurationSpace) -> Bool {
+        if a.priceChange != b.priceChange { return a.priceChange < b.priceChange }
+        if a.changes.count != b.changes.count { return a.changes.count < b.changes.count }
+        for (x, y) in zip(a.changes, b.changes) where x != y {
+            if x.family != y.family { return x.family < y.family }
+            return space.names[x.family][x.option] < space.names[y.family][y.option]
+        }
+        return false
+    }
+
+    /// Every minimal repair for `wanted` on `current`, by listing every valid car that has it.
+    static func minimalRepairs(_ space: ConfigurationSpace, current: [Int], wanted: Choice) -> [Repair] {
+        var sets: [Set<Choice>: Int64] = [:]
+        for car in allCars(space) where car[wanted.family] == wanted.option && valid(car, space) {
+            let changes = Set(car.indices.filter { $0 != wanted.family && car[$0] != current[$0] }.map { Choice($0, car[$0]) })
+            sets[changes] = price(car, space) - price(current, space)
+        }
+        let minimal = sets.filter { candidate in !sets.keys.contains { $0 != candidate.key && $0.isSubset(of: candidate.key) } }
+        return minimal.map { Repair(changes: $0.key.sorted { $0.family < $1.family }, priceChange: $0.value) }
+            .sorted { ranksBefore($0, $1, space) }
+    }
+
+    @Test(arguments: 0..<400)
+    func cheapest_is_the_enumerated_optimum(seed: Int) throws {
+        let space = Self.space(seed: UInt64(seed))
+        let configurator = Configurator(space: space)
+        var random = Random(state: UInt64(seed) ^ 0xABCD)
+        // Nothing fixed, and one family fixed to a random option.
+        var fixings: [[Int?]] = [Array(repeating: nil, count: space.familyCount)]
+        var fixed: [Int?] = Array(repeating: nil, count: space.familyCount)
+        let family = random.below(space.familyCount)
+        fixed[family] = random.below(space.prices[family].count)
+        fixings.append(fixed)
+        for fixed in fixings {
+            let candidates = Self.allCars(space).filter { car in
+                Self.valid(car, space) && car.indices.allSatisfy { fixed[$0] == nil || fixed[$0] == car[$0] }
+            }
+            let expected = candidates.min { a, b in
+                let (pa, pb) = (Self.price(a, space), Self.price(b, space))
+                if pa != pb { return pa < pb }
+                return Self.namesBefore(a.indices.map { space.names[$0][a[$0]] }, b.indices.map { space.names[$0][b[$0]] })
+            }
+            #expect(try configurator.cheapest(fixed: fixed) == expected, "seed \(seed), fixed \(fixed)")
+        }
+    }
+
+    @Test(arguments: 0..<400)
+    func repairs_are_the_enumerated_minimal_repairs_in_order(seed: Int) throws {
+        let space = Self.space(seed: UInt64(seed))
+        let cars = Self.allCars(space).filter { Self.valid($0, space) }
+        guard !cars.isEmpty else { return }
+        var random = Random(state: UInt64(seed) ^ 0x5EED)
+        // A valid car, as a session's always is, and any car at all (one a rule added by name
+        // could leave broken), where two options that stay may clash.
+        let all = Self.allCars(space)
+        for (current, limit) in [(cars[random.below(cars.count)], 2), (cars[random.below(cars.count)], 100),
+                                 (all[random.below(all.count)], 100)] {
+            let configurator = Configurator(space: space, limits: SearchLimits(steps: 1_000_000, repairs: limit))
+
+            for f in 0..<space.familyCount {
+                for o in space.prices[f].indices where o != current[f] {
+                    let wanted = Choice(f, o)
+                    let expected = Array(Self.minimalRepairs(space, current: current, wanted: wanted).prefix(limit))
+                    let found = try configurator.repairs(of: current, wanting: wanted)
+                    #expect(found == expected, "seed \(seed), car \(current), wanted \(wanted), limit \(limit)")
+                    for repair in found {
+                        var car = current
+                        car[f] = o
+                        for change in repair.changes { car[change.family] = change.option }
+                        #expect(Self.valid(car, space), "seed \(seed): a listed repair makes a valid car")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(arguments: 0..<400)
+    func option_statuses_agree_with_enumeration(seed: Int) throws {
+        let space = Self.space(seed: UInt64(seed))
+        let cars = Self.allCars(space)
+        let validCars = cars.filter { Self.valid($0, space) }
+        guard !validCars.isEmpty else { return }
+        var random = Random(state: UInt64(seed) ^ 0x0F0F)
+        let current = validCars[random.below(validCars.count)]
+        let configurator = Configurator(space: space)
+        let statuses = try configurator.statuses(of: current)
+        for f in 0..<space.familyCount {
+            for o in space.prices[f].indices {
+                let status = statuses[f][o]
+                var alone = current
+                alone[f] = o
+                let possible = validCars.contains { $0[f] == o }
+                switch status {
+                case .current:
+                    #expect(current[f] == o)
+                case .settable(let change):
+                    #expect(current[f] != o && Self.valid(alone, space))
+                    #expect(change == space.prices[f][o] - space.prices[f][current[f]])
+                case .needsRepair(let repair):
+                    #expect(!Self.valid(alone, space) && possible)
+                    #expect(repair == Self.minimalRepairs(space, current: current, wanted: Choice(f, o)).first)
+                case .impossible(let rules):
+                    #expect(!possible, "seed \(seed): \(f):\(o) is on a valid car")
+                    // The rules named suffice, and none of them can be left out.
+                    func possibleUnder(_ kept: [Int]) -> Bool {
+                        let smaller = space.keeping(rules: kept)
+                        return cars.contains { $0[f] == o && Self.valid($0, smaller) }
+                    }
+                    #expect(!rules.isEmpty && !possibleUnder(rules), "seed \(seed)")
+                    for index in rules.indices {
+                        var fewer = rules
+                        fewer.remove(at: index)
+                        #expect(possibleUnder(fewer), "seed \(seed): rule \(rules[index]) can be left out")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func a_search_past_its_step_limit_is_an_error_and_a_stop_request_stops_it() throws {
+        let space = Self.space(seed: 7)
+        let tiny = Configurator(space: space, limits: SearchLimits(steps: 1, repairs: 10))
+        #expect(throws: CarFactoryError.searchLimitReached(steps: 1)) {
+            try tiny.cheapest(fixed: Array(repeating: nil, count: space.familyCount))
+        }
+        // Pigeons and holes: 8 families of 7 options, no option shared by two families. No car
+        // is valid, and finding that out takes thousands of steps; the request is looked at
+        // every 1,024th.
+        var rules: [ConfigurationSpace.Constraint] = []
+        for f in 0..<8 { for g in f + 1..<8 { for o in 0..<7 { rules.append(.init(.forbid, .init(f, o), .init(g, o))) } } }
+        let pigeons = ConfigurationSpace(prices: Array(repeating: Array(repeating: 0, count: 7), count: 8),
+                                         names: Array(repeating: ["a", "b", "c", "d", "e", "f", "g"], count: 8), rules: rules)
+        #expect(try Configurator(space: pigeons).cheapest(fixed: Array(repeating: nil, count: 8)) == nil)
+        var asked = 0
+        let stopped = Configurator(space: pigeons) { asked += 1; return true }
+        #expect(throws: CarFactoryError.searchStopped) { try stopped.cheapest(fixed: Array(repeating: nil, count: 8)) }
+        #expect(asked == 1)
+    }
+}
