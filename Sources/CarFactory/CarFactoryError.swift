@@ -39,6 +39,8 @@ public enum CarFactoryError: Error, Equatable, Sendable {
     case searchLimitReached(steps: Int)
     /// A configurator's search stopped by a stop request (Ctrl-C).
     case searchStopped
+    /// No valid car has these options (`4wd drivetrain`) together.
+    case noValidCar([String])
 }
 
 /// A quoted word as a message shows it: a very long one is cut.
@@ -92,6 +94,8 @@ extension CarFactoryError: CustomStringConvertible {
         case .searchLimitReached(let steps):
             "the search took more than \(steps) steps and was stopped; fix more options (cheapest MODEL FAMILY OPTION ...) to narrow it"
         case .searchStopped: "the search was stopped"
+        case .noValidCar(let options):
+            options.isEmpty ? "no valid car can be built" : "no valid car has \(options.map { indefiniteArticle(before: $0) + " " + $0 }.joined(separator: " and "))"
         }
     }
 }
@@ -132,6 +136,7 @@ extension CarFactoryError {
         case .repeatedName: "repeated-name"
         case .searchLimitReached: "search-limit-reached"
         case .searchStopped: "search-stopped"
+        case .noValidCar: "no-valid-car"
         }
     }
 }

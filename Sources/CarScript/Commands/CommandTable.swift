@@ -49,7 +49,7 @@ public final class CommandTable: Sendable {
 
     /// carfab's commands.
     public static let standard = CommandTable(
-        ConfigureCommands.all + ValueCommands.all + CatalogCommands.all + DefinitionCommands.all + ScriptCommands.all)
+        ConfigureCommands.all + ConfiguratorCommands.all + ValueCommands.all + CatalogCommands.all + DefinitionCommands.all + ScriptCommands.all)
 }
 
 import CarFactory

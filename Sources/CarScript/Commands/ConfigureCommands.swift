@@ -50,6 +50,11 @@ enum ConfigureCommands {
                     var explained = error
                     explained.notes = OptionAdvice.notes(refusing: call.option(2).family, of: line.car, by: rule,
                                                          catalog: session.catalog)
+                    // And the cheapest way to have it after all, which `fit` would take.
+                    if let repair = ConfiguratorCommands.note(repairing: call.option(2), on: line.car,
+                                                              catalog: session.catalog, stop: session.stop) {
+                        explained.notes.append(repair)
+                    }
                     throw explained
                 }
             }),

@@ -1,0 +1,344 @@
+import CarFactory
+
+/// `options`, `why`, `fit`, `cheapest`: the configurator's questions, answered exactly by the
+/// domain's `Configurator` over the catalog's families and rules.
+///
+/// Each takes a trailing `in CURRENCY` for its amounts (the base currency otherwise).
+enum ConfiguratorCommands {
+    static let all: [CommandSpec] = [
+        CommandSpec(
+            name: "options", aliases: [], group: .configure,
+            arguments: [.optional("[FAMILY] [in CURRENCY]", .words)],
+            summary: "list every option for the current car: current, settable, needing a repair, or impossible",
+            details: "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest repair that makes a valid car with it (as a 'set' command) and the total price change; or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY.",
+            example: "options drivetrain in GBP",
+            run: { session, call throws(ScriptError) in
+                var words = Words(call, from: 1)
+                let valuation = try words.takeCurrency(session)
+                var only: [Int]?
+                if let (family, _) = try words.takeFamily(optional: true) { only = [family.index] }
+                try words.finish()
+                let answer = try Answer(session, call)
+                let statuses = try call.at(0) { () throws(CarFactoryError) in
+                    try answer.configurator.statuses(of: answer.current, families: only)
+                }
+                var table = Table([
+                    .init("family"), .init("option"), .init("status"),
+                    .init("price change", alignRight: true), .init("repair"), .init("rules"),
+                ])
+                for (f, family) in statuses.enumerated() {
+                    for (o, status) in family.enumerated() {
+                        let name = answer.name(.init(f, o))
+                        let base: [Table.Cell] = [.text(PartFamily(index: f).rawValue), .text(name)]
+                        switch status {
+                        case .current:
+                            table.append(base + [.text("current"), .none, .none, .none])
+                        case .settable(let change):
+                            table.append(base + [.text("settable"), .money(try convert(change, valuation, call)), .none, .none])
+                        case .needsRepair(let repair):
+                            table.append(base + [.text("repair"), .money(try convert(repair.priceChange, valuation, call)),
+                                                 .text(answer.command(setting: .init(f, o), repair)), .none])
+                        case .impossible(let rules):
+                            table.append(base + [.text("impossible"), .none, .none, .names(rules.map { answer.rule($0).description })])
+                        }
+                    }
+                }
+                session.emit(.table(table), call)
+            }),
+        CommandSpec(
+            name: "why", aliases: [], group: .configure,
+            arguments: [.required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)),
+                        .optional("[in CURRENCY]", .words)],
+            summary: "explain what stands in the way of an option, and every minimal repair",
+            details: "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (other changes none of which can be left out), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed. For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY.",
+            example: "why drivetrain front",
+            run: { session, call throws(ScriptError) in
+                var words = Words(call, from: 3)
+                let valuation = try words.takeCurrency(session)
+                try words.finish()
+                let answer = try Answer(session, call)
+                let wanted = try answer.choice(call.option(2), call)
+                var car = answer.current
+                car[wanted.family] = wanted.option
+                let repairs = try call.at(0) { () throws(CarFactoryError) in
+                    answer.current[wanted.family] == wanted.option ? []
+                        : try answer.configurator.repairs(of: answer.current, wanting: wanted)
+                }
+                let possible = answer.current[wanted.family] == wanted.option || !repairs.isEmpty
+                let rules = possible ? answer.space.brokenRules(by: car)
+                    : try call.at(0) { () throws(CarFactoryError) in try answer.configurator.rulesRuling(out: wanted) }
+                let what = "\(call.option(2).name) \(call.option(2).family)"
+                var ruleTable = Table([.init("rule"), .init("defined at", key: "defined_at")],
+                                      emptyMessage: answer.current[wanted.family] == wanted.option
+                                          ? "The car has the \(what) already." : "No rule stands in the way of the \(what).")
+                for index in rules {
+                    let rule = answer.rule(index)
+                    ruleTable.append([.text(rule.description), .text(answer.origin(of: rule))])
+                }
+                session.emit(.table(ruleTable), call)
+                if answer.current[wanted.family] == wanted.option { return }
+                var repairTable = Table([
+                    .init("#", key: "rank", alignRight: true), .init("price change", alignRight: true),
+                    .init("changes", alignRight: true), .init("commands"),
+                ], emptyMessage: "No valid car has the \(what).")
+                for (rank, repair) in repairs.enumerated() {
+                    repairTable.append([.integer(Int64(rank + 1)), .money(try convert(repair.priceChange, valuation, call)),
+                                        .integer(Int64(repair.changes.count)), .text(answer.command(setting: wanted, repair))])
+                }
+                session.emit(.table(repairTable), call)
+            }),
+        CommandSpec(
+            name: "fit", aliases: [], group: .configure,
+            arguments: [.required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)),
+                        .optional("[in CURRENCY]", .words)],
+            summary: "set an option and the cheapest repair it needs, in one step",
+            details: "Sets OPTION on the current car together with the cheapest minimal repair (as 'why' ranks them), all or nothing, and prints each change with its price change. An error if no valid car has the option. 'in CURRENCY' gives the amounts in CURRENCY.",
+            example: "fit drivetrain front",
+            run: { session, call throws(ScriptError) in
+                var words = Words(call, from: 3)
+                let valuation = try words.takeCurrency(session)
+                try words.finish()
+                let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
+                let answer = try Answer(session, call)
+                let wanted = try answer.choice(call.option(2), call)
+                var table = Table([.init("family"), .init("from"), .init("to"), .init("price change", alignRight: true)],
+                                  emptyMessage: "The car has the \(call.option(2).name) \(call.option(2).family) already.")
+                guard answer.current[wanted.family] != wanted.option else {
+                    session.emit(.table(table), call)
+                    return
+                }
+                let repair = try call.at(2) { () throws(CarFactoryError) in
+                    guard let cheapest = try answer.configurator.repairs(of: answer.current, wanting: wanted, limit: 1).first else {
+                        throw .noValidCar(["\(call.option(2).name) \(call.option(2).family)"])
+                    }
+                    return cheapest
+                }
+                let changes = [wanted] + repair.changes
+                let parts = changes.map { answer.part($0) }
+                try call.at(2) { () throws(CarFactoryError) in
+                    var builder = CarBuilder(car: line.car, rules: call.rules)
+                    try builder.set(parts)
+                    try session.stock.replaceCurrent(with: builder.build())
+                }
+                for change in changes {
+                    let was = ConfigurationSpace.Choice(change.family, answer.current[change.family])
+                    let delta = answer.space.prices[change.family][change.option] - answer.space.prices[was.family][was.option]
+                    table.append([.text(PartFamily(index: change.family).rawValue), .text(answer.name(was)),
+                                  .text(answer.name(change)), .money(try convert(delta, valuation, call))])
+                }
+                session.emit(.table(table), call)
+            }),
+        CommandSpec(
+            name: "cheapest", aliases: [], group: .configure,
+            arguments: [.optional("[MODEL] [FAMILY OPTION]... [in CURRENCY]", .words)],
+            summary: "show the cheapest valid car (of MODEL, or of any model) with the options given",
+            details: "Shows the car as 'show' does, then the commands that build it. Ties go to the model name, then the option names in family order. 'in CURRENCY' adds its price in CURRENCY. The stock is not changed.",
+            example: "cheapest drivetrain 4wd",
+            run: { session, call throws(ScriptError) in
+                var words = Words(call, from: 1)
+                let valuation = try words.takeCurrency(session)
+                let model = words.takeModel(session)
+                var fixed = [Int?](repeating: nil, count: PartFamily.allCases.count)
+                var named: [String] = []
+                let space = ConfigurationSpace(session.catalog)
+                while let (family, range) = try words.takeFamily(optional: true) {
+                    if fixed[family.index] != nil {
+                        throw ScriptError(.refused("\(family) is named twice; name each family once"), at: range)
+                    }
+                    let part = try words.takeOption(of: family, session)
+                    fixed[family.index] = space.names[family.index].firstIndex(of: part.name)
+                    named.append("\(part.name) \(family)")
+                }
+                try words.finish()
+                let configurator = Configurator(space: space, shouldStop: { session.stop.isRequested })
+                let options = try call.at(0) { () throws(CarFactoryError) in try configurator.cheapest(fixed: fixed) }
+                let factories = model.map { [$0] } ?? session.catalog.registry.factories
+                guard let options, !factories.isEmpty else {
+                    throw ScriptError(.domain(.noValidCar(named)), at: call.range(0))
+                }
+                // Each model's price is its base price less its defaults' list prices, plus the
+                // options' list prices: the same options are cheapest for every model.
+                var best: (price: Int64, factory: any CarFactory)?
+                for factory in factories {
+                    let price = try call.at(0) { () throws(CarFactoryError) in try modelPrice(factory, options, space, session.catalog) }
+                    if best.map({ price < $0.price || (price == $0.price && factory.model < $0.factory.model) }) ?? true {
+                        best = (price, factory)
+                    }
+                }
+                guard let best else { return }
+                let car = try call.at(0) { () throws(CarFactoryError) in
+                    var builder = CarBuilder(factory: best.factory, rules: call.rules)
+                    try builder.set(options.enumerated().map { session.catalog.options(of: PartFamily(index: $0.offset)).parts[$0.element] })
+                    return try builder.build()
+                }
+                session.emit(.car(car), call)
+                var commands = "car \(SessionScript.word(best.factory.model))"
+                let changed = PartFamily.allCases.filter { car.part(of: $0) !== best.factory.defaultPart(of: $0) }
+                if !changed.isEmpty {
+                    commands += "; set " + changed.map { "\(SessionScript.word($0.rawValue)) \(SessionScript.word(car.part(of: $0).name))" }
+                        .joined(separator: " ")
+                }
+                session.emit(.text(commands), call)
+                if let valuation {
+                    let price = try call.at(0) { () throws(CarFactoryError) in try valuation.converter.convertMinorUnits(car.priceMinorUnits) }
+                    session.emit(.amount(price, valuation), call)
+                }
+            }),
+    ]
+
+    /// `factory`'s price with `options`: base price plus, per family, the option's list price
+    /// less the default's.
+    private static func modelPrice(_ factory: any CarFactory, _ options: [Int], _ space: ConfigurationSpace,
+                                   _ catalog: Catalog) throws(CarFactoryError) -> Int64 {
+        var price = factory.basePriceMinorUnits
+        for family in PartFamily.allCases {
+            let difference = space.prices[family.index][options[family.index]]
+                .subtractingReportingOverflow(factory.defaultPart(of: family).listPriceMinorUnits)
+            let sum = price.addingReportingOverflow(difference.partialValue)
+            if difference.overflow || sum.overflow { throw .moneyOverflow }
+            price = sum.partialValue
+        }
+        return price
+    }
+
+    /// `minorUnits` of the base currency as money of `valuation`'s currency (the base's if nil).
+    private static func convert(_ minorUnits: Int64, _ valuation: CurrencyValuation?, _ call: Invocation) throws(ScriptError) -> Money {
+        guard let valuation else { return .base(minorUnits) }
+        return valuation.money(try call.at(0) { () throws(CarFactoryError) in try valuation.converter.convertMinorUnits(minorUnits) })
+    }
+
+    /// The cheapest repair for `part` on `car`, as a note for a refused `set`: `fit drivetrain
+    /// front would also set floorplan standard (+$500.00)`, or that no valid car has it.
+    static func note(repairing part: any Part, on car: Car, catalog: Catalog, stop: StopRequest) -> Diagnostic.Note? {
+        let space = ConfigurationSpace(catalog)
+        guard let current = ConfigurationSpace.options(of: car, in: catalog),
+              let option = catalog.options(of: part.family).parts.firstIndex(where: { $0 === part }) else { return nil }
+        let configurator = Configurator(space: space, shouldStop: { stop.isRequested })
+        let wanted = ConfigurationSpace.Choice(part.family.index, option)
+        guard let repairs = try? configurator.repairs(of: current, wanting: wanted, limit: 1) else { return nil }
+        let fit = "fit \(SessionScript.word(part.family.rawValue)) \(SessionScript.word(part.name))"
+        guard let repair = repairs.first else {
+            return Diagnostic.Note("no valid car has the \(part.name) \(part.family), whatever else it has")
+        }
+        let changes = repair.changes.map { "\(PartFamily(index: $0.family)) \(space.names[$0.family][$0.option])" }
+        return Diagnostic.Note("'\(fit)' would also set \(changes.joined(separator: ", ")) (\(OptionAdvice.signed(repair.priceChange)))")
+    }
+}
+
+/// What the configurator commands share: the catalog as a space, the current car in it.
+private struct Answer {
+    let catalog: Catalog
+    let space: ConfigurationSpace
+    let configurator: Configurator
+    let current: [Int]
+
+    init(_ session: Session, _ call: Invocation) throws(ScriptError) {
+        let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
+        catalog = session.catalog
+        space = ConfigurationSpace(catalog)
+        let stop = session.stop
+        configurator = Configurator(space: space, shouldStop: { stop.isRequested })
+        guard let current = ConfigurationSpace.options(of: line.car, in: catalog) else {
+            throw ScriptError(.refused("the current car has an option the catalog no longer lists"), at: call.range(0))
+        }
+        self.current = current
+    }
+
+    func choice(_ part: any Part, _ call: Invocation) throws(ScriptError) -> ConfigurationSpace.Choice {
+        guard let option = catalog.options(of: part.family).parts.firstIndex(where: { $0 === part }) else {
+            throw ScriptError(.domain(.unknownOption(part.name, family: part.family)), at: call.range(2))
+        }
+        return .init(part.family.index, option)
+    }
+
+    func name(_ choice: ConfigurationSpace.Choice) -> String { space.names[choice.family][choice.option] }
+
+    func part(_ choice: ConfigurationSpace.Choice) -> any Part {
+        catalog.options(of: PartFamily(index: choice.family)).parts[choice.option]
+    }
+
+    /// `set drivetrain front floorplan standard`.
+    func command(setting wanted: ConfigurationSpace.Choice, _ repair: Repair) -> String {
+        "set " + ([wanted] + repair.changes).map {
+            "\(SessionScript.word(PartFamily(index: $0.family).rawValue)) \(SessionScript.word(name($0)))"
+        }.joined(separator: " ")
+    }
+
+    /// The rule at `index` of the space, which is the catalog's rule at the same place.
+    func rule(_ index: Int) -> Rule {
+        let constraint = space.rules[index]
+        let first = PartChoice(part(constraint.first)), second = PartChoice(part(constraint.second))
+        return constraint.kind == .forbid ? Rule(forbid: first, with: second) : Rule(require: first, with: second)
+    }
+
+    /// `FILE:LINE`, or `built-in catalog`.
+    func origin(of rule: Rule) -> String {
+        guard let origin = catalog.origin(of: rule), !origin.hasPrefix(BuiltInCatalog.name + ":") else { return "built-in catalog" }
+        return origin
+    }
+}
+
+/// The words of a configurator command's word list, taken from the front (and `in CURRENCY` from the back).
+private struct Words {
+    private let words: [String]
+    private let ranges: [SourceRange]
+    private var start = 0
+    private var end: Int
+    private let call: Invocation
+
+    init(_ call: Invocation, from argument: Int) {
+        self.call = call
+        words = argument <= call.count ? call.words(argument) : []
+        ranges = words.isEmpty ? [] : call.wordRanges
+        end = words.count
+    }
+
+    /// `in CURRENCY` at the end, if there.
+    mutating func takeCurrency(_ session: Session) throws(ScriptError) -> CurrencyValuation? {
+        guard end - start >= 2, nameKey(words[end - 2]) == "in" else { return nil }
+        let code = words[end - 1]
+        guard let currency = try? session.catalog.currency(named: code) else {
+            throw Session.unknown("currency", code, session.catalog.currencies.map(\.code), at: ranges[end - 1])
+        }
+        end -= 2
+        return CurrencyValuation(currency)
+    }
+
+    /// A model name first, if the first word is one.
+    mutating func takeModel(_ session: Session) -> (any CarFactory)? {
+        guard start < end, PartFamily(named: words[start]) == nil,
+              let factory = try? session.catalog.registry.factory(named: words[start]) else { return nil }
+        start += 1
+        return factory
+    }
+
+    /// A family name.
+    mutating func takeFamily(optional: Bool) throws(ScriptError) -> (PartFamily, SourceRange)? {
+        guard start < end else { return nil }
+        guard let family = PartFamily(named: words[start]) else {
+            throw Session.unknown("family", words[start], PartFamily.allCases.map(\.rawValue), at: ranges[start])
+        }
+        start += 1
+        return (family, ranges[start - 1])
+    }
+
+    /// An option of `family`.
+    mutating func takeOption(of family: PartFamily, _ session: Session) throws(ScriptError) -> any Part {
+        guard start < end else {
+            let after = ranges[start - 1]
+            throw ScriptError(.missingArgument("an option after '\(family)'", usage: call.spec.usage), at: SourceRange(after.end, after.end + 1))
+        }
+        let table = session.catalog.options(of: family)
+        guard let part = try? session.catalog.option(named: words[start], in: family) else {
+            throw Session.unknown("\(family) option", words[start], table.parts.map(\.name), suggestFrom: table.allNames, at: ranges[start])
+        }
+        start += 1
+        return part
+    }
+
+    /// Nothing left, or an error at the first word left.
+    func finish() throws(ScriptError) {
+        guard start < end else { return }
+        throw ScriptError(.unexpectedArgument(words[start], usage: call.spec.usage), at: ranges[start])
+    }
+}
