@@ -47,6 +47,7 @@ import Testing
                               ^~~~
             note: the rule 'forbid suspension race with floorplan long' is part of the built-in catalog
             note: suspension options allowed for this car: road (-$1,800.00)
+            note: 'fit suspension race' would also set floorplan short (-$5,900.00)
 
             """, status: 1))
     }

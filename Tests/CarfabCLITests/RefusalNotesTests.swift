@@ -8,10 +8,11 @@ import Testing
         let run = try carfab(["--format", "json", "-e", "car sports; set drivetrain front"])
         let object = try JSONSerialization.jsonObject(with: Data(run.stderr.utf8)) as? [String: Any] ?? [:]
         let notes = object["notes"] as? [[String: Any]] ?? []
-        #expect(notes.count == 2)
+        #expect(notes.count == 3)
         #expect(notes.first?["message"] as? String == "the rule 'forbid drivetrain front with floorplan short' is part of the built-in catalog")
         #expect(notes.first?["place"] is NSNull)
-        #expect(notes.last?["message"] as? String == "drivetrain options allowed for this car: 4wd (+$2,500.00)")
+        #expect(notes[1]["message"] as? String == "drivetrain options allowed for this car: 4wd (+$2,500.00)")
+        #expect(notes.last?["message"] as? String == "'fit drivetrain front' would also set floorplan standard (+$500.00)")
     }
 
     @Test func a_catalog_files_rule_is_placed_at_its_forbid() throws {
@@ -24,6 +25,7 @@ import Testing
                            ^~~
             \(catalog.path):3: note: the rule 'forbid suspension road with drivetrain 4wd' is defined here
             note: drivetrain options allowed for this car: rear (+$1,500.00)
+            note: 'fit drivetrain 4wd' would also set suspension offroad (+$5,800.00)
 
             """)
     }
@@ -32,7 +34,8 @@ import Testing
         let options = (1...40).map { "option drivetrain d\($0) \"D\($0)\" price \($0)" }.joined(separator: "\n")
         let run = try carfab(["-e", options + "\nforbid drivetrain d40 with floorplan short\ncar sports; set drivetrain d40"])
         let allowed = (["4wd (+$2,500.00)"] + (1...29).map { "d\($0) (-$1,\(500 - $0).00)" }).joined(separator: ", ")
-        #expect(run.stderr.hasSuffix("note: drivetrain options allowed for this car: \(allowed) (11 more options not checked)\n"),
+        #expect(run.stderr.hasSuffix("note: drivetrain options allowed for this car: \(allowed) (11 more options not checked)\n"
+                                     + "note: 'fit drivetrain d40' would also set floorplan standard (+$540.00)\n"),
                 "\(run)")
     }
 }

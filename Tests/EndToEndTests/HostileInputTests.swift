@@ -236,11 +236,13 @@ import Glibc
                            ^~~
             <command-line>:4: note: the rule 'forbid suspension race with drivetrain 4wd' is defined here
             note: no other drivetrain option is allowed for this car
+            note: 'fit drivetrain 4wd' would also set suspension road (+$100.00)
             <command-line>:7:26: error: offroad suspension cannot go with a front drivetrain
             select 1; set drivetrain front
                                      ^~~~~
             <command-line>:6: note: the rule 'forbid suspension offroad with drivetrain front' is defined here
             note: drivetrain options allowed for this car: rear (-$2,500.00)
+            note: 'fit drivetrain front' would also set floorplan standard, suspension race (-$7,900.00)
 
             """)
     }

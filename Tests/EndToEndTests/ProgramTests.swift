@@ -44,6 +44,7 @@ import Testing
                            ^~~~~
             note: the rule 'forbid drivetrain front with floorplan short' is part of the built-in catalog
             note: drivetrain options allowed for this car: 4wd (+$2,500.00)
+            note: 'fit drivetrain front' would also set floorplan standard (+$500.00)
 
             """, status: 1))
     }

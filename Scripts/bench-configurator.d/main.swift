@@ -1,0 +1,117 @@
+// Times the configurator on generated catalogs far larger than the language can write yet
+// (30 families of 10 options with 1,000 rules; 60 of 8 with 3,000): each of `options`, `why`,
+// `fit` and `cheapest` as the commands ask it, the space compiled afresh each time as they do.
+// Built with the domain's sources by Scripts/bench-configurator; prints one row per answer.
+import Glibc
+
+/// SplitMix64: the same catalog on every run.
+struct Random {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+}
+
+/// A catalog of `families` x `options` with `rules` rules (a fifth of them `require`), none
+/// broken by its model's defaults, which are the car the answers are about.
+func generate(families: Int, options: Int, rules count: Int, seed: UInt64) -> (ConfigurationSpace, [Int]) {
+    var random = Random(state: seed)
+    let prices = (0..<families).map { _ in (0..<options).map { _ in Int64(random.below(50) * 10_000) } }
+    let names = (0..<families).map { f in (0..<options).map { "f\(f)o\($0)" } }
+    let defaults = (0..<families).map { _ in random.below(options) }
+    var rules: [ConfigurationSpace.Constraint] = []
+    var seen = Set<ConfigurationSpace.Constraint>()
+    while rules.count < count {
+        let f = random.below(families)
+        var g = random.below(families - 1)
+        if g >= f { g += 1 }
+        let a = ConfigurationSpace.Choice(f, random.below(options)), b = ConfigurationSpace.Choice(g, random.below(options))
+        let rule = ConfigurationSpace.Constraint(random.below(5) == 0 ? .require : .forbid, a, b)
+        guard !rule.isBroken(by: defaults), seen.insert(rule).inserted else { continue }
+        rules.append(rule)
+    }
+    return (ConfigurationSpace(prices: prices, names: names, rules: rules), defaults)
+}
+
+func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
+}
+
+/// The slowest of `runs` runs of `body`, in milliseconds.
+func time(_ runs: Int = 5, _ body: () throws -> Void) rethrows -> Double {
+    var worst = 0.0
+    for _ in 0..<runs {
+        let start = now()
+        try body()
+        worst = max(worst, now() - start)
+    }
+    return worst
+}
+
+func row(_ name: String, _ milliseconds: Double, _ detail: String) {
+    let padded = name.padding(toLength: 48, withPad: " ", startingAt: 0)
+    print("\(padded) \(String(format: "%8.2f ms", milliseconds))  \(milliseconds <= 50 ? "ok" : "OVER 50 ms")  \(detail)")
+}
+
+var failed = false
+for (families, options, rules) in [(30, 10, 1_000), (60, 8, 3_000)] {
+    let (space, car) = generate(families: families, options: options, rules: rules, seed: UInt64(families * 7919 + rules))
+    let label = "\(families) families x \(options) options, \(rules) rules:"
+    let compile = time { _ = Configurator(space: space) }
+    row("\(label) compile", compile, "")
+    var statuses: [[OptionStatus]] = []
+    let optionsTime = try time { statuses = try Configurator(space: space).statuses(of: car) }
+    var counts = [0, 0, 0, 0]
+    var wanted: ConfigurationSpace.Choice?
+    var impossible: ConfigurationSpace.Choice?
+    for (f, family) in statuses.enumerated() {
+        for (o, status) in family.enumerated() {
+            switch status {
+            case .current: counts[0] += 1
+            case .settable: counts[1] += 1
+            case .needsRepair(let repair):
+                counts[2] += 1
+                if wanted == nil || repair.changes.count > 1 { wanted = .init(f, o) }
+            case .impossible: counts[3] += 1; impossible = impossible ?? .init(f, o)
+            }
+        }
+    }
+    row("\(label) options", optionsTime, "current \(counts[0]), settable \(counts[1]), repair \(counts[2]), impossible \(counts[3])")
+    if let wanted {
+        var repairs: [Repair] = []
+        row("\(label) why (repairs)", try time { repairs = try Configurator(space: space).repairs(of: car, wanting: wanted) },
+            "\(repairs.count) repairs, the cheapest of \(repairs.first?.changes.count ?? 0) changes")
+        var cheapest: Repair?
+        row("\(label) fit", try time {
+            let configurator = Configurator(space: space)
+            cheapest = try configurator.repairs(of: car, wanting: wanted, limit: 1).first
+            var fitted = car
+            fitted[wanted.family] = wanted.option
+            for change in cheapest?.changes ?? [] { fitted[change.family] = change.option }
+            if !configurator.isValid(fitted) { failed = true }
+        }, "\(cheapest?.changes.count ?? 0) changes")
+    }
+    if let impossible {
+        var core: [Int] = []
+        row("\(label) why (impossible)", try time { core = try Configurator(space: space).rulesRuling(out: impossible) }, "\(core.count) rules")
+    }
+    var fixed = [Int?](repeating: nil, count: families)
+    fixed[0] = 1
+    var best: [Int]?
+    row("\(label) cheapest", try time { best = try Configurator(space: space).cheapest(fixed: Array(repeating: nil, count: families)) },
+        best == nil ? "no valid car" : "found")
+    row("\(label) cheapest f0o1", try time { best = try Configurator(space: space).cheapest(fixed: fixed) },
+        best == nil ? "no valid car" : "found")
+}
+var usage = rusage()
+getrusage(RUSAGE_SELF, &usage)
+let mebibytes = Double(usage.ru_maxrss) / 1024
+print("peak memory (max RSS) \(String(format: "%.1f", mebibytes)) MiB  \(mebibytes <= 64 ? "ok" : "OVER 64 MiB")")
+if failed { print("a fitted car broke a rule"); exit(1) }
