@@ -306,18 +306,26 @@ public struct Configurator {
     /// can be set alone.
     public func repairs(of current: [Int], wanting wanted: ConfigurationSpace.Choice, fixed: [Bool] = [],
                         limit: Int? = nil) throws(CarFactoryError) -> [Repair] {
+        try repairs(of: current, wanting: wanted, fixed: fixed, limit: limit, Effort())
+    }
+
+    private func repairs(of current: [Int], wanting wanted: ConfigurationSpace.Choice, fixed: [Bool],
+                         limit: Int?, _ effort: Effort) throws(CarFactoryError) -> [Repair] {
         let limit = limit ?? limits.repairs
         guard limit > 0 else { return [] }
         var domains = fullDomains()
         var search = RepairSearch(current: current, wanted: wanted, limit: limit, familyCount: familyCount)
         guard choose(wanted.family, wanted.option, in: &domains) else { return [] }
+        // Whether any valid car has it at all is quick to learn (the family with the fewest
+        // options first); a repair search would learn it only by trying every repair.
+        guard try satisfiable(wanted, fixed: fixed, current: current, recording: RuleRecord(), effort) else { return [] }
         search.assigned[wanted.family] = true
         search.delta = try change(wanted.family, from: current[wanted.family], to: wanted.option)
         for f in 0..<familyCount where f != wanted.family && f < fixed.count && fixed[f] {
             guard choose(f, current[f], in: &domains) else { return [] }
             search.assigned[f] = true
         }
-        try repairs(domains, &search, Effort())
+        try repairs(domains, &search, effort)
         return search.found
     }
 
@@ -358,7 +366,7 @@ public struct Configurator {
         let current = search.current
         // A free family whose option can no longer stay must change; else two free families
         // whose options clash (only if the car itself broke a rule) must not both stay.
-        var forced: Int?
+        var forced: Int?, forcedChoices = Int.max
         var bound = search.delta
         for g in 0..<familyCount where !search.assigned[g] {
             var cheapest: Int64?
@@ -371,7 +379,10 @@ public struct Configurator {
             } else {
                 guard let cheapest else { return }
                 bound = try sum(bound, cheapest)
-                if forced == nil { forced = g }
+                // The family with the fewest options left goes first: dead ends show soonest.
+                var choices = 0
+                for w in 0..<wordCount[g] { choices += domains[wordOffset[g] + w].nonzeroBitCount }
+                if choices < forcedChoices { forced = g; forcedChoices = choices }
             }
         }
         if search.found.count == search.limit, let last = search.found.last, bound > last.priceChange { return }
@@ -460,6 +471,8 @@ public struct Configurator {
     /// `current`: current, settable alone with its price change, needing the cheapest repair,
     /// or on no valid car with the rules that make it so.
     public func statuses(of current: [Int], families only: [Int]? = nil) throws(CarFactoryError) -> [[OptionStatus]] {
+        // One answer, one budget of steps for all its options.
+        let effort = Effort()
         var result: [[OptionStatus]] = []
         for f in 0..<familyCount {
             guard only?.contains(f) ?? true else {
@@ -468,7 +481,7 @@ public struct Configurator {
             }
             var statuses: [OptionStatus] = []
             for o in 0..<optionCounts[f] {
-                statuses.append(try status(of: .init(f, o), for: current))
+                statuses.append(try status(of: .init(f, o), for: current, effort))
             }
             result.append(statuses)
         }
@@ -477,13 +490,17 @@ public struct Configurator {
 
     /// Where option `choice` stands for the car `current`.
     public func status(of choice: ConfigurationSpace.Choice, for current: [Int]) throws(CarFactoryError) -> OptionStatus {
+        try status(of: choice, for: current, Effort())
+    }
+
+    private func status(of choice: ConfigurationSpace.Choice, for current: [Int], _ effort: Effort) throws(CarFactoryError) -> OptionStatus {
         let f = choice.family, o = choice.option
         if current[f] == o { return .current }
         var car = current
         car[f] = o
         if isValid(car) { return .settable(priceChange: try change(f, from: current[f], to: o)) }
-        if let cheapest = try repairs(of: current, wanting: choice, limit: 1).first { return .needsRepair(cheapest) }
-        return .impossible(rules: try rulesRuling(out: choice))
+        if let cheapest = try repairs(of: current, wanting: choice, fixed: [], limit: 1, effort).first { return .needsRepair(cheapest) }
+        return .impossible(rules: try rulesRuling(out: choice, effort))
     }
 
     // MARK: Explanations
@@ -491,8 +508,11 @@ public struct Configurator {
     /// A set of rules under which no valid car has `choice` (minimal when the search finds at
     /// most 64 rules at work: none of them can be left out). Empty if some valid car has it.
     public func rulesRuling(out choice: ConfigurationSpace.Choice) throws(CarFactoryError) -> [Int] {
+        try rulesRuling(out: choice, Effort())
+    }
+
+    private func rulesRuling(out choice: ConfigurationSpace.Choice, _ effort: Effort) throws(CarFactoryError) -> [Int] {
         let used = RuleRecord()
-        let effort = Effort()
         guard try !satisfiable(choice, recording: used, effort) else { return [] }
         var core = used.rules.sorted()
         guard core.count <= 64 else { return core }
@@ -512,12 +532,16 @@ public struct Configurator {
     }
 
     /// Whether some valid car has `choice`; gathers into `used` every rule that took an option out.
-    private func satisfiable(_ choice: ConfigurationSpace.Choice, recording used: RuleRecord,
-                             _ effort: Effort) throws(CarFactoryError) -> Bool {
+    private func satisfiable(_ choice: ConfigurationSpace.Choice, fixed: [Bool] = [], current: [Int] = [],
+                             recording used: RuleRecord, _ effort: Effort) throws(CarFactoryError) -> Bool {
         var domains = fullDomains()
         guard choose(choice.family, choice.option, in: &domains, used: used) else { return false }
         var assigned = Array(repeating: false, count: familyCount)
         assigned[choice.family] = true
+        for f in 0..<familyCount where f != choice.family && f < fixed.count && fixed[f] {
+            guard choose(f, current[f], in: &domains, used: used) else { return false }
+            assigned[f] = true
+        }
         return try satisfiable(domains, &assigned, used, effort)
     }
 
