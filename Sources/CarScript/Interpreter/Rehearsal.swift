@@ -17,8 +17,7 @@ extension Session {
         options.rehearsing = true
         let copy = Session(catalog: catalog, sink: Silence(), options: options, commands: commands)
         copy.stock = stock
-        copy.variables = variables
-        copy.variableNames = variableNames
+        copy.takeVariables(of: self)
         copy.run(TextLineSource(bytes: text, name: "<completion>"))
         return copy
     }

@@ -53,6 +53,13 @@ final class Session {
     private(set) var variableNames: [String] = []
     /// The bytes of the variables' names and values, against `maximumVariableStorage`.
     private(set) var variableStorage = 0
+
+    /// Takes `other`'s variables as they are (a copy of the session for completion).
+    func takeVariables(of other: Session) {
+        variables = other.variables
+        variableNames = other.variableNames
+        variableStorage = other.variableStorage
+    }
     /// How many `expect` assertions have run (a test counts them).
     var expectationCount = 0
     /// Whether `quit` was given.
