@@ -13,8 +13,6 @@ public struct EngineOptions: Sendable {
     public var stop = StopRequest()
     /// Accept only catalog definitions (a catalog file).
     var definitionsOnly = false
-    /// Whether common commands may take the direct path (tests turn it off to compare).
-    package var directPath = true
 
     /// The defaults: stop at the first error, run everything, allow files.
     public init() {}

@@ -57,6 +57,15 @@ public final class Output {
         }
     }
 
+    /// How many bytes are waiting.
+    var waiting: Int { count }
+
+    /// The bytes waiting from `start` on, copied.
+    func suffix(from start: Int) -> [UInt8] {
+        precondition(start >= 0 && start <= count, "suffix from \(start) of \(count)")
+        return Array(UnsafeBufferPointer(start: storage + start, count: count - start))
+    }
+
     /// Appends text.
     public func write(_ text: String) {
         var text = text

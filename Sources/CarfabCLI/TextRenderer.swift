@@ -2,7 +2,7 @@ import CarFactory
 import CarScript
 
 /// Plain text for people and scripts: the book's formats, aligned tables, compiler-style diagnostics.
-public final class TextRenderer: ResultRenderer, DirectTextSink {
+public final class TextRenderer: ResultRenderer {
     private let out: Output
     private let err: Output
     private let color: Bool
@@ -10,6 +10,8 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
     private let width: () -> Int
     /// Shows a long help page through a pager; true if it did (at a terminal only).
     var pager: ((String) -> Bool)?
+    /// `show`'s texts, made once per configuration.
+    private var carTexts = CarTexts()
 
     /// Writes results to `out` and diagnostics to `err`; `color` only for a terminal; text
     /// laid out for `width` columns.
@@ -30,33 +32,10 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
         render(diagnostic)
     }
 
-    package func writeAmount(_ minorUnits: Int64, _ valuation: Unmanaged<CurrencyValuation>) {
-        valuation._withUnsafeGuaranteedRef { Self.append(minorUnits, $0.formatter, to: out) }
-        out.flushIfFull()
-    }
-
-    package func writeTotal(count: Int64, value: Int64, _ valuation: Unmanaged<CurrencyValuation>) {
-        out.write(upTo: 20) { Self.writeDecimal(count, to: $0) }
-        out.append(count == 1 ? Self.carInStock : Self.carsInStock)
-        valuation._withUnsafeGuaranteedRef { Self.append(value, $0.formatter, to: out) }
-        out.flushIfFull()
-    }
-
-    package func writeWords(_ text: UnsafeBufferPointer<UInt8>) {
-        out.append(text)
+    public func receive(echo text: Span<UInt8>, from command: CommandSpec) {
+        // Straight into the output: the words were checked as UTF-8 when the line was read.
+        text.withUnsafeBufferPointer { out.append($0) }
         out.append(0x0A)
-        out.flushIfFull()
-    }
-
-    package func carText(_ car: Car) -> [UInt8] {
-        // A small buffer that grows if it must (it writes nowhere: its descriptor is -1).
-        let text = Output(fd: -1, blockSize: 256)
-        Self.write(car, to: text)
-        return text.buffer
-    }
-
-    package func writeText(_ text: UnsafeBufferPointer<UInt8>) {
-        out.append(text)
         out.flushIfFull()
     }
 
@@ -89,7 +68,7 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
     public func render(_ result: CommandResult, command: CommandSpec) {
         switch result {
         case .car(let car):
-            Self.write(car, to: out)
+            carTexts.write(car.configuration, to: out) { Self.write(car, to: $0) }
         case .amount(let minorUnits, let valuation):
             Self.append(minorUnits, valuation.formatter, to: out)
         case .total(let count, let value, let valuation):

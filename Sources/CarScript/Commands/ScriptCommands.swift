@@ -91,7 +91,7 @@ enum ScriptCommands {
             details: "Quote text to keep ';', '#' or several blanks in it.",
             example: "echo \"a;b\" c",
             run: { session, call throws(ScriptError) in
-                session.emit(.echo(call.joinedWords(1)), call)
+                session.emitWords(call, 1)
             }),
         CommandSpec(
             name: "help", aliases: [], group: .script,

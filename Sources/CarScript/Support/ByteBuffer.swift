@@ -22,6 +22,11 @@ package final class ByteBuffer {
     /// The bytes held; valid until the buffer next changes.
     package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
 
+    /// Lends the bytes held to `body`, as a span that cannot outlive the call.
+    package func withSpan<Result>(_ body: (Span<UInt8>) -> Result) -> Result {
+        body(bytes.span)
+    }
+
     /// The bytes held, copied.
     package var array: [UInt8] { Array(bytes) }
 
