@@ -10,8 +10,9 @@ public final class TextRenderer: ResultRenderer {
     private let width: () -> Int
     /// Shows a long help page through a pager; true if it did (at a terminal only).
     var pager: ((String) -> Bool)?
-    /// `show`'s texts, made once per configuration.
-    private var carTexts = CarTexts()
+    /// `show`'s texts, made once per configuration. Unchecked: the dynamic exclusivity check
+    /// of this field cost 67 instructions a `show` (callgrind, 20,000 shows).
+    @exclusivity(unchecked) private var carTexts = CarTexts()
 
     /// Writes results to `out` and diagnostics to `err`; `color` only for a terminal; text
     /// laid out for `width` columns.

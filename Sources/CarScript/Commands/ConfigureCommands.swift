@@ -22,7 +22,7 @@ enum ConfigureCommands {
             summary: "change parts of the current car",
             details: "Replaces the current car's part of FAMILY (floorplan, suspension or drivetrain) with OPTION. Several FAMILY OPTION pairs change several parts in one step: only the car they make together must keep the catalog's rules, so a change that would pass through a forbidden car one part at a time can be made at once. A change that breaks a catalog rule is refused and the car stays as it was.",
             example: "set drivetrain 4wd",
-            check: { session, call throws(ScriptError) in _ = try morePartsToSet(call, session) },
+            check: { session, call throws(ScriptError) in if call.hasWords(3) { _ = try morePartsToSet(call, session) } },
             run: { session, call throws(ScriptError) in
                 guard let current = session.stock.currentConfiguration else {
                     throw ScriptError(.domain(.noCurrentCar), at: call.range(0))
