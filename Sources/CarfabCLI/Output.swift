@@ -66,6 +66,20 @@ public final class Output {
         return Array(UnsafeBufferPointer(start: storage + start, count: count - start))
     }
 
+    /// Whether any byte from `start` on would need escaping in a JSON string.
+    func hasEscapable(from start: Int) -> Bool {
+        precondition(start >= 0 && start <= count, "from \(start) of \(count)")
+        for index in start..<count where storage[index] < 0x20 || storage[index] == 0x22 || storage[index] == 0x5C
+            || storage[index] == 0x7F { return true }
+        return false
+    }
+
+    /// Drops the bytes waiting from `start` on.
+    func removeWaiting(from start: Int) {
+        precondition(start >= 0 && start <= count, "from \(start) of \(count)")
+        count = start
+    }
+
     /// Appends text.
     public func write(_ text: String) {
         var text = text

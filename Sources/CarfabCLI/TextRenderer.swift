@@ -47,7 +47,7 @@ public final class TextRenderer: ResultRenderer {
         out.append("Car type: ")
         out.write(car.carType)
         out.append("\nSeats: ")
-        out.write(upTo: 20) { Self.writeDecimal(Int64(floorplan.seats), to: $0) }
+        out.write(upTo: 20) { Output.writeDecimal(Int64(floorplan.seats), to: $0) }
         out.append("\nEngine: ")
         out.write(floorplan.engine.rawValue)
         out.append("\nSuspension: ")
@@ -73,7 +73,7 @@ public final class TextRenderer: ResultRenderer {
         case .amount(let minorUnits, let valuation):
             Self.append(minorUnits, valuation.formatter, to: out)
         case .total(let count, let value, let valuation):
-            out.write(upTo: 20) { Self.writeDecimal(count, to: $0) }
+            out.write(upTo: 20) { Output.writeDecimal(count, to: $0) }
             out.append(count == 1 ? Self.carInStock : Self.carsInStock)
             Self.append(value, valuation.formatter, to: out)
         case .text(let text):
@@ -149,26 +149,6 @@ public final class TextRenderer: ResultRenderer {
             bytes[length] = 0x0A
             return length + 1
         }
-    }
-
-    /// Writes `value` in decimal digits (at most 20 bytes with the sign); returns how many.
-    private static func writeDecimal(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        var rest = value.magnitude
-        var digits = 1
-        var scan = rest
-        while scan >= 10 {
-            scan /= 10
-            digits += 1
-        }
-        let sign = value < 0 ? 1 : 0
-        if sign == 1 { out[0] = UInt8(ascii: "-") }
-        var position = sign + digits
-        repeat {
-            position -= 1
-            out[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-            rest /= 10
-        } while position > sign
-        return sign + digits
     }
 
     /// Writes a table in aligned columns, in two passes over its rows: one to measure, one to
