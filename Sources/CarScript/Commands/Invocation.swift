@@ -123,10 +123,15 @@ struct Invocation {
         return indexRef.borrow { $0.valuations[position] }
     }
 
-    /// The valuation of the currency of argument `index`, or of the base currency if it was left out.
-    func valuationOrBase(_ index: Int) -> CurrencyValuation {
-        guard case .currency(let position) = value(index) else { return indexRef.borrow { $0.base } }
-        return indexRef.borrow { $0.valuations[position] }
+    /// Runs `body` with the valuation of the currency of argument `index` (of the base
+    /// currency if it was left out), borrowed from the catalog index: `price` and `total`
+    /// then count no reference to it.
+    @inline(__always)
+    func withValuationOrBase<Result>(_ index: Int, _ body: (CurrencyValuation) -> Result) -> Result {
+        let position: Int
+        if case .currency(let given) = value(index) { position = given } else { position = 0 }
+        let borrowed = indexRef.borrow { $0.borrowedValuations[position] }
+        return borrowed.borrow(body)
     }
 
     /// The rules of the catalog the arguments were resolved in, for building cars.
