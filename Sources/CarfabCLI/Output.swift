@@ -80,6 +80,21 @@ public final class Output {
         count = start
     }
 
+    /// Appends text that may be long, a block at a time, writing each full block out: a
+    /// saved script of a million lines is not copied whole into the buffer first.
+    public func write(inBlocks text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            while start < bytes.count {
+                let end = start + min(bytes.count - start, 1 << 16)
+                append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                flushIfFull()
+                start = end
+            }
+        }
+    }
+
     /// Appends text.
     public func write(_ text: String) {
         var text = text

@@ -77,7 +77,7 @@ public final class TextRenderer: ResultRenderer {
             out.append(count == 1 ? Self.carInStock : Self.carsInStock)
             Self.append(value, valuation.formatter, to: out)
         case .text(let text):
-            out.write(text)
+            out.write(inBlocks: text)
             out.append(0x0A)
         case .help(let page):
             let text = page.text(width: width()) + "\n"

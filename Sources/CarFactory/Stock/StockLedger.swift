@@ -199,6 +199,15 @@ public struct StockLedger: Sendable {
         for id in configurations.indices { place(Int32(id)) }
     }
 
+    /// Line `number`'s configuration id and count (1-based, within `lineCount`).
+    @inlinable package func entry(_ number: Int) -> (configuration: Int32, count: Int64) {
+        let entry = entries[number - 1]
+        return (entry.configuration, entry.count)
+    }
+
+    /// How many configurations have ids now: every id is below it.
+    package var configurationCount: Int { configurations.count }
+
     /// The configuration with id `id` (of the current generation).
     @inlinable package func configuration(_ id: Int32) -> CarConfiguration {
         configurations[Int(id)]

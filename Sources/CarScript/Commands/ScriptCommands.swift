@@ -20,14 +20,15 @@ enum ScriptCommands {
             run: { session, call throws(ScriptError) in
                 let name = call.word(1)
                 if name != "-" { try session.admitFiles(for: call) }
-                let script: String
+                var script: String
                 do throws(ScriptError.Kind) {
                     script = try SessionScript.text(of: session)
                 } catch {
                     throw ScriptError(error, at: call.range(1))
                 }
                 if name == "-" {
-                    session.emit(.text(String(script.dropLast())), call)
+                    script.removeLast()
+                    session.emit(.text(script), call)
                 } else {
                     try session.writeFile(Array(script.utf8), to: resolvePath(name, against: session.frames.last?.directory ?? "."),
                                           for: call)
