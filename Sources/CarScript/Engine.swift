@@ -18,8 +18,6 @@ public struct EngineOptions: Sendable {
     var definitionsOnly = false
     /// Run only the commands that change the session's own state (a what-if copy for completion).
     var rehearsing = false
-    /// Whether common commands may take the direct path (tests turn it off to compare).
-    package var directPath = true
 
     /// The defaults: stop at the first error, run everything, allow files.
     public init() {}
