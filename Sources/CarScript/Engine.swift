@@ -14,6 +14,9 @@ public struct EngineOptions: Sendable {
     public var environment = EnvironmentAccess.refused(by: "by the program running the engine")
     /// Where a stop is asked for; share one to stop the engine from a signal handler.
     public var stop = StopRequest()
+    /// Whether scripts keep an undo history from their start (the prompt always does; a
+    /// script otherwise starts keeping one at its first `begin`): see `UndoHistory`.
+    public var keepsUndoHistory = false
     /// Accept only catalog definitions (a catalog file).
     var definitionsOnly = false
     /// Run only the commands that change the session's own state (a what-if copy for completion).

@@ -110,8 +110,9 @@ public final class TextRenderer: ResultRenderer {
         let location = diagnostic.line == 0 ? "carfab: "
             : "\(DisplayText.escaped(diagnostic.file)):\(diagnostic.line):\(diagnostic.column): "
         let message = DisplayText.escaped(diagnostic.message)
-        text += color ? "\u{1B}[1m\(location)\u{1B}[31merror:\u{1B}[0m\u{1B}[1m \(message)\u{1B}[0m\n"
-                      : "\(location)error: \(message)\n"
+        let severity = diagnostic.severity.rawValue
+        text += color ? "\u{1B}[1m\(location)\u{1B}[\(diagnostic.severity == .error ? 31 : 35)m\(severity):\u{1B}[0m\u{1B}[1m \(message)\u{1B}[0m\n"
+                      : "\(location)\(severity): \(message)\n"
         if diagnostic.line > 0, let source = diagnostic.source {
             text += (source.cutBefore ? "..." : "") + DisplayText.escaped(source.text) + (source.cutAfter ? "..." : "") + "\n"
             let marker = Self.marker(under: source, from: diagnostic.column, to: diagnostic.endColumn)

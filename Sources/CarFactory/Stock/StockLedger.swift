@@ -53,6 +53,9 @@ public struct StockLedger: Sendable {
     /// against a stock (`forbid`), then kept up to date, so that each later check looks at
     /// each configuration once instead of at every line. Stocks never checked pay nothing.
     private var linesByConfiguration: [Int]?
+    /// What takes back each change made since it was last taken (`takeJournal`), when kept:
+    /// nil (the default) keeps nothing and costs one test per change (see `StockChange`).
+    package var journal: [StockChange]?
 
     /// An empty stock.
     public init() {}
@@ -102,6 +105,7 @@ public struct StockLedger: Sendable {
     /// Makes line `number` current.
     public mutating func select(_ number: Int) throws(CarFactoryError) {
         _ = try line(number)
+        if journal != nil && currentNumber != number { journal?.append(.current(currentNumber)) }
         currentNumber = number
     }
 
@@ -110,6 +114,10 @@ public struct StockLedger: Sendable {
         guard let target = number ?? currentNumber else { throw .noCurrentCar }
         _ = try line(target)
         let removed = entries[target - 1]
+        if journal != nil {
+            journal?.append(.insertLine(target, configurations[Int(removed.configuration)], count: removed.count,
+                                        current: currentNumber))
+        }
         valueMinorUnits = try Self.adding(prices[Int(removed.configuration)], times: -removed.count, to: valueMinorUnits)
         carCount -= removed.count
         if linesByConfiguration != nil { linesByConfiguration?[Int(removed.configuration)] -= 1 }
@@ -125,6 +133,13 @@ public struct StockLedger: Sendable {
 
     /// Removes every line.
     public mutating func clear() {
+        if journal != nil {
+            // The ledger as it was, kept whole: its arrays are shared with it, not copied, and
+            // this one's are given up below rather than changed.
+            var before = self
+            before.journal = nil
+            journal?.append(.ledger(before))
+        }
         // Scripts that clear and refill keep their storage (freeing and faulting it in again
         // was a tenth of a run's time); a very large stock gives its memory back.
         entries.removeAll(keepingCapacity: entries.capacity <= Self.keptCapacity)
@@ -222,6 +237,7 @@ public struct StockLedger: Sendable {
         if countOverflow { throw .countOverflow }
         let newValue = try Self.adding(price, times: count, to: valueMinorUnits)
         entries.append(Entry(count: count, configuration: id))
+        if journal != nil { journal?.append(.removeLine(entries.count, current: currentNumber)) }
         carCount = newCount
         valueMinorUnits = newValue
         currentNumber = entries.count
@@ -242,6 +258,9 @@ public struct StockLedger: Sendable {
         entries[number - 1].configuration = id
         currentConfiguration = id
         currentPrice = price
+        if journal != nil && old.configuration != id {
+            journal?.append(.configuration(line: number, configurations[Int(old.configuration)]))
+        }
     }
 
     /// Keeps only the configurations some line holds, under new ids: so a stock that passes
@@ -276,6 +295,74 @@ public struct StockLedger: Sendable {
         }
     }
 
+    // MARK: Taking changes back (the session's undo history)
+
+    /// Makes `change` and journals what takes it back (if a journal is kept): the inverse of
+    /// an inverse is the change again, so undo and redo are the same move.
+    package mutating func apply(_ change: StockChange) throws(CarFactoryError) {
+        let before = currentNumber
+        switch change {
+        case .insertLine(let number, let configuration, let count, let current):
+            let id = id(of: configuration)
+            let (newCount, overflow) = carCount.addingReportingOverflow(count)
+            if overflow { throw .countOverflow }
+            valueMinorUnits = try Self.adding(prices[Int(id)], times: count, to: valueMinorUnits)
+            carCount = newCount
+            if linesByConfiguration != nil { linesByConfiguration?[Int(id)] += 1 }
+            entries.insert(Entry(count: count, configuration: id), at: number - 1)
+            currentNumber = current
+            journal?.append(.removeLine(number, current: before))
+        case .removeLine(let number, let current):
+            let removed = entries[number - 1]
+            valueMinorUnits = try Self.adding(prices[Int(removed.configuration)], times: -removed.count, to: valueMinorUnits)
+            carCount -= removed.count
+            if linesByConfiguration != nil { linesByConfiguration?[Int(removed.configuration)] -= 1 }
+            entries.remove(at: number - 1)
+            currentNumber = current
+            journal?.append(.insertLine(number, configurations[Int(removed.configuration)], count: removed.count,
+                                        current: before))
+        case .configuration(let number, let configuration):
+            // The id first: giving it out may renumber the lines' configurations.
+            let id = id(of: configuration)
+            let old = entries[number - 1]
+            let without = try Self.adding(prices[Int(old.configuration)], times: -old.count, to: valueMinorUnits)
+            valueMinorUnits = try Self.adding(prices[Int(id)], times: old.count, to: without)
+            if linesByConfiguration != nil {
+                linesByConfiguration?[Int(old.configuration)] -= 1
+                linesByConfiguration?[Int(id)] += 1
+            }
+            entries[number - 1].configuration = id
+            syncCurrent()
+            journal?.append(.configuration(line: number, configurations[Int(old.configuration)]))
+        case .current(let number):
+            currentNumber = number
+            journal?.append(.current(before))
+        case .ledger(let old):
+            var replaced = self
+            replaced.journal = nil
+            let kept = journal
+            // The ids of the ledger put back are not the ids handed out since: a new
+            // generation says so to whatever remembers ids.
+            let next = max(generation, old.generation) + 1
+            self = old
+            generation = next
+            journal = kept
+            journal?.append(.ledger(replaced))
+        }
+    }
+
+    /// The journal's changes since it was last taken (it keeps being kept).
+    package mutating func takeJournal() -> [StockChange] {
+        guard let taken = journal, !taken.isEmpty else { return [] }
+        journal = []
+        return taken
+    }
+
+    /// About how many bytes this ledger's own storage takes (the undo history's bound counts it).
+    package var storageEstimate: Int {
+        entries.capacity * MemoryLayout<Entry>.stride + configurations.count * 48 + ids.count * 4 + 64
+    }
+
     private mutating func syncCurrent() {
         if let number = currentNumber {
             currentConfiguration = entries[number - 1].configuration
@@ -295,5 +382,26 @@ public struct StockLedger: Sendable {
         let (result, o2) = sum.addingReportingOverflow(product)
         if o1 || o2 { throw .moneyOverflow }
         return result
+    }
+}
+
+/// One change to a stock as the journal keeps it, to take it back (see `StockLedger.apply`).
+/// Configurations are kept as themselves, not by id: ids are renumbered when the ledger compacts.
+package enum StockChange: Sendable {
+    /// Put back line N (1-based) of `count` cars of a configuration; then line `current` is current.
+    case insertLine(Int, CarConfiguration, count: Int64, current: Int?)
+    /// Take line N away; then line `current` is current.
+    case removeLine(Int, current: Int?)
+    /// Line N's cars are of this configuration.
+    case configuration(line: Int, CarConfiguration)
+    /// This line (or none) is current.
+    case current(Int?)
+    /// The whole ledger as it was (before `clear`).
+    case ledger(StockLedger)
+
+    /// About how many bytes keeping it takes.
+    package var storageEstimate: Int {
+        if case .ledger(let ledger) = self { return ledger.storageEstimate + 48 }
+        return 48
     }
 }

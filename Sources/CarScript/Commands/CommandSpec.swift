@@ -105,7 +105,7 @@ public struct ArgumentSpec: Sendable {
 
 /// The groups `help` lists commands under.
 public enum CommandGroup: String, CaseIterable, Sendable {
-    case configure, value, catalog, definition, script, system
+    case configure, value, catalog, definition, history, script, system
 }
 
 /// One command: the single entry that dispatch, `help`, completion and `--check` all read.

@@ -41,7 +41,8 @@ public final class CommandTable: Sendable {
 
     /// carfab's commands.
     public static let standard = CommandTable(
-        ConfigureCommands.all + ValueCommands.all + CatalogCommands.all + DefinitionCommands.all + ScriptCommands.all)
+        ConfigureCommands.all + ValueCommands.all + CatalogCommands.all + DefinitionCommands.all + HistoryCommands.all
+        + ScriptCommands.all)
 }
 
 import CarFactory

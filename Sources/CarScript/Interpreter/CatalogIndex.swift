@@ -159,6 +159,46 @@ final class CatalogIndex {
         rulesVersion += 1
     }
 
+    /// Takes `catalog` (an earlier or later value of the catalog it was kept in step with, put
+    /// back by `undo` or `redo`): drops or adds the options, models and currencies that differ
+    /// at the end, takes every rate and the rules. What was worked out under the old catalog
+    /// is forgotten (the rules' version moves on).
+    func sync(with catalog: Catalog) {
+        for family in PartFamily.allCases {
+            let wanted = catalog.options(of: family).parts
+            let parts = parts(family.index)
+            if parts.count > wanted.count {
+                names(family.index).removeInPlace(from: wanted.count)
+                parts.removeLast(parts.count - wanted.count)
+                switch family.index {
+                case 0: floorplanLookup = floorplanNames.view
+                case 1: suspensionLookup = suspensionNames.view
+                default: drivetrainLookup = drivetrainNames.view
+                }
+            }
+            for part in wanted[parts.count...] { add(part) }
+        }
+        let factories = catalog.registry.factories
+        if self.factories.count > factories.count {
+            modelNames.removeInPlace(from: factories.count)
+            models = modelNames.view
+            self.factories.removeLast(self.factories.count - factories.count)
+        }
+        for factory in factories[self.factories.count...] { add(factory) }
+        let currencies = catalog.currencies
+        if valuations.count > currencies.count {
+            currencyNames.removeInPlace(from: currencies.count)
+            self.currencies = currencyNames.view
+            borrowedValuations.removeLast(valuations.count - currencies.count)
+            valuations.removeLast(valuations.count - currencies.count)
+        }
+        for position in 0..<valuations.count where valuations[position].currency.rate != currencies[position].rate {
+            update(currencies[position], at: position)
+        }
+        for currency in currencies[valuations.count...] { add(currency) }
+        update(catalog.ruleSet)
+    }
+
     /// Never changes, so views of it stay good.
     private static let familyNames = NameIndex(PartFamily.allCases.map(\.rawValue))
 }

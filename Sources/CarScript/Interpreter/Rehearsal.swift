@@ -29,7 +29,7 @@ extension Session {
         switch spec.group {
         case .configure, .definition, .value: true
         case .script: spec.name == "var"
-        case .catalog, .system: false
+        case .catalog, .history, .system: false
         }
     }
 }

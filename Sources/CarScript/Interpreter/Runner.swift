@@ -59,8 +59,13 @@ extension Session {
     /// Runs every line of `source` until it ends, `quit`, or (unless going on) the first error.
     func run(_ source: any LineSource) {
         let path = source.path
-        run(ScriptFrame(source: source, directory: path.map(directoryName) ?? ".",
-                        identity: path.flatMap(realPath), includedFrom: [], session: self))
+        if history == nil && (source.isInteractive || options.keepsUndoHistory) && !options.rehearsing && !options.checkOnly {
+            startHistory()
+        }
+        let frame = ScriptFrame(source: source, directory: path.map(directoryName) ?? ".",
+                                identity: path.flatMap(realPath), includedFrom: [], session: self)
+        run(frame)
+        if frames.isEmpty { endOfInput(frame) }
     }
 
     /// Runs `text` as if it were a file called `name`.
@@ -296,7 +301,7 @@ extension Session {
         if let check = spec.check { try check(self, invocation) }
         if options.checkOnly && !spec.runsWhenChecking { return }
         if options.rehearsing && !Self.rehearses(spec) { return }
-        try spec.run(self, invocation)
+        if history == nil { try spec.run(self, invocation) } else { try runRecorded(spec, invocation) }
         withExtendedLifetime(catalogIndex) {}
     }
 
@@ -304,7 +309,13 @@ extension Session {
     func report(_ error: ScriptError) {
         failureCount += 1
         guard let frame = frames.last else { return }
-        sink.receive(frame.lines.diagnostic(error, includedFrom: frame.includedFrom))
+        var diagnostic = frame.lines.diagnostic(error, includedFrom: frame.includedFrom)
+        // In a script, an error inside a transaction rolls it back (see `UndoHistory.swift`).
+        if history?.inTransaction == true, !atPrompt, error.kind != .reported {
+            rollBackEverything()
+            diagnostic.notes.append(.init("the open transaction was rolled back"))
+        }
+        sink.receive(diagnostic)
     }
 
     /// Reports a file named on the command line that could not be opened.

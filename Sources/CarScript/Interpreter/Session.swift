@@ -49,6 +49,31 @@ final class Session {
     /// The bytes of the variables' names and values, against `maximumVariableStorage`.
     private(set) var variableStorage = 0
 
+    /// What takes back the changes made, when kept (see `UndoHistory.swift`): nil keeps none.
+    @exclusivity(unchecked) var history: UndoHistory?
+
+    /// Puts variable `name` back to `value` (nil: not set), as `undo` does; returns what it held.
+    func restoreVariable(_ name: String, to value: String?) -> String? {
+        let old = variables[name]
+        variableStorage -= old.map { name.utf8.count + $0.utf8.count } ?? 0
+        if let value {
+            if variables.updateValue(value, forKey: name) == nil { variableNames.append(name) }
+            variableStorage += name.utf8.count + value.utf8.count
+        } else if old != nil {
+            variables[name] = nil
+            if let position = variableNames.lastIndex(of: name) { variableNames.remove(at: position) }
+        }
+        return old
+    }
+
+    /// Puts the catalog back to `earlier` (or forward, for `redo`), keeping the index in step; returns the one replaced.
+    func restoreCatalog(_ earlier: Catalog) -> Catalog {
+        let replaced = catalog
+        catalog = earlier
+        index.sync(with: catalog)
+        return replaced
+    }
+
     /// Takes `other`'s variables as they are (a copy of the session for completion).
     func takeVariables(of other: Session) {
         variables = other.variables
@@ -91,8 +116,10 @@ final class Session {
         let old = variables[name].map { name.utf8.count + $0.utf8.count } ?? 0
         let total = variableStorage - old + name.utf8.count + value.utf8.count
         guard total <= maximumVariableStorage else { throw .variablesTooLarge(limit: maximumVariableStorage) }
+        let previous = history == nil ? nil : variables[name]
         if variables.updateValue(value, forKey: name) == nil { variableNames.append(name) }
         variableStorage = total
+        if history != nil { history?.record(.variable(name, previous)) }
     }
 
     /// Puts the values of the variables referred to in tokens `words` into their words, so
@@ -180,6 +207,8 @@ extension Session {
     /// the one way the catalog changes. (The catalog records each definition, which is what
     /// `save` writes.)
     func changeCatalog(_ change: CatalogChange) throws(CarFactoryError) {
+        // Kept whole for `undo`: a catalog is copied on write, so this costs a copy of what changes.
+        let before = history == nil ? nil : catalog
         switch change {
         case .option(let definition):
             let part = try catalog.define(definition)
@@ -199,5 +228,6 @@ extension Session {
             let position = try catalog.setRate(of: code, to: rate)
             index.update(catalog.currencies[position], at: position)
         }
+        if let before { history?.record(.catalog(before)) }
     }
 }
