@@ -351,11 +351,12 @@ public struct StockLedger: Sendable {
         }
     }
 
-    /// The journal's changes since it was last taken (it keeps being kept).
-    package mutating func takeJournal() -> [StockChange] {
-        guard let taken = journal, !taken.isEmpty else { return [] }
-        journal = []
-        return taken
+    /// Hands each of the journal's changes since it was last drained to `body`, oldest first,
+    /// and empties it, keeping its storage (a command's one change allocates nothing).
+    package mutating func drainJournal(_ body: (StockChange) -> Void) {
+        guard let count = journal?.count, count > 0 else { return }
+        for index in 0..<count { if let change = journal?[index] { body(change) } }
+        journal?.removeAll(keepingCapacity: true)
     }
 
     /// About how many bytes this ledger's own storage takes (the undo history's bound counts it).

@@ -182,7 +182,7 @@ extension Session {
 
     /// Moves what the ledger journaled into the step being made.
     private func drainStock() {
-        for change in stock.takeJournal() { history?.record(.stock(change)) }
+        stock.drainJournal { history?.record(.stock($0)) }
     }
 
     /// Applies `changes` last first; returns their inverses in the order applied.
@@ -193,7 +193,7 @@ extension Session {
             switch change {
             case .stock(let change):
                 try stock.apply(change)
-                for inverse in stock.takeJournal() { inverses.append(.stock(inverse)) }
+                stock.drainJournal { inverses.append(.stock($0)) }
             case .catalog(let catalog):
                 inverses.append(.catalog(restoreCatalog(catalog)))
             case .variable(let name, let value):
