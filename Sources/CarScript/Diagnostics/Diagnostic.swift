@@ -16,7 +16,7 @@ public struct Diagnostic: Equatable, Sendable {
         public var place: String?
 
         /// A note saying `message`, at `place` if given.
-        public init(_ message: String, at place: String? = nil) {
+        package init(_ message: String, at place: String? = nil) {
             self.message = message
             self.place = place
         }
@@ -30,7 +30,7 @@ public struct Diagnostic: Equatable, Sendable {
         public var replacement: String
 
         /// `replacement` for columns `column..<endColumn`.
-        public init(column: Int, endColumn: Int, replacement: String) {
+        package init(column: Int, endColumn: Int, replacement: String) {
             self.column = column
             self.endColumn = endColumn
             self.replacement = replacement
@@ -62,7 +62,7 @@ public struct Diagnostic: Equatable, Sendable {
     public var fixIts: [FixIt]
 
     /// Makes a diagnostic.
-    public init(id: String, severity: Severity = .error, file: String, line: Int, column: Int, endColumn: Int? = nil,
+    package init(id: String, severity: Severity = .error, file: String, line: Int, column: Int, endColumn: Int? = nil,
                 message: String, source: SourceExcerpt? = nil, includedFrom: [String] = [], notes: [Note] = [],
                 fixIts: [FixIt] = []) {
         self.id = id
@@ -79,7 +79,7 @@ public struct Diagnostic: Equatable, Sendable {
     }
 
     /// A problem with a whole file (it could not be opened or read): no line, no source.
-    public static func file(_ file: String, _ message: String, includedFrom: [String] = []) -> Diagnostic {
+    package static func file(_ file: String, _ message: String, includedFrom: [String] = []) -> Diagnostic {
         Diagnostic(id: "unreadable-file", file: file, line: 0, column: 0, message: message, includedFrom: includedFrom)
     }
 }
@@ -95,7 +95,7 @@ public struct SourceExcerpt: Equatable, Sendable {
     public var cutAfter: Bool
 
     /// An excerpt of `text` starting at column `startColumn`.
-    public init(_ text: String, startColumn: Int = 1, cutBefore: Bool = false, cutAfter: Bool = false) {
+    package init(_ text: String, startColumn: Int = 1, cutBefore: Bool = false, cutAfter: Bool = false) {
         self.text = text
         self.startColumn = startColumn
         self.cutBefore = cutBefore

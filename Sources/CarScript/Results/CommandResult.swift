@@ -27,7 +27,7 @@ public struct Table: Sendable {
         public let alignRight: Bool
 
         /// A column titled `title`; the JSON key defaults to the title with `_` for blanks.
-        public init(_ title: String, key: String? = nil, alignRight: Bool = false) {
+        package init(_ title: String, key: String? = nil, alignRight: Bool = false) {
             self.title = title
             self.key = key ?? title.replacingBlanks()
             self.alignRight = alignRight
@@ -55,13 +55,13 @@ public struct Table: Sendable {
     private var made: (count: Int, row: @Sendable (Int) -> [Cell])?
 
     /// A table with `columns` and no rows.
-    public init(_ columns: [Column], emptyMessage: String? = nil) {
+    package init(_ columns: [Column], emptyMessage: String? = nil) {
         self.columns = columns
         self.emptyMessage = emptyMessage
     }
 
     /// A table with `columns` and `count` rows, row `i` made by `row(i)` each time it is asked for.
-    public init(_ columns: [Column], emptyMessage: String? = nil, count: Int, row: @escaping @Sendable (Int) -> [Cell]) {
+    package init(_ columns: [Column], emptyMessage: String? = nil, count: Int, row: @escaping @Sendable (Int) -> [Cell]) {
         self.init(columns, emptyMessage: emptyMessage)
         made = (count, row)
     }
@@ -78,7 +78,7 @@ public struct Table: Sendable {
     public var rows: [[Cell]] { (0..<rowCount).map(row) }
 
     /// Adds a row.
-    public mutating func append(_ row: [Cell]) {
+    package mutating func append(_ row: [Cell]) {
         precondition(made == nil, "rows are added to a table of stored rows only")
         stored.append(row)
     }
