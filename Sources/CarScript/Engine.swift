@@ -33,6 +33,7 @@ public enum EnvironmentAccess: Sendable {
 
 /// Whether an engine may touch files: every command that does asks this one gate.
 public enum FileAccess: Equatable, Sendable {
+    /// Files may be read and written.
     case allowed
     /// Refused, for the reason the message gives: `by --safe`.
     case refused(by: String)

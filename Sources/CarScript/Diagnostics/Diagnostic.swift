@@ -5,7 +5,12 @@
 public struct Diagnostic: Equatable, Sendable {
     /// How grave a diagnostic is.
     public enum Severity: String, Equatable, Sendable {
-        case error, warning, note
+        /// The command failed and changed nothing.
+        case error
+        /// Something works but is likely a mistake.
+        case warning
+        /// More about the diagnostic before it.
+        case note
     }
 
     /// More about a diagnostic, possibly at another place.
@@ -25,8 +30,11 @@ public struct Diagnostic: Equatable, Sendable {
     /// A change that would put the problem right: `replacement` in place of columns
     /// `column..<endColumn` of the diagnostic's line (a did-you-mean name).
     public struct FixIt: Equatable, Sendable {
+        /// The 1-based column of the first character replaced.
         public var column: Int
+        /// The column just after the last character replaced.
         public var endColumn: Int
+        /// The text to put there.
         public var replacement: String
 
         /// `replacement` for columns `column..<endColumn`.
@@ -90,8 +98,9 @@ public struct SourceExcerpt: Equatable, Sendable {
     public var text: String
     /// The 1-based column in the whole line of `text`'s first character.
     public var startColumn: Int
-    /// Whether the line goes on before `text`, and after it.
+    /// Whether the line goes on before `text`.
     public var cutBefore: Bool
+    /// Whether the line goes on after `text`.
     public var cutAfter: Bool
 
     /// An excerpt of `text` starting at column `startColumn`.

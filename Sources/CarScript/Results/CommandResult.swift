@@ -22,8 +22,11 @@ public enum CommandResult: Sendable {
 public struct Table: Sendable {
     /// A column: its title, its JSON key, and whether it lines up on the right.
     public struct Column: Sendable {
+        /// The heading text output shows.
         public let title: String
+        /// The key of the column's values in JSON output.
         public let key: String
+        /// Whether values line up on the right (numbers, amounts).
         public let alignRight: Bool
 
         /// A column titled `title`; the JSON key defaults to the title with `_` for blanks.
@@ -36,10 +39,15 @@ public struct Table: Sendable {
 
     /// One value.
     public enum Cell: Sendable {
+        /// Text, shown as it is (escaped for a terminal).
         case text(String)
+        /// A whole number.
         case integer(Int64)
+        /// An amount with its currency.
         case money(Money)
+        /// A list of names (an option's other names).
         case names([String])
+        /// Yes or no.
         case flag(Bool)
         /// No value (a floorplan's seats on a suspension row).
         case none
