@@ -47,8 +47,8 @@ public enum Program {
             err.flush()
             return .exit(ExitStatus.usage)
         }
-        if let shell = parsed.completionShell, let script = CompletionScripts.script(for: shell) {
-            out.write(script)
+        if let shell = parsed.completionShell {
+            out.write(CompletionScripts.script(for: shell))
             out.flush()
             return outcome(writing: out, to: err) ?? .exit(ExitStatus.success)
         }

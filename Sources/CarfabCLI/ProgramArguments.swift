@@ -24,17 +24,32 @@ public enum ProgramInput: Equatable, Sendable {
     case file(ArgumentBytes)
 }
 
-/// The output format of results and errors (`tap` only for `--test`).
-public enum OutputFormat: String, Sendable {
-    case text, json, tap
-}
-
 /// `--var NAME=VALUE`.
 public struct VariableSetting: Equatable, Sendable {
     /// The variable's name.
     public var name: String
     /// Its value.
     public var value: String
+
+    /// The setting `NAME=VALUE` of `--var`.
+    init(argument: ArgumentBytes) throws(UsageError) {
+        let bytes = argument.bytes
+        guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
+            throw UsageError(message: "--var needs NAME=VALUE, not '\(argument.description)'")
+        }
+        let name = Array(bytes[..<equals])
+        guard name.withUnsafeBufferPointer({ VariableSyntax.isName($0) }) else {
+            throw UsageError(message: "'\(String(decoding: name, as: UTF8.self))' is not a variable name (letters, digits and '_', not starting with a digit)")
+        }
+        guard bytes.count - equals - 1 <= 1 << 20 else {
+            throw UsageError(message: "the value of --var \(String(decoding: name, as: UTF8.self)) is longer than 1 MiB")
+        }
+        guard let value = String(validating: bytes[(equals + 1)...], as: UTF8.self) else {
+            throw UsageError(message: "the value of --var \(String(decoding: name, as: UTF8.self)) is not valid UTF-8")
+        }
+        self.name = String(decoding: name, as: UTF8.self)
+        self.value = value
+    }
 }
 
 /// A command line that cannot be used: exit status 64.
@@ -50,7 +65,7 @@ public struct ProgramArguments: Equatable, Sendable {
     /// Catalog files to load before the inputs.
     public var catalogs: [ArgumentBytes] = []
     /// Result format.
-    public var format = OutputFormat.text
+    public var format = OutputFormat.standard
     /// `-i`: read standard input at a prompt after the inputs.
     public var interactive = false
     /// `--check`.
@@ -76,7 +91,7 @@ public struct ProgramArguments: Equatable, Sendable {
     /// `--junit FILE`: where to write the tests' JUnit XML too.
     public var junit: ArgumentBytes?
     /// `--generate-completion-script SHELL`: print that shell's completion script.
-    public var completionShell: String?
+    public var completionShell: CompletionShell?
     /// `--lsp`: serve the Language Server Protocol on standard input and output.
     public var languageServer = false
     /// `--timeout SECONDS`: the most time a test file may take (nil: no limit).
@@ -91,16 +106,12 @@ public struct ProgramArguments: Equatable, Sendable {
         try self.init(parsing: arguments.map { ArgumentBytes(Array($0.utf8)) })
     }
 
-    /// Reads the arguments after the program name, as the bytes they are.
+    /// Reads the arguments after the program name, as the bytes they are. What each option
+    /// does is its entry in `ProgramOption.all`.
     public init(parsing arguments: [ArgumentBytes]) throws(UsageError) {
         var index = 0
         var onlyFiles = false
-        func value(for option: String, inline: [UInt8]?) throws(UsageError) -> ArgumentBytes {
-            if let inline { return ArgumentBytes(inline) }
-            index += 1
-            guard index < arguments.count else { throw UsageError(message: "option '\(option)' needs a value") }
-            return arguments[index]
-        }
+        var given: [ProgramOption] = []
         let dash = UInt8(ascii: "-")
         while index < arguments.count {
             let argument = arguments[index].bytes
@@ -114,74 +125,43 @@ public struct ProgramArguments: Equatable, Sendable {
             if argument.starts(with: [dash, dash]), let equals = argument.firstIndex(of: UInt8(ascii: "=")) {
                 nameBytes = argument[..<equals]
                 inline = Array(argument[(equals + 1)...])
-            } else if (argument.starts(with: [dash, UInt8(ascii: "e")]) || argument.starts(with: [dash, UInt8(ascii: "j")]))
-                        && argument.count > 2 {
+            } else if argument.count > 2 && argument[1] != dash,
+                      let short = ProgramOption.named(String(decoding: argument[..<2], as: UTF8.self)), short.value != nil {
+                // A short option's value may be joined to it: `-etotal`, `-j4`.
                 nameBytes = argument[..<2]
                 inline = Array(argument[2...])
             }
             let name = String(decoding: nameBytes, as: UTF8.self)
-            switch name {
-            case "--": onlyFiles = true
-            case "-e": inputs.append(.text(try value(for: "-e", inline: inline)))
-            case "--catalog": catalogs.append(try value(for: name, inline: inline))
-            case "--format":
-                let text = try value(for: name, inline: inline).description
-                guard let format = OutputFormat(rawValue: text) else {
-                    throw UsageError(message: "unknown format '\(text)' (use text, json, or tap with --test)")
-                }
-                self.format = format
-            case "--var":
-                variables.append(try Self.variable(try value(for: name, inline: inline)))
-            case "--init": initFile = try value(for: name, inline: inline)
-            case "--junit": junit = try value(for: name, inline: inline)
-            case "--generate-completion-script":
-                let shell = try value(for: name, inline: inline).description
-                guard CompletionScripts.shells.contains(shell) else {
-                    throw UsageError(message: "no completion script for '\(shell)' (use bash, zsh or fish)")
-                }
-                completionShell = shell
-            case "--timeout":
-                let text = try value(for: name, inline: inline).description
-                guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 1_000_000,
-                      text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else {
-                    throw UsageError(message: "--timeout needs a number of seconds above 0 and at most 1000000, not '\(DisplayText.escaped(text))'")
-                }
-                timeout = seconds
-            case "--filter": filters.append(try value(for: name, inline: inline))
-            case "-j":
-                let text = try value(for: name, inline: inline).description
-                guard let count = Int(text), count >= 1, count <= 1024 else {
-                    throw UsageError(message: "-j needs a number of jobs from 1 to 1024, not '\(text)'")
-                }
-                jobs = count
-            case "--check", "--keep-going", "--safe", "--help", "-h", "--version", "-i", "--no-init", "--test", "--lsp", "--list":
-                if inline != nil { throw UsageError(message: "option '\(name)' takes no value") }
-                switch name {
-                case "--check": checkOnly = true
-                case "-i": interactive = true
-                case "--keep-going": keepGoing = true
-                case "--safe": safe = true
-                case "--version": showVersion = true
-                case "--no-init": noInit = true
-                case "--test": test = true
-                case "--lsp": languageServer = true
-                case "--list": list = true
-                default: showHelp = true
-                }
-            default:
-                let options = ["-e", "--catalog", "--format", "--check", "--keep-going", "--safe", "--help", "--version",
-                               "--var", "--init", "--no-init", "--test", "--junit", "--generate-completion-script", "--lsp",
-                               "--timeout", "--filter", "--list"]
+            if name == "--" {
+                onlyFiles = true
+                continue
+            }
+            guard let option = ProgramOption.named(name) else {
                 // Only long options are worth a guess: every short one is one edit from another.
-                let hint = !name.hasPrefix("--") ? "" : closestName(to: name, in: options).map { "; did you mean '\($0)'?" } ?? ""
+                let names = ProgramOption.all.flatMap(\.names)
+                let hint = !name.hasPrefix("--") ? "" : closestName(to: name, in: names).map { "; did you mean '\($0)'?" } ?? ""
                 throw UsageError(message: "unknown option '\(name)'\(hint)")
             }
+            switch option.effect {
+            case .flag(let set):
+                if inline != nil { throw UsageError(message: "option '\(name)' takes no value") }
+                set(&self)
+            case .value(_, let set):
+                if let inline {
+                    try set(&self, ArgumentBytes(inline))
+                } else {
+                    index += 1
+                    guard index < arguments.count else { throw UsageError(message: "option '\(name)' needs a value") }
+                    try set(&self, arguments[index])
+                }
+            }
+            given.append(option)
         }
-        try checkCombinations()
+        try checkCombinations(given: given)
     }
 
     /// Refuses options that mean nothing together.
-    private func checkCombinations() throws(UsageError) {
+    private func checkCombinations(given: [ProgramOption]) throws(UsageError) {
         if initFile != nil && noInit { throw UsageError(message: "--init and --no-init cannot be used together") }
         if languageServer && (!inputs.isEmpty || test || checkOnly || interactive) {
             throw UsageError(message: "--lsp reads the protocol on standard input: it takes no files, -e, -i, --check or --test")
@@ -195,14 +175,12 @@ public struct ProgramArguments: Equatable, Sendable {
                 throw UsageError(message: "--test cannot be used with \(interactive ? "-i" : "--check")")
             }
         } else {
-            if jobs != nil { throw UsageError(message: "-j is for --test") }
-            if junit != nil { throw UsageError(message: "--junit is for --test") }
-            if format == .tap { throw UsageError(message: "--format tap is for --test") }
-            if timeout != nil { throw UsageError(message: "--timeout is for --test") }
-            if !filters.isEmpty { throw UsageError(message: "--filter is for --test") }
-            if list { throw UsageError(message: "--list is for --test") }
+            for option in ProgramOption.all where option.mode == .test && given.contains(where: { $0.name == option.name }) {
+                throw UsageError(message: "\(option.name) is for --test")
+            }
+            if format.isOnlyForTests { throw UsageError(message: "--format \(format) is for --test") }
         }
-        if list && (format != .text || junit != nil) {
+        if list && (format != .standard || junit != nil) {
             throw UsageError(message: "--list prints the test files and runs none; it cannot be used with \(junit != nil ? "--junit" : "--format")")
         }
         // The last --var of a name is the one that counts, as it replaces the others.
@@ -216,26 +194,7 @@ public struct ProgramArguments: Equatable, Sendable {
         }
     }
 
-    /// `NAME=VALUE` of `--var`.
-    private static func variable(_ argument: ArgumentBytes) throws(UsageError) -> VariableSetting {
-        let bytes = argument.bytes
-        guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
-            throw UsageError(message: "--var needs NAME=VALUE, not '\(argument.description)'")
-        }
-        let name = Array(bytes[..<equals])
-        guard name.withUnsafeBufferPointer({ VariableSyntax.isName($0) }) else {
-            throw UsageError(message: "'\(String(decoding: name, as: UTF8.self))' is not a variable name (letters, digits and '_', not starting with a digit)")
-        }
-        guard bytes.count - equals - 1 <= 1 << 20 else {
-            throw UsageError(message: "the value of --var \(String(decoding: name, as: UTF8.self)) is longer than 1 MiB")
-        }
-        guard let value = String(validating: bytes[(equals + 1)...], as: UTF8.self) else {
-            throw UsageError(message: "the value of --var \(String(decoding: name, as: UTF8.self)) is not valid UTF-8")
-        }
-        return VariableSetting(name: String(decoding: name, as: UTF8.self), value: value)
-    }
-
-    /// The `--help` text.
+    /// The `--help` text: its options from `ProgramOption.all`.
     public static let helpText = """
         carfab: a scriptable car-factory shell
 
@@ -248,35 +207,27 @@ public struct ProgramArguments: Equatable, Sendable {
         as a script if it is a pipe or file. Type 'help' for the language.
 
         options:
-          -e TEXT           run TEXT as commands (repeatable)
-          -i                then read commands at the prompt
-          --catalog FILE    load catalog definitions from FILE first (repeatable)
-          --format FORMAT   text (default), json, or tap (with --test)
-          --check           parse and resolve names only; run nothing
-          --keep-going      go on after a failed command; still exit 1
-          --safe            refuse commands that touch files
-          --var NAME=VALUE  set variable NAME ($NAME in commands; repeatable)
-          --init FILE       run FILE first, instead of the init file, in any
-                            mode (also for scripts and pipes)
-          --no-init         run no init file (the prompt runs
-                            $XDG_CONFIG_HOME/carfab/init.carfab first)
-          --test            run each PATH (a file, or every *.carfab under a
-                            folder) as a test in a fresh session; exit 1 if any fails
-          -j N              with --test: run N test files at a time (default: cores)
-          --junit FILE      with --test: also write a JUnit XML report to FILE
-          --timeout SECONDS with --test: fail a test file still running after SECONDS
-          --filter PATTERN  with --test: run only the test files whose path matches
-                            PATTERN, a glob ('*' also matches '/'; repeatable)
-          --list            with --test: print the test files that would run; run none
-          --generate-completion-script SHELL
-                            print a completion script for bash, zsh or fish
-          --lsp             serve the Language Server Protocol on standard input
-                            and output (for editors; see README)
-          --version         print the version and exit
-          -h, --help        print this help and exit
+        \(ProgramOption.all.map(\.helpLines).joined(separator: "\n"))
 
         exit status: 0 success; 1 a command or test failed, or output could not be
         written; 64 bad command line; 129, 130, 131, 143 stopped by SIGHUP, SIGINT,
         SIGQUIT, SIGTERM (128 + the signal); 'quit N' exits with N.
         """
+}
+
+extension ProgramOption {
+    /// The option's lines in `--help`: its names and value, then its help from column 21
+    /// (on a line of its own when the names leave no room).
+    var helpLines: String {
+        let column = 20
+        let indent = String(repeating: " ", count: column)
+        var help = self.help
+        if !help.isEmpty { help[0] = modeNote + help[0] }
+        let left = "  " + names.joined(separator: ", ") + (value.map { " " + $0.placeholder } ?? "")
+        var lines = left.count < column
+            ? [left + String(repeating: " ", count: column - left.count) + (help.first ?? "")]
+            : [left, indent + (help.first ?? "")]
+        lines += help.dropFirst().map { indent + $0 }
+        return lines.joined(separator: "\n")
+    }
 }
