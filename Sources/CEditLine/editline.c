@@ -7,13 +7,16 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
+#include <term.h>
 
 EditLine *cf_el_init(const char *program, int output) {
     return el_init(program, stdin, output == 2 ? stderr : stdout, stderr);
 }
 void cf_el_end(EditLine *e) { el_end(e); }
 const char *cf_el_gets(EditLine *e, int *count) { return el_gets(e, count); }
+const wchar_t *cf_el_wgets(EditLine *e, int *count) { return el_wgets(e, count); }
 const LineInfo *cf_el_line(EditLine *e) { return el_line(e); }
+const LineInfoW *cf_el_wline(EditLine *e) { return el_wline(e); }
 int cf_el_insertstr(EditLine *e, const char *text) { return el_insertstr(e, text); }
 void cf_el_deletestr(EditLine *e, int count) { el_deletestr(e, count); }
 void cf_el_reset(EditLine *e) { el_reset(e); }
@@ -112,4 +115,18 @@ int cf_die_with_parent(int parent) {
     // Checked after the request: a parent that died before it made it would never send the signal.
     (void)prctl(PR_SET_PDEATHSIG, SIGKILL);
     return getppid() == parent;
+}
+
+int cf_terminal_colors(const char *term) {
+    if (term == NULL || *term == 0) return -1;
+    /* Read the entry into a terminal of our own, then drop it: libedit loads its own later. */
+    TERMINAL *previous = set_curterm(NULL);
+    int status = 0;
+    int colors = -1;
+    if (setupterm((char *)term, 1, &status) == 0) {
+        colors = tigetnum("colors");
+        del_curterm(cur_term);
+    }
+    set_curterm(previous);
+    return colors > 0 ? colors : -1;
 }

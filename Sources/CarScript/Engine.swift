@@ -16,8 +16,8 @@ public struct EngineOptions: Sendable {
     public var stop = StopRequest()
     /// Accept only catalog definitions (a catalog file).
     var definitionsOnly = false
-    /// Whether common commands may take the direct path (tests turn it off to compare).
-    package var directPath = true
+    /// Run only the commands that change the session's own state (a what-if copy for completion).
+    var rehearsing = false
 
     /// The defaults: stop at the first error, run everything, allow files.
     public init() {}

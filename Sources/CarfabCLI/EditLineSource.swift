@@ -67,6 +67,9 @@ final class EditLineSource: LineSource {
     private let hints: Bool
     /// How many columns of hint stand after the cursor now.
     private var hintShown = 0
+    /// Bytes read from the terminal but not yet handed to libedit: the rest of a sequence that
+    /// turned out not to be UTF-8, each read again on its own.
+    fileprivate var unread: [UInt8] = []
 
     private init?(history: HistoryService?, color: Bool, terminal: Int32, stop: StopRequest,
                   completer: @escaping () -> Completer, beforePrompt: @escaping () -> Void) {
@@ -95,8 +98,8 @@ final class EditLineSource: LineSource {
         cf_el_set_getcfn(editor, { editor, character in
             guard let editor, let character, let data = cf_el_get_clientdata(editor) else { return -1 }
             let source = Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue()
-            return readCharacter(from: source.input >= 0 ? source.input : 0, into: character, stop: source.stop,
-                                 resumed: { cf_el_resume(editor) },
+            return readCharacter(from: source.input >= 0 ? source.input : 0, into: character, unread: &source.unread,
+                                 stop: source.stop, resumed: { cf_el_resume(editor) },
                                  waiting: { source.drawHint() }, woken: { source.eraseHint() })
         })
         cf_watch_resume()
@@ -120,7 +123,9 @@ final class EditLineSource: LineSource {
         beforePrompt()
         continuing = continuation
         var count: Int32 = 0
-        guard let line = cf_el_gets(editor, &count) else {
+        // The wide line, turned into bytes here: libedit's own conversion would drop what is
+        // not UTF-8, and scripts report such bytes (and NUL) as errors where they stand.
+        guard let line = cf_el_wgets(editor, &count) else {
             if count < 0 && errno == EINTR {
                 if stop.withdraw(SIGINT) {
                     // Ctrl-C: abandon what was typed and prompt again.
@@ -138,7 +143,14 @@ final class EditLineSource: LineSource {
         }
         var length = Int(count)
         while length > 0 && (line[length - 1] == 0x0A || line[length - 1] == 0x0D) { length -= 1 }
-        return line.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        return TerminalBytes.bytes(of: UnsafeBufferPointer(start: line, count: length))
+    }
+
+    /// The line being edited, as bytes: up to the cursor, or all of it.
+    private func lineBytes(toCursor: Bool) -> [UInt8]? {
+        guard let info = cf_el_wline(editor), let buffer = info.pointee.buffer,
+              let end = toCursor ? info.pointee.cursor : info.pointee.lastchar else { return nil }
+        return TerminalBytes.bytes(of: UnsafeBufferPointer(start: buffer, count: buffer.distance(to: end)))
     }
 
     func interrupted(at place: String?) {
@@ -152,11 +164,9 @@ final class EditLineSource: LineSource {
     }
 
     private func complete() -> UInt8 {
-        guard let info = cf_el_line(editor) else { return UInt8(CC_ERROR) }
-        let typed = info.pointee.buffer.withMemoryRebound(to: UInt8.self, capacity: 1) { buffer in
-            String(decoding: UnsafeBufferPointer(start: buffer, count: info.pointee.buffer.distance(to: info.pointee.cursor)),
-                   as: UTF8.self)
-        }
+        guard let bytes = lineBytes(toCursor: true) else { return UInt8(CC_ERROR) }
+        // A byte that is not UTF-8 stops the lexer, so nothing is completed over it.
+        let typed = String(decoding: bytes, as: UTF8.self)
         let completion = completer().complete(typed)
         if let replacement = completion.replacement {
             cf_el_deletestr(editor, Int32(completion.typed.unicodeScalars.count))
@@ -166,7 +176,7 @@ final class EditLineSource: LineSource {
         guard completion.needsList else { return UInt8(CC_REFRESH_BEEP) }
         let width = Int(cf_terminal_columns(terminal))
         writeToTerminal("\n" + (completion.descriptions.contains { !$0.isEmpty }
-            ? Self.rows(completion.candidates, completion.descriptions, width: width)
+            ? Self.rows(completion.candidates, completion.descriptionColumns, width: width)
             : Self.columns(completion.candidates, width: width)))
         return UInt8(CC_REDISPLAY)
     }
@@ -176,11 +186,8 @@ final class EditLineSource: LineSource {
     /// ASCII that leaves room for it on the terminal's line, so libedit's picture of the
     /// screen is never disturbed; the cursor goes back where libedit left it.
     fileprivate func drawHint() {
-        guard hints, hintShown == 0, let info = cf_el_line(editor), info.pointee.cursor == info.pointee.lastchar else { return }
-        let length = info.pointee.buffer.distance(to: info.pointee.lastchar)
-        let typed = info.pointee.buffer.withMemoryRebound(to: UInt8.self, capacity: max(length, 1)) {
-            Array(UnsafeBufferPointer(start: $0, count: length))
-        }
+        guard hints, hintShown == 0, let info = cf_el_wline(editor), info.pointee.cursor == info.pointee.lastchar,
+              let typed = lineBytes(toCursor: false) else { return }
         guard typed.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }),
               let hint = completer().hint(for: String(decoding: typed, as: UTF8.self)),
               hint.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return }
@@ -199,28 +206,44 @@ final class EditLineSource: LineSource {
         hintShown = 0
     }
 
-    /// Candidates one to a line with what each is, cut to the terminal's width.
-    static func rows(_ names: [String], _ descriptions: [String], width: Int) -> String {
+    /// Candidates one to a line with what each is, the columns of the descriptions lined up
+    /// (a model's car type, then its price), cut to the terminal's width.
+    static func rows(_ names: [String], _ descriptions: [[String]], width: Int) -> String {
         let width = width > 0 ? width : 80
-        let nameWidth = min(names.map { DisplayText.width(DisplayText.escaped($0)) }.max() ?? 0, width / 2)
+        let table = zip(names, descriptions).map { name, cells in
+            ([name] + cells).map(DisplayText.escaped)
+        }
+        let columnCount = table.map(\.count).max() ?? 0
+        // Every column but the last is padded to its widest cell; the names to at most half the line.
+        var widths = (0..<columnCount).map { column in
+            table.map { column < $0.count ? DisplayText.width($0[column]) : 0 }.max() ?? 0
+        }
+        if !widths.isEmpty { widths[0] = min(widths[0], width / 2) }
         var text = ""
-        for (name, description) in zip(names, descriptions) {
-            let shown = DisplayText.escaped(name)
-            var line = shown + String(repeating: " ", count: max(nameWidth - DisplayText.width(shown), 0))
-            if !description.isEmpty { line += "  " + DisplayText.escaped(description) }
+        for row in table {
+            let cells = row.enumerated().filter { $0.offset == 0 || !$0.element.isEmpty }
+            var line = ""
+            for (position, (column, cell)) in cells.enumerated() {
+                if column > 0 { line += "  " }
+                line += cell
+                if position < cells.count - 1 {
+                    line += String(repeating: " ", count: max(widths[column] - DisplayText.width(cell), 0))
+                }
+            }
             text += DisplayText.cut(line, toWidth: width - 1) + "\n"
         }
         return text
     }
 
-    /// Candidates in columns, as shells list them.
+    /// Candidates in columns, as shells list them, padded by the columns the terminal gives them.
     static func columns(_ names: [String], width: Int) -> String {
-        let cell = min((names.map(\.count).max() ?? 0) + 2, max(width, 1))
+        let shown = names.map(DisplayText.escaped)
+        let cell = min((shown.map(DisplayText.width).max() ?? 0) + 2, max(width, 1))
         let perLine = max(1, (width > 0 ? width : 80) / cell)
         var text = ""
-        for (index, name) in names.enumerated() {
+        for (index, name) in shown.enumerated() {
             let last = index % perLine == perLine - 1 || index == names.count - 1
-            text += last ? name + "\n" : name + String(repeating: " ", count: cell - name.count)
+            text += last ? name + "\n" : DisplayText.padded(name, toWidth: cell)
         }
         return text
     }
@@ -237,53 +260,113 @@ final class EditLineSource: LineSource {
 ///
 /// After Ctrl-Z and `fg` the shell hands the terminal back in its own mode, which would echo
 /// every key twice: `resumed` puts libedit's mode back first.
-private func readCharacter(from fd: Int32, into character: UnsafeMutablePointer<wchar_t>, stop: StopRequest,
-                           resumed: () -> Void, waiting: () -> Void, woken: () -> Void) -> Int32 {
-    var bytes = [UInt8](repeating: 0, count: 4)
-    var count = 0
-    var needed = 1
-    while count < needed {
-        // A hint is drawn only when a person is about to be waited for: not while keys
-        // typed ahead or pasted are still coming.
-        if count == 0 {
-            var item = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            if poll(&item, 1, 0) == 0 { waiting() }
-        }
-        let ready = cf_wait_readable(fd, { programStop.isRequested ? 1 : 0 })
-        woken()
-        let interrupted = ready < 0 && errno == EINTR
-        if cf_take_resumed() != 0 { resumed() }
-        // Another signal (SIGCONT, SIGWINCH) only woke the wait.
-        if interrupted && !stop.isRequested { continue }
-        if ready < 0 { return -1 }
-        let n = read(fd, &bytes[count], 1)
-        if n == 0 { return 0 }
-        if n < 0 {
-            // Flushed by Ctrl-C after poll said readable, or interrupted: check the signal again.
-            if errno == EINTR || errno == EAGAIN { continue }
-            return -1
-        }
-        if count == 0 {
-            switch bytes[0] {
-            case 0xC0...0xDF: needed = 2
-            case 0xE0...0xEF: needed = 3
-            case 0xF0...0xF7: needed = 4
-            default: needed = 1
+private func readCharacter(from fd: Int32, into character: UnsafeMutablePointer<wchar_t>, unread: inout [UInt8],
+                           stop: StopRequest, resumed: () -> Void, waiting: () -> Void, woken: () -> Void) -> Int32 {
+    /// The next byte: one put back first, else one from the terminal; nil with `result` at the end or on an error.
+    var result: Int32 = 1
+    func next(first: Bool) -> UInt8? {
+        if !unread.isEmpty { return unread.removeFirst() }
+        var byte: UInt8 = 0
+        while true {
+            // A hint is drawn only when a person is about to be waited for: not while keys
+            // typed ahead or pasted are still coming.
+            if first {
+                var item = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&item, 1, 0) == 0 { waiting() }
             }
-        } else if bytes[count] & 0xC0 != 0x80 {
-            // Not a continuation byte: give what we have as the replacement character.
-            character.pointee = 0xFFFD
+            let ready = cf_wait_readable(fd, { programStop.isRequested ? 1 : 0 })
+            woken()
+            let interrupted = ready < 0 && errno == EINTR
+            if cf_take_resumed() != 0 { resumed() }
+            // Another signal (SIGCONT, SIGWINCH) only woke the wait.
+            if interrupted && !stop.isRequested { continue }
+            if ready < 0 {
+                result = -1
+                return nil
+            }
+            let n = read(fd, &byte, 1)
+            if n == 0 {
+                result = 0
+                return nil
+            }
+            if n < 0 {
+                // Flushed by Ctrl-C after poll said readable, or interrupted: check the signal again.
+                if errno == EINTR || errno == EAGAIN { continue }
+                result = -1
+                return nil
+            }
+            return byte
+        }
+    }
+    guard let lead = next(first: true) else { return result }
+    let sequence = TerminalBytes.sequence(startingWith: lead)
+    var scalar = UInt32(lead) & UInt32(0xFF >> (sequence.length + 1))
+    var taken: [UInt8] = []
+    for index in 1..<max(sequence.length, 1) {
+        guard let byte = next(first: false) else {
+            // Cut short by the end of input: the lead alone, the rest read again.
+            if result != 0 { return result }
+            unread.insert(contentsOf: taken, at: 0)
+            character.pointee = TerminalBytes.escaped(lead)
             return 1
         }
-        count += 1
+        let (low, high) = index == 1 ? sequence.second : (UInt8(0x80), UInt8(0xBF))
+        guard byte >= low && byte <= high else {
+            // Not UTF-8: the lead stands for itself, and what followed it is read again.
+            unread.insert(contentsOf: taken + [byte], at: 0)
+            character.pointee = TerminalBytes.escaped(lead)
+            return 1
+        }
+        taken.append(byte)
+        scalar = scalar << 6 | UInt32(byte & 0x3F)
     }
-    var scalar = UInt32(bytes[0])
-    if needed > 1 {
-        scalar &= UInt32(0xFF >> (needed + 1))
-        for index in 1..<needed { scalar = scalar << 6 | UInt32(bytes[index] & 0x3F) }
+    switch sequence.length {
+    case 0: character.pointee = TerminalBytes.escaped(lead)
+    case 1: character.pointee = lead == 0 ? TerminalBytes.escaped(0) : wchar_t(lead)
+    default: character.pointee = wchar_t(bitPattern: scalar)
     }
-    character.pointee = wchar_t(bitPattern: scalar)
     return 1
+}
+
+/// How bytes from the terminal that are not text pass through libedit, which holds a line as
+/// wide characters: a byte that is not UTF-8, or a NUL (which libedit would take as a key),
+/// becomes the lone surrogate U+DC00 + byte, which no UTF-8 decodes to (libedit shows it as
+/// `\U+DCFF`), and is turned back into that byte when the line is read. The engine then sees
+/// the bytes typed and reports them where they stand, as it does in a script.
+enum TerminalBytes {
+    static func escaped(_ byte: UInt8) -> wchar_t { wchar_t(0xDC00) + wchar_t(byte) }
+
+    /// How long the UTF-8 sequence `lead` begins is (0 if no sequence begins with it), and
+    /// the range its second byte must fall in: the lexer's rules, so no overlong form or
+    /// surrogate slips through.
+    static func sequence(startingWith lead: UInt8) -> (length: Int, second: (UInt8, UInt8)) {
+        switch lead {
+        case 0x00...0x7F: (1, (0x80, 0xBF))
+        case 0xC2...0xDF: (2, (0x80, 0xBF))
+        case 0xE0: (3, (0xA0, 0xBF))
+        case 0xE1...0xEC, 0xEE...0xEF: (3, (0x80, 0xBF))
+        case 0xED: (3, (0x80, 0x9F))
+        case 0xF0: (4, (0x90, 0xBF))
+        case 0xF1...0xF3: (4, (0x80, 0xBF))
+        case 0xF4: (4, (0x80, 0x8F))
+        default: (0, (0x80, 0xBF))
+        }
+    }
+
+    /// The bytes a line of wide characters stands for: UTF-8, with each escaped byte as itself.
+    static func bytes(of wide: UnsafeBufferPointer<wchar_t>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(wide.count)
+        for character in wide {
+            let value = UInt32(bitPattern: character)
+            if value >= 0xDC00 && value <= 0xDCFF {
+                bytes.append(UInt8(value - 0xDC00))
+            } else if let scalar = Unicode.Scalar(value) {
+                bytes.append(contentsOf: String(scalar).utf8)
+            }
+        }
+        return bytes
+    }
 }
 
 /// Makes libedit read and write UTF-8 (`£`, `é`) whatever the locale says.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CarScript
+import CEditLine
 
 /// The whole program behind the `carfab` executable: arguments in, exit status out.
 public enum Program {
@@ -120,9 +121,10 @@ public struct ProgramEnvironment {
     /// The environment of this process.
     public static var current: ProgramEnvironment {
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
-        // A dumb terminal (Emacs' shell, some CI logs) shows escape codes as text.
-        let dumb = getenv("TERM").map { String(cString: $0) == "dumb" } ?? false
-        let colors = !noColor && !dumb
+        // Colour only where terminfo says the terminal shows it: not with TERM unset, unknown
+        // (libedit falls back to a dumb terminal), dumb (Emacs' shell, some CI logs) or a
+        // terminal without colours (vt100), which would show the codes as text.
+        let colors = !noColor && isatty(1) + isatty(2) > 0 && cf_terminal_colors(getenv("TERM")) >= 8
         return ProgramEnvironment(colorOnStandardError: isatty(2) == 1 && colors,
                                   colorOnStandardOutput: isatty(1) == 1 && colors,
                                   standardInputIsTerminal: isatty(0) == 1,

@@ -185,13 +185,7 @@ struct ProgramSession {
         let prompt: (any LineSource)? = prompts ? EditLineSource.open(
             history: history, color: terminal == 1 ? environment.colorOnStandardOutput : environment.colorOnStandardError,
             terminal: terminal, stop: stop,
-            completer: {
-                var completer = Completer(commands: engine.commands, catalog: engine.catalog,
-                                          variables: engine.variables.map(\.name),
-                                          currentCar: try? engine.stock.currentLine().car, completesFiles: !safe)
-                completer.variableValues = Dictionary(engine.variables.map { ($0.name, $0.value) }) { _, last in last }
-                return completer
-            },
+            completer: { engine.completer(completesFiles: !safe) },
             beforePrompt: { renderer.flush() }) : nil
         if let prompt {
             engine.evaluate(prompt)

@@ -2,7 +2,7 @@ import CarFactory
 import CarScript
 
 /// Plain text for people and scripts: the book's formats, aligned tables, compiler-style diagnostics.
-public final class TextRenderer: ResultRenderer, DirectTextSink {
+public final class TextRenderer: ResultRenderer {
     private let out: Output
     private let err: Output
     private let color: Bool
@@ -10,6 +10,9 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
     private let width: () -> Int
     /// Shows a long help page through a pager; true if it did (at a terminal only).
     var pager: ((String) -> Bool)?
+    /// `show`'s texts, made once per configuration. Unchecked: the dynamic exclusivity check
+    /// of this field cost 67 instructions a `show` (callgrind, 20,000 shows).
+    @exclusivity(unchecked) private var carTexts = CarTexts()
 
     /// Writes results to `out` and diagnostics to `err`; `color` only for a terminal; text
     /// laid out for `width` columns.
@@ -30,50 +33,28 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
         render(diagnostic)
     }
 
-    package func writeAmount(_ minorUnits: Int64, _ valuation: Unmanaged<CurrencyValuation>) {
-        valuation._withUnsafeGuaranteedRef { Self.append(minorUnits, $0.formatter, to: out) }
-        out.flushIfFull()
-    }
-
-    package func writeTotal(count: Int64, value: Int64, _ valuation: Unmanaged<CurrencyValuation>) {
-        out.write(upTo: 20) { Self.writeDecimal(count, to: $0) }
-        out.append(count == 1 ? Self.carInStock : Self.carsInStock)
-        valuation._withUnsafeGuaranteedRef { Self.append(value, $0.formatter, to: out) }
-        out.flushIfFull()
-    }
-
-    package func writeWords(_ text: UnsafeBufferPointer<UInt8>) {
-        out.append(text)
+    public func receive(echo text: Span<UInt8>, from command: CommandSpec) {
+        // Straight into the output: the words were checked as UTF-8 when the line was read.
+        text.withUnsafeBufferPointer { out.append($0) }
         out.append(0x0A)
         out.flushIfFull()
     }
 
-    package func carText(_ car: Car) -> [UInt8] {
-        // A small buffer that grows if it must (it writes nowhere: its descriptor is -1).
-        let text = Output(fd: -1, blockSize: 256)
-        Self.write(car, to: text)
-        return text.buffer
-    }
-
-    package func writeText(_ text: UnsafeBufferPointer<UInt8>) {
-        out.append(text)
-        out.flushIfFull()
-    }
-
-    /// `car` in the book's format.
+    /// `car` in the book's format. Names come from scripts: like every name this renderer
+    /// shows, they go through `DisplayText`'s one escaping (a name that needs none is written as it is).
     private static func write(_ car: Car, to out: Output) {
         // Piece by piece into the output: no line is made as a string first.
         let floorplan = car.floorplan
         out.append("Car type: ")
-        out.write(car.carType)
+        out.write(DisplayText.escaped(car.carType))
         out.append("\nSeats: ")
-        out.write(upTo: 20) { Self.writeDecimal(Int64(floorplan.seats), to: $0) }
+        out.write(upTo: 20) { Output.writeDecimal(Int64(floorplan.seats), to: $0) }
         out.append("\nEngine: ")
         out.write(floorplan.engine.rawValue)
         out.append("\nSuspension: ")
-        out.write(car.suspension.shownAs)
+        out.write(DisplayText.escaped(car.suspension.shownAs))
         out.append("\nDrive: ")
-        out.write(car.drivetrain.shownAs)
+        out.write(DisplayText.escaped(car.drivetrain.shownAs))
         out.append("\nPrice: ")
         Self.append(car.priceMinorUnits, Self.dollars, to: out)
     }
@@ -89,15 +70,15 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
     public func render(_ result: CommandResult, command: CommandSpec) {
         switch result {
         case .car(let car):
-            Self.write(car, to: out)
+            carTexts.write(car.configuration, to: out) { Self.write(car, to: $0) }
         case .amount(let minorUnits, let valuation):
             Self.append(minorUnits, valuation.formatter, to: out)
         case .total(let count, let value, let valuation):
-            out.write(upTo: 20) { Self.writeDecimal(count, to: $0) }
+            out.write(upTo: 20) { Output.writeDecimal(count, to: $0) }
             out.append(count == 1 ? Self.carInStock : Self.carsInStock)
             Self.append(value, valuation.formatter, to: out)
         case .text(let text):
-            out.write(text)
+            out.write(inBlocks: text)
             out.append(0x0A)
         case .help(let page):
             let text = page.text(width: width()) + "\n"
@@ -164,31 +145,18 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
 
     /// Writes `minorUnits` formatted, then a line break.
     private static func append(_ minorUnits: Int64, _ formatter: MoneyFormatter, to out: Output) {
+        // A currency's symbol comes from a script too.
+        guard DisplayText.isPlain(formatter.currency.symbol) else {
+            var bytes: [UInt8] = []
+            formatter.append(minorUnits, to: &bytes)
+            out.write(DisplayText.escaped(String(decoding: bytes, as: UTF8.self)) + "\n")
+            return
+        }
         out.write(upTo: formatter.maximumLength + 1) { bytes in
             let length = formatter.write(minorUnits, to: bytes)
             bytes[length] = 0x0A
             return length + 1
         }
-    }
-
-    /// Writes `value` in decimal digits (at most 20 bytes with the sign); returns how many.
-    private static func writeDecimal(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        var rest = value.magnitude
-        var digits = 1
-        var scan = rest
-        while scan >= 10 {
-            scan /= 10
-            digits += 1
-        }
-        let sign = value < 0 ? 1 : 0
-        if sign == 1 { out[0] = UInt8(ascii: "-") }
-        var position = sign + digits
-        repeat {
-            position -= 1
-            out[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-            rest /= 10
-        } while position > sign
-        return sign + digits
     }
 
     /// Writes a table in aligned columns, in two passes over its rows: one to measure, one to
@@ -199,13 +167,14 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
             return
         }
         // A column with no value in any row (seats, when no floorplan is listed) is left out.
-        var widths = table.columns.map(\.title.count)
+        // Widths in columns as the terminal draws them (wide characters two, combining marks none).
+        var widths = table.columns.map { DisplayText.width($0.title) }
         var used = [Bool](repeating: false, count: table.columns.count)
         for index in 0..<table.rowCount {
             for (column, cell) in table.row(index).enumerated() {
                 if case .none = cell { continue }
                 used[column] = true
-                widths[column] = max(widths[column], Self.text(cell).count)
+                widths[column] = max(widths[column], DisplayText.width(Self.text(cell)))
             }
         }
         let shown = table.columns.indices.filter { used[$0] }
@@ -222,7 +191,7 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
     private func writeRow(_ row: [String], _ columns: [Table.Column], _ widths: [Int]) {
         var line = ""
         for (index, cell) in row.enumerated() {
-            let padding = String(repeating: " ", count: widths[index] - cell.count)
+            let padding = String(repeating: " ", count: max(widths[index] - DisplayText.width(cell), 0))
             if index > 0 { line += "  " }
             line += columns[index].alignRight ? padding + cell : cell + padding
         }
@@ -236,8 +205,8 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
         // is one line and cannot drive the terminal.
         case .text(let text): DisplayText.escaped(text)
         case .integer(let value): String(value)
-        case .money(let money): money.description
-        case .names(let names): names.joined(separator: ", ")
+        case .money(let money): DisplayText.escaped(money.description)
+        case .names(let names): DisplayText.escaped(names.joined(separator: ", "))
         case .flag(let on): on ? "*" : ""
         case .none: ""
         }

@@ -32,9 +32,21 @@ import Testing
         #expect(complete("price g") == ["GBP"])
         #expect(complete("rate e") == ["EUR"])
         #expect(complete("help s") == ["set", "show", "select", "source", "save", "services"])
+        // `help keys` is a topic, not a command (issue 20).
+        #expect(complete("help k") == ["keys"])
+        #expect(completer.complete("help k").descriptions == ["the keys that edit a line at the prompt"])
         #expect(complete("expect p") == ["price"])
         #expect(complete("expect price ") == ["USD", "GBP", "EUR", "JPY"])
-        #expect(complete("expect drive ") == [])
+        // What the field after `expect` can be (issue 20 item 13).
+        #expect(complete("expect drive ") == ["front", "rear", "4wd", "all", "awd"])
+        #expect(complete("expect suspension f") == ["firm"])
+        #expect(complete("expect engine ") == ["Mid", "Front"])
+        #expect(complete("expect type P") == ["Porsche Boxster"])
+        #expect(completer.complete("expect type P").replacement == "\"Porsche Boxster\" ")
+        #expect(complete("expect count ") == [])
+        // `rate` never takes the base currency.
+        #expect(complete("rate ") == ["GBP", "EUR", "JPY"])
+        #expect(complete("rate u") == [])
     }
 
     @Test func nothing_after_a_backslash_or_in_a_comment() {
@@ -97,10 +109,144 @@ import Testing
         #expect(self.completer.complete("set drivetrain r").descriptions == ["$1,500.00"])
     }
 
+    @Test func a_list_of_models_lines_up_its_columns() {
+        let models = completer.complete("car ")
+        #expect(EditLineSource.rows(models.candidates, models.descriptionColumns, width: 100) == """
+            compact  VW Golf            $27,995.00
+            sports   Porsche Boxster    $68,300.00
+            suv      Cadillac Escalade  $81,895.00
+
+            """)
+        let currencies = completer.complete("total ")
+        #expect(EditLineSource.rows(currencies.candidates, currencies.descriptionColumns, width: 100) == """
+            USD  $  1
+            GBP  £  0.60338
+            EUR  €  0.92
+            JPY  ¥  151.5
+
+            """)
+    }
+
+    @Test func completion_lists_pad_by_display_width() {
+        // 東京東京 takes eight columns, as many as its four characters twice (issue 20 item 14).
+        #expect(EditLineSource.columns(["東京東京", "abcdef", "x"], width: 30) == "東京東京  abcdef    x\n")
+        #expect(EditLineSource.rows(["東京", "cafe\u{301}", "x"], [["a", "1"], ["b", "2"], ["c", "3"]], width: 80)
+                == "東京  a  1\ncafe\u{301}  b  2\nx     c  3\n")
+    }
+
+    @Test func hints_show_currency_only_after_an_amount_field() {
+        #expect(completer.hint(for: "expect ") == "FIELD [CURRENCY] VALUE...")
+        #expect(completer.hint(for: "expect drive ") == "VALUE...")
+        #expect(completer.hint(for: "expect drive") == " VALUE...")
+        #expect(completer.hint(for: "expect drive 4wd") == nil)
+        #expect(completer.hint(for: "expect price ") == "[CURRENCY] VALUE...")
+        #expect(completer.hint(for: "expect price GBP ") == "VALUE...")
+        #expect(completer.hint(for: "expect price 100") == nil)
+        #expect(completer.hint(for: "car suv ") == "[COUNT]")
+        #expect(completer.hint(for: "car") == " MODEL [COUNT]")
+        #expect(completer.hint(for: "echo a b ") == nil)
+    }
+
     @Test func models_currencies_and_commands_say_what_they_are() {
         #expect(completer.complete("car s").descriptions == ["Porsche Boxster  $68,300.00", "Cadillac Escalade  $81,895.00"])
         #expect(completer.complete("total g").descriptions == ["£  0.60338"])
         #expect(completer.complete("to").descriptions == ["count the cars in stock and their value (default: USD)"])
         #expect(completer.complete("help to").descriptions == ["count the cars in stock and their value (default: USD)"])
+    }
+}
+
+/// Completion after earlier commands on the same line (issue 20 item 11).
+@Suite struct CompletionAfterEarlierCommandsTests {
+    @Test func a_command_after_others_is_completed_against_the_state_they_would_leave() {
+        let engine = Engine()
+        engine.evaluate("car suv")
+        let completer = engine.completer()
+        // The sports car's own race suspension is current on it, not forbidden as on the SUV's long floorplan.
+        let after = completer.complete("car sports; set suspension ")
+        #expect(after.candidates == ["road", "race", "offroad", "standard", "sports", "firm", "soft"])
+        #expect(after.descriptions[1] == "(current)")
+        #expect(after.forbidden == [false, false, false, false, false, false, false])
+        // Without the earlier command, the SUV is described.
+        #expect(completer.complete("set suspension ").forbidden[1])
+        // `select`, `set` and `var` before the cursor count too.
+        engine.evaluate("car sports")
+        #expect(engine.completer().complete("select 1; set suspension r").forbidden == [false, true])
+        #expect(engine.completer().complete("set suspension road; set floorplan long; set suspension ra").forbidden == [true])
+        #expect(engine.completer().complete("var fleet suv; car $fl").candidates == ["$fleet"])
+        #expect(engine.completer().complete("option drivetrain hybrid \"Hybrid\" price 1; set drivetrain h").candidates == ["hybrid"])
+    }
+
+    @Test func completing_changes_nothing_and_prints_nothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rehearse-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let saved = directory.appendingPathComponent("saved.carfab")
+        let sink = Evaluation()
+        let engine = Engine(sink: sink)
+        engine.evaluate("car compact")
+        let line = "car sports 3; var v 1; option drivetrain hybrid \"Hybrid\" price 1; rate GBP 2; echo hi; show; "
+            + "save \(saved.path); source \(saved.path); source -; quit 3; set suspension "
+        _ = engine.completer().complete(line)
+        #expect(engine.stock.lineCount == 1 && engine.stock.carCount == 1)
+        #expect((try? engine.stock.currentLine().car.carType) == "VW Golf")
+        #expect(engine.variables.isEmpty)
+        #expect((try? engine.catalog.option(named: "hybrid", in: .drivetrain)) == nil)
+        #expect(engine.catalog.currencies.first { $0.code == "GBP" }?.rate.description == "0.60338")
+        #expect(!engine.quitRequested && engine.requestedExitStatus == nil && engine.failureCount == 0)
+        #expect(sink.results.isEmpty && sink.diagnostics.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: saved.path))
+    }
+}
+
+/// Completion decides by Unicode scalars, as the lexer reads, never by grapheme clusters (issue 19 item 18).
+@Suite struct CompletionByScalarsTests {
+    let directory: URL
+    let completer: Completer
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("scalars-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        for name in ["w\"\u{301}.carfab", "q\"\u{301}a.carfab", "q\"\u{301}b.carfab", "\u{301}x.carfab", "sub/\u{301}y.carfab"] {
+            try Data().write(to: directory.appendingPathComponent(name))
+        }
+        completer = Completer(commands: .standard, catalog: .builtIn, workingDirectory: directory.path)
+    }
+
+    /// `line` with its typed word replaced by the completion, as the prompt does.
+    func completed(_ line: String) -> String? {
+        let completion = completer.complete(line)
+        guard let replacement = completion.replacement else { return nil }
+        let kept = line.unicodeScalars.dropLast(completion.typed.unicodeScalars.count)
+        return String(String.UnicodeScalarView(kept)) + replacement
+    }
+
+    /// The words the lexer reads in `line`, or nil if it does not lex whole.
+    func words(_ line: String) -> [String]? {
+        let lexer = Lexer()
+        let bytes = Array(line.utf8)
+        guard let outcome = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) }),
+              outcome == .complete else { return nil }
+        return lexer.tokens.map(lexer.string)
+    }
+
+    @Test func a_name_with_a_quote_and_a_combining_mark_goes_in_quoted_and_reads_back() {
+        #expect(words(completed("source w") ?? "") == ["source", "w\"\u{301}.carfab"])
+        #expect(words(completed("source \"w") ?? "") == ["source", "w\"\u{301}.carfab"])
+    }
+
+    @Test func a_quote_followed_by_a_combining_mark_is_kept_as_the_quote_it_is() {
+        // `"` + U+0301 opens a string: the completion keeps it open and closes it.
+        #expect(completed("source \"\u{301}") == "source \"\u{301}x.carfab\" ")
+        #expect(words(completed("source \"\u{301}") ?? "") == ["source", "\u{301}x.carfab"])
+    }
+
+    @Test func a_shared_start_left_open_can_be_completed_further() {
+        let first = completed("source q")
+        #expect(first == "source \"q\\\"\u{301}")
+        // The escape in the open quote is read as the lexer reads it.
+        #expect(completed((first ?? "") + "b") == "source \"q\\\"\u{301}b.carfab\" ")
+    }
+
+    @Test func a_slash_followed_by_a_combining_mark_still_separates_folders() {
+        #expect(completer.complete("source sub/\u{301}").candidates == ["sub/\u{301}y.carfab"])
     }
 }

@@ -71,4 +71,15 @@ import Testing
         #expect(error([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22]) == ScriptError(.invalidUTF8(0xF4), at: SourceRange(1, 2)))
         #expect(error(Array("ok \u{10FFFF} \u{7FF}".utf8)) == nil)
     }
+
+    @Test func a_byte_that_is_not_utf8_inside_braces_is_reported_where_it_stands() {
+        // `echo ${a<FF>b}`: the byte, not a bad name (issue 19 item 18).
+        #expect(error(Array("echo ${a".utf8) + [0xFF] + Array("b}".utf8)) == ScriptError(.invalidUTF8(0xFF), at: SourceRange(8, 9)))
+        #expect(error(Array("echo \"${".utf8) + [0xC3, 0x41] + Array("}\"".utf8)) == ScriptError(.invalidUTF8(0xC3), at: SourceRange(8, 9)))
+        // With no closing brace too, and a NUL where the name stops.
+        #expect(error(Array("echo ${ab".utf8) + [0xFF]) == ScriptError(.invalidUTF8(0xFF), at: SourceRange(9, 10)))
+        #expect(error(Array("echo ${ab".utf8) + [0x00] + Array("}".utf8)) == ScriptError(.nulByte, at: SourceRange(9, 10)))
+        // A name that is bad but valid UTF-8 is still a bad name.
+        #expect(error(Array("echo ${a-b}".utf8))?.kind == .badVariableName("a-b"))
+    }
 }

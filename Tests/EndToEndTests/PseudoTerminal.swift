@@ -97,6 +97,13 @@ final class PseudoTerminal {
         _ = write(master, &bytes, bytes.count)
     }
 
+    /// Types `bytes` as they are (not UTF-8, NUL) once the prompt is ready.
+    func type(bytes: [UInt8]) {
+        _ = waitForPrompt()
+        var bytes = bytes
+        _ = write(master, &bytes, bytes.count)
+    }
+
     /// Types a line and waits until `expected` has been printed.
     @discardableResult
     func enter(_ line: String, expecting expected: String, timeout: Double = 10) -> Bool {

@@ -23,7 +23,7 @@ extension ReplTests {
         terminal.type("\u{15}set drivetrain f\t")
         #expect(terminal.waitFor("\r\nfront  (not with a short floorplan)\r\n"))
         terminal.type("\u{15}car s\t")
-        #expect(terminal.waitFor("sports  Porsche Boxster  $68,300.00\r\nsuv     Cadillac Escalade  $81,895.00\r\n"))
+        #expect(terminal.waitFor("sports  Porsche Boxster    $68,300.00\r\nsuv     Cadillac Escalade  $81,895.00\r\n"))
         // One candidate is put in: the line runs as `total GBP`.
         terminal.type("\u{15}total g\t\r")
         #expect(terminal.waitFor("1 Car in Stock. Total Value: £41,210.85\r\n"))

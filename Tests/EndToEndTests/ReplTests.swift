@@ -40,7 +40,7 @@ import Glibc
     @Test func several_candidates_are_listed() throws {
         let terminal = try start()
         terminal.type("car s\t")
-        #expect(terminal.waitFor("sports  Porsche Boxster  $68,300.00\r\nsuv     Cadillac Escalade  $81,895.00\r\n"),
+        #expect(terminal.waitFor("sports  Porsche Boxster    $68,300.00\r\nsuv     Cadillac Escalade  $81,895.00\r\n"),
                 "\(terminal.output)")
         // Names with nothing to say about them are listed in columns.
         terminal.interrupt()

@@ -11,7 +11,10 @@
 EditLine *cf_el_init(const char *program, int output);
 void cf_el_end(EditLine *e);
 const char *cf_el_gets(EditLine *e, int *count);
+/// The line as libedit holds it, one wchar_t per character (no conversion through the locale).
+const wchar_t *cf_el_wgets(EditLine *e, int *count);
 const LineInfo *cf_el_line(EditLine *e);
+const LineInfoW *cf_el_wline(EditLine *e);
 int cf_el_insertstr(EditLine *e, const char *text);
 void cf_el_deletestr(EditLine *e, int count);
 void cf_el_reset(EditLine *e);
@@ -44,6 +47,10 @@ void cf_watch_resume(void);
 int cf_take_resumed(void);
 /// Puts the terminal back in libedit's mode and redraws the line being typed.
 void cf_el_resume(EditLine *e);
+
+/// How many colours terminfo says terminal type `term` shows (its `colors`), or -1 if it shows
+/// none, `term` is null or empty, or terminfo has no entry for it. Prints nothing.
+int cf_terminal_colors(const char *term);
 
 /// Columns of the terminal on `fd`, or 0 if unknown.
 int cf_terminal_columns(int fd);

@@ -4,6 +4,11 @@ public struct StockLine: Sendable {
     public let car: Car
     /// How many of it are in stock.
     public let count: Int64
+
+    @usableFromInline init(car: Car, count: Int64) {
+        self.car = car
+        self.count = count
+    }
 }
 
 /// The stock: numbered lines, the current line, and running sums so a total never walks the lines.
@@ -13,15 +18,19 @@ public struct StockLine: Sendable {
 /// configurations themselves are kept once each, in the order the stock first held them;
 /// a configuration's place in that list is its id.
 public struct StockLedger: Sendable {
+    // What the engine reads on every command is inlinable, with the fields it reads: a call
+    // across the module would take the ledger by value, copying it out of the session (five
+    // array references retained and released, ~160 instructions a `show`).
+
     /// A line as kept.
-    private struct Entry {
-        var count: Int64
-        var configuration: Int32
+    @usableFromInline struct Entry: Sendable {
+        @usableFromInline var count: Int64
+        @usableFromInline var configuration: Int32
     }
 
-    private var entries: [Entry] = []
+    @usableFromInline private(set) var entries: [Entry] = []
     /// Every configuration a line has held since the list was last compacted, by id.
-    private var configurations: [CarConfiguration] = []
+    @usableFromInline private(set) var configurations: [CarConfiguration] = []
     /// Each configuration's unit price, by id.
     private var prices: [Int64] = []
     /// Each configuration's id plus one, by the hash of its parts (open addressing; 0 is a free slot).
@@ -35,7 +44,7 @@ public struct StockLedger: Sendable {
     /// The current line's configuration id and unit price, kept beside its number: the hot
     /// path reads them as stored fields, where reading through `entries` would copy the ledger.
     package private(set) var currentConfiguration: Int32?
-    private var currentPrice: Int64 = 0
+    @usableFromInline private(set) var currentPrice: Int64 = 0
     /// Cars in stock, all lines together.
     public private(set) var carCount: Int64 = 0
     /// Value of the stock in base-currency minor units.
@@ -55,39 +64,39 @@ public struct StockLedger: Sendable {
     public var lines: [StockLine] { entries.map(line(of:)) }
 
     /// The current line.
-    public func currentLine() throws(CarFactoryError) -> StockLine {
+    @inlinable public func currentLine() throws(CarFactoryError) -> StockLine {
         guard let number = currentNumber else { throw .noCurrentCar }
         return line(of: entries[number - 1])
     }
 
     /// The current car's unit price in base-currency minor units.
-    public func currentPriceMinorUnits() throws(CarFactoryError) -> Int64 {
+    @inlinable public func currentPriceMinorUnits() throws(CarFactoryError) -> Int64 {
         guard currentNumber != nil else { throw .noCurrentCar }
         return currentPrice
     }
 
     /// Line `number` (1-based).
-    public func line(_ number: Int) throws(CarFactoryError) -> StockLine {
+    @inlinable public func line(_ number: Int) throws(CarFactoryError) -> StockLine {
         guard number >= 1 && number <= entries.count else { throw .noSuchLine(number, lineCount: entries.count) }
         return line(of: entries[number - 1])
     }
 
-    private func line(of entry: Entry) -> StockLine {
+    @inlinable func line(of entry: Entry) -> StockLine {
         StockLine(car: Car(configuration: configurations[Int(entry.configuration)]), count: entry.count)
     }
 
     /// The value of the stock in the base currency.
     public var value: Money { .base(valueMinorUnits) }
 
-    /// Adds `count` of `car` as a new line, which becomes current.
+    /// Adds `count` of `car` as a new line, which becomes current (by its configuration's id).
     public mutating func add(_ car: Car, count: Int64) throws(CarFactoryError) {
-        try add(configuration: id(of: car.configuration), price: car.priceMinorUnits, count: count)
+        try add(configuration: id(of: car.configuration), count: count)
     }
 
-    /// Replaces the current line's car, keeping its count.
+    /// Replaces the current line's car, keeping its count (by its configuration's id).
     public mutating func replaceCurrent(with car: Car) throws(CarFactoryError) {
         guard currentNumber != nil else { throw .noCurrentCar }
-        try replaceCurrent(configuration: id(of: car.configuration), price: car.priceMinorUnits)
+        try replaceCurrent(configuration: id(of: car.configuration))
     }
 
     /// Makes line `number` current.
@@ -148,7 +157,7 @@ public struct StockLedger: Sendable {
         return entries.firstIndex { rule.isBroken(by: configurations[Int($0.configuration)].part(of:)) }.map { $0 + 1 }
     }
 
-    // MARK: By id, for the engine's hot path
+    // MARK: By id: the one way lines are added and changed
 
     /// The id of `configuration`, given it if the stock has not held it yet.
     ///
@@ -190,15 +199,24 @@ public struct StockLedger: Sendable {
         for id in configurations.indices { place(Int32(id)) }
     }
 
+    /// Line `number`'s configuration id and count (1-based, within `lineCount`).
+    @inlinable package func entry(_ number: Int) -> (configuration: Int32, count: Int64) {
+        let entry = entries[number - 1]
+        return (entry.configuration, entry.count)
+    }
+
+    /// How many configurations have ids now: every id is below it.
+    package var configurationCount: Int { configurations.count }
+
     /// The configuration with id `id` (of the current generation).
-    package func configuration(_ id: Int32) -> CarConfiguration {
+    @inlinable package func configuration(_ id: Int32) -> CarConfiguration {
         configurations[Int(id)]
     }
 
-    /// Adds `count` cars of configuration `id`, whose unit price is `price`, as a new line,
+    /// Adds `count` cars of configuration `id` (of the current generation) as a new line,
     /// which becomes current.
-    package mutating func add(configuration id: Int32, price: Int64, count: Int64) throws(CarFactoryError) {
-        assert(prices[Int(id)] == price, "configuration \(id) is not priced \(price)")
+    package mutating func add(configuration id: Int32, count: Int64) throws(CarFactoryError) {
+        let price = prices[Int(id)]
         guard count > 0 else { throw .countNotPositive(count) }
         let (newCount, countOverflow) = carCount.addingReportingOverflow(count)
         if countOverflow { throw .countOverflow }
@@ -210,9 +228,9 @@ public struct StockLedger: Sendable {
         if linesByConfiguration != nil { linesByConfiguration?[Int(id)] += 1 }
     }
 
-    /// Makes the current line's car configuration `id`, priced `price`, keeping its count.
-    package mutating func replaceCurrent(configuration id: Int32, price: Int64) throws(CarFactoryError) {
-        assert(prices[Int(id)] == price, "configuration \(id) is not priced \(price)")
+    /// Makes the current line's car configuration `id` (of the current generation), keeping its count.
+    package mutating func replaceCurrent(configuration id: Int32) throws(CarFactoryError) {
+        let price = prices[Int(id)]
         guard let number = currentNumber else { throw .noCurrentCar }
         let old = entries[number - 1]
         let without = try Self.adding(currentPrice, times: -old.count, to: valueMinorUnits)
@@ -224,22 +242,6 @@ public struct StockLedger: Sendable {
         entries[number - 1].configuration = id
         currentConfiguration = id
         currentPrice = price
-    }
-
-    /// Adds `count` cars of `factory`'s default options as a new line, which becomes current:
-    /// what adding `CarBuilder(factory:rules:).build()` does, without a builder between.
-    package mutating func add(defaultsOf factory: any CarFactory, count: Int64, rules: RuleSet) throws(CarFactoryError) {
-        let configuration = rules.defaultConfiguration(of: factory)
-        if let broken = configuration.brokenRule { throw .ruleViolation(broken) }
-        try add(Car(configuration: configuration), count: count)
-    }
-
-    /// Puts `part` on the current car, checked as `CarBuilder.set` checks it: what replacing
-    /// the current car with a builder's does, without a builder or a copy of the line.
-    package mutating func setCurrent(_ part: any Part, rules: RuleSet) throws(CarFactoryError) {
-        guard let current = currentConfiguration else { throw .noCurrentCar }
-        let next = try CarBuilder.configuration(configuration(current), with: part, rules: rules)
-        try replaceCurrent(with: Car(configuration: next))
     }
 
     /// Keeps only the configurations some line holds, under new ids: so a stock that passes

@@ -11,6 +11,8 @@ extension Session {
         let words = lexer.tokens[wordRange]
         let commandRange = words[words.startIndex].range
         var arguments = ArgumentWriter(block, commandAt: commandRange)
+        // A command of no arguments (`clear`, `list`) given none: nothing to resolve.
+        if spec.steps.isEmpty && words.count == 1 { return 0 }
         var index = words.startIndex + 1
         var requiredLeft = spec.requiredCount
         for (position, argument) in spec.steps.enumerated() {
@@ -95,6 +97,8 @@ extension Session {
                 throw Self.unknown("currency", Self.string(bytes), index.valuations.all.map(\.currency.code), at: range)
             }
             return .currency(position)
+        case .foreignCurrency:
+            return try foreignCurrency(word, index: index, at: range)
         case .count:
             return .count(try Self.integer(bytes, at: range, from: Int64(1), else: .notACount(Self.string(bytes))))
         case .lineNumber:
@@ -104,6 +108,19 @@ extension Session {
         default:
             return try otherValue(of: word, as: kind, position: argument, spec: spec, token: token, at: range)
         }
+    }
+
+    /// `rate`'s CURRENCY: any but the base currency, whose rate is fixed at 1.
+    @inline(never)
+    private func foreignCurrency(_ word: PaddedBytes, index: CatalogIndex, at range: SourceRange) throws(ScriptError) -> ArgumentValue {
+        let codes = index.valuations.all.map(\.currency.code)
+        guard let position = index.currencies.lookup(word) else {
+            throw Self.unknown("currency", Self.string(word.bytes), codes.filter { $0 != Currency.base.code }, at: range)
+        }
+        guard codes[position] != Currency.base.code else {
+            throw ScriptError(.domain(.baseRateIsFixed(codes[position])), at: range)
+        }
+        return .currency(position)
     }
 
     /// `expect`'s CURRENCY: only an amount is in a currency (`expect type EUR Boxster` names none).
@@ -180,6 +197,13 @@ extension Session {
                 throw Self.unknown("command", Self.string(bytes), commands.specs.map(\.name), at: range)
             }
             return .command(position)
+        case .helpTopic:
+            if let position = commands.position(of: word) { return .command(position) }
+            guard HelpPage.topics.contains(where: { $0.name == nameKey(Self.string(bytes)) }) else {
+                throw Self.unknown("help topic", Self.string(bytes),
+                                   commands.specs.map(\.name) + HelpPage.topics.map(\.name), at: range)
+            }
+            return .word(token)
         case .words:
             preconditionFailure("words are taken whole by resolve")
         default:

@@ -9,6 +9,8 @@ public enum ArgumentKind: Sendable, Equatable {
     /// An option of the family given by the argument at this index.
     case option(familyArgument: Int)
     case currency
+    /// A currency other than the base (USD), whose rate is always 1: what `rate` sets.
+    case foreignCurrency
     case count
     case lineNumber
     /// A positive decimal with at most `maximumRateDecimals` places (a currency's rate).
@@ -17,6 +19,8 @@ public enum ArgumentKind: Sendable, Equatable {
     case amount
     case file
     case command
+    /// A command's name, or a help topic that is not a command (`keys`).
+    case helpTopic
     case field
     /// An option of a fixed family (`model ... floorplan OPTION`).
     case optionOf(PartFamily)
@@ -37,9 +41,10 @@ public enum ArgumentKind: Sendable, Equatable {
 /// An argument kind as the resolver walks it: `ArgumentKind` without its one string payload.
 struct ResolveStep {
     enum Kind: Equatable {
-        case model, family, option(familyArgument: Int), optionOf(PartFamily), currency, amountCurrency(fieldArgument: Int)
+        case model, family, option(familyArgument: Int), optionOf(PartFamily), currency, foreignCurrency
+        case amountCurrency(fieldArgument: Int)
         case count, lineNumber
-        case rate, amount, file, command, field, keyword, name, variable, text, integer, words
+        case rate, amount, file, command, helpTopic, field, keyword, name, variable, text, integer, words
     }
 
     let kind: Kind
@@ -53,6 +58,7 @@ struct ResolveStep {
         case .option(let familyArgument): .option(familyArgument: familyArgument)
         case .optionOf(let family): .optionOf(family)
         case .currency: .currency
+        case .foreignCurrency: .foreignCurrency
         case .amountCurrency(let fieldArgument): .amountCurrency(fieldArgument: fieldArgument)
         case .count: .count
         case .lineNumber: .lineNumber
@@ -60,6 +66,7 @@ struct ResolveStep {
         case .amount: .amount
         case .file: .file
         case .command: .command
+        case .helpTopic: .helpTopic
         case .field: .field
         case .keyword: .keyword
         case .name: .name

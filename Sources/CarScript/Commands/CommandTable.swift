@@ -5,14 +5,11 @@ public final class CommandTable: Sendable {
     private let index: NameIndex
     /// The specs again, for dispatch to borrow (`specs` keeps them alive).
     private let unretained: [Unmanaged<CommandSpec>]
-    /// Each command's direct path, if it has one (see `DirectPath.swift`).
-    private let direct: [DirectCommand?]
 
     /// A table of `specs`; names and aliases must be unique.
     public init(_ specs: [CommandSpec]) {
         self.specs = specs
         unretained = specs.map { Unmanaged.passUnretained($0) }
-        direct = specs.map { DirectCommand(name: $0.name) }
         var index = NameIndex(capacity: specs.count * 2)
         for (position, spec) in specs.enumerated() {
             for name in [spec.name] + spec.aliases {
@@ -32,11 +29,6 @@ public final class CommandTable: Sendable {
     /// The spec at `position`, to borrow while the table lives.
     func unretainedSpec(at position: Int) -> Unmanaged<CommandSpec> {
         unretained[position]
-    }
-
-    /// The direct path of the command at `position`, if it has one.
-    func directCommand(at position: Int) -> DirectCommand? {
-        direct[position]
     }
 
     /// The position in `specs` of the command spelled by a lexed word, in any case.

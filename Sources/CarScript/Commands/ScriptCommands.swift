@@ -7,7 +7,7 @@ enum ScriptCommands {
             name: "source", aliases: [], group: .script,
             arguments: [.required("FILE", .file)],
             summary: "run the commands of FILE in this session ('-': standard input)",
-            details: "FILE is relative to the directory of the script that names it (the current directory for -e text, standard input and the prompt); a leading ~/ is your home folder; '-' is standard input. Files may source others up to \(maximumSourceDepth) deep; a file that sources itself, directly or not, is an error. Refused with --safe (but for '-').",
+            details: "FILE is relative to the directory of the script that names it (the current directory for -e text, standard input and the prompt); a leading ~/ is your home folder; '-' is standard input. Files may source others up to \(maximumSourceDepth) deep; a file that sources itself, directly or not, is an error. In a script read from standard input, 'source -' is an error: standard input already holds that script. Refused with --safe (but for '-').",
             example: "source Scripts/examples/quote.carfab",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in try session.source(call) }),
@@ -20,14 +20,15 @@ enum ScriptCommands {
             run: { session, call throws(ScriptError) in
                 let name = call.word(1)
                 if name != "-" { try session.admitFiles(for: call, writing: true) }
-                let script: String
+                var script: String
                 do throws(ScriptError.Kind) {
                     script = try SessionScript.text(of: session)
                 } catch {
                     throw ScriptError(error, at: call.range(1))
                 }
                 if name == "-" {
-                    session.emit(.text(String(script.dropLast())), call)
+                    script.removeLast()
+                    session.emit(.text(script), call)
                 } else {
                     try session.writeFile(Array(script.utf8), to: session.filePath(name, for: call),
                                           for: call)
@@ -73,15 +74,20 @@ enum ScriptCommands {
             details: "Quote text to keep ';', '#' or several blanks in it.",
             example: "echo \"a;b\" c",
             run: { session, call throws(ScriptError) in
-                session.emit(.echo(call.joinedWords(1)), call)
+                session.emitWords(call, 1)
             }),
         CommandSpec(
             name: "help", aliases: [], group: .script,
-            arguments: [.optional("COMMAND", .command)],
-            summary: "list the commands, or describe COMMAND",
-            details: "Without a command, lists every command with a one-line summary.",
+            arguments: [.optional("COMMAND", .helpTopic)],
+            summary: "list the commands, or describe COMMAND ('help keys': the editing keys)",
+            details: "Without a command, lists every command with a one-line summary. 'help keys' lists the keys that edit a line at the prompt.",
             example: "help set",
             run: { session, call throws(ScriptError) in
+                if call.count >= 1, call.command(1, in: session.commands) == nil,
+                   let topic = HelpPage.topics.first(where: { $0.name == nameKey(call.word(1)) }) {
+                    session.emit(.help(topic.page), call)
+                    return
+                }
                 session.emit(.help(HelpPage.page(for: call.command(1, in: session.commands), in: session.commands)), call)
             }),
         CommandSpec(

@@ -10,11 +10,18 @@ enum ValueCommands {
             details: "Prints 'N Cars in Stock. Total Value: AMOUNT'. The value is summed in the base currency and converted once, rounding half to even.",
             example: "total GBP",
             run: { session, call throws(ScriptError) in
-                let valuation = call.valuationOrBase(1)
-                let value = try call.at(1) { () throws(CarFactoryError) in
-                    try valuation.converter.convertMinorUnits(session.stock.valueMinorUnits)
+                let count = session.stock.carCount
+                let base = session.stock.valueMinorUnits
+                let failure = call.withValuationOrBase(1) { valuation -> ScriptError? in
+                    do throws(CarFactoryError) {
+                        let value = try valuation.converter.convertMinorUnits(base)
+                        session.emit(.total(count: count, value: value, valuation), call)
+                        return nil
+                    } catch {
+                        return ScriptError(.domain(error), at: call.range(1))
+                    }
                 }
-                session.emit(.total(count: session.stock.carCount, value: value, valuation), call)
+                if let failure { throw failure }
             }),
         CommandSpec(
             name: "price", aliases: [], group: .value,
@@ -24,22 +31,23 @@ enum ValueCommands {
             example: "price EUR",
             run: { session, call throws(ScriptError) in
                 let unitPrice = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentPriceMinorUnits() }
-                let valuation = call.valuationOrBase(1)
-                let price = try call.at(1) { () throws(CarFactoryError) in
-                    try valuation.converter.convertMinorUnits(unitPrice)
+                let failure = call.withValuationOrBase(1) { valuation -> ScriptError? in
+                    do throws(CarFactoryError) {
+                        let price = try valuation.converter.convertMinorUnits(unitPrice)
+                        session.emit(.amount(price, valuation), call)
+                        return nil
+                    } catch {
+                        return ScriptError(.domain(error), at: call.range(1))
+                    }
                 }
-                session.emit(.amount(price, valuation), call)
+                if let failure { throw failure }
             }),
         CommandSpec(
             name: "rate", aliases: [], group: .value,
-            arguments: [.required("CURRENCY", .currency), .required("VALUE", .rate)],
+            arguments: [.required("CURRENCY", .foreignCurrency), .required("VALUE", .rate)],
             summary: "set how many units of CURRENCY one US dollar buys",
             details: "VALUE is a positive decimal such as 0.61. The base currency's rate is always 1.",
             example: "rate GBP 0.61",
-            check: { _, call throws(ScriptError) in
-                guard let currency = call.currency(1), currency.code == Currency.base.code else { return }
-                throw ScriptError(.domain(.baseRateIsFixed(currency.code)), at: call.range(1))
-            },
             run: { session, call throws(ScriptError) in
                 let code = call.currency(1)?.code ?? ""
                 try call.at(2) { () throws(CarFactoryError) in try session.changeCatalog(.rate(code: code, call.decimal(2))) }

@@ -17,6 +17,9 @@ package struct Completion: Equatable, Sendable {
     package var descriptions: [String] = []
     /// Whether a rule forbids each candidate (an option for the current car): never completed silently.
     package var forbidden: [Bool] = []
+    /// Each description in the columns a list lines up (a model's car type, then its price);
+    /// one column for a description that is one piece of text.
+    package var descriptionColumns: [[String]] = []
 
     /// Whether the candidates are shown as a list rather than completed: more than one, or
     /// only one that a rule forbids.
@@ -35,6 +38,9 @@ package struct Completion: Equatable, Sendable {
     /// The text to put in place of `typed`: the only candidate (with a blank after it,
     /// unless it is a directory), or the longest prefix all candidates share. A name that
     /// holds a blank or another special character is quoted, as the language reads it.
+    ///
+    /// Every decision is made on Unicode scalars, as the lexer reads: a quote followed by a
+    /// combining mark is one `Character` but still a quote to the lexer.
     package var replacement: String? {
         guard let first = candidates.first else { return nil }
         if candidates.count == 1 && forbidden.first == true { return nil }
@@ -42,33 +48,39 @@ package struct Completion: Equatable, Sendable {
             guard candidates.count > 1 else { return first }
             // Variable names are case-sensitive: so is what they share.
             let common = Self.commonStart(candidates, ignoringCase: false)
-            return common.count > typed.count ? common : nil
+            return common.unicodeScalars.count > typed.unicodeScalars.count ? common : nil
         }
-        let quoting = typed.hasPrefix("\"") || candidates.contains { SessionScript.word($0) != $0 }
+        let quoting = typed.utf8.first == UInt8(ascii: "\"") || candidates.contains { SessionScript.word($0) != $0 }
         if candidates.count == 1 {
-            if first.hasSuffix("/") { return quoting ? String(SessionScript.quoted(first).dropLast()) : first }
+            if first.utf8.last == UInt8(ascii: "/") { return quoting ? Self.leftOpen(SessionScript.quoted(first)) : first }
             return (quoting ? SessionScript.quoted(first) : first) + " "
         }
         let common = Self.commonStart(candidates, ignoringCase: true)
-        guard common.count > partial.count else { return nil }
+        guard common.unicodeScalars.count > partial.unicodeScalars.count else { return nil }
         // The shared start, its quote left open for the rest of the name.
-        return quoting ? String(SessionScript.quoted(common).dropLast()) : common
+        return quoting ? Self.leftOpen(SessionScript.quoted(common)) : common
     }
 
-    /// The longest start all `names` share (spelled as the first has it).
+    /// A quoted word without its closing quote (its last scalar).
+    private static func leftOpen(_ quoted: String) -> String {
+        String(String.UnicodeScalarView(quoted.unicodeScalars.dropLast()))
+    }
+
+    /// The longest start all `names` share, in Unicode scalars (spelled as the first has it).
     private static func commonStart(_ names: [String], ignoringCase: Bool) -> String {
         guard let first = names.first else { return "" }
-        var common = Array(first)
+        var common = Array(first.unicodeScalars)
         for name in names.dropFirst() {
-            let other = Array(name)
+            let other = Array(name.unicodeScalars)
             var length = 0
             while length < common.count && length < other.count
-                    && (ignoringCase ? common[length].lowercased() == other[length].lowercased() : common[length] == other[length]) {
+                    && (ignoringCase ? common[length].properties.lowercaseMapping == other[length].properties.lowercaseMapping
+                                     : common[length] == other[length]) {
                 length += 1
             }
             common.removeLast(common.count - length)
         }
-        return String(common)
+        return String(String.UnicodeScalarView(common))
     }
 }
 
@@ -88,6 +100,10 @@ package struct Completer {
     package let currentCar: Car?
     /// Each variable's value, for the list.
     package var variableValues: [String: String] = [:]
+    /// The completer for the state the earlier commands of a line (the bytes up to its last
+    /// separator) would leave, made without changing anything; nil completes every command
+    /// against the state as it is.
+    package var rehearse: (([UInt8]) -> Completer)?
 
     /// A completer over `commands` and `catalog`, completing file names in `workingDirectory` if `completesFiles`.
     package init(commands: CommandTable, catalog: Catalog, variables: [String] = [], currentCar: Car? = nil,
@@ -105,13 +121,18 @@ package struct Completer {
         let none = Completion(partial: "", candidates: [])
         let lexer = Lexer()
         var bytes = Array(line.utf8)
+        if let rehearse, let end = Self.endOfEarlierCommands(bytes) {
+            var later = rehearse(Array(bytes[..<end]))
+            later.rehearse = nil
+            return later.complete(line)
+        }
         // A word opened by a quote is completed inside it (`source "my f`); a comment never is.
         var opened: [UInt8]?
         guard !Self.inComment(bytes) else { return none }
         if let reference = Self.openReference(bytes) { return completion(ofReference: reference) }
         guard var outcome = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) })
         else { return none }
-        if case .openQuote(let quote) = outcome, !bytes[(quote + 1)...].contains(UInt8(ascii: "\\")) {
+        if case .openQuote(let quote) = outcome {
             opened = Array(bytes[quote...])
             bytes.removeLast(bytes.count - quote)
             guard let before = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) })
@@ -125,7 +146,8 @@ package struct Completer {
         if let opened {
             // The quote must begin a word of its own.
             guard Self.endsInBlank(bytes) || bytes.last == UInt8(ascii: ";") else { return none }
-            let partial = String(decoding: opened.dropFirst(), as: UTF8.self)
+            // The name typed so far, its escapes read as the lexer reads them once the quote closes.
+            guard let partial = Self.quotedName(opened) else { return none }
             return described(Completion(partial: partial, candidates: candidates(after: words, partial: partial),
                                          typed: String(decoding: opened, as: UTF8.self)), after: words)
         }
@@ -135,7 +157,7 @@ package struct Completer {
             partial = words.removeLast()
             typed = String(decoding: bytes[last.range.start...], as: UTF8.self)
             // A word already quoted and closed is not completed further.
-            if typed != partial && typed.hasSuffix("\"") { return none }
+            if typed != partial && typed.utf8.last == UInt8(ascii: "\"") { return none }
         }
         return described(Completion(partial: partial, candidates: candidates(after: words, partial: partial), typed: typed),
                          after: words)
@@ -151,6 +173,7 @@ package struct Completer {
         }
         for name in completion.candidates {
             var description = ""
+            var columns: [String]?
             var forbidden = false
             if words.isEmpty {
                 description = commands.lookup(name)?.summary ?? ""
@@ -158,11 +181,11 @@ package struct Completer {
                 switch kind {
                 case .model:
                     if let factory = try? catalog.registry.factory(named: name) {
-                        description = "\(factory.carType)  \(factory.basePrice)"
+                        columns = [factory.carType, "\(factory.basePrice)"]
                     }
-                case .currency, .amountCurrency:
+                case .currency, .amountCurrency, .foreignCurrency:
                     if let currency = try? catalog.currency(named: name) {
-                        description = "\(currency.symbol)  \(currency.rate)"
+                        columns = [currency.symbol, "\(currency.rate)"]
                     }
                 case .option(let familyArgument):
                     if familyArgument < words.count, let family = PartFamily(named: words[familyArgument]),
@@ -179,12 +202,17 @@ package struct Completer {
                     }
                 case .command:
                     description = commands.lookup(name)?.summary ?? ""
+                case .helpTopic:
+                    description = commands.lookup(name)?.summary
+                        ?? HelpPage.topics.first { $0.name == nameKey(name) }?.summary ?? ""
                 case .variable:
                     description = variableValues[name] ?? ""
                 default: break
                 }
             }
+            if let columns { description = columns.joined(separator: "  ") }
             completion.descriptions.append(description)
+            completion.descriptionColumns.append(columns ?? [description])
             completion.forbidden.append(forbidden)
         }
         return completion
@@ -204,15 +232,69 @@ package struct Completer {
         guard let first = tokens.first, let spec = commands.lookup(lexer.string(first)) else { return nil }
         let blank = Self.endsInBlank(bytes)
         // The word being typed counts as given: the hint is what comes after it.
-        let given = tokens.count - 1
+        let words = tokens.map(lexer.string)
+        var argument = 0
+        for word in words.dropFirst() {
+            // An optional argument the word cannot be is left out (`expect drive 4WD` gives no CURRENCY).
+            while argument < spec.arguments.count && spec.arguments[argument].optional
+                    && !fits(word, spec.arguments[argument].kind, words: words) {
+                argument += 1
+            }
+            guard argument < spec.arguments.count else { return nil }
+            // Words taken as TEXT... leave nothing after them.
+            if spec.arguments[argument].kind == .words { return nil }
+            argument += 1
+        }
         var remaining: [String] = []
-        for (index, placeholder) in spec.placeholders.enumerated() where index >= given {
+        for (index, placeholder) in spec.placeholders.enumerated() where index >= argument {
+            // CURRENCY is shown only where the field named is an amount (or none is named yet).
+            if case .amountCurrency(let field) = spec.arguments[index].kind, field < words.count,
+               ExpectField(rawValue: nameKey(words[field]))?.isAmount != true {
+                continue
+            }
             remaining.append(placeholder)
         }
-        // Words taken as TEXT... leave nothing after them.
-        if let words = spec.arguments.firstIndex(where: { $0.kind == .words }), given > words { remaining = [] }
         guard !remaining.isEmpty else { return nil }
         return (blank ? "" : " ") + remaining.joined(separator: " ")
+    }
+
+    /// Whether `word` can stand as an argument of `kind`, as far as a hint needs to know: an
+    /// `expect` CURRENCY only after an amount field, and only a currency's code (or its start).
+    private func fits(_ word: String, _ kind: ArgumentKind, words: [String]) -> Bool {
+        guard case .amountCurrency(let field) = kind else { return true }
+        guard field < words.count, ExpectField(rawValue: nameKey(words[field]))?.isAmount == true else { return false }
+        return !matching(catalog.currencies.map(\.code), word).isEmpty
+    }
+
+    /// What the open quoted word `opened` (`"my f`, `"a\"b`) names so far; nil if it does not
+    /// yet read as a whole word (an escape or a reference cut short).
+    private static func quotedName(_ opened: [UInt8]) -> String? {
+        let lexer = Lexer()
+        let closed = opened + [UInt8(ascii: "\"")]
+        guard let outcome = try? closed.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) }),
+              outcome == .complete, lexer.tokens.count == 1, lexer.references.isEmpty, let word = lexer.tokens.first
+        else { return nil }
+        return lexer.string(word)
+    }
+
+    /// Where the commands before the one the line ends in end: just after the last separator
+    /// outside quotes and comments; nil if the line holds only one command, or does not lex.
+    private static func endOfEarlierCommands(_ bytes: [UInt8]) -> Int? {
+        var bytes = bytes
+        // What is being typed (a reference, a quoted word) is not lexed: it is not whole yet.
+        if let reference = openReference(bytes) { bytes.removeLast(reference.utf8.count) }
+        let lexer = Lexer()
+        guard var outcome = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) })
+        else { return nil }
+        if case .openQuote(let quote) = outcome {
+            bytes.removeLast(bytes.count - quote)
+            guard let before = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) })
+            else { return nil }
+            outcome = before
+        }
+        guard outcome == .complete, !inComment(bytes),
+              let separator = lexer.tokens.last(where: { $0.kind == .separator }) else { return nil }
+        return separator.range.end
     }
 
     /// The variable reference the line ends in, as typed (`$mo`, `${mo`, `$`), if it ends in one.
@@ -238,6 +320,7 @@ package struct Completer {
         var completion = Completion(partial: typed, candidates: names.map { braced ? "${\($0)}" : "$" + $0 }, typed: typed,
                                     verbatim: true)
         completion.descriptions = names.map { variableValues[$0] ?? "" }
+        completion.descriptionColumns = completion.descriptions.map { [$0] }
         completion.forbidden = names.map { _ in false }
         return completion
     }
@@ -286,7 +369,13 @@ package struct Completer {
         var result: [String] = []
         for kind in kinds {
             if kind == .file { return completesFiles ? files(matching: partial) : [] }
-            for name in matching(names(of: kind, words: words), partial) where !result.contains(name) {
+            var names = names(of: kind, words: words)
+            // The words after an `expect` field are compared with that field: offer what it can be.
+            if kind == .words, let field = spec.arguments.firstIndex(where: { $0.kind == .field }), field + 1 < words.count,
+               let named = ExpectField(rawValue: nameKey(words[field + 1])) {
+                names = values(of: named)
+            }
+            for name in matching(names, partial) where !result.contains(name) {
                 result.append(name)
             }
         }
@@ -306,23 +395,45 @@ package struct Completer {
         case .optionOf(let family): catalog.options(of: family).allNames
         case .keyword(let keyword): [keyword]
         case .currency, .amountCurrency: catalog.currencies.map(\.code)
+        case .foreignCurrency: catalog.currencies.map(\.code).filter { $0 != Currency.base.code }
         case .command: commands.allNames
+        case .helpTopic: commands.allNames + HelpPage.topics.map(\.name)
         case .field: ExpectCommand.forms
         case .variable: variables
         case .count, .lineNumber, .rate, .amount, .words, .file, .name, .text, .integer: []
         }
     }
 
+    /// What `field` can be in this catalog, for `expect`: option names for the suspension and
+    /// the drivetrain, engine positions, car types; nothing for numbers and amounts.
+    private func values(of field: ExpectField) -> [String] {
+        var values: [String] = []
+        func add(_ value: String) { if !values.contains(value) { values.append(value) } }
+        switch field {
+        case .suspension: catalog.options(of: .suspension).allNames.forEach(add)
+        case .drive: catalog.options(of: .drivetrain).allNames.forEach(add)
+        case .engine:
+            for part in catalog.options(of: .floorplan).parts {
+                if let floorplan = part as? any Floorplan { add(floorplan.engine.rawValue) }
+            }
+        case .type: catalog.registry.factories.map(\.carType).forEach(add)
+        case .count, .seats, .price, .total: break
+        }
+        return values
+    }
+
     private func matching(_ names: [String], _ partial: String) -> [String] {
         let key = nameKey(partial)
-        return names.filter { nameKey($0).hasPrefix(key) }
+        return names.filter { nameKey($0).utf8.starts(with: key.utf8) }
     }
 
     /// Entries of the directory named by `partial` that start with its last component; directories end in `/`.
     private func files(matching partial: String) -> [String] {
-        let slash = partial.lastIndex(of: "/")
-        let directoryPart = slash.map { String(partial[...$0]) } ?? ""
-        let stem = slash.map { String(partial[partial.index(after: $0)...]) } ?? partial
+        // Split on the last `/` byte: a `/` followed by a combining mark is still a separator.
+        let bytes = Array(partial.utf8)
+        let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
+        let directoryPart = slash.map { String(decoding: bytes[...$0], as: UTF8.self) } ?? ""
+        let stem = slash.map { Array(bytes[($0 + 1)...]) } ?? bytes
         let base = resolvePath(directoryPart.isEmpty ? "." : directoryPart, against: workingDirectory)
         guard let directory = opendir(base) else { return [] }
         defer { closedir(directory) }
@@ -331,7 +442,8 @@ package struct Completer {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
             }
-            guard name != ".", name != "..", name.hasPrefix(stem), stem.hasPrefix(".") || !name.hasPrefix(".") else { continue }
+            guard name != ".", name != "..", name.utf8.starts(with: stem),
+                  stem.first == UInt8(ascii: ".") || name.utf8.first != UInt8(ascii: ".") else { continue }
             var info = stat()
             let isDirectory = stat(base + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
             names.append(directoryPart + name + (isDirectory ? "/" : ""))

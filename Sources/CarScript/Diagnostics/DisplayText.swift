@@ -16,13 +16,45 @@ package enum DisplayText {
         return result
     }
 
-    /// How many columns `text` takes once escaped (a tab counts as one; it stays a tab).
+    /// Whether `text` is shown as it is: nothing in it needs an escape.
+    package static func isPlain(_ text: String) -> Bool {
+        !text.unicodeScalars.contains(where: needsEscape)
+    }
+
+    /// How many columns `text` takes once escaped, as a terminal draws it (a tab counts as
+    /// one; it stays a tab): wide characters take two, combining marks none.
     package static func width(_ text: String) -> Int {
         var width = 0
         for scalar in text.unicodeScalars {
-            width += escape(scalar)?.count ?? 1
+            width += escape(scalar)?.count ?? columns(of: scalar)
         }
         return width
+    }
+
+    /// `text` (already escaped) followed by blanks up to `width` columns.
+    package static func padded(_ text: String, toWidth width: Int) -> String {
+        text + String(repeating: " ", count: max(width - Self.width(text), 0))
+    }
+
+    /// The columns a terminal gives `scalar` shown as itself, as the C library's `wcwidth`
+    /// says (from the table generated from it): 0, 1 or 2.
+    package static func columns(of scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if value < 0x300 { return 1 }
+        if contains(value, zeroWidth) { return 0 }
+        if value >= 0x1100 && contains(value, doubleWidth) { return 2 }
+        return 1
+    }
+
+    /// Whether `value` falls in one of `ranges` (sorted, closed, apart).
+    private static func contains(_ value: UInt32, _ ranges: [(UInt32, UInt32)]) -> Bool {
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].1 < value { low = middle + 1 } else { high = middle }
+        }
+        return low < ranges.count && ranges[low].0 <= value
     }
 
     /// Already-escaped `text` cut to at most `width` columns, `...` marking the cut.
@@ -32,7 +64,7 @@ package enum DisplayText {
         var result = String.UnicodeScalarView()
         var used = 0
         for scalar in text.unicodeScalars {
-            let next = escape(scalar)?.count ?? 1
+            let next = escape(scalar)?.count ?? columns(of: scalar)
             if used + next > max(width - 3, 0) { break }
             result.append(scalar)
             used += next

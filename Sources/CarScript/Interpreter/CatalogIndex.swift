@@ -30,7 +30,9 @@ final class CatalogIndex {
     /// array lookup that would count a reference to what it returns.
     let floorplans: GrowingList<any Part>, suspensions: GrowingList<any Part>, drivetrains: GrowingList<any Part>
     let valuations: GrowingList<CurrencyValuation>
-    /// The same valuations, to borrow on the hot path without counting references (`valuations` keeps them).
+    /// The same valuations, to borrow on the hot path without counting references (`valuations`
+    /// keeps them): `price` and `total` borrow theirs, which saves ~105 instructions of each
+    /// (callgrind, 20,000 `price` and 20,000 `total GBP`: 1,261 -> 1,155 and 1,578 -> 1,476).
     let borrowedValuations: GrowingList<Unmanaged<CurrencyValuation>>
     // The names are looked up through views of their indexes (plain values, so a lookup
     // counts no reference), taken afresh after each change.

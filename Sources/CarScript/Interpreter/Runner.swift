@@ -262,10 +262,6 @@ extension Session {
         // The command table keeps its specs alive: dispatch borrows the spec rather than
         // counting a reference to it on every command.
         let spec = commands.unretainedSpec(at: position)
-        if usesDirectPath, let direct = commands.directCommand(at: position),
-           runDirectly(direct, words, lexer: lexer, spec: spec) {
-            return
-        }
         let outcome = spec._withUnsafeGuaranteedRef { spec -> DispatchOutcome in
             do throws(ScriptError) {
                 try dispatch(spec, words: words, lexer: lexer, nameRange: nameToken.range)
@@ -299,6 +295,7 @@ extension Session {
                                     lexerRef: .passUnretained(lexer), indexRef: .passUnretained(catalogIndex))
         if let check = spec.check { try check(self, invocation) }
         if options.checkOnly && !spec.runsWhenChecking { return }
+        if options.rehearsing && !Self.rehearses(spec) { return }
         try spec.run(self, invocation)
         withExtendedLifetime(catalogIndex) {}
     }

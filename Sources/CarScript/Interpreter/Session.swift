@@ -17,18 +17,13 @@ final class Session {
     let arguments = ArgumentSpace()
     /// The stock lines.
     @exclusivity(unchecked) var stock = StockLedger()
-    /// The direct path's memory of configurations, by the stock's ids.
+    /// What `car` and `set` remember of configurations, by the stock's ids.
     @exclusivity(unchecked) var configurations = ConfigurationCache()
     /// The command table dispatch reads.
     let commands: CommandTable
     /// Where results and diagnostics go.
     let sink: any ResultSink
-    /// The sink again if it takes results straight from the direct path: held without
-    /// counting references (`sink` keeps it alive), so calling it on every command counts none.
-    unowned(unsafe) let directSink: (any DirectTextSink)?
-    /// Whether common commands take the direct path (not while only checking or loading a catalog).
-    let usesDirectPath: Bool
-    /// Room to join `echo`'s words for the direct path.
+    /// Room to join `echo`'s words in.
     let scratch = ByteBuffer()
     /// How errors and files are handled.
     let options: EngineOptions
@@ -53,6 +48,13 @@ final class Session {
     private(set) var variableNames: [String] = []
     /// The bytes of the variables' names and values, against `maximumVariableStorage`.
     private(set) var variableStorage = 0
+
+    /// Takes `other`'s variables as they are (a copy of the session for completion).
+    func takeVariables(of other: Session) {
+        variables = other.variables
+        variableNames = other.variableNames
+        variableStorage = other.variableStorage
+    }
     /// How many `expect` assertions have run (a test counts them).
     var expectationCount = 0
     /// Whether `quit` was given.
@@ -68,8 +70,6 @@ final class Session {
         initialRates = catalog.currencies.map(\.rate)
         definitionsBefore = catalog.definitions.count
         self.sink = sink
-        directSink = sink as? any DirectTextSink
-        usesDirectPath = options.directPath && !options.checkOnly && !options.definitionsOnly
         self.options = options
         stop = options.stop
         self.commands = commands
@@ -154,6 +154,14 @@ final class Session {
     /// Passes a result of `command` on.
     func emit(_ result: CommandResult, _ invocation: Invocation) {
         invocation.specRef.borrow { sink.receive(result, from: $0) }
+    }
+
+    /// Passes the words of argument `index` on, joined by single spaces (`echo`): lent from
+    /// the session's scratch buffer, so that a sink that writes them copies them once.
+    func emitWords(_ invocation: Invocation, _ index: Int) {
+        scratch.removeAll()
+        invocation.joinWords(index, into: scratch)
+        scratch.withSpan { text in invocation.specRef.borrow { sink.receive(echo: text, from: $0) } }
     }
 }
 

@@ -10,6 +10,13 @@ extension Session {
             throw ScriptError(.refused("'source -' reads standard input and is refused \(reason)"), at: call.range(1))
         }
         guard let parent = frames.last else { return }
+        // A script read from standard input cannot also hand standard input to another: the
+        // two readers would take lines from each other. (At the prompt, `source -` reads the
+        // terminal until Ctrl-D, and the prompt waits.)
+        if name == "-", frames.contains(where: { $0.source.readsStandardInput }) {
+            throw ScriptError(.io("standard input is already being read: it holds the script that runs 'source -'"),
+                              at: call.range(1))
+        }
         let path = name == "-" ? name : try filePath(name, for: call)
         let chain = frames.map(\.lines.file) + [path]
         guard frames.count < maximumSourceDepth else {
@@ -37,4 +44,9 @@ extension Session {
             throw ScriptError(.reported, at: call.range(1))
         }
     }
+}
+
+extension LineSource {
+    /// Whether this source is a script read from standard input (`<stdin>`, not the prompt).
+    var readsStandardInput: Bool { name == "<stdin>" && !isInteractive }
 }

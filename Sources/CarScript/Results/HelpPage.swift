@@ -5,6 +5,44 @@ public enum HelpPage: Sendable {
     case overview([(group: String, entries: [(usage: String, summary: String)])])
     /// One command.
     case command(usage: String, details: String, aliases: [String], example: String)
+    /// A topic that is not a command: an introduction, then a table of entries and what each does.
+    case topic(introduction: String, entries: [(key: String, meaning: String)], closing: String)
+
+    /// The pages `help NAME` shows besides the commands', each with its one-line summary.
+    public static let topics: [(name: String, summary: String, page: HelpPage)] = [
+        ("keys", "the keys that edit a line at the prompt", keys),
+    ]
+
+    /// The keys libedit's emacs bindings give carfab's prompt (as `bind` lists them), and Tab.
+    static let keys = HelpPage.topic(
+        introduction: "Keys that edit the line at the prompt (libedit's emacs bindings; Esc x is Alt-x or Esc then x):",
+        entries: [
+            ("Tab", "complete the word: commands, names, options with their prices, files"),
+            ("Ctrl-A, Home", "go to the start of the line"),
+            ("Ctrl-E, End", "go to the end of the line"),
+            ("Ctrl-B, Left", "go back one character"),
+            ("Ctrl-F, Right", "go forward one character"),
+            ("Esc b, Esc f", "go back, forward one word"),
+            ("Backspace, Ctrl-H", "delete the character before the cursor"),
+            ("Delete", "delete the character under the cursor"),
+            ("Ctrl-W, Esc Backspace", "delete the word before the cursor"),
+            ("Esc d", "delete the word after the cursor"),
+            ("Ctrl-K", "cut from the cursor to the end of the line"),
+            ("Ctrl-U", "cut the whole line"),
+            ("Ctrl-Y", "paste what was cut last"),
+            ("Ctrl-T", "swap two characters at the cursor"),
+            ("Esc u, Esc l, Esc c", "make the next word upper case, lower case, capitalized"),
+            ("Ctrl-P, Up", "the previous command in the history"),
+            ("Ctrl-N, Down", "the next command in the history"),
+            ("Ctrl-R", "search the history backwards as you type (Ctrl-R again: the next match)"),
+            ("Esc p, Esc n", "the previous, next command that starts as the line does"),
+            ("Ctrl-V", "insert the next key as it is"),
+            ("Ctrl-L", "clear the screen"),
+            ("Ctrl-C", "abandon the line (or stop what is running)"),
+            ("Ctrl-D", "leave carfab on an empty line; else delete the character under the cursor"),
+        ],
+        closing: "Keys can be changed in ~/.editrc (or the file $EDITRC names), read at start, as editrc(5) describes: 'bind KEY FUNCTION' for every libedit program, 'carfab:bind KEY FUNCTION' for carfab alone, 'bind -v' for vi's keys. Completion is the function carfab-complete ('carfab:bind ^N carfab-complete')."
+    )
 
     /// The page for `spec`, or the overview of `table`.
     static func page(for spec: CommandSpec?, in table: CommandTable) -> HelpPage {
@@ -39,12 +77,23 @@ public enum HelpPage: Sendable {
                 }
             }
             lines.append("Type 'help COMMAND' for details.")
+            lines += Self.topics.map { "Type 'help \($0.name)' for \($0.summary)." }
         case .command(let usage, let details, let aliases, let example):
             lines += Self.wrap("usage: " + usage, width: width, continuation: 7)
             lines.append("")
             lines += Self.wrap(details, width: width)
             if !aliases.isEmpty { lines += Self.wrap("Also: " + aliases.joined(separator: ", "), width: width) }
             lines += Self.wrap("Example: " + example, width: width, continuation: 9)
+        case .topic(let introduction, let entries, let closing):
+            lines += Self.wrap(introduction, width: width)
+            let column = (entries.map(\.key.count).max() ?? 0) + 4
+            for (key, meaning) in entries {
+                let meaningLines = Self.wrap(meaning, width: width - column)
+                lines.append(("  " + key + String(repeating: " ", count: column - key.count - 2) + (meaningLines.first ?? "")).trimmingBlanks)
+                lines += meaningLines.dropFirst().map { String(repeating: " ", count: column) + $0 }
+            }
+            lines.append("")
+            lines += Self.wrap(closing, width: width)
         }
         return lines.joined(separator: "\n")
     }

@@ -613,6 +613,9 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
                 nameEnd += 1
             }
             guard nameEnd < c.count && input[nameEnd] == UInt8(ascii: "}") else {
+                // A NUL or a byte that is not UTF-8 is reported where it stands, as everywhere else.
+                var i = nameStart
+                while i <= nameEnd && i < c.count { i = try Self.scalarEnd(line, from: i) }
                 throw ScriptError(.unclosedBrace, at: SourceRange(start, start + 2))
             }
             end = nameEnd + 1
@@ -624,6 +627,8 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
             }
             let name = UnsafeBufferPointer(rebasing: line[nameStart..<nameEnd])
             guard Self.isVariableName(name) else {
+                var i = inside
+                while i < nameEnd { i = try Self.scalarEnd(line, from: i) }
                 throw ScriptError(.badVariableName(Self.decode(line, inside..<nameEnd)), at: SourceRange(start, end))
             }
         } else {

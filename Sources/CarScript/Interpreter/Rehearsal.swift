@@ -1,0 +1,65 @@
+import CarFactory
+
+// Tab completion after earlier commands on the same line (`car sports; set suspension <Tab>`)
+// must describe the car those commands would make, without making it: they run in a copy of
+// the session that shares nothing it could change, prints nothing and touches nothing outside.
+
+extension Session {
+    /// A copy of this session in which `text` (whole commands, typed before the one being
+    /// completed) has run. This session is not changed and nothing is printed; only commands
+    /// whose whole effect is on the session's own state run in the copy (see `rehearses`),
+    /// so no file, stream, pager or program is touched.
+    func rehearsal(of text: [UInt8]) -> Session {
+        var options = EngineOptions()
+        options.fileAccess = .refused(by: "while completing")
+        options.environment = self.options.environment
+        options.rehearsing = true
+        let copy = Session(catalog: catalog, sink: Silence(), options: options, commands: commands)
+        copy.stock = stock
+        copy.takeVariables(of: self)
+        copy.run(TextLineSource(bytes: text, name: "<completion>"))
+        return copy
+    }
+
+    /// Whether `spec` runs in a rehearsal: the commands that change the stock, the catalog
+    /// or the variables and nothing else (`car`, `set`, `select`, definitions, `rate`, `var`).
+    /// Reading files (`source`, even of standard input), writing them (`save`), asking the
+    /// program (`services`), `help`, `expect`, `quit` and the catalog listings do not.
+    static func rehearses(_ spec: CommandSpec) -> Bool {
+        switch spec.group {
+        case .configure, .definition, .value: true
+        case .script: spec.name == "var"
+        case .catalog, .system: false
+        }
+    }
+}
+
+/// A sink that drops everything: a rehearsal's results are never shown.
+private final class Silence: ResultSink {
+    func receive(_ result: CommandResult, from command: CommandSpec) {}
+    func receive(_ diagnostic: Diagnostic) {}
+}
+
+extension Engine {
+    /// The prompt's completer over this session as it stands. A command typed after others on
+    /// the same line is completed against the state those would leave (run in a copy, see
+    /// `Session.rehearsal(of:)`); this session never changes and nothing is printed.
+    package func completer(workingDirectory: String = ".", completesFiles: Bool = true) -> Completer {
+        Self.completer(for: session, workingDirectory: workingDirectory, completesFiles: completesFiles, rehearsing: true)
+    }
+
+    private static func completer(for session: Session, workingDirectory: String, completesFiles: Bool,
+                                  rehearsing: Bool) -> Completer {
+        var completer = Completer(commands: session.commands, catalog: session.catalog, variables: session.variableNames,
+                                  currentCar: try? session.stock.currentLine().car, workingDirectory: workingDirectory,
+                                  completesFiles: completesFiles)
+        completer.variableValues = session.variables
+        if rehearsing {
+            completer.rehearse = { earlier in
+                Self.completer(for: session.rehearsal(of: earlier), workingDirectory: workingDirectory,
+                          completesFiles: completesFiles, rehearsing: false)
+            }
+        }
+        return completer
+    }
+}
