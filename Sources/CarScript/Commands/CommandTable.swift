@@ -1,13 +1,13 @@
 /// The one table of commands, looked up by name or alias, case-insensitively.
-public final class CommandTable: Sendable {
+package final class CommandTable: Sendable {
     /// Every command, in `help` order.
-    public let specs: [CommandSpec]
+    package let specs: [CommandSpec]
     private let index: NameIndex
     /// The specs again, for dispatch to borrow (`specs` keeps them alive).
     private let unretained: [Unmanaged<CommandSpec>]
 
     /// A table of `specs`; names and aliases must be unique.
-    public init(_ specs: [CommandSpec]) {
+    package init(_ specs: [CommandSpec]) {
         self.specs = specs
         unretained = specs.map { Unmanaged.passUnretained($0) }
         var index = NameIndex(capacity: specs.count * 2)
@@ -22,7 +22,7 @@ public final class CommandTable: Sendable {
     }
 
     /// The command called `name`, in any case.
-    public func lookup(_ name: String) -> CommandSpec? {
+    package func lookup(_ name: String) -> CommandSpec? {
         index.lookup(name).map { specs[$0] }
     }
 
@@ -37,10 +37,10 @@ public final class CommandTable: Sendable {
     }
 
     /// Every name and alias, for suggestions and completion.
-    public var allNames: [String] { specs.flatMap { [$0.name] + $0.aliases } }
+    package var allNames: [String] { specs.flatMap { [$0.name] + $0.aliases } }
 
     /// carfab's commands.
-    public static let standard = CommandTable(
+    package static let standard = CommandTable(
         ConfigureCommands.all + ValueCommands.all + CatalogCommands.all + DefinitionCommands.all + HistoryCommands.all
         + ScriptCommands.all)
 }

@@ -4,10 +4,10 @@ import Glibc
 import CarFactory
 
 /// The most bytes one logical line may hold.
-public let maximumLineLength = 1 << 20
+package let maximumLineLength = 1 << 20
 
 /// How deeply `source` may nest.
-public let maximumSourceDepth = 64
+package let maximumSourceDepth = 64
 
 /// One script being run: its source, the logical line being run, and where it was included from.
 final class ScriptFrame {

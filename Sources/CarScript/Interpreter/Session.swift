@@ -2,7 +2,7 @@ import CarFactory
 
 /// The most bytes a session's variables may hold in all, names and values (each value at
 /// most 1 MiB, as long as a word may grow).
-public let maximumVariableStorage = 1 << 24
+package let maximumVariableStorage = 1 << 24
 
 /// One interpreter session: the catalog, the stock, and where results go. `Engine` is its
 /// public face.
@@ -27,7 +27,7 @@ final class Session {
     let scratch = ByteBuffer()
     /// How errors and files are handled.
     let options: EngineOptions
-    /// Asked for by a signal, a closed output, or `Engine.cancel()`: looked for between lines and commands.
+    /// Asked for by a signal, a closed output, or `Engine.cancellation`: looked for between lines and commands.
     let stop: StopRequest
     /// The program around the engine, for `services`.
     weak var host: (any EngineHost)?
