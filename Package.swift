@@ -21,6 +21,9 @@ let package = Package(
     name: "carfab",
     products: [
         .library(name: "CarScript", targets: ["CarScript"]),
+        // The domain the engine's results and catalog are made of (`Car`, `Catalog`, `Money`,
+        // `StockLedger`): an embedder that names those types imports it.
+        .library(name: "CarFactory", targets: ["CarFactory"]),
         .executable(name: "carfab", targets: ["carfab"]),
     ],
     targets: [
@@ -40,7 +43,7 @@ let package = Package(
         // Helpers both test tiers use; only the tests depend on it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarFactoryTests", dependencies: ["CarFactory"]),
-        .testTarget(name: "CarScriptTests", dependencies: ["CarScript", "CarFactory", "CarfabCLI"]),
+        .testTarget(name: "CarScriptTests", dependencies: ["CarScript", "CarFactory"]),
         .testTarget(name: "CarfabCLITests", dependencies: ["CarfabCLI", "CarScript", "CarFactory", "TestSupport", "CarfabFuzz"],
                     exclude: ["Expected"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["FuzzRegressions", "junit.xsd"]),

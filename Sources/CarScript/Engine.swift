@@ -14,12 +14,13 @@ public struct EngineOptions: Sendable {
     public var environment = EnvironmentAccess.refused(by: "by the program running the engine")
     /// Where a stop is asked for; share one to stop the engine from a signal handler.
     public var stop = StopRequest()
+    /// Whether scripts keep an undo history from their start (the prompt always does; a
+    /// script otherwise starts keeping one at its first `begin`): see `UndoHistory`.
+    public var keepsUndoHistory = false
     /// Accept only catalog definitions (a catalog file).
     var definitionsOnly = false
     /// Run only the commands that change the session's own state (a what-if copy for completion).
     var rehearsing = false
-    /// Whether common commands may take the direct path (tests turn it off to compare).
-    package var directPath = true
 
     /// The defaults: stop at the first error, run everything, allow files.
     public init() {}
@@ -35,6 +36,7 @@ public enum EnvironmentAccess: Sendable {
 
 /// Whether an engine may touch files: every command that does asks this one gate.
 public enum FileAccess: Equatable, Sendable {
+    /// Files may be read and written.
     case allowed
     /// Refused, for the reason the message gives: `by --safe`.
     case refused(by: String)
@@ -44,15 +46,16 @@ public enum FileAccess: Equatable, Sendable {
     case readOnly(otherwiseRefusedBy: String)
 }
 
-/// The program around an engine, for what only it knows.
-public protocol EngineHost: AnyObject {
+/// The program around an engine, for what only it knows (carfab's service center).
+package protocol EngineHost: AnyObject {
     /// The program's services and their states, for the `services` command.
     var serviceStates: [(name: String, state: String)] { get }
 }
 
 /// carfab's language as a library: an engine holds one session (a catalog, a stock, rates)
 /// and evaluates text or line sources in it; results and diagnostics come back as owned
-/// values. An engine belongs to the thread that uses it; `cancel()` may be called from any.
+/// values. An engine belongs to the thread that uses it (it is not `Sendable`); to stop it from
+/// another thread, hand that thread its ``cancellation``, which is.
 ///
 /// ```swift
 /// let engine = Engine()
@@ -69,8 +72,14 @@ public final class Engine {
 
     /// An engine over `catalog` (the built-in one by default). Results and diagnostics go to
     /// `sink` as they are made, if one is given; else `evaluate` returns them.
-    public init(catalog: Catalog = Engine.builtInCatalog, options: EngineOptions = EngineOptions(),
-                sink: (any ResultSink)? = nil, host: (any EngineHost)? = nil) {
+    public convenience init(catalog: Catalog = Engine.builtInCatalog, options: EngineOptions = EngineOptions(),
+                            sink: (any ResultSink)? = nil) {
+        self.init(catalog: catalog, options: options, sink: sink, host: nil)
+    }
+
+    /// An engine whose `services` command lists `host`'s services (carfab's own).
+    package init(catalog: Catalog = Engine.builtInCatalog, options: EngineOptions = EngineOptions(),
+                 sink: (any ResultSink)? = nil, host: (any EngineHost)?) {
         relay = Relay(sink)
         session = Session(catalog: catalog, sink: sink ?? relay, options: options)
         session.host = host
@@ -92,30 +101,15 @@ public final class Engine {
         session.run(source)
     }
 
-    /// Evaluates the file at `path` (`-`: standard input), if files may be read.
-    public func evaluate(file path: String) {
-        if case .refused = session.options.fileAccess, path != "-" {
-            report(unreadable: path, .unreadable("'\(path)' is refused: files may not be read"))
-            return
-        }
-        do {
-            session.run(try openLineSource(.file(path), stop: session.stop))
-        } catch .interrupted {
-            return
-        } catch {
-            report(unreadable: path, error)
-        }
-    }
-
-    /// Asks the evaluation under way (or the next) to stop between lines; callable from any thread.
-    public func cancel() {
-        session.stop.request()
-    }
+    /// The engine's stop request, to hand to another thread, a task or a signal handler: its
+    /// `request()` stops the evaluation under way (or the next) between lines and commands.
+    /// It is the `stop` of the options the engine was made with.
+    public var cancellation: StopRequest { session.stop }
 
     /// Sets variable `name` to `value`, as `var NAME VALUE` does; false (and nothing set) if
     /// `name` is not a variable's name (a letter or `_`, then letters, digits and `_`), if
     /// `value` is longer than 1 MiB, or if the variables would hold more than
-    /// `maximumVariableStorage` bytes in all.
+    /// 16 MiB in all.
     @discardableResult
     public func setVariable(_ name: String, to value: String) -> Bool {
         var name = name
@@ -134,14 +128,14 @@ public final class Engine {
     }
 
     /// How many `expect` assertions have run.
-    public var expectationCount: Int { session.expectationCount }
+    package var expectationCount: Int { session.expectationCount }
 
     /// The catalog in force: the one it began with and the definitions made since.
     public var catalog: Catalog { session.catalog }
     /// The stock.
     public var stock: StockLedger { session.stock }
     /// The commands it knows.
-    public var commands: CommandTable { session.commands }
+    package var commands: CommandTable { session.commands }
     /// How many problems have been reported.
     public var failureCount: Int { session.failureCount }
     /// Whether `quit` (or `exit`) was given: later evaluations run nothing.
@@ -153,7 +147,7 @@ public final class Engine {
 
     /// Reports a file that could not be opened or read (a problem with the file as a whole),
     /// with `notes` on what may have been meant.
-    public func report(unreadable path: String, _ failure: LineSourceFailure, notes: [Diagnostic.Note] = []) {
+    package func report(unreadable path: String, _ failure: LineSourceFailure, notes: [Diagnostic.Note] = []) {
         session.reportUnreadable(path: path, failure: failure, notes: notes)
     }
 }

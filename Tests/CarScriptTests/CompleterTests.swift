@@ -2,7 +2,6 @@ import CarFactory
 import Foundation
 import Testing
 @testable import CarScript
-@testable import CarfabCLI
 
 @Suite struct CompleterTests {
     let completer = Completer(commands: .standard, catalog: .builtIn)
@@ -107,31 +106,6 @@ import Testing
         #expect(completer.complete("set suspension r").descriptions == ["-$2,400.00", "(current)"])
         // Without a car, an option shows its list price.
         #expect(self.completer.complete("set drivetrain r").descriptions == ["$1,500.00"])
-    }
-
-    @Test func a_list_of_models_lines_up_its_columns() {
-        let models = completer.complete("car ")
-        #expect(EditLineSource.rows(models.candidates, models.descriptionColumns, width: 100) == """
-            compact  VW Golf            $27,995.00
-            sports   Porsche Boxster    $68,300.00
-            suv      Cadillac Escalade  $81,895.00
-
-            """)
-        let currencies = completer.complete("total ")
-        #expect(EditLineSource.rows(currencies.candidates, currencies.descriptionColumns, width: 100) == """
-            USD  $  1
-            GBP  £  0.60338
-            EUR  €  0.92
-            JPY  ¥  151.5
-
-            """)
-    }
-
-    @Test func completion_lists_pad_by_display_width() {
-        // 東京東京 takes eight columns, as many as its four characters twice (issue 20 item 14).
-        #expect(EditLineSource.columns(["東京東京", "abcdef", "x"], width: 30) == "東京東京  abcdef    x\n")
-        #expect(EditLineSource.rows(["東京", "cafe\u{301}", "x"], [["a", "1"], ["b", "2"], ["c", "3"]], width: 80)
-                == "東京  a  1\ncafe\u{301}  b  2\nx     c  3\n")
     }
 
     @Test func hints_show_currency_only_after_an_amount_field() {

@@ -55,11 +55,22 @@ import CarScript
         #expect(run.diagnostics.first?.id == "refused")
     }
 
-    @Test func cancel_stops_an_evaluation_between_lines() {
+    @Test func cancellation_stops_an_evaluation_between_lines() {
         let engine = Engine()
-        engine.cancel()
+        engine.cancellation.request()
         let run = engine.evaluate("echo never")
         #expect(run.results.isEmpty && engine.shouldStop)
+    }
+
+    @Test func cancellation_is_a_sendable_handle_another_thread_may_use() {
+        let engine = Engine()
+        let source = LinesUntilStopped(engine.cancellation)
+        // Only the handle crosses to the thread (a @Sendable closure): Swift 6 would refuse to
+        // send the engine itself. A thread of its own, not a task: the tests fill the task pool.
+        let handle = engine.cancellation
+        Thread { handle.request() }.start()
+        engine.evaluate(source)
+        #expect(engine.shouldStop && source.reads < LinesUntilStopped.limit)
     }
 
     @Test func the_embedding_example_runs() throws {
@@ -82,5 +93,27 @@ import CarScript
             example:1:54: unknown-model error: unknown model 'sprots'; did you mean 'sports'?
 
             """)
+    }
+}
+
+/// Lines of `echo` that go on (up to a limit) until a stop is seen: the line after the first
+/// is given only once another thread has asked the engine to stop, so the evaluation can end
+/// early only through that request.
+private final class LinesUntilStopped: LineSource {
+    static let limit = 10_000
+    let stop: StopRequest
+    var reads = 0
+    let name = "lines"
+
+    init(_ stop: StopRequest) { self.stop = stop }
+
+    func readLine(continuation: Bool) throws(LineSourceFailure) -> [UInt8]? {
+        reads += 1
+        if reads == 2 {
+            // A wait on the condition itself, bounded so that a broken stop fails rather than hangs.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !stop.isRequested && ContinuousClock.now < deadline { sched_yield() }
+        }
+        return reads <= Self.limit ? Array("echo \(reads)".utf8) : nil
     }
 }

@@ -1,6 +1,5 @@
 import Testing
 @testable import CarScript
-@testable import CarfabCLI
 
 @Suite struct LexerTests {
     /// The words of `line`, with `;` for separators.

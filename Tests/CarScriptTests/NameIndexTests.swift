@@ -1,6 +1,5 @@
 import Testing
 @testable import CarScript
-@testable import CarfabCLI
 
 @Suite struct NameIndexTests {
     func lookup(_ index: NameIndex, _ word: String) -> Int? {

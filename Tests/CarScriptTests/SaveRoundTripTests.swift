@@ -7,6 +7,25 @@ import CarScript
 /// gives the same script byte for byte. Names go in through variables, so the sessions are made
 /// without quoting anything: the writer under test is the only one.
 @Suite struct SaveRoundTripTests {
+    /// Lines that share a configuration share its text (made once); a line too long to read
+    /// back is refused by its number, and nothing is written.
+    @Test func a_stock_line_too_long_to_read_back_is_named_and_refused() throws {
+        var catalog = Engine.builtInCatalog
+        let name = String(repeating: "m", count: maximumLineLength - 6)
+        _ = try catalog.define(ModelDefinition(name: name, carType: "Long", basePrice: .base(10_000_000), floorplan: "short",
+                                               suspension: "race", drivetrain: "rear"))
+        let engine = Engine(catalog: catalog)
+        let fits = engine.evaluate("car \(name) 9\ncar sports 3; set drivetrain 4wd; car sports 2; set drivetrain 4wd; select 2; save -")
+        guard case .text(let text)? = fits.results.last?.result else { Issue.record("save - printed no text"); return }
+        #expect(text.hasSuffix("\ncar sports 3\nset drivetrain 4wd\ncar sports 2\nset drivetrain 4wd\nselect 2"))
+        #expect(text.contains("\ncar \(name) 9\n"))
+        let over = engine.evaluate("car \(name) 10\nsave -")
+        #expect(over.results.isEmpty)
+        #expect(over.diagnostics.map(\.message) == [
+            "cannot save: stock line 4 would be a line longer than the limit of \(maximumLineLength) bytes",
+        ])
+    }
+
     @Test func random_hostile_sessions_save_and_replay_to_the_same_state() throws {
         var saved = 0
         for round in 0..<2_500 {

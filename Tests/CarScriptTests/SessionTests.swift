@@ -1,124 +1,51 @@
 import CarFactory
 import Testing
 @testable import CarScript
-@testable import CarfabCLI
 
-extension Catalog {
-    /// The built-in catalog, loaded from its script as carfab loads it.
-    static let builtIn: Catalog = Engine.builtInCatalog
-}
-
-/// A session with its output kept in memory, rendered as carfab renders it.
-final class Harness {
-    let out = Output.memory()
-    let err = Output.memory()
-    let session: Session
-
-    init(options: EngineOptions = EngineOptions(), json: Bool = false) {
-        let renderer: any ResultRenderer = json ? JSONRenderer(out: out, err: err) : TextRenderer(out: out, err: err)
-        session = Session(catalog: .builtIn, sink: renderer, options: options)
-    }
-
-    @discardableResult
-    func run(_ text: String) -> (out: String, err: String) {
-        out.buffer.removeAll()
-        err.buffer.removeAll()
-        session.run(text: text, name: "t")
-        return (String(decoding: out.buffer, as: UTF8.self), String(decoding: err.buffer, as: UTF8.self))
-    }
-}
-
+/// Sessions checked as data (results, diagnostics, stock) through the engine's own test host;
+/// how carfab prints them is `RenderedSessionTests` in the program's tier.
 @Suite struct SessionTests {
-    @Test func every_command_of_the_table_has_help_and_a_working_example() {
+    @Test func every_command_of_the_table_runs_its_example() {
         for spec in CommandTable.standard.specs where spec.name != "quit" {
-            let h = Harness()
+            let h = EngineHarness()
             h.run("car sports; car suv")
-            let result = h.run(spec.example)
-            #expect(result.err == "", "\(spec.name): \(spec.example)")
-            // Wrapped to 80 columns: the usage is the same words.
-            let page = Harness().run("help \(spec.name)").out
-            let usage = page.components(separatedBy: "\n\n")[0].split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            #expect(usage == "usage: \(spec.usage)")
-            #expect(page.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(spec.name)")
+            #expect(h.run(spec.example).diagnostics.isEmpty, "\(spec.name): \(spec.example)")
         }
-    }
-
-    @Test func help_lists_every_command_once_within_80_columns() {
-        let text = Harness().run("help").out
-        let lines = text.split(separator: "\n")
-        for spec in CommandTable.standard.specs {
-            // A usage too long for the column stands on lines of its own, wrapped.
-            #expect(lines.filter { $0.hasPrefix("  \(spec.name) ") || $0 == "  \(spec.name)" }.count == 1, "\(spec.name)")
-            #expect(text.contains(spec.summary.split(separator: " ").prefix(3).joined(separator: " ")), "\(spec.name)")
-        }
-        #expect(lines.allSatisfy { $0.count <= 80 })
-    }
-
-    @Test func show_and_list_follow_selection_and_removal() {
-        let h = Harness()
-        h.run("car compact; car sports 2; car suv")
-        #expect(h.run("show 2").out.hasPrefix("Car type: Porsche Boxster\n"))
-        h.run("select 1; set drivetrain rear")
-        #expect(h.run("price").out == "$29,495.00\n")
-        h.run("remove 2")
-        #expect(h.run("list").out == """
-               #  model    car type           floorplan  suspension  drivetrain  count  unit price
-            *  1  compact  VW Golf            standard   road        rear            1  $29,495.00
-               2  suv      Cadillac Escalade  long       offroad     4wd             1  $81,895.00
-
-            """)
-        h.run("clear")
-        #expect(h.run("list").out == "The stock is empty.\n")
-        #expect(h.run("total").out == "0 Cars in Stock. Total Value: $0.00\n")
     }
 
     @Test func errors_name_the_problem_and_change_nothing() {
-        let h = Harness(options: { var o = EngineOptions(); o.keepGoing = true; return o }())
+        let h = EngineHarness(options: { var o = EngineOptions(); o.keepGoing = true; return o }())
         h.run("car sports 3")
         for bad in ["set floorplan long", "select 9", "remove 0", "car sports 9999999999999999", "rate usd 2",
                     "rate gbp 0", "rate gbp -1", "rate gbp 1e3", "show 2", "car", "car sports 2 3", "set drivetrain"] {
-            #expect(h.run(bad).err != "", "\(bad)")
+            let run = h.run(bad)
+            #expect(run.results.isEmpty && run.diagnostics.count == 1, "\(bad)")
+            #expect(run.diagnostics.first?.severity == .error && run.diagnostics.first?.file == "t", "\(bad)")
         }
-        #expect(h.run("total; price GBP").out == "3 Cars in Stock. Total Value: $204,900.00\n£41,210.85\n")
+        #expect(h.session.stock.carCount == 3 && h.session.stock.lineCount == 1)
+        guard case .total(let count, let value, let valuation) = h.run("total").results.first else {
+            Issue.record("no total")
+            return
+        }
+        #expect(count == 3 && valuation.money(value).description == "$204,900.00")
     }
 
     @Test(arguments: [
-        ("select 3", "no stock line 3: there is 1 line"),
-        ("select x", "'x' is not a line number (a whole number from 1)"),
-        ("car sports 0", "'0' is not a count (a whole number from 1)"),
-        ("car sports -1", "'-1' is not a count (a whole number from 1)"),
-        ("car", "missing MODEL; usage: car MODEL [COUNT]"),
-        ("total GBP USD", "unexpected argument 'USD'; usage: total [CURRENCY]"),
-        ("total CHF", "unknown currency 'CHF'; valid currencies: USD, GBP, EUR, JPY"),
-        ("price GPB", "unknown currency 'GPB'; did you mean 'GBP'?"),
-        ("set drivetrian 4wd", "unknown family 'drivetrian'; did you mean 'drivetrain'?"),
-        ("set suspension sprots", "unknown suspension option 'sprots'; did you mean 'sports'?"),
-        ("rate GBP 0", "rate '0' is not a positive decimal"),
-        ("rate GBP abc", "'abc' is not a decimal number"),
-        ("rate USD 2", "USD is the base currency; its rate is always 1"),
-        ("help nope", "unknown help topic 'nope'; valid help topics: car, set, show, list, select, remove, clear, options, why, fit, cheapest, total, price, rate, models, parts, currencies, option, model, forbid, require, currency, source, save, expect, var, vars, echo, help, services, quit, keys"),
-        ("car suv 112615000000000", "amount too large: the value would overflow"),
+        ("select 3", 8, "no stock line 3: there is 1 line"),
+        ("select x", 8, "'x' is not a line number (a whole number from 1)"),
+        ("car sports 0", 12, "'0' is not a count (a whole number from 1)"),
+        ("car", 4, "missing MODEL; usage: car MODEL [COUNT]"),
+        ("total GBP USD", 11, "unexpected argument 'USD'; usage: total [CURRENCY]"),
+        ("price GPB", 7, "unknown currency 'GPB'; did you mean 'GBP'?"),
+        ("set drivetrian 4wd", 5, "unknown family 'drivetrian'; did you mean 'drivetrain'?"),
+        ("rate USD 2", 6, "USD is the base currency; its rate is always 1"),
+        ("car suv 112615000000000", 9, "amount too large: the value would overflow"),
     ])
-    func error_messages(line: String, message: String) {
-        let h = Harness()
+    func diagnostics_carry_their_message_and_position(line: String, column: Int, message: String) {
+        let h = EngineHarness()
         h.run("car sports")
-        let err = h.run(line).err
-        #expect(err.hasPrefix("t:1:"), "\(err)")
-        #expect(err.contains(": error: \(message)\n"), "\(err)")
-    }
-
-    @Test func totals_overflowing_in_a_currency_are_errors() {
-        let h = Harness()
-        h.run("car suv 1000000000000")
-        #expect(h.run("total").out == "1000000000000 Cars in Stock. Total Value: $81,895,000,000,000,000.00\n")
-        #expect(h.run("total JPY").err.contains("error: amount too large"))
-    }
-
-    @Test func json_results_carry_raw_and_formatted_amounts() {
-        let h = Harness(json: true)
-        #expect(h.run("car sports; set drivetrain 4wd; price JPY").out
-                == #"{"type":"result","command":"price","amount":{"currency":"JPY","minor_units":10726200,"amount":"10726200","formatted":"¥10,726,200"}}"# + "\n")
-        #expect(h.run("echo \"quote\\\" tab\\t\"").out == #"{"type":"result","command":"echo","text":"quote\" tab\t"}"# + "\n")
-        #expect(h.run("parts drivetrain").out.hasPrefix(#"{"type":"result","command":"parts","rows":[{"family":"drivetrain","option":"front","shown_as":"Front","other_names":[],"list_price":{"currency":"USD","minor_units":0,"amount":"0.00","formatted":"$0.00"},"seats":null,"engine":null}"#))
+        let problem = h.run(line).diagnostics.first
+        #expect(problem?.message == message)
+        #expect(problem?.line == 1 && problem?.column == column, "\(String(describing: problem))")
     }
 }

@@ -12,6 +12,25 @@ import TestSupport
 
     let money = ["currency", "minor_units", "amount", "formatted"]
 
+    /// Results are written into the output piece by piece: strings escaped where they need it
+    /// (a symbol a script defined, `echo`'s lent words), amounts of every number of decimals.
+    @Test func results_written_in_place_are_escaped_and_exact() throws {
+        let script = #"""
+            currency XAA "F\"r" digits 4 rate 0.0001
+            currency XAB "\\y" digits 0 rate 0.00001
+            car compact; price XAA; total XAB
+            echo "tab\there" "q\"uote" "back\\slash"
+            """#
+        let run = try carfab(["--format", "json", "-e", script])
+        #expect(run.stderr.isEmpty && run.status == 0, "\(run)")
+        #expect(run.stdout == #"""
+            {"type":"result","command":"price","amount":{"currency":"XAA","minor_units":27995,"amount":"2.7995","formatted":"F\"r2.7995"}}
+            {"type":"result","command":"total","count":1,"value":{"currency":"XAB","minor_units":0,"amount":"0","formatted":"\\y0"}}
+            {"type":"result","command":"echo","text":"tab\there q\"uote back\\slash"}
+
+            """#)
+    }
+
     @Test func every_result_kind_has_its_documented_keys() throws {
         let result = try carfab(["--format", "json", "-e", """
             car sports; set drivetrain 4wd; show; price GBP; total JPY; echo hi; list; models; parts floorplan

@@ -54,13 +54,18 @@ import Testing
 
     /// A folder with Scripts/test, Scripts/carfab and Scripts/lib copied in, a Sources folder, and the fake swift in bin/.
     private func sandbox() throws -> URL {
-        let directory = try temporaryDirectory(with: ["bin/swift": Self.fakeSwift, "Sources/a.swift": "", "Package.swift": ""])
+        // Scripts/docs plays the documentation build: fails when DOCS_FAIL is set, as docc does on a warning.
+        let fakeDocs = "#!/bin/sh\necho 'building the documentation'\n[ -z \"${DOCS_FAIL:-}\" ] || { echo 'warning: undocumented'; exit 1; }\n"
+        let directory = try temporaryDirectory(with: ["bin/swift": Self.fakeSwift, "Sources/a.swift": "", "Package.swift": "",
+                                                      "Scripts/docs": fakeDocs])
         for script in ["Scripts/test", "Scripts/carfab", "Scripts/lib/ensure-deps"] {
             let target = directory.appendingPathComponent(script)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(script), to: target)
         }
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.appendingPathComponent("bin/swift").path)
+        for tool in ["bin/swift", "Scripts/docs"] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.appendingPathComponent(tool).path)
+        }
         return directory
     }
 
@@ -77,6 +82,7 @@ import Testing
             == release-build
             == tests
             ➜ Test skipped() skipped: "not here"
+            == docs
             == asan-build
             == asan-tests
             ➜ Test skipped() skipped: "not here"
@@ -98,6 +104,7 @@ import Testing
             ✘ Test failing2() failed after 0.001 seconds with 1 issue.
             ➜ Test skipped() skipped: "not here"
             ✘ Test run with 6 tests in 1 suite failed after 0.002 seconds with 2 issues.
+            == docs
             == asan-build
             == asan-tests
             ➜ Test skipped() skipped: "not here"
@@ -106,7 +113,17 @@ import Testing
             """, stderr: "", status: 1))
         // Arguments go to swift test, and the sanitizer stages are skipped.
         let filtered = try run("Scripts/test --filter X", in: directory, ["TESTS": "3"])
-        #expect(filtered.stdout.hasSuffix("== tests\n➜ Test skipped() skipped: \"not here\"\n3 passed, 0 failed\n") && filtered.status == 0, "\(filtered)")
+        #expect(filtered.stdout.hasSuffix("== tests\n➜ Test skipped() skipped: \"not here\"\n== docs\n3 passed, 0 failed\n") && filtered.status == 0, "\(filtered)")
+        // A documentation build that fails is shown and counted, whatever the tests did.
+        let docs = try run("Scripts/test", in: directory, ["DOCS_FAIL": "1"])
+        let docsLog = directory.appendingPathComponent(".build/test-logs/docs.log").path
+        #expect(docs.status == 1 && docs.stdout.contains("""
+            == docs
+            docs failed (log: \(docsLog)):
+            building the documentation
+            warning: undocumented
+            == asan-build
+            """) && docs.stdout.hasSuffix("7 passed, 1 failed\n"), "\(docs)")
     }
 
     @Test func a_failed_build_is_shown_whole_and_counted_as_a_failure() throws {

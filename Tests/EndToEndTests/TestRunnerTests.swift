@@ -436,10 +436,11 @@ import Testing
             mkfifo t/fifo
             "$CARFAB" --test t/1.carfab > out.txt 2> err.txt &
             runner=$!
-            # Until the worker waits in openat (257) for a writer to the FIFO.
+            # Until the worker waits for a writer to the FIFO, as the kernel names
+            # where it sleeps (/proc/PID/wchan: wait_for_partner, in a FIFO's open).
             for _ in $(seq 400); do
               worker=$(children $runner)
-              [ -n "$worker" ] && [ "$(cut -d' ' -f1 /proc/$worker/syscall 2>/dev/null)" = 257 ] && break
+              [ -n "$worker" ] && [ "$(cat /proc/$worker/wchan 2>/dev/null)" = wait_for_partner ] && break
               sleep 0.05
             done
             [ -n "$worker" ] || echo "no worker"
@@ -552,10 +553,11 @@ import Testing
             mkfifo t/2.carfab
             "$CARFAB" --test t/1.carfab t/2.carfab t/3.carfab -j 1 > out.txt &
             runner=$!
-            # Until the worker of t/2.carfab waits in openat (257) for a writer to the FIFO.
+            # Until the worker of t/2.carfab waits for a writer to the FIFO, as the kernel names
+            # where it sleeps (/proc/PID/wchan: wait_for_partner, in a FIFO's open).
             for _ in $(seq 200); do
               worker=$(children $runner)
-              [ -n "$worker" ] && [ "$(cut -d' ' -f1 /proc/$worker/syscall 2>/dev/null)" = 257 ] && break
+              [ -n "$worker" ] && [ "$(cat /proc/$worker/wchan 2>/dev/null)" = wait_for_partner ] && break
               sleep 0.05
             done
             kill -KILL $worker

@@ -3,7 +3,7 @@ public struct Car: Sendable {
     /// How it is built: factory, parts and price, shared with every car built the same way.
     public let configuration: CarConfiguration
 
-    package init(configuration: CarConfiguration) {
+    @usableFromInline package init(configuration: CarConfiguration) {
         self.configuration = configuration
     }
 

@@ -49,7 +49,7 @@ public struct CarBuilder: Sendable {
     }
 
     /// `current` with `part` in place of its part of that family, checked: the one place a
-    /// change is priced and checked (`set` and `StockLedger.setCurrent` both come here).
+    /// change is priced and checked (builders and the engine's `set` both come here).
     package static func configuration(_ current: CarConfiguration, with part: any Part,
                               rules: RuleSet) throws(CarFactoryError) -> CarConfiguration {
         let family = part.family

@@ -4,6 +4,11 @@ public struct StockLine: Sendable {
     public let car: Car
     /// How many of it are in stock.
     public let count: Int64
+
+    @usableFromInline init(car: Car, count: Int64) {
+        self.car = car
+        self.count = count
+    }
 }
 
 /// The stock: numbered lines, the current line, and running sums so a total never walks the lines.
@@ -13,15 +18,19 @@ public struct StockLine: Sendable {
 /// configurations themselves are kept once each, in the order the stock first held them;
 /// a configuration's place in that list is its id.
 public struct StockLedger: Sendable {
+    // What the engine reads on every command is inlinable, with the fields it reads: a call
+    // across the module would take the ledger by value, copying it out of the session (five
+    // array references retained and released, ~160 instructions a `show`).
+
     /// A line as kept.
-    private struct Entry {
-        var count: Int64
-        var configuration: Int32
+    @usableFromInline struct Entry: Sendable {
+        @usableFromInline var count: Int64
+        @usableFromInline var configuration: Int32
     }
 
-    private var entries: [Entry] = []
+    @usableFromInline private(set) var entries: [Entry] = []
     /// Every configuration a line has held since the list was last compacted, by id.
-    private var configurations: [CarConfiguration] = []
+    @usableFromInline private(set) var configurations: [CarConfiguration] = []
     /// Each configuration's unit price, by id.
     private var prices: [Int64] = []
     /// Each configuration's id plus one, by the hash of its parts (open addressing; 0 is a free slot).
@@ -35,7 +44,7 @@ public struct StockLedger: Sendable {
     /// The current line's configuration id and unit price, kept beside its number: the hot
     /// path reads them as stored fields, where reading through `entries` would copy the ledger.
     package private(set) var currentConfiguration: Int32?
-    private var currentPrice: Int64 = 0
+    @usableFromInline private(set) var currentPrice: Int64 = 0
     /// Cars in stock, all lines together.
     public private(set) var carCount: Int64 = 0
     /// Value of the stock in base-currency minor units.
@@ -44,6 +53,9 @@ public struct StockLedger: Sendable {
     /// against a stock (`forbid`), then kept up to date, so that each later check looks at
     /// each configuration once instead of at every line. Stocks never checked pay nothing.
     private var linesByConfiguration: [Int]?
+    /// What takes back each change made since it was last taken (`takeJournal`), when kept:
+    /// nil (the default) keeps nothing and costs one test per change (see `StockChange`).
+    package var journal: [StockChange]?
 
     /// An empty stock.
     public init() {}
@@ -55,44 +67,45 @@ public struct StockLedger: Sendable {
     public var lines: [StockLine] { entries.map(line(of:)) }
 
     /// The current line.
-    public func currentLine() throws(CarFactoryError) -> StockLine {
+    @inlinable public func currentLine() throws(CarFactoryError) -> StockLine {
         guard let number = currentNumber else { throw .noCurrentCar }
         return line(of: entries[number - 1])
     }
 
     /// The current car's unit price in base-currency minor units.
-    public func currentPriceMinorUnits() throws(CarFactoryError) -> Int64 {
+    @inlinable public func currentPriceMinorUnits() throws(CarFactoryError) -> Int64 {
         guard currentNumber != nil else { throw .noCurrentCar }
         return currentPrice
     }
 
     /// Line `number` (1-based).
-    public func line(_ number: Int) throws(CarFactoryError) -> StockLine {
+    @inlinable public func line(_ number: Int) throws(CarFactoryError) -> StockLine {
         guard number >= 1 && number <= entries.count else { throw .noSuchLine(number, lineCount: entries.count) }
         return line(of: entries[number - 1])
     }
 
-    private func line(of entry: Entry) -> StockLine {
+    @inlinable func line(of entry: Entry) -> StockLine {
         StockLine(car: Car(configuration: configurations[Int(entry.configuration)]), count: entry.count)
     }
 
     /// The value of the stock in the base currency.
     public var value: Money { .base(valueMinorUnits) }
 
-    /// Adds `count` of `car` as a new line, which becomes current.
+    /// Adds `count` of `car` as a new line, which becomes current (by its configuration's id).
     public mutating func add(_ car: Car, count: Int64) throws(CarFactoryError) {
-        try add(configuration: id(of: car.configuration), price: car.priceMinorUnits, count: count)
+        try add(configuration: id(of: car.configuration), count: count)
     }
 
-    /// Replaces the current line's car, keeping its count.
+    /// Replaces the current line's car, keeping its count (by its configuration's id).
     public mutating func replaceCurrent(with car: Car) throws(CarFactoryError) {
         guard currentNumber != nil else { throw .noCurrentCar }
-        try replaceCurrent(configuration: id(of: car.configuration), price: car.priceMinorUnits)
+        try replaceCurrent(configuration: id(of: car.configuration))
     }
 
     /// Makes line `number` current.
     public mutating func select(_ number: Int) throws(CarFactoryError) {
         _ = try line(number)
+        if journal != nil && currentNumber != number { journal?.append(.current(currentNumber)) }
         currentNumber = number
     }
 
@@ -101,6 +114,10 @@ public struct StockLedger: Sendable {
         guard let target = number ?? currentNumber else { throw .noCurrentCar }
         _ = try line(target)
         let removed = entries[target - 1]
+        if journal != nil {
+            journal?.append(.insertLine(target, configurations[Int(removed.configuration)], count: removed.count,
+                                        current: currentNumber))
+        }
         valueMinorUnits = try Self.adding(prices[Int(removed.configuration)], times: -removed.count, to: valueMinorUnits)
         carCount -= removed.count
         if linesByConfiguration != nil { linesByConfiguration?[Int(removed.configuration)] -= 1 }
@@ -116,6 +133,13 @@ public struct StockLedger: Sendable {
 
     /// Removes every line.
     public mutating func clear() {
+        if journal != nil {
+            // The ledger as it was, kept whole: its arrays are shared with it, not copied, and
+            // this one's are given up below rather than changed.
+            var before = self
+            before.journal = nil
+            journal?.append(.ledger(before))
+        }
         // Scripts that clear and refill keep their storage (freeing and faulting it in again
         // was a tenth of a run's time); a very large stock gives its memory back.
         entries.removeAll(keepingCapacity: entries.capacity <= Self.keptCapacity)
@@ -148,7 +172,7 @@ public struct StockLedger: Sendable {
         return entries.firstIndex { rule.isBroken(by: configurations[Int($0.configuration)].part(of:)) }.map { $0 + 1 }
     }
 
-    // MARK: By id, for the engine's hot path
+    // MARK: By id: the one way lines are added and changed
 
     /// The id of `configuration`, given it if the stock has not held it yet.
     ///
@@ -190,29 +214,39 @@ public struct StockLedger: Sendable {
         for id in configurations.indices { place(Int32(id)) }
     }
 
+    /// Line `number`'s configuration id and count (1-based, within `lineCount`).
+    @inlinable package func entry(_ number: Int) -> (configuration: Int32, count: Int64) {
+        let entry = entries[number - 1]
+        return (entry.configuration, entry.count)
+    }
+
+    /// How many configurations have ids now: every id is below it.
+    package var configurationCount: Int { configurations.count }
+
     /// The configuration with id `id` (of the current generation).
-    package func configuration(_ id: Int32) -> CarConfiguration {
+    @inlinable package func configuration(_ id: Int32) -> CarConfiguration {
         configurations[Int(id)]
     }
 
-    /// Adds `count` cars of configuration `id`, whose unit price is `price`, as a new line,
+    /// Adds `count` cars of configuration `id` (of the current generation) as a new line,
     /// which becomes current.
-    package mutating func add(configuration id: Int32, price: Int64, count: Int64) throws(CarFactoryError) {
-        assert(prices[Int(id)] == price, "configuration \(id) is not priced \(price)")
+    package mutating func add(configuration id: Int32, count: Int64) throws(CarFactoryError) {
+        let price = prices[Int(id)]
         guard count > 0 else { throw .countNotPositive(count) }
         let (newCount, countOverflow) = carCount.addingReportingOverflow(count)
         if countOverflow { throw .countOverflow }
         let newValue = try Self.adding(price, times: count, to: valueMinorUnits)
         entries.append(Entry(count: count, configuration: id))
+        if journal != nil { journal?.append(.removeLine(entries.count, current: currentNumber)) }
         carCount = newCount
         valueMinorUnits = newValue
         currentNumber = entries.count
         if linesByConfiguration != nil { linesByConfiguration?[Int(id)] += 1 }
     }
 
-    /// Makes the current line's car configuration `id`, priced `price`, keeping its count.
-    package mutating func replaceCurrent(configuration id: Int32, price: Int64) throws(CarFactoryError) {
-        assert(prices[Int(id)] == price, "configuration \(id) is not priced \(price)")
+    /// Makes the current line's car configuration `id` (of the current generation), keeping its count.
+    package mutating func replaceCurrent(configuration id: Int32) throws(CarFactoryError) {
+        let price = prices[Int(id)]
         guard let number = currentNumber else { throw .noCurrentCar }
         let old = entries[number - 1]
         let without = try Self.adding(currentPrice, times: -old.count, to: valueMinorUnits)
@@ -224,22 +258,9 @@ public struct StockLedger: Sendable {
         entries[number - 1].configuration = id
         currentConfiguration = id
         currentPrice = price
-    }
-
-    /// Adds `count` cars of `factory`'s default options as a new line, which becomes current:
-    /// what adding `CarBuilder(factory:rules:).build()` does, without a builder between.
-    package mutating func add(defaultsOf factory: any CarFactory, count: Int64, rules: RuleSet) throws(CarFactoryError) {
-        let configuration = rules.defaultConfiguration(of: factory)
-        if let broken = configuration.brokenRule { throw .ruleViolation(broken) }
-        try add(Car(configuration: configuration), count: count)
-    }
-
-    /// Puts `part` on the current car, checked as `CarBuilder.set` checks it: what replacing
-    /// the current car with a builder's does, without a builder or a copy of the line.
-    package mutating func setCurrent(_ part: any Part, rules: RuleSet) throws(CarFactoryError) {
-        guard let current = currentConfiguration else { throw .noCurrentCar }
-        let next = try CarBuilder.configuration(configuration(current), with: part, rules: rules)
-        try replaceCurrent(with: Car(configuration: next))
+        if journal != nil && old.configuration != id {
+            journal?.append(.configuration(line: number, configurations[Int(old.configuration)]))
+        }
     }
 
     /// Keeps only the configurations some line holds, under new ids: so a stock that passes
@@ -274,6 +295,75 @@ public struct StockLedger: Sendable {
         }
     }
 
+    // MARK: Taking changes back (the session's undo history)
+
+    /// Makes `change` and journals what takes it back (if a journal is kept): the inverse of
+    /// an inverse is the change again, so undo and redo are the same move.
+    package mutating func apply(_ change: StockChange) throws(CarFactoryError) {
+        let before = currentNumber
+        switch change {
+        case .insertLine(let number, let configuration, let count, let current):
+            let id = id(of: configuration)
+            let (newCount, overflow) = carCount.addingReportingOverflow(count)
+            if overflow { throw .countOverflow }
+            valueMinorUnits = try Self.adding(prices[Int(id)], times: count, to: valueMinorUnits)
+            carCount = newCount
+            if linesByConfiguration != nil { linesByConfiguration?[Int(id)] += 1 }
+            entries.insert(Entry(count: count, configuration: id), at: number - 1)
+            currentNumber = current
+            journal?.append(.removeLine(number, current: before))
+        case .removeLine(let number, let current):
+            let removed = entries[number - 1]
+            valueMinorUnits = try Self.adding(prices[Int(removed.configuration)], times: -removed.count, to: valueMinorUnits)
+            carCount -= removed.count
+            if linesByConfiguration != nil { linesByConfiguration?[Int(removed.configuration)] -= 1 }
+            entries.remove(at: number - 1)
+            currentNumber = current
+            journal?.append(.insertLine(number, configurations[Int(removed.configuration)], count: removed.count,
+                                        current: before))
+        case .configuration(let number, let configuration):
+            // The id first: giving it out may renumber the lines' configurations.
+            let id = id(of: configuration)
+            let old = entries[number - 1]
+            let without = try Self.adding(prices[Int(old.configuration)], times: -old.count, to: valueMinorUnits)
+            valueMinorUnits = try Self.adding(prices[Int(id)], times: old.count, to: without)
+            if linesByConfiguration != nil {
+                linesByConfiguration?[Int(old.configuration)] -= 1
+                linesByConfiguration?[Int(id)] += 1
+            }
+            entries[number - 1].configuration = id
+            syncCurrent()
+            journal?.append(.configuration(line: number, configurations[Int(old.configuration)]))
+        case .current(let number):
+            currentNumber = number
+            journal?.append(.current(before))
+        case .ledger(let old):
+            var replaced = self
+            replaced.journal = nil
+            let kept = journal
+            // The ids of the ledger put back are not the ids handed out since: a new
+            // generation says so to whatever remembers ids.
+            let next = max(generation, old.generation) + 1
+            self = old
+            generation = next
+            journal = kept
+            journal?.append(.ledger(replaced))
+        }
+    }
+
+    /// Hands each of the journal's changes since it was last drained to `body`, oldest first,
+    /// and empties it, keeping its storage (a command's one change allocates nothing).
+    package mutating func drainJournal(_ body: (StockChange) -> Void) {
+        guard let count = journal?.count, count > 0 else { return }
+        for index in 0..<count { if let change = journal?[index] { body(change) } }
+        journal?.removeAll(keepingCapacity: true)
+    }
+
+    /// About how many bytes this ledger's own storage takes (the undo history's bound counts it).
+    package var storageEstimate: Int {
+        entries.capacity * MemoryLayout<Entry>.stride + configurations.count * 48 + ids.count * 4 + 64
+    }
+
     private mutating func syncCurrent() {
         if let number = currentNumber {
             currentConfiguration = entries[number - 1].configuration
@@ -293,5 +383,26 @@ public struct StockLedger: Sendable {
         let (result, o2) = sum.addingReportingOverflow(product)
         if o1 || o2 { throw .moneyOverflow }
         return result
+    }
+}
+
+/// One change to a stock as the journal keeps it, to take it back (see `StockLedger.apply`).
+/// Configurations are kept as themselves, not by id: ids are renumbered when the ledger compacts.
+package enum StockChange: Sendable {
+    /// Put back line N (1-based) of `count` cars of a configuration; then line `current` is current.
+    case insertLine(Int, CarConfiguration, count: Int64, current: Int?)
+    /// Take line N away; then line `current` is current.
+    case removeLine(Int, current: Int?)
+    /// Line N's cars are of this configuration.
+    case configuration(line: Int, CarConfiguration)
+    /// This line (or none) is current.
+    case current(Int?)
+    /// The whole ledger as it was (before `clear`).
+    case ledger(StockLedger)
+
+    /// About how many bytes keeping it takes.
+    package var storageEstimate: Int {
+        if case .ledger(let ledger) = self { return ledger.storageEstimate + 48 }
+        return 48
     }
 }

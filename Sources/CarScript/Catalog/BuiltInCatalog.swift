@@ -42,44 +42,20 @@ extension Engine {
         return loader.catalog
     }()
 
-    /// `base` and the definitions of `sources` (catalog files: definitions only), or nil if
-    /// any fails (its problems sent to `sink`; with `keepGoing`, every one of them).
-    public static func catalog(_ base: Catalog = builtInCatalog, adding sources: [any LineSource],
-                               reportingTo sink: any ResultSink, keepGoing: Bool = false) -> Catalog? {
-        var options = EngineOptions()
-        options.keepGoing = keepGoing
-        return catalog(base, adding: sources.map(CatalogInput.source), reportingTo: sink, options: options)
-    }
-
     /// `base` and the definitions of catalog files, each opened when its turn comes (a FIFO
     /// waits for its writer then); nil if any fails or a stop is asked for.
     package static func catalog(_ base: Catalog = builtInCatalog, files: [[UInt8]], reportingTo sink: any ResultSink,
                                 options: EngineOptions) -> Catalog? {
-        catalog(base, adding: files.map(CatalogInput.file), reportingTo: sink, options: options)
-    }
-
-    private enum CatalogInput {
-        case source(any LineSource)
-        case file([UInt8])
-    }
-
-    private static func catalog(_ base: Catalog, adding inputs: [CatalogInput], reportingTo sink: any ResultSink,
-                                options: EngineOptions) -> Catalog? {
         var options = options
         options.definitionsOnly = true
         let loader = Session(catalog: base, sink: sink, options: options)
-        for input in inputs where !loader.shouldStop {
-            switch input {
-            case .source(let source):
-                loader.run(source)
-            case .file(let path):
-                do {
-                    loader.run(try openLineSource(.filePath(path), stop: options.stop))
-                } catch .interrupted {
-                    return nil
-                } catch {
-                    loader.reportUnreadable(path: String(decoding: path, as: UTF8.self), failure: error)
-                }
+        for path in files where !loader.shouldStop {
+            do {
+                loader.run(try openLineSource(.filePath(path), stop: options.stop))
+            } catch .interrupted {
+                return nil
+            } catch {
+                loader.reportUnreadable(path: String(decoding: path, as: UTF8.self), failure: error)
             }
         }
         return loader.hasFailed || loader.stop.isRequested ? nil : loader.catalog

@@ -11,6 +11,8 @@ extension Session {
         let words = lexer.tokens[wordRange]
         let commandRange = words[words.startIndex].range
         var arguments = ArgumentWriter(block, commandAt: commandRange)
+        // A command of no arguments (`clear`, `list`) given none: nothing to resolve.
+        if spec.steps.isEmpty && words.count == 1 { return 0 }
         var index = words.startIndex + 1
         var requiredLeft = spec.requiredCount
         for (position, argument) in spec.steps.enumerated() {

@@ -30,20 +30,26 @@ final class ArgumentSpace {
     }
 
     /// The block for a command starting at the current depth.
+    @inline(__always)
     func take() -> Block {
-        if depth == blocks.count {
-            assert(_isPOD(ArgumentValue.self), "argument values must be plain data: blocks are reused without releasing them")
-            let values = UnsafeMutablePointer<ArgumentValue>.allocate(capacity: Self.capacity)
-            values.initialize(repeating: .absent, count: Self.capacity)
-            let ranges = UnsafeMutablePointer<SourceRange>.allocate(capacity: Self.capacity + 1)
-            ranges.initialize(repeating: SourceRange(0, 0), count: Self.capacity + 1)
-            blocks.append(Block(values: values, ranges: ranges))
-        }
+        if depth == blocks.count { addBlock() }
         depth += 1
         return blocks[depth - 1]
     }
 
+    /// Makes the block of a depth reached for the first time.
+    @inline(never)
+    private func addBlock() {
+        assert(_isPOD(ArgumentValue.self), "argument values must be plain data: blocks are reused without releasing them")
+        let values = UnsafeMutablePointer<ArgumentValue>.allocate(capacity: Self.capacity)
+        values.initialize(repeating: .absent, count: Self.capacity)
+        let ranges = UnsafeMutablePointer<SourceRange>.allocate(capacity: Self.capacity + 1)
+        ranges.initialize(repeating: SourceRange(0, 0), count: Self.capacity + 1)
+        blocks.append(Block(values: values, ranges: ranges))
+    }
+
     /// Gives back the block of a finished (or failed) command.
+    @inline(__always)
     func giveBack() {
         assert(depth > 0, "a block given back that was not taken")
         depth -= 1

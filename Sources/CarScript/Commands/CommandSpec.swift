@@ -1,7 +1,7 @@
 import CarFactory
 
 /// What an argument must be; the resolver, `help` and completion all read it.
-public enum ArgumentKind: Sendable, Equatable {
+package enum ArgumentKind: Sendable, Equatable {
     case model
     /// A currency, only where the `expect` field at this index is an amount (`price`, `total`).
     case amountCurrency(fieldArgument: Int)
@@ -79,33 +79,33 @@ struct ResolveStep {
 }
 
 /// One argument of a command: its placeholder in the usage line, its kind, and whether it may be left out.
-public struct ArgumentSpec: Sendable {
+package struct ArgumentSpec: Sendable {
     /// The placeholder, e.g. `MODEL`.
-    public let name: String
+    package let name: String
     /// What the word must be.
-    public let kind: ArgumentKind
+    package let kind: ArgumentKind
     /// Whether it may be left out.
-    public let optional: Bool
+    package let optional: Bool
 
     /// A required argument.
-    public static func required(_ name: String, _ kind: ArgumentKind) -> ArgumentSpec {
+    package static func required(_ name: String, _ kind: ArgumentKind) -> ArgumentSpec {
         ArgumentSpec(name: name, kind: kind, optional: false)
     }
 
     /// An optional argument.
-    public static func optional(_ name: String, _ kind: ArgumentKind) -> ArgumentSpec {
+    package static func optional(_ name: String, _ kind: ArgumentKind) -> ArgumentSpec {
         ArgumentSpec(name: name, kind: kind, optional: true)
     }
 
     /// A literal keyword, shown as itself in the usage line.
-    public static func keyword(_ word: String) -> ArgumentSpec {
+    package static func keyword(_ word: String) -> ArgumentSpec {
         ArgumentSpec(name: word, kind: .keyword(word), optional: false)
     }
 }
 
 /// The groups `help` lists commands under.
-public enum CommandGroup: String, CaseIterable, Sendable {
-    case configure, value, catalog, definition, script, system
+package enum CommandGroup: String, CaseIterable, Sendable {
+    case configure, value, catalog, definition, history, script, system
 }
 
 /// One command: the single entry that dispatch, `help`, completion and `--check` all read.
@@ -115,19 +115,19 @@ public final class CommandSpec: Sendable {
     /// The name typed.
     public let name: String
     /// Other names for it (`exit` for `quit`).
-    public let aliases: [String]
+    package let aliases: [String]
     /// Its group in `help`.
-    public let group: CommandGroup
+    package let group: CommandGroup
     /// Its arguments, in order.
-    public let arguments: [ArgumentSpec]
+    package let arguments: [ArgumentSpec]
     /// One line for `help`.
     public let summary: String
     /// A longer description for `help COMMAND`.
-    public let details: String
+    package let details: String
     /// An example line.
-    public let example: String
+    package let example: String
     /// Whether `--check` runs it too (`source`: checking follows it into the file).
-    public let runsWhenChecking: Bool
+    package let runsWhenChecking: Bool
     /// How a command runs.
     typealias Run = @Sendable (Session, Invocation) throws(ScriptError) -> Void
     /// Runs the command; only called once every argument has resolved.
@@ -165,15 +165,15 @@ public final class CommandSpec: Sendable {
     let steps: [ResolveStep]
 
     /// Whether the command defines catalog entries (the only commands a catalog file may hold).
-    public var definesCatalog: Bool { group == .definition }
+    package var definesCatalog: Bool { group == .definition }
 
     /// `car MODEL [COUNT]`.
-    public var usage: String {
+    package var usage: String {
         ([name] + placeholders).joined(separator: " ")
     }
 
     /// Each argument as the usage line shows it: `MODEL`, `[COUNT]`, `TEXT...`.
-    public var placeholders: [String] {
+    package var placeholders: [String] {
         arguments.map { spec in
             // A placeholder already in brackets (`[seats N ...]...`) is shown as written.
             if spec.name.hasPrefix("[") { return spec.name }

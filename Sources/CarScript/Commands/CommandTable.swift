@@ -1,18 +1,15 @@
 /// The one table of commands, looked up by name or alias, case-insensitively.
-public final class CommandTable: Sendable {
+package final class CommandTable: Sendable {
     /// Every command, in `help` order.
-    public let specs: [CommandSpec]
+    package let specs: [CommandSpec]
     private let index: NameIndex
     /// The specs again, for dispatch to borrow (`specs` keeps them alive).
     private let unretained: [Unmanaged<CommandSpec>]
-    /// Each command's direct path, if it has one (see `DirectPath.swift`).
-    private let direct: [DirectCommand?]
 
     /// A table of `specs`; names and aliases must be unique.
-    public init(_ specs: [CommandSpec]) {
+    package init(_ specs: [CommandSpec]) {
         self.specs = specs
         unretained = specs.map { Unmanaged.passUnretained($0) }
-        direct = specs.map { DirectCommand(name: $0.name) }
         var index = NameIndex(capacity: specs.count * 2)
         for (position, spec) in specs.enumerated() {
             for name in [spec.name] + spec.aliases {
@@ -25,7 +22,7 @@ public final class CommandTable: Sendable {
     }
 
     /// The command called `name`, in any case.
-    public func lookup(_ name: String) -> CommandSpec? {
+    package func lookup(_ name: String) -> CommandSpec? {
         index.lookup(name).map { specs[$0] }
     }
 
@@ -34,22 +31,18 @@ public final class CommandTable: Sendable {
         unretained[position]
     }
 
-    /// The direct path of the command at `position`, if it has one.
-    func directCommand(at position: Int) -> DirectCommand? {
-        direct[position]
-    }
-
     /// The position in `specs` of the command spelled by a lexed word, in any case.
     func position(of word: PaddedBytes) -> Int? {
         index.lookup(word)
     }
 
     /// Every name and alias, for suggestions and completion.
-    public var allNames: [String] { specs.flatMap { [$0.name] + $0.aliases } }
+    package var allNames: [String] { specs.flatMap { [$0.name] + $0.aliases } }
 
     /// carfab's commands.
-    public static let standard = CommandTable(
-        ConfigureCommands.all + ConfiguratorCommands.all + ValueCommands.all + CatalogCommands.all + DefinitionCommands.all + ScriptCommands.all)
+    package static let standard = CommandTable(
+        ConfigureCommands.all + ConfiguratorCommands.all + ValueCommands.all + CatalogCommands.all + DefinitionCommands.all
+        + HistoryCommands.all + ScriptCommands.all)
 }
 
 import CarFactory

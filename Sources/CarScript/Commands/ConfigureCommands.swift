@@ -10,11 +10,10 @@ enum ConfigureCommands {
             details: "Builds MODEL with its default options and adds it to the stock as a new line of COUNT cars. The new line becomes the current car, which 'set', 'show' and 'price' work on.",
             example: "car suv 2",
             run: { session, call throws(ScriptError) in
-                let factory = call.model(1)
-                let car = try call.at(1) { () throws(CarFactoryError) in
-                    try CarBuilder(factory: factory, rules: call.rules).build()
+                let id = try call.at(1) { () throws(CarFactoryError) in
+                    try session.defaultConfiguration(ofModel: call.modelPosition(1))
                 }
-                try call.at(2) { () throws(CarFactoryError) in try session.stock.add(car, count: call.count(2) ?? 1) }
+                try call.at(2) { () throws(CarFactoryError) in try session.stock.add(configuration: id, count: call.count(2) ?? 1) }
             }),
         CommandSpec(
             name: "set", aliases: [], group: .configure,
@@ -23,39 +22,43 @@ enum ConfigureCommands {
             summary: "change parts of the current car",
             details: "Replaces the current car's part of FAMILY (floorplan, suspension or drivetrain) with OPTION. Several FAMILY OPTION pairs change several parts in one step: only the car they make together must keep the catalog's rules, so a change that would pass through a forbidden car one part at a time can be made at once. A change that breaks a catalog rule is refused and the car stays as it was.",
             example: "set drivetrain 4wd",
-            check: { session, call throws(ScriptError) in _ = try morePartsToSet(call, session) },
+            check: { session, call throws(ScriptError) in if call.hasWords(3) { _ = try morePartsToSet(call, session) } },
             run: { session, call throws(ScriptError) in
-                let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
-                let more = try morePartsToSet(call, session)
-                if !more.isEmpty {
-                    let span = SourceRange(call.range(1).start, more[more.count - 1].range.end)
-                    do throws(CarFactoryError) {
-                        var builder = CarBuilder(car: line.car, rules: call.rules)
-                        try builder.set([call.option(2)] + more.map(\.part))
-                        try session.stock.replaceCurrent(with: builder.build())
+                guard let current = session.stock.currentConfiguration else {
+                    throw ScriptError(.domain(.noCurrentCar), at: call.range(0))
+                }
+                if !call.hasWords(3) {
+                    // One part: by configuration id (see `StockChanges.swift`).
+                    let (family, option) = call.optionPosition(2)
+                    do throws(ScriptError) {
+                        try call.at(2) { () throws(CarFactoryError) in
+                            let id = try session.changedConfiguration(current, family: family.index, option: option)
+                            try session.stock.replaceCurrent(configuration: id)
+                        }
                     } catch {
-                        throw ScriptError(.domain(error), at: span)
+                        // A refusal says which rule refused it, where that rule is from, and what is allowed.
+                        guard case .domain(.ruleViolation(let rule)) = error.kind else { throw error }
+                        var explained = error
+                        let car = Car(configuration: session.stock.configuration(current))
+                        explained.notes = OptionAdvice.notes(refusing: family, of: car, by: rule, catalog: session.catalog)
+                        // And the cheapest way to have it after all, which `fit` would take.
+                        if let repair = ConfiguratorCommands.note(repairing: call.option(2), on: car,
+                                                                  catalog: session.catalog, stop: session.stop) {
+                            explained.notes.append(repair)
+                        }
+                        throw explained
                     }
                     return
                 }
-                do throws(ScriptError) {
-                    try call.at(2) { () throws(CarFactoryError) in
-                        var builder = CarBuilder(car: line.car, rules: call.rules)
-                        try builder.set(call.option(2))
-                        try session.stock.replaceCurrent(with: builder.build())
-                    }
+                let car = Car(configuration: session.stock.configuration(current))
+                let more = try morePartsToSet(call, session)
+                let span = SourceRange(call.range(1).start, more[more.count - 1].range.end)
+                do throws(CarFactoryError) {
+                    var builder = CarBuilder(car: car, rules: call.rules)
+                    try builder.set([call.option(2)] + more.map(\.part))
+                    try session.stock.replaceCurrent(with: builder.build())
                 } catch {
-                    // A refusal says which rule refused it, where that rule is from, and what is allowed.
-                    guard case .domain(.ruleViolation(let rule)) = error.kind else { throw error }
-                    var explained = error
-                    explained.notes = OptionAdvice.notes(refusing: call.option(2).family, of: line.car, by: rule,
-                                                         catalog: session.catalog)
-                    // And the cheapest way to have it after all, which `fit` would take.
-                    if let repair = ConfiguratorCommands.note(repairing: call.option(2), on: line.car,
-                                                              catalog: session.catalog, stop: session.stop) {
-                        explained.notes.append(repair)
-                    }
-                    throw explained
+                    throw ScriptError(.domain(error), at: span)
                 }
             }),
         CommandSpec(
@@ -127,8 +130,8 @@ enum ConfigureCommands {
     /// family once, every option one of its family's.
     private static func morePartsToSet(_ call: Invocation, _ session: Session)
         throws(ScriptError) -> [(part: any Part, range: SourceRange)] {
+        guard call.hasWords(3) else { return [] }
         let words = call.words(3)
-        guard !words.isEmpty else { return [] }
         let ranges = call.wordRanges
         var families = [call.family(1) ?? .floorplan]
         var parts: [(part: any Part, range: SourceRange)] = []

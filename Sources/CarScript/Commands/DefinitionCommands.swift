@@ -2,7 +2,7 @@ import CarFactory
 
 /// The most bytes a name or text of a definition may hold: a model's name and car type, an
 /// option's name, shown-as text and other names, a currency's symbol (its code is three letters).
-public let maximumNameLength = 1 << 16
+package let maximumNameLength = 1 << 16
 
 /// `option`, `model`, `forbid`, `require`, `currency`: the catalog written in the language itself.
 ///

@@ -1,7 +1,7 @@
 import CarFactory
 
 /// What `expect` can check, and how it reads the session.
-public enum ExpectField: String, CaseIterable, Sendable {
+package enum ExpectField: String, CaseIterable, Sendable {
     case count, seats, engine, suspension, drive, type, price, total
 
     /// Whether the field is an amount, which may name a currency.

@@ -78,6 +78,20 @@ struct Invocation {
         return lexerRef.borrow { $0.string($0.tokens[token]) }
     }
 
+    /// The model of argument `index`, as its position in the catalog index.
+    func modelPosition(_ index: Int) -> Int {
+        guard case .model(let position) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not a model") }
+        return position
+    }
+
+    /// The option of argument `index`, as its family and its position among the index's parts of that family.
+    func optionPosition(_ index: Int) -> (PartFamily, Int) {
+        guard case .option(let family, let position) = value(index) else {
+            preconditionFailure("argument \(index) of \(spec.name) is not an option")
+        }
+        return (family, position)
+    }
+
     /// The model of argument `index`.
     func model(_ index: Int) -> any CarFactory {
         guard case .model(let position) = value(index) else { preconditionFailure("argument \(index) of \(spec.name) is not a model") }
@@ -109,10 +123,15 @@ struct Invocation {
         return indexRef.borrow { $0.valuations[position] }
     }
 
-    /// The valuation of the currency of argument `index`, or of the base currency if it was left out.
-    func valuationOrBase(_ index: Int) -> CurrencyValuation {
-        guard case .currency(let position) = value(index) else { return indexRef.borrow { $0.base } }
-        return indexRef.borrow { $0.valuations[position] }
+    /// Runs `body` with the valuation of the currency of argument `index` (of the base
+    /// currency if it was left out), borrowed from the catalog index: `price` and `total`
+    /// then count no reference to it.
+    @inline(__always)
+    func withValuationOrBase<Result>(_ index: Int, _ body: (CurrencyValuation) -> Result) -> Result {
+        let position: Int
+        if case .currency(let given) = value(index) { position = given } else { position = 0 }
+        let borrowed = indexRef.borrow { $0.borrowedValuations[position] }
+        return borrowed.borrow(body)
     }
 
     /// The rules of the catalog the arguments were resolved in, for building cars.
@@ -154,26 +173,19 @@ struct Invocation {
         return lexerRef.borrow { lexer in tokens.map { lexer.string(lexer.tokens[$0]) } }
     }
 
-    /// The words of argument `index` joined by single spaces (`echo`), copied out of the line once.
-    func joinedWords(_ index: Int) -> String {
-        guard case .words(let tokens) = value(index), !tokens.isEmpty else { return "" }
-        return lexerRef.borrow { lexer in
-            let words = lexer.tokens
-            let length = tokens.reduce(tokens.count - 1) { $0 + words[$1].text.count }
-            return String(unsafeUninitializedCapacity: length) { buffer in
-                var position = 0
-                for token in tokens {
-                    if position > 0 {
-                        buffer[position] = 0x20
-                        position += 1
-                    }
-                    let bytes = lexer.bytes(words[token])
-                    for byte in bytes {
-                        buffer[position] = byte
-                        position += 1
-                    }
-                }
-                return position
+    /// Whether argument `index` is a word list with at least one word.
+    func hasWords(_ index: Int) -> Bool {
+        guard case .words(let tokens) = value(index) else { return false }
+        return !tokens.isEmpty
+    }
+
+    /// Appends the words of argument `index` to `buffer`, joined by single spaces (`echo`).
+    func joinWords(_ index: Int, into buffer: ByteBuffer) {
+        guard case .words(let tokens) = value(index) else { return }
+        lexerRef.borrow { lexer in
+            for token in tokens {
+                if token > tokens.lowerBound { buffer.append(0x20) }
+                buffer.append(lexer.bytes(lexer.tokens[token]))
             }
         }
     }

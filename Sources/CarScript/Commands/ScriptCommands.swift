@@ -20,14 +20,15 @@ enum ScriptCommands {
             run: { session, call throws(ScriptError) in
                 let name = call.word(1)
                 if name != "-" { try session.admitFiles(for: call, writing: true) }
-                let script: String
+                var script: String
                 do throws(ScriptError.Kind) {
                     script = try SessionScript.text(of: session)
                 } catch {
                     throw ScriptError(error, at: call.range(1))
                 }
                 if name == "-" {
-                    session.emit(.text(String(script.dropLast())), call)
+                    script.removeLast()
+                    session.emit(.text(script), call)
                 } else {
                     try session.writeFile(Array(script.utf8), to: session.filePath(name, for: call),
                                           for: call)
@@ -73,7 +74,7 @@ enum ScriptCommands {
             details: "Quote text to keep ';', '#' or several blanks in it.",
             example: "echo \"a;b\" c",
             run: { session, call throws(ScriptError) in
-                session.emit(.echo(call.joinedWords(1)), call)
+                session.emitWords(call, 1)
             }),
         CommandSpec(
             name: "help", aliases: [], group: .script,

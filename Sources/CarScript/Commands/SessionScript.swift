@@ -8,17 +8,23 @@ import CarFactory
 /// never written.
 enum SessionScript {
     static func text(of session: Session) throws(ScriptError.Kind) -> String {
-        var lines = ["# carfab session, saved by carfab \(Engine.version)"]
+        var head: [UInt8] = []
+        func add(_ line: String, to bytes: inout [UInt8]) {
+            bytes.append(contentsOf: line.utf8)
+            bytes.append(0x0A)
+        }
+        add("# carfab session, saved by carfab \(Engine.version)", to: &head)
         for name in session.variableNames {
-            lines += try variableLines(name, session.variables[name] ?? "")
+            for line in try variableLines(name, session.variables[name] ?? "") { add(line, to: &head) }
         }
         for definition in session.definitions {
-            switch definition {
-            case .option(let option): lines.append(try fitting(Self.definition(of: option), "option '\(option.name)'"))
-            case .model(let model): lines.append(try fitting(Self.definition(of: model), "model '\(model.name)'"))
-            case .rule(let rule): lines.append(try fitting(Self.definition(of: rule), "a rule on '\(rule.first.option)'"))
-            case .currency(let currency): lines.append(try fitting(Self.definition(of: currency), "currency \(currency.code)"))
+            let line = switch definition {
+            case .option(let option): try fitting(Self.definition(of: option), "option '\(option.name)'")
+            case .model(let model): try fitting(Self.definition(of: model), "model '\(model.name)'")
+            case .rule(let rule): try fitting(Self.definition(of: rule), "a rule on '\(rule.first.option)'")
+            case .currency(let currency): try fitting(Self.definition(of: currency), "currency \(currency.code)")
             }
+            add(line, to: &head)
         }
         // A rate is written if it changed since the session began, or since its currency was defined in it.
         // (Currencies defined in the session follow the initial ones, in the order defined.)
@@ -26,34 +32,125 @@ enum SessionScript {
         for case .currency(let currency) in session.definitions { rates.append(currency.rate) }
         for (currency, rate) in zip(session.catalog.currencies, rates) where currency.code != Currency.base.code {
             if rate != currency.rate {
-                lines.append("rate \(word(currency.code)) \(currency.rate)")
+                add("rate \(word(currency.code)) \(currency.rate)", to: &head)
             }
         }
-        // Each car is rebuilt from its model's defaults in one `set` of every part that differs,
-        // which only the finished car must keep the rules for: a rule added after a car was
-        // built may forbid every car on the way to it one part at a time.
-        let stock = session.stock
-        for number in stride(from: 1, through: stock.lineCount, by: 1) {
-            guard let line = try? stock.line(number) else { break }
-            lines.append(try fitting("car \(word(line.car.factory.model)) \(line.count)", "stock line \(number)"))
-            let changes = PartFamily.allCases.filter { line.car.part(of: $0) !== line.car.factory.defaultPart(of: $0) }
-            if !changes.isEmpty {
-                let pairs = changes.map { "\($0) \(word(line.car.part(of: $0).name))" }
-                lines.append(try fitting("set " + pairs.joined(separator: " "), "stock line \(number)"))
+        var tail: [UInt8] = []
+        if let current = session.stock.currentNumber, current != session.stock.lineCount {
+            add("select \(current)", to: &tail)
+        }
+        // The stock is measured first, so that the script is made once, at its size: saving
+        // a large stock takes memory for the script's text and little more.
+        let stock = StockText(session.stock)
+        let stockLength = try stock.measure()
+        let length = head.count + stockLength + tail.count
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var position = 0
+            for byte in head {
+                buffer[position] = byte
+                position += 1
             }
+            position = stock.write(into: buffer, at: position)
+            for byte in tail {
+                buffer[position] = byte
+                position += 1
+            }
+            return position
         }
-        if let current = session.stock.currentNumber, current != stock.lineCount {
-            lines.append("select \(current)")
+    }
+
+    /// Each stock line as `car MODEL COUNT`, then a `set` of every part that differs from the
+    /// model's defaults, in one step: only the finished car must keep the rules, and a rule
+    /// added after a car was built may forbid every car on the way to it one part at a time.
+    /// A configuration's two pieces of text are made once, by its id, and copied for each line
+    /// that holds it: a stock of a million lines is written at a few hundred instructions a line.
+    private final class StockText {
+        let stock: StockLedger
+        var made: [(car: [UInt8], set: [UInt8])?]
+
+        init(_ stock: StockLedger) {
+            self.stock = stock
+            made = Array(repeating: nil, count: stock.configurationCount)
         }
-        return lines.joined(separator: "\n") + "\n"
+
+        /// The text of configuration `id`, made the first time.
+        func text(_ id: Int32) -> (car: [UInt8], set: [UInt8]) {
+            if let known = made[Int(id)] { return known }
+            let car = Car(configuration: stock.configuration(id))
+            let changes = PartFamily.allCases.filter { car.part(of: $0) !== car.factory.defaultPart(of: $0) }
+            let pairs = changes.map { "\($0) \(word(car.part(of: $0).name))" }
+            let text = (Array("car \(word(car.factory.model)) ".utf8),
+                        changes.isEmpty ? [] : Array(("set " + pairs.joined(separator: " ")).utf8))
+            made[Int(id)] = text
+            return text
+        }
+
+        /// How many bytes the lines take; throws for the first line that would be too long.
+        func measure() throws(ScriptError.Kind) -> Int {
+            var length = 0
+            for number in stride(from: 1, through: stock.lineCount, by: 1) {
+                let (id, count) = stock.entry(number)
+                let text = text(id)
+                let carLine = text.car.count + SessionScript.digits(count)
+                guard carLine <= maximumLineLength && text.set.count <= maximumLineLength else {
+                    throw lineTooLong("stock line \(number)")
+                }
+                length += carLine + 1 + (text.set.isEmpty ? 0 : text.set.count + 1)
+            }
+            return length
+        }
+
+        /// Writes the lines (measured first) into `buffer` from `position`; returns where they end.
+        func write(into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+            var position = start
+            func put(_ bytes: [UInt8]) {
+                for byte in bytes {
+                    buffer[position] = byte
+                    position += 1
+                }
+            }
+            for number in stride(from: 1, through: stock.lineCount, by: 1) {
+                let (id, count) = stock.entry(number)
+                let text = text(id)
+                put(text.car)
+                var rest = count.magnitude
+                let digits = SessionScript.digits(count)
+                for offset in stride(from: digits - 1, through: 0, by: -1) {
+                    buffer[position + offset] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+                    rest /= 10
+                }
+                position += digits
+                buffer[position] = 0x0A
+                position += 1
+                if !text.set.isEmpty {
+                    put(text.set)
+                    buffer[position] = 0x0A
+                    position += 1
+                }
+            }
+            return position
+        }
+    }
+
+    /// How many decimal digits a count takes (counts are positive).
+    static func digits(_ value: Int64) -> Int {
+        var rest = value.magnitude
+        var digits = 1
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        return digits
     }
 
     /// `line`, if it is short enough to be read back; else why it cannot be saved.
     private static func fitting(_ line: String, _ what: @autoclosure () -> String) throws(ScriptError.Kind) -> String {
-        guard line.utf8.count <= maximumLineLength else {
-            throw .io("cannot save: \(ScriptError.shown(what())) would be a line longer than the limit of \(maximumLineLength) bytes")
-        }
+        guard line.utf8.count <= maximumLineLength else { throw lineTooLong(what()) }
         return line
+    }
+
+    private static func lineTooLong(_ what: String) -> ScriptError.Kind {
+        .io("cannot save: \(ScriptError.shown(what)) would be a line longer than the limit of \(maximumLineLength) bytes")
     }
 
     /// `var NAME VALUE`, or for a value too long to be quoted on one line, a `var` with its

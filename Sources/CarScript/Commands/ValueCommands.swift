@@ -10,11 +10,18 @@ enum ValueCommands {
             details: "Prints 'N Cars in Stock. Total Value: AMOUNT'. The value is summed in the base currency and converted once, rounding half to even.",
             example: "total GBP",
             run: { session, call throws(ScriptError) in
-                let valuation = call.valuationOrBase(1)
-                let value = try call.at(1) { () throws(CarFactoryError) in
-                    try valuation.converter.convertMinorUnits(session.stock.valueMinorUnits)
+                let count = session.stock.carCount
+                let base = session.stock.valueMinorUnits
+                let failure = call.withValuationOrBase(1) { valuation -> ScriptError? in
+                    do throws(CarFactoryError) {
+                        let value = try valuation.converter.convertMinorUnits(base)
+                        session.emit(.total(count: count, value: value, valuation), call)
+                        return nil
+                    } catch {
+                        return ScriptError(.domain(error), at: call.range(1))
+                    }
                 }
-                session.emit(.total(count: session.stock.carCount, value: value, valuation), call)
+                if let failure { throw failure }
             }),
         CommandSpec(
             name: "price", aliases: [], group: .value,
@@ -24,11 +31,16 @@ enum ValueCommands {
             example: "price EUR",
             run: { session, call throws(ScriptError) in
                 let unitPrice = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentPriceMinorUnits() }
-                let valuation = call.valuationOrBase(1)
-                let price = try call.at(1) { () throws(CarFactoryError) in
-                    try valuation.converter.convertMinorUnits(unitPrice)
+                let failure = call.withValuationOrBase(1) { valuation -> ScriptError? in
+                    do throws(CarFactoryError) {
+                        let price = try valuation.converter.convertMinorUnits(unitPrice)
+                        session.emit(.amount(price, valuation), call)
+                        return nil
+                    } catch {
+                        return ScriptError(.domain(error), at: call.range(1))
+                    }
                 }
-                session.emit(.amount(price, valuation), call)
+                if let failure { throw failure }
             }),
         CommandSpec(
             name: "rate", aliases: [], group: .value,

@@ -5,7 +5,12 @@
 public struct Diagnostic: Equatable, Sendable {
     /// How grave a diagnostic is.
     public enum Severity: String, Equatable, Sendable {
-        case error, warning, note
+        /// The command failed and changed nothing.
+        case error
+        /// Something works but is likely a mistake.
+        case warning
+        /// More about the diagnostic before it.
+        case note
     }
 
     /// More about a diagnostic, possibly at another place.
@@ -16,7 +21,7 @@ public struct Diagnostic: Equatable, Sendable {
         public var place: String?
 
         /// A note saying `message`, at `place` if given.
-        public init(_ message: String, at place: String? = nil) {
+        package init(_ message: String, at place: String? = nil) {
             self.message = message
             self.place = place
         }
@@ -25,12 +30,15 @@ public struct Diagnostic: Equatable, Sendable {
     /// A change that would put the problem right: `replacement` in place of columns
     /// `column..<endColumn` of the diagnostic's line (a did-you-mean name).
     public struct FixIt: Equatable, Sendable {
+        /// The 1-based column of the first character replaced.
         public var column: Int
+        /// The column just after the last character replaced.
         public var endColumn: Int
+        /// The text to put there.
         public var replacement: String
 
         /// `replacement` for columns `column..<endColumn`.
-        public init(column: Int, endColumn: Int, replacement: String) {
+        package init(column: Int, endColumn: Int, replacement: String) {
             self.column = column
             self.endColumn = endColumn
             self.replacement = replacement
@@ -62,7 +70,7 @@ public struct Diagnostic: Equatable, Sendable {
     public var fixIts: [FixIt]
 
     /// Makes a diagnostic.
-    public init(id: String, severity: Severity = .error, file: String, line: Int, column: Int, endColumn: Int? = nil,
+    package init(id: String, severity: Severity = .error, file: String, line: Int, column: Int, endColumn: Int? = nil,
                 message: String, source: SourceExcerpt? = nil, includedFrom: [String] = [], notes: [Note] = [],
                 fixIts: [FixIt] = []) {
         self.id = id
@@ -79,7 +87,7 @@ public struct Diagnostic: Equatable, Sendable {
     }
 
     /// A problem with a whole file (it could not be opened or read): no line, no source.
-    public static func file(_ file: String, _ message: String, includedFrom: [String] = []) -> Diagnostic {
+    package static func file(_ file: String, _ message: String, includedFrom: [String] = []) -> Diagnostic {
         Diagnostic(id: "unreadable-file", file: file, line: 0, column: 0, message: message, includedFrom: includedFrom)
     }
 }
@@ -90,12 +98,13 @@ public struct SourceExcerpt: Equatable, Sendable {
     public var text: String
     /// The 1-based column in the whole line of `text`'s first character.
     public var startColumn: Int
-    /// Whether the line goes on before `text`, and after it.
+    /// Whether the line goes on before `text`.
     public var cutBefore: Bool
+    /// Whether the line goes on after `text`.
     public var cutAfter: Bool
 
     /// An excerpt of `text` starting at column `startColumn`.
-    public init(_ text: String, startColumn: Int = 1, cutBefore: Bool = false, cutAfter: Bool = false) {
+    package init(_ text: String, startColumn: Int = 1, cutBefore: Bool = false, cutAfter: Bool = false) {
         self.text = text
         self.startColumn = startColumn
         self.cutBefore = cutBefore

@@ -8,7 +8,7 @@ public enum LineSourceFailure: Error, Equatable, Sendable {
     case lineTooLong(limit: Int)
     /// The input could not be read at all.
     case unreadable(String)
-    /// A stop was asked for (a signal, `Engine.cancel()`).
+    /// A stop was asked for (a signal, `Engine.cancellation`).
     case interrupted
     /// Ctrl-C at the prompt: what was typed is dropped.
     case abandoned

@@ -30,7 +30,9 @@ final class CatalogIndex {
     /// array lookup that would count a reference to what it returns.
     let floorplans: GrowingList<any Part>, suspensions: GrowingList<any Part>, drivetrains: GrowingList<any Part>
     let valuations: GrowingList<CurrencyValuation>
-    /// The same valuations, to borrow on the hot path without counting references (`valuations` keeps them).
+    /// The same valuations, to borrow on the hot path without counting references (`valuations`
+    /// keeps them): `price` and `total` borrow theirs, which saves ~105 instructions of each
+    /// (callgrind, 20,000 `price` and 20,000 `total GBP`: 1,261 -> 1,155 and 1,578 -> 1,476).
     let borrowedValuations: GrowingList<Unmanaged<CurrencyValuation>>
     // The names are looked up through views of their indexes (plain values, so a lookup
     // counts no reference), taken afresh after each change.
@@ -155,6 +157,46 @@ final class CatalogIndex {
     func update(_ rules: RuleSet) {
         self.rules = rules
         rulesVersion += 1
+    }
+
+    /// Takes `catalog` (an earlier or later value of the catalog it was kept in step with, put
+    /// back by `undo` or `redo`): drops or adds the options, models and currencies that differ
+    /// at the end, takes every rate and the rules. What was worked out under the old catalog
+    /// is forgotten (the rules' version moves on).
+    func sync(with catalog: Catalog) {
+        for family in PartFamily.allCases {
+            let wanted = catalog.options(of: family).parts
+            let parts = parts(family.index)
+            if parts.count > wanted.count {
+                names(family.index).removeInPlace(from: wanted.count)
+                parts.removeLast(parts.count - wanted.count)
+                switch family.index {
+                case 0: floorplanLookup = floorplanNames.view
+                case 1: suspensionLookup = suspensionNames.view
+                default: drivetrainLookup = drivetrainNames.view
+                }
+            }
+            for part in wanted[parts.count...] { add(part) }
+        }
+        let factories = catalog.registry.factories
+        if self.factories.count > factories.count {
+            modelNames.removeInPlace(from: factories.count)
+            models = modelNames.view
+            self.factories.removeLast(self.factories.count - factories.count)
+        }
+        for factory in factories[self.factories.count...] { add(factory) }
+        let currencies = catalog.currencies
+        if valuations.count > currencies.count {
+            currencyNames.removeInPlace(from: currencies.count)
+            self.currencies = currencyNames.view
+            borrowedValuations.removeLast(valuations.count - currencies.count)
+            valuations.removeLast(valuations.count - currencies.count)
+        }
+        for position in 0..<valuations.count where valuations[position].currency.rate != currencies[position].rate {
+            update(currencies[position], at: position)
+        }
+        for currency in currencies[valuations.count...] { add(currency) }
+        update(catalog.ruleSet)
     }
 
     /// Never changes, so views of it stay good.

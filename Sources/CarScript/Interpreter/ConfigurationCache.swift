@@ -1,53 +1,32 @@
 import CarFactory
 
-// `car` and `set` on the direct path come down to integers: a model's default configuration
-// and the outcome of putting an option on a configuration are worked out once (by the rule
-// set, as the general path does) and remembered by the stock's configuration ids, so a
-// repeated command is a table lookup and a stock entry, with no object touched.
+// `car` and `set` come down to integers: a model's default configuration and the outcome of
+// putting an option on a configuration are worked out once (by the rule set, through
+// `CarBuilder`) and remembered by the stock's configuration ids, so a repeated command is a
+// table lookup and a stock entry by id, with no object touched.
 
-/// What the direct path remembers about configurations, by the stock's ids: each model's
-/// default configuration, each change's outcome, and each configuration's `show` text.
-/// Good for one generation of the stock's ids under one set of rules: `validate` forgets
-/// everything when either has changed, in constant time (each entry carries the stamp it
-/// was made under, and a new stamp makes every older entry unknown). Kept inline in the
-/// session and never copied (see `DenseTable`).
+/// What the session remembers about configurations, by the stock's ids: each model's default
+/// configuration and each change's outcome. Good for one generation of the stock's ids under
+/// one set of rules: `validate` forgets everything when either has changed, in constant time
+/// (each entry carries the stamp it was made under, and a new stamp makes every older entry
+/// unknown). Kept inline in the session and never copied (see `DenseTable`).
 struct ConfigurationCache: ~Copyable {
-    /// A configuration id and its unit price; an id of `unknown` or `refused` says there is none.
+    /// A configuration id; an id of `unknown` or `refused` says there is none.
     struct Known: BitwiseCopyable {
         var id: Int32
         var stamp: UInt32 = 0
-        var price: Int64
-        static let unknown = Known(id: -1, price: 0)
-        static let refused = Known(id: -2, price: 0)
+        static let unknown = Known(id: -1)
+        static let refused = Known(id: -2)
     }
-
-    /// Where a configuration's `show` text lies in `shownText`.
-    struct Span: BitwiseCopyable {
-        var start: Int
-        var count: Int32
-        var stamp: UInt32
-        static let none = Span(start: -1, count: 0, stamp: 0)
-    }
-
-    /// The longest `show` text kept, and the most bytes of them kept in all: the cache stays
-    /// small whatever names a catalog gives its models and options.
-    static let longestText = 4096
-    static let allTexts = 1 << 20
 
     private var generation = -1
     private var rulesVersion = -1
     /// The stamp entries made now carry (0 is never one).
     private var stamp: UInt32 = 1
-    private var shownStamp: UInt32 = 1
     /// By model position.
     private var defaults = DenseTable(filler: Known.unknown)
     /// By (configuration id, family, option).
     var transitions = TransitionTable()
-    /// By configuration id.
-    private var shown = DenseTable(filler: Span.none)
-    /// The `show` texts, back to back.
-    private var shownText = DenseTable(filler: UInt8(0), capacity: 1024)
-    private var shownCount = 0
 
     /// Forgets everything if the stock's ids or the rules are not what it was made under.
     @inline(__always)
@@ -62,14 +41,11 @@ struct ConfigurationCache: ~Copyable {
         self.generation = generation
         self.rulesVersion = rulesVersion
         if stamp == UInt32.max {
-            // Once in four billion resets, stamps start again from tables wiped whole.
+            // Once in four billion resets, stamps start again from a table wiped whole.
             defaults.reset()
-            shown.reset()
             stamp = 0
-            shownStamp = 0
         }
         stamp += 1
-        forgetTexts()
         transitions.reset()
     }
 
@@ -85,44 +61,10 @@ struct ConfigurationCache: ~Copyable {
         known.stamp = stamp
         defaults[model] = known
     }
-
-    /// Where configuration `id`'s `show` text is, if kept.
-    @inline(__always)
-    func shownSpan(_ id: Int32) -> Span? {
-        let span = shown[Int(id)]
-        return span.stamp == shownStamp ? span : nil
-    }
-
-    /// Keeps `text` as configuration `id`'s `show` text, unless it is too long to keep.
-    mutating func keepText(_ text: [UInt8], for id: Int32) -> Span? {
-        guard text.count <= Self.longestText else { return nil }
-        if shownCount + text.count > Self.allTexts { forgetTexts() }
-        let span = Span(start: shownCount, count: Int32(text.count), stamp: shownStamp)
-        for byte in text {
-            shownText[shownCount] = byte
-            shownCount += 1
-        }
-        shown[Int(id)] = span
-        return span
-    }
-
-    private mutating func forgetTexts() {
-        if shownStamp == UInt32.max {
-            shown.reset()
-            shownStamp = 0
-        }
-        shownStamp += 1
-        shownCount = 0
-    }
-
-    /// The text of `span`; valid until the next `keepText`.
-    func text(_ span: Span) -> UnsafeBufferPointer<UInt8> {
-        shownText.values(span.start..<span.start + Int(span.count))
-    }
 }
 
 /// The outcome of each change made so far: (configuration id, family, option) to the changed
-/// configuration's id and price, or `refused`. Open addressing over raw storage it owns; it
+/// configuration's id, or `refused`. Open addressing over raw storage it owns; it
 /// holds at most `limit` outcomes and starts again when full, so it cannot grow without bound.
 struct TransitionTable: ~Copyable {
     private struct Slot: BitwiseCopyable {

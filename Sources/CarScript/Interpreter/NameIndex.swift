@@ -115,6 +115,19 @@ struct NameIndex: Sendable {
             }
         }
 
+        /// Drops the entries added for values `value` and above: the names of the last
+        /// definitions, taken back (entries are added in the order of their values).
+        func removeEntries(from value: Int) {
+            var kept = entryCount
+            while kept > 0 && entries[kept - 1].value >= value { kept -= 1 }
+            guard kept < entryCount else { return }
+            changes.pointee += 1
+            keyCount = entries[kept].start
+            entryCount = kept
+            placeAll()
+            arrange()
+        }
+
         private func placeAll() {
             slots.update(repeating: -1, count: slotCount)
             displaced = 0
@@ -308,6 +321,11 @@ struct NameIndex: Sendable {
             guard table.find(bytes, key: key) == nil else { return }
             table.add(folded, key: key, value: value)
         }
+    }
+
+    /// Drops the names of values `value` and above from the table itself (see `addInPlace`).
+    func removeInPlace(from value: Int) {
+        table.removeEntries(from: value)
     }
 
     /// `arrange`, on the table itself (see `addInPlace`).

@@ -13,7 +13,6 @@ extension Session {
         var options = EngineOptions()
         options.fileAccess = .refused(by: "while completing")
         options.environment = self.options.environment
-        options.directPath = false
         options.rehearsing = true
         let copy = Session(catalog: catalog, sink: Silence(), options: options, commands: commands)
         copy.stock = stock
@@ -30,7 +29,7 @@ extension Session {
         switch spec.group {
         case .configure, .definition, .value: true
         case .script: spec.name == "var"
-        case .catalog, .system: false
+        case .catalog, .history, .system: false
         }
     }
 }

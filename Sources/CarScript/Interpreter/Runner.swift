@@ -4,10 +4,10 @@ import Glibc
 import CarFactory
 
 /// The most bytes one logical line may hold.
-public let maximumLineLength = 1 << 20
+package let maximumLineLength = 1 << 20
 
 /// How deeply `source` may nest.
-public let maximumSourceDepth = 64
+package let maximumSourceDepth = 64
 
 /// One script being run: its source, the logical line being run, and where it was included from.
 final class ScriptFrame {
@@ -59,8 +59,13 @@ extension Session {
     /// Runs every line of `source` until it ends, `quit`, or (unless going on) the first error.
     func run(_ source: any LineSource) {
         let path = source.path
-        run(ScriptFrame(source: source, directory: path.map(directoryName) ?? ".",
-                        identity: path.flatMap(realPath), includedFrom: [], session: self))
+        if history == nil && (source.isInteractive || options.keepsUndoHistory) && !options.rehearsing && !options.checkOnly {
+            startHistory()
+        }
+        let frame = ScriptFrame(source: source, directory: path.map(directoryName) ?? ".",
+                                identity: path.flatMap(realPath), includedFrom: [], session: self)
+        run(frame)
+        if frames.isEmpty { endOfInput(frame) }
     }
 
     /// Runs `text` as if it were a file called `name`.
@@ -262,10 +267,6 @@ extension Session {
         // The command table keeps its specs alive: dispatch borrows the spec rather than
         // counting a reference to it on every command.
         let spec = commands.unretainedSpec(at: position)
-        if usesDirectPath, let direct = commands.directCommand(at: position),
-           runDirectly(direct, words, lexer: lexer, spec: spec) {
-            return
-        }
         let outcome = spec._withUnsafeGuaranteedRef { spec -> DispatchOutcome in
             do throws(ScriptError) {
                 try dispatch(spec, words: words, lexer: lexer, nameRange: nameToken.range)
@@ -300,7 +301,7 @@ extension Session {
         if let check = spec.check { try check(self, invocation) }
         if options.checkOnly && !spec.runsWhenChecking { return }
         if options.rehearsing && !Self.rehearses(spec) { return }
-        try spec.run(self, invocation)
+        if history == nil { try spec.run(self, invocation) } else { try runRecorded(spec, invocation) }
         withExtendedLifetime(catalogIndex) {}
     }
 
@@ -308,7 +309,13 @@ extension Session {
     func report(_ error: ScriptError) {
         failureCount += 1
         guard let frame = frames.last else { return }
-        sink.receive(frame.lines.diagnostic(error, includedFrom: frame.includedFrom))
+        var diagnostic = frame.lines.diagnostic(error, includedFrom: frame.includedFrom)
+        // In a script, an error inside a transaction rolls it back (see `UndoHistory.swift`).
+        if history?.inTransaction == true, !atPrompt, error.kind != .reported {
+            rollBackEverything()
+            diagnostic.notes.append(.init("the open transaction was rolled back"))
+        }
+        sink.receive(diagnostic)
     }
 
     /// Reports a file named on the command line that could not be opened.

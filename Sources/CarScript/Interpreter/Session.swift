@@ -2,7 +2,7 @@ import CarFactory
 
 /// The most bytes a session's variables may hold in all, names and values (each value at
 /// most 1 MiB, as long as a word may grow).
-public let maximumVariableStorage = 1 << 24
+package let maximumVariableStorage = 1 << 24
 
 /// One interpreter session: the catalog, the stock, and where results go. `Engine` is its
 /// public face.
@@ -17,22 +17,17 @@ final class Session {
     let arguments = ArgumentSpace()
     /// The stock lines.
     @exclusivity(unchecked) var stock = StockLedger()
-    /// The direct path's memory of configurations, by the stock's ids.
+    /// What `car` and `set` remember of configurations, by the stock's ids.
     @exclusivity(unchecked) var configurations = ConfigurationCache()
     /// The command table dispatch reads.
     let commands: CommandTable
     /// Where results and diagnostics go.
     let sink: any ResultSink
-    /// The sink again if it takes results straight from the direct path: held without
-    /// counting references (`sink` keeps it alive), so calling it on every command counts none.
-    unowned(unsafe) let directSink: (any DirectTextSink)?
-    /// Whether common commands take the direct path (not while only checking or loading a catalog).
-    let usesDirectPath: Bool
-    /// Room to join `echo`'s words for the direct path.
+    /// Room to join `echo`'s words in.
     let scratch = ByteBuffer()
     /// How errors and files are handled.
     let options: EngineOptions
-    /// Asked for by a signal, a closed output, or `Engine.cancel()`: looked for between lines and commands.
+    /// Asked for by a signal, a closed output, or `Engine.cancellation`: looked for between lines and commands.
     let stop: StopRequest
     /// The program around the engine, for `services`.
     weak var host: (any EngineHost)?
@@ -53,6 +48,31 @@ final class Session {
     private(set) var variableNames: [String] = []
     /// The bytes of the variables' names and values, against `maximumVariableStorage`.
     private(set) var variableStorage = 0
+
+    /// What takes back the changes made, when kept (see `UndoHistory.swift`): nil keeps none.
+    @exclusivity(unchecked) var history: UndoHistory?
+
+    /// Puts variable `name` back to `value` (nil: not set), as `undo` does; returns what it held.
+    func restoreVariable(_ name: String, to value: String?) -> String? {
+        let old = variables[name]
+        variableStorage -= old.map { name.utf8.count + $0.utf8.count } ?? 0
+        if let value {
+            if variables.updateValue(value, forKey: name) == nil { variableNames.append(name) }
+            variableStorage += name.utf8.count + value.utf8.count
+        } else if old != nil {
+            variables[name] = nil
+            if let position = variableNames.lastIndex(of: name) { variableNames.remove(at: position) }
+        }
+        return old
+    }
+
+    /// Puts the catalog back to `earlier` (or forward, for `redo`), keeping the index in step; returns the one replaced.
+    func restoreCatalog(_ earlier: Catalog) -> Catalog {
+        let replaced = catalog
+        catalog = earlier
+        index.sync(with: catalog)
+        return replaced
+    }
 
     /// Takes `other`'s variables as they are (a copy of the session for completion).
     func takeVariables(of other: Session) {
@@ -75,8 +95,6 @@ final class Session {
         initialRates = catalog.currencies.map(\.rate)
         definitionsBefore = catalog.definitions.count
         self.sink = sink
-        directSink = sink as? any DirectTextSink
-        usesDirectPath = options.directPath && !options.checkOnly && !options.definitionsOnly
         self.options = options
         stop = options.stop
         self.commands = commands
@@ -98,8 +116,10 @@ final class Session {
         let old = variables[name].map { name.utf8.count + $0.utf8.count } ?? 0
         let total = variableStorage - old + name.utf8.count + value.utf8.count
         guard total <= maximumVariableStorage else { throw .variablesTooLarge(limit: maximumVariableStorage) }
+        let previous = history == nil ? nil : variables[name]
         if variables.updateValue(value, forKey: name) == nil { variableNames.append(name) }
         variableStorage = total
+        if history != nil { history?.record(.variable(name, previous)) }
     }
 
     /// Puts the values of the variables referred to in tokens `words` into their words, so
@@ -162,6 +182,14 @@ final class Session {
     func emit(_ result: CommandResult, _ invocation: Invocation) {
         invocation.specRef.borrow { sink.receive(result, from: $0) }
     }
+
+    /// Passes the words of argument `index` on, joined by single spaces (`echo`): lent from
+    /// the session's scratch buffer, so that a sink that writes them copies them once.
+    func emitWords(_ invocation: Invocation, _ index: Int) {
+        scratch.removeAll()
+        invocation.joinWords(index, into: scratch)
+        scratch.withSpan { text in invocation.specRef.borrow { sink.receive(echo: text, from: $0) } }
+    }
 }
 
 /// A change to a session's catalog.
@@ -179,6 +207,8 @@ extension Session {
     /// the one way the catalog changes. (The catalog records each definition, which is what
     /// `save` writes.)
     func changeCatalog(_ change: CatalogChange) throws(CarFactoryError) {
+        // Kept whole for `undo`: a catalog is copied on write, so this costs a copy of what changes.
+        let before = history == nil ? nil : catalog
         switch change {
         case .option(let definition):
             let part = try catalog.define(definition)
@@ -198,5 +228,6 @@ extension Session {
             let position = try catalog.setRate(of: code, to: rate)
             index.update(catalog.currencies[position], at: position)
         }
+        if let before { history?.record(.catalog(before)) }
     }
 }

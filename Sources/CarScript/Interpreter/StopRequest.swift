@@ -9,7 +9,7 @@ public final class StopRequest: Sendable {
     /// No stop asked for yet.
     public init() {}
 
-    /// Asks to stop; `code` says why: a signal's number, or -1 for `Engine.cancel()`.
+    /// Asks to stop; `code` says why: a signal's number, or -1 for `Engine.cancellation`.
     public func request(_ code: Int32 = -1) {
         pending.store(code, ordering: .relaxed)
     }
@@ -21,7 +21,7 @@ public final class StopRequest: Sendable {
     public var code: Int32 { pending.load(ordering: .relaxed) }
 
     /// Takes back a pending request of `code`: Ctrl-C at a prompt stops only what was running.
-    public func withdraw(_ code: Int32) -> Bool {
+    package func withdraw(_ code: Int32) -> Bool {
         pending.compareExchange(expected: code, desired: 0, ordering: .relaxed).exchanged
     }
 }

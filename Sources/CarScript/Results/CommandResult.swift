@@ -22,12 +22,15 @@ public enum CommandResult: Sendable {
 public struct Table: Sendable {
     /// A column: its title, its JSON key, and whether it lines up on the right.
     public struct Column: Sendable {
+        /// The heading text output shows.
         public let title: String
+        /// The key of the column's values in JSON output.
         public let key: String
+        /// Whether values line up on the right (numbers, amounts).
         public let alignRight: Bool
 
         /// A column titled `title`; the JSON key defaults to the title with `_` for blanks.
-        public init(_ title: String, key: String? = nil, alignRight: Bool = false) {
+        package init(_ title: String, key: String? = nil, alignRight: Bool = false) {
             self.title = title
             self.key = key ?? title.replacingBlanks()
             self.alignRight = alignRight
@@ -36,10 +39,15 @@ public struct Table: Sendable {
 
     /// One value.
     public enum Cell: Sendable {
+        /// Text, shown as it is (escaped for a terminal).
         case text(String)
+        /// A whole number.
         case integer(Int64)
+        /// An amount with its currency.
         case money(Money)
+        /// A list of names (an option's other names).
         case names([String])
+        /// Yes or no.
         case flag(Bool)
         /// No value (a floorplan's seats on a suspension row).
         case none
@@ -55,13 +63,13 @@ public struct Table: Sendable {
     private var made: (count: Int, row: @Sendable (Int) -> [Cell])?
 
     /// A table with `columns` and no rows.
-    public init(_ columns: [Column], emptyMessage: String? = nil) {
+    package init(_ columns: [Column], emptyMessage: String? = nil) {
         self.columns = columns
         self.emptyMessage = emptyMessage
     }
 
     /// A table with `columns` and `count` rows, row `i` made by `row(i)` each time it is asked for.
-    public init(_ columns: [Column], emptyMessage: String? = nil, count: Int, row: @escaping @Sendable (Int) -> [Cell]) {
+    package init(_ columns: [Column], emptyMessage: String? = nil, count: Int, row: @escaping @Sendable (Int) -> [Cell]) {
         self.init(columns, emptyMessage: emptyMessage)
         made = (count, row)
     }
@@ -78,7 +86,7 @@ public struct Table: Sendable {
     public var rows: [[Cell]] { (0..<rowCount).map(row) }
 
     /// Adds a row.
-    public mutating func append(_ row: [Cell]) {
+    package mutating func append(_ row: [Cell]) {
         precondition(made == nil, "rows are added to a table of stored rows only")
         stored.append(row)
     }

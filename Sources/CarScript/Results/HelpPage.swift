@@ -9,7 +9,7 @@ public enum HelpPage: Sendable {
     case topic(introduction: String, entries: [(key: String, meaning: String)], closing: String)
 
     /// The pages `help NAME` shows besides the commands', each with its one-line summary.
-    public static let topics: [(name: String, summary: String, page: HelpPage)] = [
+    package static let topics: [(name: String, summary: String, page: HelpPage)] = [
         ("keys", "the keys that edit a line at the prompt", keys),
     ]
 

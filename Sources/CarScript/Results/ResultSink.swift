@@ -8,11 +8,20 @@ public protocol ResultSink: AnyObject {
     func receive(_ diagnostic: Diagnostic)
     /// Lets everything held back go (a prompt is about to wait for a person).
     func flush()
+    /// Takes `echo`'s words, joined by single spaces and lent for the call only: a sink that
+    /// writes them at once need not make them a `String` first.
+    func receive(echo text: Span<UInt8>, from command: CommandSpec)
 }
 
 extension ResultSink {
     /// Nothing is held back.
     public func flush() {}
+
+    /// The words as an owned `.echo` result.
+    public func receive(echo text: Span<UInt8>, from command: CommandSpec) {
+        let words = text.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+        receive(.echo(words), from: command)
+    }
 }
 
 /// The results and diagnostics of an evaluation, kept.

@@ -24,20 +24,14 @@ struct DenseTable<Value: BitwiseCopyable>: ~Copyable {
     @inline(__always)
     subscript(key: Int) -> Value {
         get {
-            assert(key >= 0, "negative key \(key)")
-            return key < capacity ? storage[key] : filler
+            // One unsigned comparison checks both ends, in every build.
+            UInt(bitPattern: key) < UInt(bitPattern: capacity) ? storage[key] : filler
         }
         set {
             precondition(key >= 0, "negative key \(key)")
             if key >= capacity { grow(toHold: key) }
             storage[key] = newValue
         }
-    }
-
-    /// Values `range`, which must have been set; valid until the table next grows.
-    func values(_ range: Range<Int>) -> UnsafeBufferPointer<Value> {
-        precondition(range.lowerBound >= 0 && range.upperBound <= capacity, "values \(range) of \(capacity)")
-        return UnsafeBufferPointer(start: storage + range.lowerBound, count: range.count)
     }
 
     /// Sets every key back to the filler.

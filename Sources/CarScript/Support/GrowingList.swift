@@ -47,6 +47,13 @@ final class GrowingList<Element> {
         count += 1
     }
 
+    /// Drops the last `k` elements (`undo` of a definition).
+    func removeLast(_ k: Int) {
+        precondition(k >= 0 && k <= count, "removing \(k) of \(count)")
+        count -= k
+        (storage + count).deinitialize(count: k)
+    }
+
     /// Every element, in order.
     var all: [Element] { (0..<count).map { storage[$0] } }
 }

@@ -55,6 +55,8 @@ enum Kind: Error, Equatable, Sendable {
         case domain(CarFactoryError)
         case io(String)
         case refused(String)
+        /// `undo`, `redo` or a transaction command with nothing to act on.
+        case history(String)
         case expectationFailed(field: String, expected: String, actual: String)
         /// Already reported where it happened (inside a sourced file): only stops the line.
         case reported
@@ -117,6 +119,7 @@ init(_ kind: Kind, at range: SourceRange) {
         case .domain(let error): error.id
         case .io: "io"
         case .refused: "refused"
+        case .history: "history"
         case .expectationFailed: "expectation-failed"
         case .reported: "reported"
         }
@@ -161,6 +164,7 @@ var message: String {
         case .domain(let error): error.description
         case .io(let text): text
         case .refused(let text): text
+        case .history(let text): text
         case .expectationFailed(let field, let expected, let actual): "expected \(field) \(Self.shown(expected)), got \(actual)"
         case .reported: "failed in a sourced file"
         }

@@ -2,7 +2,7 @@ import CarFactory
 import CarScript
 
 /// Plain text for people and scripts: the book's formats, aligned tables, compiler-style diagnostics.
-public final class TextRenderer: ResultRenderer, DirectTextSink {
+public final class TextRenderer: ResultRenderer {
     private let out: Output
     private let err: Output
     private let color: Bool
@@ -10,6 +10,9 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
     private let width: () -> Int
     /// Shows a long help page through a pager; true if it did (at a terminal only).
     var pager: ((String) -> Bool)?
+    /// `show`'s texts, made once per configuration. Unchecked: the dynamic exclusivity check
+    /// of this field cost 67 instructions a `show` (callgrind, 20,000 shows).
+    @exclusivity(unchecked) private var carTexts = CarTexts()
 
     /// Writes results to `out` and diagnostics to `err`; `color` only for a terminal; text
     /// laid out for `width` columns.
@@ -30,33 +33,10 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
         render(diagnostic)
     }
 
-    package func writeAmount(_ minorUnits: Int64, _ valuation: Unmanaged<CurrencyValuation>) {
-        valuation._withUnsafeGuaranteedRef { Self.append(minorUnits, $0.formatter, to: out) }
-        out.flushIfFull()
-    }
-
-    package func writeTotal(count: Int64, value: Int64, _ valuation: Unmanaged<CurrencyValuation>) {
-        out.write(upTo: 20) { Self.writeDecimal(count, to: $0) }
-        out.append(count == 1 ? Self.carInStock : Self.carsInStock)
-        valuation._withUnsafeGuaranteedRef { Self.append(value, $0.formatter, to: out) }
-        out.flushIfFull()
-    }
-
-    package func writeWords(_ text: UnsafeBufferPointer<UInt8>) {
-        out.append(text)
+    public func receive(echo text: Span<UInt8>, from command: CommandSpec) {
+        // Straight into the output: the words were checked as UTF-8 when the line was read.
+        text.withUnsafeBufferPointer { out.append($0) }
         out.append(0x0A)
-        out.flushIfFull()
-    }
-
-    package func carText(_ car: Car) -> [UInt8] {
-        // A small buffer that grows if it must (it writes nowhere: its descriptor is -1).
-        let text = Output(fd: -1, blockSize: 256)
-        Self.write(car, to: text)
-        return text.buffer
-    }
-
-    package func writeText(_ text: UnsafeBufferPointer<UInt8>) {
-        out.append(text)
         out.flushIfFull()
     }
 
@@ -68,7 +48,7 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
         out.append("Car type: ")
         out.write(DisplayText.escaped(car.carType))
         out.append("\nSeats: ")
-        out.write(upTo: 20) { Self.writeDecimal(Int64(floorplan.seats), to: $0) }
+        out.write(upTo: 20) { Output.writeDecimal(Int64(floorplan.seats), to: $0) }
         out.append("\nEngine: ")
         out.write(floorplan.engine.rawValue)
         out.append("\nSuspension: ")
@@ -90,15 +70,15 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
     public func render(_ result: CommandResult, command: CommandSpec) {
         switch result {
         case .car(let car):
-            Self.write(car, to: out)
+            carTexts.write(car.configuration, to: out) { Self.write(car, to: $0) }
         case .amount(let minorUnits, let valuation):
             Self.append(minorUnits, valuation.formatter, to: out)
         case .total(let count, let value, let valuation):
-            out.write(upTo: 20) { Self.writeDecimal(count, to: $0) }
+            out.write(upTo: 20) { Output.writeDecimal(count, to: $0) }
             out.append(count == 1 ? Self.carInStock : Self.carsInStock)
             Self.append(value, valuation.formatter, to: out)
         case .text(let text):
-            out.write(text)
+            out.write(inBlocks: text)
             out.append(0x0A)
         case .help(let page):
             let text = page.text(width: width()) + "\n"
@@ -130,8 +110,9 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
         let location = diagnostic.line == 0 ? "carfab: "
             : "\(DisplayText.escaped(diagnostic.file)):\(diagnostic.line):\(diagnostic.column): "
         let message = DisplayText.escaped(diagnostic.message)
-        text += color ? "\u{1B}[1m\(location)\u{1B}[31merror:\u{1B}[0m\u{1B}[1m \(message)\u{1B}[0m\n"
-                      : "\(location)error: \(message)\n"
+        let severity = diagnostic.severity.rawValue
+        text += color ? "\u{1B}[1m\(location)\u{1B}[\(diagnostic.severity == .error ? 31 : 35)m\(severity):\u{1B}[0m\u{1B}[1m \(message)\u{1B}[0m\n"
+                      : "\(location)\(severity): \(message)\n"
         if diagnostic.line > 0, let source = diagnostic.source {
             text += (source.cutBefore ? "..." : "") + DisplayText.escaped(source.text) + (source.cutAfter ? "..." : "") + "\n"
             let marker = Self.marker(under: source, from: diagnostic.column, to: diagnostic.endColumn)
@@ -177,26 +158,6 @@ public final class TextRenderer: ResultRenderer, DirectTextSink {
             bytes[length] = 0x0A
             return length + 1
         }
-    }
-
-    /// Writes `value` in decimal digits (at most 20 bytes with the sign); returns how many.
-    private static func writeDecimal(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        var rest = value.magnitude
-        var digits = 1
-        var scan = rest
-        while scan >= 10 {
-            scan /= 10
-            digits += 1
-        }
-        let sign = value < 0 ? 1 : 0
-        if sign == 1 { out[0] = UInt8(ascii: "-") }
-        var position = sign + digits
-        repeat {
-            position -= 1
-            out[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-            rest /= 10
-        } while position > sign
-        return sign + digits
     }
 
     /// Writes a table in aligned columns, in two passes over its rows: one to measure, one to

@@ -28,47 +28,86 @@ public final class JSONRenderer: ResultRenderer {
     }
 
     public func render(_ result: CommandResult, command: CommandSpec) {
+        // Straight into the output (see JSONWriting.swift); only tables go through `JSONObject`.
+        if case .table(let table) = result {
+            write(table, command: command)
+            return
+        }
+        out.append(StaticString("{\"type\":\"result\",\"command\":"))
+        out.jsonString(command.name)
+        switch result {
+        case .car(let car):
+            let floorplan = car.floorplan
+            out.jsonNextKey("model")
+            out.jsonString(car.factory.model)
+            out.jsonNextKey("car_type")
+            out.jsonString(car.carType)
+            out.jsonNextKey("seats")
+            out.jsonInteger(Int64(floorplan.seats))
+            out.jsonNextKey("engine")
+            out.jsonString(floorplan.engine.rawValue)
+            out.jsonNextKey("suspension")
+            out.jsonString(car.suspension.shownAs)
+            out.jsonNextKey("drive")
+            out.jsonString(car.drivetrain.shownAs)
+            out.jsonNextKey("options")
+            out.append(0x7B)
+            out.jsonKey("floorplan")
+            out.jsonString(floorplan.name)
+            out.jsonNextKey("suspension")
+            out.jsonString(car.suspension.name)
+            out.jsonNextKey("drivetrain")
+            out.jsonString(car.drivetrain.name)
+            out.append(0x7D)
+            out.jsonNextKey("price")
+            out.jsonMoney(car.priceMinorUnits, Self.dollars)
+        case .amount(let minorUnits, let valuation):
+            out.jsonNextKey("amount")
+            out.jsonMoney(minorUnits, valuation.formatter)
+        case .total(let count, let value, let valuation):
+            out.jsonNextKey("count")
+            out.jsonInteger(count)
+            out.jsonNextKey("value")
+            out.jsonMoney(value, valuation.formatter)
+        case .text(let text), .echo(let text):
+            out.jsonNextKey("text")
+            out.jsonString(text)
+        case .help(let page):
+            out.jsonNextKey("text")
+            out.jsonString(page.text(width: 80))
+        case .table:
+            break
+        }
+        out.append(StaticString("}\n"))
+        out.flushIfFull()
+    }
+
+    public func receive(echo text: Span<UInt8>, from command: CommandSpec) {
+        out.append(StaticString("{\"type\":\"result\",\"command\":"))
+        out.jsonString(command.name)
+        out.jsonNextKey("text")
+        text.withUnsafeBufferPointer { out.jsonString($0) }
+        out.append(StaticString("}\n"))
+        out.flushIfFull()
+    }
+
+    /// The base currency's formatter, made once.
+    private static let dollars = MoneyFormatter(currency: .base)
+
+    /// A table, written row by row as they are made: a table is never held whole.
+    private func write(_ table: Table, command: CommandSpec) {
         var object = JSONObject()
         object.add("type", string: "result")
         object.add("command", string: command.name)
-        switch result {
-        case .car(let car):
-            object.add("model", string: car.factory.model)
-            for (label, value) in car.details {
-                if label == "Seats" {
-                    object.add("seats", raw: String(car.floorplan.seats))
-                } else {
-                    object.add(label == "Car type" ? "car_type" : label.lowercased(), string: value)
-                }
-            }
-            object.add("options", raw: Self.options(of: car))
-            object.add("price", raw: Self.money(car.price))
-        case .amount(let minorUnits, let valuation):
-            object.add("amount", raw: Self.money(valuation.money(minorUnits)))
-        case .total(let count, let value, let valuation):
-            object.add("count", raw: String(count))
-            object.add("value", raw: Self.money(valuation.money(value)))
-        case .text(let text):
-            object.add("text", string: text)
-        case .help(let page):
-            object.add("text", string: page.text(width: 80))
-        case .echo(let text):
-            object.add("text", string: text)
-        case .table(let table):
-            // Written row by row as they are made: a table is never held whole.
-            object.add("rows", raw: "[")
-            out.write(object.openText)
-            for index in 0..<table.rowCount {
-                var item = JSONObject()
-                for (column, cell) in zip(table.columns, table.row(index)) { item.add(column.key, raw: Self.value(cell)) }
-                out.write(index == 0 ? item.text : "," + item.text)
-                out.flushIfFull()
-            }
-            out.write("]}\n")
-            return
+        object.add("rows", raw: "[")
+        out.write(object.openText)
+        for index in 0..<table.rowCount {
+            var item = JSONObject()
+            for (column, cell) in zip(table.columns, table.row(index)) { item.add(column.key, raw: Self.value(cell)) }
+            out.write(index == 0 ? item.text : "," + item.text)
+            out.flushIfFull()
         }
-        out.write(object.text + "\n")
-        out.flushIfFull()
+        out.write("]}\n")
     }
 
     public func render(_ diagnostic: Diagnostic) {
@@ -116,12 +155,6 @@ public final class JSONRenderer: ResultRenderer {
         object.add("minor_units", raw: String(money.minorUnits))
         object.add("amount", string: plainAmount(money))
         object.add("formatted", string: money.description)
-        return object.text
-    }
-
-    private static func options(of car: Car) -> String {
-        var object = JSONObject()
-        for family in PartFamily.allCases { object.add(family.rawValue, string: car.part(of: family).name) }
         return object.text
     }
 

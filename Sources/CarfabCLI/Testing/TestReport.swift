@@ -8,8 +8,12 @@ struct TestReporter {
     let out: Output
 
     func begin(count: Int) {
-        // Version 13, which Perl's TAP::Harness (prove) and tappy both read; 14 adds nothing used here.
-        if format == .tap { out.write("TAP version 13\n1..\(count)\n") }
+        switch format {
+        case .text, .json: break
+        case .tap:
+            // Version 13, which Perl's TAP::Harness (prove) and tappy both read; 14 adds nothing used here.
+            out.write("TAP version 13\n1..\(count)\n")
+        }
     }
 
     func report(_ outcome: TestOutcome, number: Int) {

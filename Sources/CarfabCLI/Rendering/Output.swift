@@ -6,24 +6,22 @@ import CarScript
 /// A buffered writer to a file descriptor: output leaves in large blocks, or when flushed.
 ///
 /// Results are written straight into the waiting bytes (amounts are formatted in place),
-/// which it keeps in raw storage of its own: they are written to on every result, so they
-/// skip run-time exclusivity checks, which an engine type's fields could not do from here.
+/// which it keeps in the engine's `ByteBuffer`: one growth routine for both.
 public final class Output {
-    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var capacity: Int
-    @exclusivity(unchecked) private var count = 0
+    /// The bytes waiting to be written.
+    private let waitingBytes: ByteBuffer
     private let fd: Int32
     private let blockSize: Int
     /// Set once a write fails (a full disk, a closed descriptor, a reader that went away);
     /// later writes are dropped.
-    @exclusivity(unchecked) public private(set) var failed = false
+    public private(set) var failed = false
     /// Whether the failure was a closed pipe, which ends the program quietly.
-    @exclusivity(unchecked) public private(set) var pipeClosed = false
+    public private(set) var pipeClosed = false
     /// The `errno` of the failed write, for the program's one-line report.
-    @exclusivity(unchecked) public private(set) var failureCode: Int32 = 0
+    public private(set) var failureCode: Int32 = 0
     /// Set when a stop signal made a flush give up on a reader that does not read: the
     /// rest was dropped so that the program can stop promptly.
-    @exclusivity(unchecked) public private(set) var abandoned = false
+    public private(set) var abandoned = false
 
     /// Asked for when a write fails, so that evaluation stops; and looked at while flushing,
     /// so that a stop signal is not held up by a reader that does not read.
@@ -35,12 +33,7 @@ public final class Output {
         self.fd = fd
         self.blockSize = eachResult ? 1 : blockSize
         self.stop = stop
-        capacity = min(blockSize, 1 << 16) + 4096
-        storage = .allocate(capacity: capacity)
-    }
-
-    deinit {
-        storage.deallocate()
+        waitingBytes = ByteBuffer(capacity: min(blockSize, 1 << 16) + 4096)
     }
 
     /// A writer that keeps everything in `buffer` (for capturing output, e.g. in tests).
@@ -50,10 +43,44 @@ public final class Output {
 
     /// The bytes waiting to be written; setting it replaces them.
     public var buffer: [UInt8] {
-        get { Array(UnsafeBufferPointer(start: storage, count: count)) }
+        get { waitingBytes.array }
         set {
-            count = 0
-            newValue.withUnsafeBufferPointer { append($0) }
+            waitingBytes.removeAll()
+            waitingBytes.append(newValue)
+        }
+    }
+
+    /// How many bytes are waiting.
+    var waiting: Int { waitingBytes.count }
+
+    /// The bytes waiting from `start` on, copied.
+    func suffix(from start: Int) -> [UInt8] {
+        precondition(start >= 0 && start <= waiting, "suffix from \(start) of \(waiting)")
+        return Array(waitingBytes.bytes[start...])
+    }
+
+    /// Whether any byte from `start` on would need escaping in a JSON string.
+    func hasEscapable(from start: Int) -> Bool {
+        waitingBytes.bytes[start...].contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }
+    }
+
+    /// Drops the bytes waiting from `start` on.
+    func removeWaiting(from start: Int) {
+        waitingBytes.removeAll(from: start)
+    }
+
+    /// Appends text that may be long, a block at a time, writing each full block out: a
+    /// saved script of a million lines is not copied whole into the buffer first.
+    public func write(inBlocks text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            while start < bytes.count {
+                let end = start + min(bytes.count - start, 1 << 16)
+                append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                flushIfFull()
+                start = end
+            }
         }
     }
 
@@ -65,17 +92,12 @@ public final class Output {
 
     /// Appends one byte.
     public func append(_ byte: UInt8) {
-        if count == capacity { grow(to: count + 1) }
-        storage[count] = byte
-        count += 1
+        waitingBytes.append(byte)
     }
 
     /// Appends bytes.
     func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress else { return }
-        if count + bytes.count > capacity { grow(to: count + bytes.count) }
-        (storage + count).update(from: source, count: bytes.count)
-        count += bytes.count
+        waitingBytes.append(bytes)
     }
 
     /// Appends a literal's bytes.
@@ -85,25 +107,12 @@ public final class Output {
 
     /// Lets `body` write up to `maximum` bytes in place; it returns how many it wrote.
     func write(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
-        if count + maximum > capacity { grow(to: count + maximum) }
-        let written = body(storage + count)
-        assert(written <= maximum, "wrote past the room asked for")
-        count += written
-    }
-
-    private func grow(to needed: Int) {
-        var bigger = capacity * 2
-        while bigger < needed { bigger *= 2 }
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
-        grown.update(from: storage, count: count)
-        storage.deallocate()
-        storage = grown
-        capacity = bigger
+        waitingBytes.write(upTo: maximum, body)
     }
 
     /// Writes out a full block, if there is one.
     public func flushIfFull() {
-        if count >= blockSize { flush() }
+        if waitingBytes.count >= blockSize { flush() }
     }
 
     /// Writes out everything waiting.
@@ -111,11 +120,12 @@ public final class Output {
     /// A write interrupted by a stop signal goes on only while the descriptor takes bytes
     /// without waiting: a reader that stopped reading must not keep a stopped program alive.
     public func flush() {
-        guard count > 0, fd >= 0 else { return }
-        let start = storage
-        let count = self.count
-        defer { self.count = 0 }
+        guard waitingBytes.count > 0, fd >= 0 else { return }
+        defer { waitingBytes.removeAll() }
         guard !failed, !abandoned else { return }
+        let waiting = waitingBytes.bytes
+        guard let start = waiting.baseAddress else { return }
+        let count = waiting.count
         var offset = 0
         while offset < count {
             var chunk = count - offset
