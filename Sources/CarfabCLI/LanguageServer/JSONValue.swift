@@ -65,23 +65,9 @@ enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as it is.
+    /// A JSON string literal, escaped as carfab's JSON output escapes it (one escaping for both).
     static func quote(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        out += JSONObject.quote(text)
     }
 }
 
