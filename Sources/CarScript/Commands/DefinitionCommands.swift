@@ -67,34 +67,20 @@ enum DefinitionCommands {
             }),
         CommandSpec(
             name: "forbid", aliases: [], group: .definition,
-            arguments: [.required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)), .keyword("with"),
-                        .required("FAMILY", .family), .required("OPTION", .option(familyArgument: 4))],
+            arguments: ruleArguments,
             summary: "forbid two options on one car",
             details: "The options must be of two different families. A rule that a model's default options, or a car already in stock, would break is refused.",
             example: "forbid drivetrain rear with floorplan long",
             runsWhenChecking: true,
-            run: { session, call throws(ScriptError) in
-                let first = PartChoice(call.option(2).family, call.option(2).name)
-                let second = PartChoice(call.option(5).family, call.option(5).name)
-                try call.at(first.family == second.family ? 4 : 0) { () throws(CarFactoryError) in
-                    try session.changeCatalog(.rule(.forbid, first, second, origin: session.place(of: call) ?? ""))
-                }
-            }),
+            run: addRule(.forbid)),
         CommandSpec(
             name: "require", aliases: [], group: .definition,
-            arguments: [.required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)), .keyword("with"),
-                        .required("FAMILY", .family), .required("OPTION", .option(familyArgument: 4))],
+            arguments: ruleArguments,
             summary: "allow an option only on a car that also has another",
             details: "The first option may go only on a car that also has the second (of another family). A rule that a model's default options, or a car already in stock, would break is refused.",
             example: "require drivetrain 4wd with floorplan long",
             runsWhenChecking: true,
-            run: { session, call throws(ScriptError) in
-                let first = PartChoice(call.option(2).family, call.option(2).name)
-                let second = PartChoice(call.option(5).family, call.option(5).name)
-                try call.at(first.family == second.family ? 4 : 0) { () throws(CarFactoryError) in
-                    try session.changeCatalog(.rule(.require, first, second, origin: session.place(of: call) ?? ""))
-                }
-            }),
+            run: addRule(.require)),
         CommandSpec(
             name: "currency", aliases: [], group: .definition,
             arguments: [.required("CODE", .name), .required("\"SYMBOL\"", .text), .keyword("digits"),
@@ -131,6 +117,24 @@ enum DefinitionCommands {
             throw ScriptError(.nameTooLong(limit: maximumNameLength), at: call.range(argument))
         }
         return text
+    }
+
+    /// `forbid` and `require` read the same words: FAMILY OPTION with FAMILY OPTION.
+    private static let ruleArguments: [ArgumentSpec] = [
+        .required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)), .keyword("with"),
+        .required("FAMILY", .family), .required("OPTION", .option(familyArgument: 4)),
+    ]
+
+    /// Adds a rule of `kind` between the two options named: an error in one family is said at
+    /// its second FAMILY, any other at the command.
+    private static func addRule(_ kind: Rule.Kind) -> CommandSpec.Run {
+        { session, call throws(ScriptError) in
+            let first = PartChoice(call.option(2).family, call.option(2).name)
+            let second = PartChoice(call.option(5).family, call.option(5).name)
+            try call.at(first.family == second.family ? 4 : 0) { () throws(CarFactoryError) in
+                try session.changeCatalog(.rule(kind, first, second, origin: session.place(of: call) ?? ""))
+            }
+        }
     }
 
     /// Reads `seats N`, `engine POSITION` and `alias NAME` pairs after an option's price; returns
