@@ -51,6 +51,10 @@ extension Session {
 
     /// Refuses `call` if files may not be touched (or, `writing`, not written).
     func admitFiles(for call: Invocation, writing: Bool = false) throws(ScriptError) {
+        // A what-if leaves everything as it was, files included.
+        if writing && whatIfDepth > 0 {
+            throw ScriptError(.refused("'\(call.spec.name)' writes files and is refused inside 'try'"), at: call.range(0))
+        }
         switch options.fileAccess {
         case .allowed: break
         case .refused(let reason):

@@ -51,6 +51,8 @@ final class Session {
 
     /// What takes back the changes made, when kept (see `UndoHistory.swift`): nil keeps none.
     @exclusivity(unchecked) var history: UndoHistory?
+    /// How many `try`s are running: inside one, nothing is written to a file (see `WhatIf.swift`).
+    var whatIfDepth = 0
 
     /// Puts variable `name` back to `value` (nil: not set), as `undo` does; returns what it held.
     func restoreVariable(_ name: String, to value: String?) -> String? {

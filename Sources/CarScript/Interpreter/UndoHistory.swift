@@ -181,12 +181,12 @@ extension Session {
     }
 
     /// Moves what the ledger journaled into the step being made.
-    private func drainStock() {
+    func drainStock() {
         stock.drainJournal { history?.record(.stock($0)) }
     }
 
     /// Applies `changes` last first; returns their inverses in the order applied.
-    private func apply(_ changes: some BidirectionalCollection<SessionChange>) throws(CarFactoryError) -> [SessionChange] {
+    func apply(_ changes: some BidirectionalCollection<SessionChange>) throws(CarFactoryError) -> [SessionChange] {
         var inverses: [SessionChange] = []
         inverses.reserveCapacity(changes.count)
         for change in changes.reversed() {
@@ -204,7 +204,7 @@ extension Session {
     }
 
     /// Takes back the step being made, keeping nothing of it.
-    private func takeBackOpen() {
+    func takeBackOpen() {
         drainStock()
         guard let open = history?.popOpen(), !open.isEmpty else { return }
         _ = try? apply(open)
@@ -283,6 +283,16 @@ extension Session {
             }
         }
         history?.forgetUndone()
+    }
+
+    /// Takes back every step the history holds and the one being made, whatever its
+    /// transactions (what `try` tried, in a history of its own).
+    func takeBackEverything() {
+        takeBackOpen()
+        while (history?.stepStarts.count ?? 0) > 0 {
+            guard let step = history?.popStep() else { break }
+            _ = try? apply(step)
+        }
     }
 
     /// At the end of input, an open transaction is rolled back, with a warning.
