@@ -40,6 +40,9 @@ final class Session {
     /// Each currency's rate when the session began, in the catalog's order, so `save` writes
     /// only the rates changed since.
     let initialRates: [DecimalNumber]
+    /// The catalog the session began with (built-in, then `--catalog` files): `diff` loads a
+    /// saved session into a fresh one made from it. (Copied on write: it shares the storage.)
+    let initialCatalog: Catalog
     /// How many of the catalog's definitions were made before the session began: `save`
     /// writes the ones after.
     let definitionsBefore: Int
@@ -95,6 +98,7 @@ final class Session {
         self.catalog = catalog
         index = CatalogIndex(catalog)
         initialRates = catalog.currencies.map(\.rate)
+        initialCatalog = catalog
         definitionsBefore = catalog.definitions.count
         self.sink = sink
         self.options = options
