@@ -144,3 +144,34 @@ import CarScript
         #expect(UndoHistoryTests.saved(engine) == start, "seed \(seed)")
     }
 }
+
+/// The history's bound: past it the oldest steps are forgotten, and what is left undoes to
+/// the states it passed through (the stock's journal is cut with the steps that held it).
+@Suite struct UndoBoundTests {
+    @Test func steps_past_the_bound_are_forgotten_oldest_first_and_the_rest_undo_exactly() {
+        let engine = UndoHistoryTests.engine(keepGoing: false)
+        let value = String(repeating: "x", count: 900_000)
+        struct State: Equatable { var lines: Int; var value: Int64; var current: Int?; var variable: String? }
+        func state() -> State {
+            State(lines: engine.stock.lineCount, value: engine.stock.valueMinorUnits, current: engine.stock.currentNumber,
+                  variable: engine.variables.first { $0.name == "v" }?.value.prefix(8).description)
+        }
+        var states = [state()]
+        for round in 0..<70 {
+            for step in ["car sports", "set drivetrain 4wd", "var v \"\(round)\(value)\"", "clear", "car suv \(round + 1)"] {
+                #expect(engine.evaluate(step).diagnostics.isEmpty)
+                states.append(state())
+            }
+        }
+        var undone = 0
+        while engine.evaluate("undo").diagnostics.isEmpty {
+            undone += 1
+            #expect(state() == states[states.count - 1 - undone], "after \(undone) undos")
+        }
+        // 70 values of 900 KB are more than the bound: the oldest steps went.
+        #expect(undone < states.count - 1)
+        #expect(undone > 100)
+        engine.evaluate("redo \(undone)")
+        #expect(state() == states.last)
+    }
+}

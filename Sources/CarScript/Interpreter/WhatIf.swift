@@ -28,6 +28,7 @@ extension Session {
         let keptJournal = stock.journal
         let keptQuit = (quitRequested, requestedExitStatus)
         history = UndoHistory()
+        history?.ledgerBytesMark = stock.journaledLedgerBytes
         stock.journal = []
         whatIfDepth += 1
         var failure: ScriptError?
