@@ -92,3 +92,46 @@ import Testing
         #expect(excerpt(width: 300) == SourceExcerpt(line))
     }
 }
+
+/// The host the Embedding article shows (Sources/CarScript/CarScript.docc/Embedding.md), word
+/// for word, so that the article's code compiles and does what it says.
+struct Shelf: EngineHost {
+    let scripts: [String: String]
+
+    func openFile(_ path: [UInt8], stop: StopRequest) throws(LineSourceFailure) -> any LineSource {
+        let name = String(decoding: path, as: UTF8.self)
+        guard let text = scripts[name] else { throw .unreadable("cannot open '\(name)': no such script") }
+        return textLines(Array(text.utf8), name: name, path: name)
+    }
+    func openStandardInput(stop: StopRequest) throws(LineSourceFailure) -> any LineSource {
+        throw .unreadable("there is no standard input here")
+    }
+    func kind(of path: [UInt8]) -> FileKind? {
+        scripts[String(decoding: path, as: UTF8.self)] == nil ? nil : .regular
+    }
+    func identity(of path: [UInt8]) -> [UInt8]? { kind(of: path) == nil ? nil : path }
+    func save(_ bytes: [UInt8], to path: [UInt8], stop: StopRequest) throws(SaveFailure) {
+        throw .reason("the shelf is read-only")
+    }
+    func entries(ofFolder path: [UInt8]) -> [FolderEntry]? { nil }
+}
+
+@Suite struct EmbeddingArticleHostTests {
+    @Test func the_articles_shelf_gives_its_scripts_and_refuses_the_rest() {
+        var options = EngineOptions()
+        options.host = Shelf(scripts: ["fleet.carfab": "car suv 2\ncar sports\n"])
+        options.keepGoing = true
+        let engine = Engine(options: options)
+        let run = engine.evaluate("source fleet.carfab; total GBP\nsave x.carfab\nsource -\nsource y.carfab")
+        #expect(engine.stock.carCount == 3)
+        guard case .total(let count, let value, let valuation)? = run.results.last?.result else {
+            Issue.record("no total")
+            return
+        }
+        #expect(count == 3 && valuation.money(value).description == "£140,038.46")
+        #expect(run.diagnostics.map(\.message) == [
+            "cannot save 'x.carfab': the shelf is read-only", "there is no standard input here",
+            "cannot open 'y.carfab': no such script",
+        ])
+    }
+}

@@ -130,3 +130,10 @@ final class TextLineSource: BufferedLineSource {
 package func openLineSource(text bytes: [UInt8], name: String, path: String? = nil) -> any BufferedLineSource {
     TextLineSource(bytes: bytes, name: name, path: path)
 }
+
+/// Lines of `text` held in memory, named `name` in diagnostics; `path`, if given, is the file
+/// they stand for (relative names in them resolve against its folder). For a host whose files
+/// are in memory, and for text that is not a file.
+public func textLines(_ text: [UInt8], name: String, path: String? = nil) -> any LineSource {
+    TextLineSource(bytes: text, name: name, path: path)
+}

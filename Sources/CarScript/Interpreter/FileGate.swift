@@ -31,6 +31,8 @@ extension Session {
         }
         do {
             return try host.openStandardInput(stop: stop)
+        } catch .unreadable(let message) {
+            throw ScriptError(.io(message), at: call.range(1))
         } catch {
             throw ScriptError(.reported, at: call.range(1))
         }
