@@ -9,33 +9,21 @@ import CarScript
 package enum LineOrigin {
     /// Standard input, whatever it is.
     case standardInput
-    /// A file by path (`-` for standard input).
-    case file(String)
-    /// A file by the bytes of its path, which need not be UTF-8 (a command-line argument).
+    /// A file by the bytes of its path, which need not be UTF-8 (`-` for standard input).
     case filePath([UInt8])
-    /// Text given in full, with the name to show for it.
-    case text(String, name: String)
-    /// Raw bytes given in full (they need not be valid UTF-8), with the name to show for them.
-    case bytes([UInt8], name: String)
     /// A file its host opened already (a path too long to open by name), with its path; the
     /// source owns the descriptor from then on.
     case descriptor(Int32, path: [UInt8])
 }
 
-/// Opens the line source for `origin`: the one entry point of the cluster. A read that a stop
-/// request interrupts ends the source.
+/// Opens the line source for `origin` (text in memory is the engine's own, `openLineSource(text:)`).
+/// A read that a stop request interrupts ends the source.
 package func openLineSource(_ origin: LineOrigin, stop: StopRequest) throws(LineSourceFailure) -> any BufferedLineSource {
     switch origin {
-    case .standardInput, .file("-"):
+    case .standardInput:
         return StreamLineSource(fd: 0, name: "<stdin>", path: nil, ownsDescriptor: false, stop: stop)
-    case .file(let path):
-        return try openFile(Array(path.utf8), stop: stop)
     case .filePath(let path):
         return path == [UInt8(ascii: "-")] ? try openLineSource(.standardInput, stop: stop) : try openFile(path, stop: stop)
-    case .text(let text, let name):
-        return CarScript.openLineSource(text: Array(text.utf8), name: name)
-    case .bytes(let bytes, let name):
-        return CarScript.openLineSource(text: bytes, name: name)
     case .descriptor(let fd, let path):
         return try fileSource(fd, name: String(decoding: path, as: UTF8.self), stop: stop)
     }
