@@ -135,3 +135,44 @@ struct Shelf: EngineHost {
         ])
     }
 }
+
+/// A prompt of the test's own: it asks for a stop with a code only it knows while a line is
+/// read, and takes that stop back as a person's interrupt.
+final class InterruptingPrompt: LineSource {
+    var lines = ["car suv", "car compact", "car sports"]
+    let interruptCode: Int32
+    var reads = 0
+    var toldInterrupted = 0
+    let stop: StopRequest
+    init(stop: StopRequest, interruptCode: Int32) { self.stop = stop; self.interruptCode = interruptCode }
+    var name: String { "<prompt>" }
+    var isInteractive: Bool { true }
+    func readLine(continuation: Bool) throws(LineSourceFailure) -> [UInt8]? {
+        reads += 1
+        if reads == 2 { stop.request(interruptCode) }
+        return lines.isEmpty ? nil : Array(lines.removeFirst().utf8)
+    }
+    func withdrawInterrupt(from stop: StopRequest) -> Bool { stop.withdraw(interruptCode) }
+    func interrupted(at place: String?) { toldInterrupted += 1 }
+}
+
+@Suite struct InterruptTests {
+    @Test func the_prompt_decides_what_an_interrupt_is_and_takes_it_back() {
+        let engine = Engine()
+        // Any code the prompt chooses: the engine knows no signal numbers.
+        let prompt = InterruptingPrompt(stop: engine.cancellation, interruptCode: 99)
+        engine.evaluate(prompt)
+        #expect(prompt.toldInterrupted == 1)
+        #expect(!engine.cancellation.isRequested)
+        let models = (0..<engine.stock.lineCount).compactMap { try? engine.stock.line($0 + 1).car.carType }
+        #expect(models.first == "Cadillac Escalade" && models.last == "Porsche Boxster")
+    }
+
+    @Test func another_stop_ends_the_prompt() {
+        let engine = Engine()
+        let prompt = InterruptingPrompt(stop: engine.cancellation, interruptCode: 99)
+        engine.cancellation.request(15)
+        engine.evaluate(prompt)
+        #expect(engine.stock.lineCount == 0 && prompt.toldInterrupted == 0)
+    }
+}
