@@ -36,7 +36,11 @@ import CarScript
     }
 
     @Test func a_write_error_points_at_the_file() {
-        let run = Engine().evaluate("save --minimal /nonexistent-carfab-folder/x")
+        let files = MemoryHost()
+        files.folders = ["folder"]
+        var options = EngineOptions()
+        options.host = files
+        let run = Engine(options: options).evaluate("save --minimal folder")
         #expect(run.diagnostics.map(\.column) == [16])
     }
 

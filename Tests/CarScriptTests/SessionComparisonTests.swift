@@ -17,25 +17,19 @@ import CarScript
         }
     }
 
-    static func directory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carfab-diff-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
-    static func engine() -> Engine {
+    /// An engine whose files are `files`, in memory.
+    static func engine(_ files: MemoryHost = MemoryHost(), keepGoing: Bool = true) -> Engine {
         var options = EngineOptions()
-        options.keepGoing = true
+        options.keepGoing = keepGoing
         options.keepsUndoHistory = true
+        options.host = files
         return Engine(options: options)
     }
 
     @Test func each_kind_of_difference_is_named() throws {
-        let directory = try Self.directory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let engine = Self.engine()
-        let first = directory.appendingPathComponent("a.carfab").path
-        let second = directory.appendingPathComponent("b.carfab").path
+        let first = "a.carfab"
+        let second = "b.carfab"
         let run = engine.evaluate("""
             car sports; car suv 2; car compact; var who Ann; save \(first)
             remove 1; select 1; set drivetrain rear; rate GBP 0.5; var who Bo
@@ -68,23 +62,23 @@ import CarScript
     }
 
     @Test func loading_writes_nothing_and_a_failure_names_its_place() throws {
-        let directory = try Self.directory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let saving = directory.appendingPathComponent("saving.carfab")
-        let written = directory.appendingPathComponent("written.carfab")
-        try "car sports\nsave \(written.path)\n".write(to: saving, atomically: true, encoding: .utf8)
-        let run = Engine().evaluate("diff \(saving.path)")
+        let files = MemoryHost(["saving.carfab": "car sports\nsave written.carfab\n", "plain.carfab": "car sports\n"])
+        let run = Self.engine(files).evaluate("diff saving.carfab")
         #expect(run.diagnostics.map(\.message) == [
-            "cannot load '\(saving.path)' to compare: \(saving.path):2: 'save' writes files and is refused while loading a session to compare",
+            "cannot load 'saving.carfab' to compare: saving.carfab:2: 'save' writes files and is refused while loading a session to compare",
         ])
-        #expect(!FileManager.default.fileExists(atPath: written.path))
+        #expect(files.files["written.carfab"] == nil)
         var safe = EngineOptions()
+        safe.host = files
         safe.fileAccess = .refused(by: "by --safe")
-        #expect(Engine(options: safe).evaluate("diff \(saving.path)").diagnostics.map(\.id) == ["refused"])
-        let plain = directory.appendingPathComponent("plain.carfab")
-        try "car sports\n".write(to: plain, atomically: true, encoding: .utf8)
-        let missing = Engine().evaluate("diff \(plain.path) /nonexistent-carfab/x")
-        #expect(missing.diagnostics.map(\.column) == [7 + plain.path.count])
+        #expect(Engine(options: safe).evaluate("diff plain.carfab").diagnostics.map(\.id) == ["refused"])
+        let missing = Self.engine(files).evaluate("diff plain.carfab nowhere.carfab")
+        #expect(missing.diagnostics.map(\.column) == [19])
+        // A file sourced by the one compared is read through the same host.
+        files.files["outer.carfab"] = Array("source plain.carfab\ncar suv\n".utf8)
+        let nested = Self.engine(files).evaluate("car sports; car suv; diff outer.carfab")
+        #expect(nested.diagnostics.isEmpty, "\(nested.diagnostics.map(\.message))")
+        #expect(Self.rows(nested)?.isEmpty == true)
     }
 
     /// The kind of row one change makes: what it changes, and how.
@@ -108,9 +102,7 @@ import CarScript
     /// random change that changes what `save` writes: `diff` names it and nothing else.
     @Test(arguments: Array(1...30) as [UInt64])
     func one_change_is_named_exactly(seed: UInt64) throws {
-        let directory = try Self.directory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("saved.carfab").path
+        let file = "saved.carfab"
         var random = SplitMix(state: seed &* 0x51ED)
         var serial = 0
         var checked = 0

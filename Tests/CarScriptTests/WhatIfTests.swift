@@ -99,25 +99,21 @@ import CarScript
     }
 
     @Test func try_source_tries_a_whole_file_and_writes_nothing() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carfab-try-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let quote = directory.appendingPathComponent("quote.carfab").path
-        let written = directory.appendingPathComponent("written.carfab").path
-        try "car suv 2\nset drivetrain rear\nrate GBP 0.5\nbegin\ncar compact\nundo\ncommit\nvar q yes\nquit\ncar sports\n"
-            .write(toFile: quote, atomically: true, encoding: .utf8)
-        let engine = Engine()
+        let files = MemoryHost(["quote.carfab": "car suv 2\nset drivetrain rear\nrate GBP 0.5\nbegin\ncar compact\nundo\ncommit\nvar q yes\nquit\ncar sports\n"])
+        var options = EngineOptions()
+        options.host = files
+        let engine = Engine(options: options)
         engine.evaluate("car sports")
         let before = UndoHistoryTests.saved(engine)
-        let run = engine.evaluate("try source \(quote)")
+        let run = engine.evaluate("try source quote.carfab")
         #expect(run.diagnostics.isEmpty, "\(run.diagnostics.map(\.message))")
         // suv with rear drive: 2 x (81,895 + 1,500 - 4,000).
         #expect(Self.rows(run.results.last?.result).last == ["change", "+2", "+$158,790.00"])
         #expect(UndoHistoryTests.saved(engine) == before)
         #expect(!engine.quitRequested)
-        let save = engine.evaluate("try save \(written)")
+        let save = engine.evaluate("try save written.carfab")
         #expect(save.diagnostics.map(\.message) == ["'save' writes files and is refused inside 'try'"])
-        #expect(!FileManager.default.fileExists(atPath: written))
+        #expect(files.files["written.carfab"] == nil)
         #expect(engine.evaluate("try save -").results.count == 2)
     }
 

@@ -30,6 +30,7 @@ extension Session {
     /// files as this one may but writing none; its contents, or its first error.
     func load(_ source: any LineSource) throws(LoadFailure) -> SessionContents {
         var options = EngineOptions()
+        options.host = self.options.host
         options.environment = self.options.environment
         options.stop = stop
         options.fileAccess = switch self.options.fileAccess {
