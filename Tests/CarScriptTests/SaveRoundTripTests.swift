@@ -124,20 +124,22 @@ private struct SessionState: Equatable {
         rules = []
         for definition in catalog.definitions.dropFirst(Engine.builtInCatalog.definitions.count) {
             switch definition {
+            case .family(let f):
+                definitions.append("family|\(f.name)|\(f.shownAs)|\(f.option)|\(f.optionShownAs)|\(f.listPrice.minorUnits)")
             case .option(let o):
-                definitions.append("option|\(o.family)|\(o.name)|\(o.shownAs)|\(o.otherNames)|\(o.listPrice.minorUnits)|\(String(describing: o.seats))|\(String(describing: o.engine))")
+                definitions.append("option|\(o.familyName)|\(o.name)|\(o.shownAs)|\(o.otherNames)|\(o.listPrice.minorUnits)|\(String(describing: o.seats))|\(String(describing: o.engine))")
             case .model(let m):
-                definitions.append("model|\(m.name)|\(m.carType)|\(m.basePrice.minorUnits)|\(m.floorplan)|\(m.suspension)|\(m.drivetrain)")
+                definitions.append("model|\(m.name)|\(m.carType)|\(m.basePrice.minorUnits)|\(m.floorplan)|\(m.suspension)|\(m.drivetrain)|\(m.others.map { "\($0.family) \($0.option)" })")
             case .rule(let r):
                 // The session's rules are saved after its stock: their order among the other definitions is not kept.
-                rules.insert("\(r.first.family)|\(r.first.option)|\(r.second.family)|\(r.second.option)")
+                rules.insert("\(r.kind)|\(r.first.familyName)|\(r.first.option)|\(r.second.familyName)|\(r.second.option)")
             case .currency(let c):
                 definitions.append("currency|\(c.code)|\(c.symbol)|\(c.digits)|\(c.rate)")
             }
         }
         currencies = catalog.currencies.map { "\($0.code)|\($0.symbol)|\($0.digits)|\($0.rate)" }
         stock = engine.stock.lines.map { line in
-            "\(line.count)|\(line.car.factory.model)|" + PartFamily.allCases.map { line.car.part(of: $0).name }.joined(separator: "|")
+            "\(line.count)|\(line.car.factory.model)|" + catalog.families.map { catalog.part(of: $0, on: line.car).name }.joined(separator: "|")
         }
         current = engine.stock.currentNumber
     }

@@ -82,7 +82,7 @@ extension Session {
             return .model(position)
         case .family:
             guard let position = index.families.lookup(word) else {
-                throw Self.unknown("family", Self.string(bytes), PartFamily.allCases.map(\.rawValue), at: range)
+                throw Self.unknown("family", Self.string(bytes), catalog.familyNames, at: range)
             }
             return .family(PartFamily(index: position))
         case .option(let familyArgument):
@@ -216,7 +216,7 @@ extension Session {
         let bytes = word.bytes
         guard let position = index.option(word, family: family.index) else {
             let table = catalog.options(of: family)
-            throw Self.unknown("\(family) option", Self.string(bytes), table.parts.map(\.name),
+            throw Self.unknown("\(catalog.name(of: family)) option", Self.string(bytes), table.parts.map(\.name),
                                suggestFrom: table.allNames, at: range)
         }
         return .option(family, position)

@@ -29,11 +29,11 @@ enum CatalogCommands {
                 var table = Table([.init("family"), .init("option"), .init("shown as"), .init("other names"),
                                    .init("list price", alignRight: true), .init("seats", alignRight: true),
                                    .init("engine")])
-                let families = call.family(1).map { [$0] } ?? PartFamily.allCases
+                let families = call.family(1).map { [$0] } ?? session.catalog.families
                 for family in families {
                     for part in session.catalog.options(of: family).parts {
                         let floorplan: (any Floorplan)? = if case .floorplan(let f) = part.kind { f } else { nil }
-                        table.append([.text(family.rawValue), .text(part.name), .text(part.shownAs),
+                        table.append([.text(session.catalog.name(of: family)), .text(part.name), .text(part.shownAs),
                                            .names(part.otherNames), .money(part.listPrice),
                                            floorplan.map { .integer(Int64($0.seats)) } ?? .none,
                                            floorplan.map { .text($0.engine.rawValue) } ?? .none])

@@ -188,7 +188,7 @@ package struct Completer {
                         columns = [currency.symbol, "\(currency.rate)"]
                     }
                 case .option(let familyArgument):
-                    if familyArgument < words.count, let family = PartFamily(named: words[familyArgument]),
+                    if familyArgument < words.count, let family = catalog.family(named: words[familyArgument]),
                        let part = try? catalog.option(named: name, in: family) {
                         let alias = part.name == name ? "" : "(\(part.name)) "
                         if let car = currentCar {
@@ -385,9 +385,9 @@ package struct Completer {
     private func names(of kind: ArgumentKind, words: [String]) -> [String] {
         switch kind {
         case .model: catalog.registry.factories.map(\.model)
-        case .family: PartFamily.allCases.map(\.rawValue)
+        case .family: catalog.familyNames
         case .option(let familyArgument):
-            if familyArgument < words.count, let family = PartFamily(named: words[familyArgument]) {
+            if familyArgument < words.count, let family = catalog.family(named: words[familyArgument]) {
                 catalog.options(of: family).allNames
             } else {
                 []
