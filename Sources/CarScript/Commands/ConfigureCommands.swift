@@ -71,7 +71,9 @@ enum ConfigureCommands {
                 let line = try call.at(1) { () throws(CarFactoryError) in
                     if let number = call.lineNumber(1) { try session.stock.line(number) } else { try session.stock.currentLine() }
                 }
-                session.emit(.car(line.car), call)
+                // A car kept from before a family was undone shows the catalog's families only.
+                let configuration = call.rules.completed(line.car.configuration)
+                session.emit(.car(configuration === line.car.configuration ? line.car : Car(configuration: configuration)), call)
             }),
         CommandSpec(
             name: "list", aliases: [], group: .configure,
@@ -136,19 +138,20 @@ enum ConfigureCommands {
         var families = [call.family(1) ?? .floorplan]
         var parts: [(part: any Part, range: SourceRange)] = []
         for index in stride(from: 0, to: words.count, by: 2) {
-            guard let family = PartFamily(named: words[index]) else {
-                throw Session.unknown("family", words[index], PartFamily.allCases.map(\.rawValue), at: ranges[index])
+            guard let family = session.catalog.family(named: words[index]) else {
+                throw Session.unknown("family", words[index], session.catalog.familyNames, at: ranges[index])
             }
+            let name = session.catalog.name(of: family)
             guard !families.contains(family) else {
-                throw ScriptError(.refused("\(family) is named twice; name each family once"), at: ranges[index])
+                throw ScriptError(.refused("\(name) is named twice; name each family once"), at: ranges[index])
             }
             guard index + 1 < words.count else {
-                throw ScriptError(.missingArgument("an option after '\(family)'", usage: call.spec.usage),
+                throw ScriptError(.missingArgument("an option after '\(name)'", usage: call.spec.usage),
                                   at: SourceRange(ranges[index].end, ranges[index].end + 1))
             }
             let table = session.catalog.options(of: family)
             guard let part = try? session.catalog.option(named: words[index + 1], in: family) else {
-                throw Session.unknown("\(family) option", words[index + 1], table.parts.map(\.name),
+                throw Session.unknown("\(name) option", words[index + 1], table.parts.map(\.name),
                                       suggestFrom: table.allNames, at: ranges[index + 1])
             }
             families.append(family)
