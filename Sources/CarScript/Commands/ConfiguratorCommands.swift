@@ -204,6 +204,17 @@ enum ConfiguratorCommands {
         return price
     }
 
+    /// The cheapest repair that puts `part` on `car` (none in the list: no valid car has it;
+    /// nil: the search could not answer, or the car is not in the catalog's terms).
+    static func cheapestRepair(for part: any Part, on car: Car, in space: ConfigurationSpace, catalog: Catalog,
+                               stop: StopRequest?) -> [Repair]? {
+        guard let current = ConfigurationSpace.options(of: car, in: catalog),
+              let option = catalog.options(of: part.family).parts.firstIndex(where: { $0 === part }) else { return nil }
+        let configurator = Configurator(space: space, shouldStop: { stop?.isRequested ?? false })
+        let wanted = ConfigurationSpace.Choice(part.family.index, option)
+        return try? configurator.repairs(of: current, wanting: wanted, limit: 1)
+    }
+
     /// `minorUnits` of the base currency as money of `valuation`'s currency (the base's if nil).
     private static func convert(_ minorUnits: Int64, _ valuation: CurrencyValuation?, _ call: Invocation) throws(ScriptError) -> Money {
         guard let valuation else { return .base(minorUnits) }
@@ -214,11 +225,7 @@ enum ConfiguratorCommands {
     /// front would also set floorplan standard (+$500.00)`, or that no valid car has it.
     static func note(repairing part: any Part, on car: Car, catalog: Catalog, stop: StopRequest) -> Diagnostic.Note? {
         let space = ConfigurationSpace(catalog)
-        guard let current = ConfigurationSpace.options(of: car, in: catalog),
-              let option = catalog.options(of: part.family).parts.firstIndex(where: { $0 === part }) else { return nil }
-        let configurator = Configurator(space: space, shouldStop: { stop.isRequested })
-        let wanted = ConfigurationSpace.Choice(part.family.index, option)
-        guard let repairs = try? configurator.repairs(of: current, wanting: wanted, limit: 1) else { return nil }
+        guard let repairs = cheapestRepair(for: part, on: car, in: space, catalog: catalog, stop: stop) else { return nil }
         let fit = "fit \(SessionScript.word(part.familyName)) \(SessionScript.word(part.name))"
         guard let repair = repairs.first else {
             return Diagnostic.Note("no valid car has the \(part.name) \(part.familyName), whatever else it has")
