@@ -60,6 +60,26 @@ import CarScript
         #expect(shows[3] == roadster + ["Paint: White", "Wheels: Alloy", "Price: $31,300.00"])
     }
 
+    @Test func a_change_to_a_later_family_is_not_taken_for_a_change_of_the_floorplan() {
+        // The change cache packs the family beside the option: wheels (family 4) option 1 and
+        // floorplan option 1 are two keys, not one.
+        let engine = Engine()
+        let run = engine.evaluate("""
+            family paint "Paint" default white "White"
+            family wheels "Wheels" default steel "Steel"
+            option wheels alloy "Alloy" price 900
+            car compact
+            set floorplan long
+            set floorplan standard
+            set floorplan long
+            set wheels alloy
+            show
+            """)
+        #expect(run.diagnostics.isEmpty)
+        #expect(shown(run.results.last?.result) == ["Car type: VW Golf", "Seats: 8", "Engine: Front", "Suspension: Standard",
+                                                    "Drive: Front", "Paint: White", "Wheels: Alloy", "Price: $33,395.00"])
+    }
+
     @Test func parts_and_models_list_every_family() {
         let engine = Engine()
         engine.evaluate(Self.paint)
