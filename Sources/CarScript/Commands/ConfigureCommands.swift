@@ -20,7 +20,7 @@ enum ConfigureCommands {
             arguments: [.required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)),
                         .optional("[FAMILY OPTION]...", .words)],
             summary: "change parts of the current car",
-            details: "Replaces the current car's part of FAMILY (floorplan, suspension or drivetrain) with OPTION. Several FAMILY OPTION pairs change several parts in one step: only the car they make together must keep the catalog's rules, so a change that would pass through a forbidden car one part at a time can be made at once. A change that breaks a catalog rule is refused and the car stays as it was.",
+            details: "Replaces the current car's part of FAMILY (floorplan, suspension, drivetrain, or a family defined with 'family') with OPTION. Several FAMILY OPTION pairs change several parts in one step: only the car they make together must keep the catalog's rules, so a change that would pass through a forbidden car one part at a time can be made at once. A change that breaks a catalog rule is refused and the car stays as it was.",
             example: "set drivetrain 4wd",
             check: { session, call throws(ScriptError) in if call.hasWords(3) { _ = try morePartsToSet(call, session) } },
             run: { session, call throws(ScriptError) in
@@ -65,7 +65,7 @@ enum ConfigureCommands {
             name: "show", aliases: [], group: .configure,
             arguments: [.optional("N", .lineNumber)],
             summary: "show the current car (or line N) and its unit price",
-            details: "Prints six lines, 'Field: value', for the car: Car type, Seats, Engine, Suspension, Drive, and Price, the price of one such car in US dollars (the base currency).",
+            details: "Prints six lines, 'Field: value', for the car: Car type, Seats, Engine, Suspension, Drive, and Price, the price of one such car in US dollars (the base currency). Each family defined with 'family' adds a line before Price, 'SHOWN AS: OPTION SHOWN AS'.",
             example: "show",
             run: { session, call throws(ScriptError) in
                 let line = try call.at(1) { () throws(CarFactoryError) in
