@@ -71,9 +71,9 @@ enum ConfigureCommands {
                 let line = try call.at(1) { () throws(CarFactoryError) in
                     if let number = call.lineNumber(1) { try session.stock.line(number) } else { try session.stock.currentLine() }
                 }
-                // A car kept from before a family was undone shows the catalog's families only.
-                let configuration = call.rules.completed(line.car.configuration)
-                session.emit(.car(configuration === line.car.configuration ? line.car : Car(configuration: configuration)), call)
+                // The stock's cars hold a part of every family the catalog has: the session
+                // completes them whenever the catalog gains or loses a family (`completeStock`).
+                session.emit(.car(line.car), call)
             }),
         CommandSpec(
             name: "list", aliases: [], group: .configure,
