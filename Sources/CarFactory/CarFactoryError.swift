@@ -13,21 +13,26 @@ public enum CarFactoryError: Error, Equatable, Sendable {
     case countOverflow
     case countNotPositive(Int64)
     case unknownModel(String)
-    case unknownOption(String, family: PartFamily)
+    case unknownOption(String, family: String)
     case unknownCurrency(String)
     case ruleViolation(Rule)
     case duplicateModel(String)
     /// A name already in use: by the option being redefined (`existing` nil), or by another option.
-    case duplicateOption(String, family: PartFamily, existing: String?)
+    case duplicateOption(String, family: String, existing: String?)
     case duplicateCurrency(String)
     case duplicateRule(Rule)
-    case ruleWithinOneFamily(PartFamily)
+    case ruleWithinOneFamily(String)
     case defaultsBreakRule(model: String, Rule)
     case stockBreaksRule(line: Int, Rule)
     case noCurrentCar
     case noSuchLine(Int, lineCount: Int)
     case floorplanNeedsLayout(String)
-    case layoutOnlyForFloorplans(PartFamily)
+    case layoutOnlyForFloorplans(String)
+    /// A family name already taken (by a book family or a defined one).
+    case duplicateFamily(String)
+    /// A family past `PartFamily.limit`, or an option past `PartFamily.optionLimit`.
+    case tooManyFamilies(limit: Int)
+    case tooManyOptions(family: String, limit: Int)
     case invalidSeats(String)
     /// A change that would price a car below zero: the price it would have.
     case negativePrice(Int64)
@@ -86,6 +91,9 @@ extension CarFactoryError: CustomStringConvertible {
             }
         case .floorplanNeedsLayout(let name): "floorplan option '\(cut(name))' needs 'seats N engine POSITION'"
         case .layoutOnlyForFloorplans(let family): "seats and engine apply to floorplans, not to \(family)"
+        case .duplicateFamily(let name): "family '\(cut(name))' is already defined"
+        case .tooManyFamilies(let limit): "a catalog holds at most \(limit) families"
+        case .tooManyOptions(let family, let limit): "a family holds at most \(limit) options; \(family) has that many"
         case .invalidSeats(let text): "seats must be a whole number from 1 to 99, not '\(cut(text))'"
         case .negativePrice(let price): "the car would cost \(Money.base(price)): a price cannot be below zero"
         case .modelCouldCostLessThanNothing(let model, let options, let price):
@@ -130,6 +138,9 @@ extension CarFactoryError {
         case .noSuchLine: "no-such-line"
         case .floorplanNeedsLayout: "floorplan-needs-layout"
         case .layoutOnlyForFloorplans: "layout-only-for-floorplans"
+        case .duplicateFamily: "duplicate-family"
+        case .tooManyFamilies: "too-many-families"
+        case .tooManyOptions: "too-many-options"
         case .invalidSeats: "invalid-seats"
         case .negativePrice: "negative-price"
         case .modelCouldCostLessThanNothing: "model-could-cost-less-than-nothing"

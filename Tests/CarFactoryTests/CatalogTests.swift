@@ -43,7 +43,7 @@ import Testing
         #expect(try catalog.option(named: "Sports", in: .suspension).name == "race")
         #expect(try catalog.option(named: "standard", in: .suspension).name == "road")
         #expect(try catalog.option(named: "standard", in: .floorplan).name == "standard")
-        #expect(throws: CarFactoryError.unknownOption("hover", family: .drivetrain)) { try catalog.option(named: "hover", in: .drivetrain) }
+        #expect(throws: CarFactoryError.unknownOption("hover", family: "drivetrain")) { try catalog.option(named: "hover", in: .drivetrain) }
         #expect(throws: CarFactoryError.unknownModel("tank")) { try catalog.builder(for: "tank") }
     }
 
@@ -104,7 +104,7 @@ import Testing
         #expect(throws: CarFactoryError.duplicateModel("Roadster")) {
             try c.define(ModelDefinition(name: "Roadster", carType: "x", basePrice: .base(1), floorplan: "short", suspension: "race", drivetrain: "rear"))
         }
-        #expect(throws: CarFactoryError.duplicateOption("AWD", family: .drivetrain, existing: "4wd")) {
+        #expect(throws: CarFactoryError.duplicateOption("AWD", family: "drivetrain", existing: "4wd")) {
             try c.define(OptionDefinition(family: .drivetrain, name: "AWD", shownAs: "x", listPrice: .base(0)))
         }
         #expect(throws: CarFactoryError.defaultsBreakRule(model: "bus", c.rules[0])) {

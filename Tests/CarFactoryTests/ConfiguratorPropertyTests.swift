@@ -262,6 +262,74 @@ import Testing
         }
     }
 
+    /// A random catalog: the book's three families and one or two defined ones (`family`),
+    /// each of up to 3 or 4 options, one model with the first option of each, and random
+    /// `forbid` and `require` rules through the catalog (those it refuses left out).
+    static func catalog(seed: UInt64) throws -> Catalog {
+        var random = Random(state: seed ^ 0xFA11_1E5)
+        var catalog = Catalog()
+        func price() -> Money { .base(Int64(random.below(4) * 100)) }
+        for family in PartFamily.book {
+            for option in 0..<(1 + random.below(3)) {
+                try catalog.define(OptionDefinition(family: family, name: "o\(option)", shownAs: "O\(option)", listPrice: price(),
+                                                    seats: family == .floorplan ? 2 : nil,
+                                                    engine: family == .floorplan ? .front : nil))
+            }
+        }
+        for defined in 0..<(1 + random.below(2)) {
+            let name = "extra\(defined)"
+            try catalog.define(FamilyDefinition(name: name, shownAs: "Extra", option: "o0", optionShownAs: "O0", listPrice: price()))
+            let family = try #require(catalog.family(named: name))
+            for option in 1..<(1 + random.below(4)) {
+                try catalog.define(OptionDefinition(family: family, familyName: name, name: "o\(option)", shownAs: "O",
+                                                    listPrice: price()))
+            }
+        }
+        try catalog.define(ModelDefinition(name: "m", carType: "M", basePrice: .base(10_000),
+                                           floorplan: "o0", suspension: "o0", drivetrain: "o0"))
+        let families = catalog.families
+        for _ in 0..<random.below(3 * families.count) {
+            let f = families[random.below(families.count)], g = families[random.below(families.count)]
+            let first = PartChoice(f, named: catalog.name(of: f), "o\(random.below(catalog.options(of: f).parts.count))")
+            let second = PartChoice(g, named: catalog.name(of: g), "o\(random.below(catalog.options(of: g).parts.count))")
+            _ = try? catalog.add(random.below(3) == 0 ? .require : .forbid, first, with: second)
+        }
+        return catalog
+    }
+
+    @Test(arguments: 0..<150)
+    func a_catalog_with_defined_families_is_the_space_its_cars_are_built_in(seed: Int) throws {
+        let catalog = try Self.catalog(seed: UInt64(seed))
+        let space = ConfigurationSpace(catalog)
+        #expect(space.familyCount == catalog.families.count && space.familyCount >= 4)
+        let factory = try catalog.registry.factory(named: "m")
+        let defaults = try #require(ConfigurationSpace.defaults(of: factory, in: catalog))
+        #expect(defaults == Array(repeating: 0, count: space.familyCount))
+        // Every car: the builder builds it exactly when the space says it is valid, at the
+        // price the space gives it (base price plus each option's list price less the default's).
+        for car in Self.allCars(space) {
+            var builder = try catalog.builder(for: "m")
+            let parts = car.enumerated().map { catalog.options(of: PartFamily(index: $0.offset)).parts[$0.element] }
+            let built: Car? = try? { () throws(CarFactoryError) -> Car in
+                try builder.set(parts)
+                return try builder.build()
+            }()
+            #expect((built != nil) == Self.valid(car, space), "seed \(seed), car \(car)")
+            if let built {
+                #expect(built.priceMinorUnits == 10_000 + Self.price(car, space) - Self.price(defaults, space))
+                #expect(ConfigurationSpace.options(of: built, in: catalog) == car)
+            }
+        }
+        // The cheapest car with nothing fixed is the enumerated one.
+        let expected = Self.allCars(space).filter { Self.valid($0, space) }.min { a, b in
+            let (pa, pb) = (Self.price(a, space), Self.price(b, space))
+            if pa != pb { return pa < pb }
+            return Self.namesBefore(a.indices.map { space.names[$0][a[$0]] }, b.indices.map { space.names[$0][b[$0]] })
+        }
+        let configurator = Configurator(space: space)
+        #expect(try configurator.cheapest(fixed: Array(repeating: nil, count: space.familyCount)) == expected, "seed \(seed)")
+    }
+
     @Test func a_search_past_its_step_limit_is_an_error_and_a_stop_request_stops_it() throws {
         let space = Self.space(seed: 7)
         let tiny = Configurator(space: space, limits: SearchLimits(steps: 1, repairs: 10))

@@ -91,12 +91,35 @@ import Testing
         #expect(Completion(partial: "s", candidates: ["sports", "sporty"]).replacement == "sport")
     }
 
+    @Test func tab_after_set_of_a_defined_family_marks_the_options_that_need_a_repair_with_its_price_change() throws {
+        let engine = Engine()
+        engine.evaluate("""
+            car sports
+            family paint "Paint" default white "White"
+            option paint red "Red" price 500
+            option paint gold "Gold" price 9000
+            option drivetrain hover "Hover" price 1
+            forbid paint red with floorplan short
+            require paint gold with drivetrain hover
+            """)
+        let car = try #require(try? engine.stock.currentLine().car)
+        let completer = Completer(commands: .standard, catalog: engine.catalog, currentCar: car)
+        let options = completer.complete("set paint ")
+        #expect(options.candidates == ["white", "red", "gold"])
+        // Red: a standard floorplan too (+$2,000.00) and the paint (+$500.00). Gold: a hover
+        // drivetrain too (+$1.00 less rear's $1,500.00) and the paint (+$9,000.00).
+        #expect(options.descriptions == ["(current)", "repair +$2,500.00 (not with a short floorplan)",
+                                         "repair +$7,501.00 (needs a hover drivetrain)"])
+        #expect(options.forbidden == [false, true, true])
+    }
+
     @Test func options_are_described_for_the_current_car_and_forbidden_ones_never_completed() throws {
         let sports = try Catalog.builtIn.builder(for: "sports").build()
         let completer = Completer(commands: .standard, catalog: .builtIn, currentCar: sports)
         let options = completer.complete("set drivetrain ")
         #expect(options.candidates == ["front", "rear", "4wd", "all", "awd"])
-        #expect(options.descriptions == ["(not with a short floorplan)", "(current)", "+$2,500.00",
+        // Front needs a repair (a standard floorplan, +$2,000.00, less the drivetrain's -$1,500.00).
+        #expect(options.descriptions == ["repair +$500.00 (not with a short floorplan)", "(current)", "+$2,500.00",
                                          "(4wd) +$2,500.00", "(4wd) +$2,500.00"])
         #expect(options.forbidden == [true, false, false, false, false])
         let front = completer.complete("set drivetrain f")

@@ -27,15 +27,18 @@ import CarScript
     }
 
     @Test func random_hostile_sessions_save_and_replay_to_the_same_state() throws {
-        var saved = 0
+        var saved = 0, withFamilies = 0
         for round in 0..<2_500 {
             let engine = Engine()
             var maker = SessionMaker(random: SplitMix(seed: 0x5EED_CA4F_AB &+ UInt64(round) &* 0x2545_F491_4F6C_DD1D))
             maker.make(in: engine, commands: 6 + round % 20)
             try checkRoundTrip(engine, round: round)
             saved += 1
+            if engine.catalog.familyNames.count > 3 { withFamilies += 1 }
         }
         #expect(saved == 2_500)
+        // Many sessions define families of their own (hostile names among them).
+        #expect(withFamilies > 500, "\(withFamilies) sessions defined a family")
     }
 
     @Test func values_near_the_line_limit_are_saved_in_parts_that_rebuild_them() throws {
@@ -124,20 +127,22 @@ private struct SessionState: Equatable {
         rules = []
         for definition in catalog.definitions.dropFirst(Engine.builtInCatalog.definitions.count) {
             switch definition {
+            case .family(let f):
+                definitions.append("family|\(f.name)|\(f.shownAs)|\(f.option)|\(f.optionShownAs)|\(f.listPrice.minorUnits)")
             case .option(let o):
-                definitions.append("option|\(o.family)|\(o.name)|\(o.shownAs)|\(o.otherNames)|\(o.listPrice.minorUnits)|\(String(describing: o.seats))|\(String(describing: o.engine))")
+                definitions.append("option|\(o.familyName)|\(o.name)|\(o.shownAs)|\(o.otherNames)|\(o.listPrice.minorUnits)|\(String(describing: o.seats))|\(String(describing: o.engine))")
             case .model(let m):
-                definitions.append("model|\(m.name)|\(m.carType)|\(m.basePrice.minorUnits)|\(m.floorplan)|\(m.suspension)|\(m.drivetrain)")
+                definitions.append("model|\(m.name)|\(m.carType)|\(m.basePrice.minorUnits)|\(m.floorplan)|\(m.suspension)|\(m.drivetrain)|\(m.others.map { "\($0.family) \($0.option)" })")
             case .rule(let r):
                 // The session's rules are saved after its stock: their order among the other definitions is not kept.
-                rules.insert("\(r.first.family)|\(r.first.option)|\(r.second.family)|\(r.second.option)")
+                rules.insert("\(r.kind)|\(r.first.familyName)|\(r.first.option)|\(r.second.familyName)|\(r.second.option)")
             case .currency(let c):
                 definitions.append("currency|\(c.code)|\(c.symbol)|\(c.digits)|\(c.rate)")
             }
         }
         currencies = catalog.currencies.map { "\($0.code)|\($0.symbol)|\($0.digits)|\($0.rate)" }
         stock = engine.stock.lines.map { line in
-            "\(line.count)|\(line.car.factory.model)|" + PartFamily.allCases.map { line.car.part(of: $0).name }.joined(separator: "|")
+            "\(line.count)|\(line.car.factory.model)|" + catalog.families.map { catalog.part(of: $0, on: line.car).name }.joined(separator: "|")
         }
         current = engine.stock.currentNumber
     }
@@ -174,6 +179,8 @@ struct SessionMaker {
         ("drivetrain", "front"), ("drivetrain", "rear"), ("drivetrain", "4wd"),
     ]
     private var models = ["compact", "sports", "suv"]
+    /// The families, by reference: the book's three, then those the session defines.
+    private var families = ["floorplan", "suspension", "drivetrain"]
     private var currencies = ["GBP", "EUR", "JPY"]
 
     init(random: SplitMix) { self.random = random }
@@ -207,9 +214,20 @@ struct SessionMaker {
     mutating func make(in engine: Engine, commands: Int) {
         for _ in 0..<commands {
             var line: String
-            switch random.below(12) {
+            switch random.below(13) {
+            case 12:
+                // A family of its own (a hostile name), with its first option.
+                let name = bind(text(nonEmpty: true), in: engine)
+                let option = bind(text(nonEmpty: true), in: engine)
+                line = "family \(name) \(bind(text(nonEmpty: false), in: engine)) default \(option) \(bind(text(nonEmpty: false), in: engine))"
+                if random.below(2) == 0 { line += " price \(amount())" }
+                if engine.evaluate(line).diagnostics.isEmpty {
+                    families.append(name)
+                    options.append((name, option))
+                }
+                continue
             case 0:
-                let family = random.pick(["floorplan", "suspension", "drivetrain"])
+                let family = random.pick(families)
                 let name = bind(text(nonEmpty: true), in: engine)
                 line = "option \(family) \(name) \(bind(text(nonEmpty: false), in: engine)) price \(amount())"
                 if family == "floorplan" { line += " seats \(random.below(99) + 1) engine \(random.pick(["front", "mid", "rear"]))" }
@@ -218,7 +236,9 @@ struct SessionMaker {
                 continue
             case 1:
                 let name = bind(text(nonEmpty: true), in: engine)
-                let parts = ["floorplan", "suspension", "drivetrain"].map { family in
+                // The book's three, then some defined families (the rest take their first options).
+                let named = families.prefix(3) + families.dropFirst(3).filter { _ in random.below(2) == 0 }
+                let parts = named.map { family in
                     "\(family) \(random.pick(options.filter { $0.family == family }).reference)"
                 }
                 line = "model \(name) \(bind(text(nonEmpty: false), in: engine)) price \(amount()) " + parts.joined(separator: " ")

@@ -121,7 +121,12 @@ struct ModelSession {
         var defaults: [String]
     }
 
-    private let families = PartFamily.allCases
+    private let families = PartFamily.book
+
+    /// The book's family called `name`, in any case.
+    private static func family(named name: String) -> PartFamily? {
+        PartFamily.bookNames.firstIndex(of: name.lowercased()).map(PartFamily.init(index:))
+    }
     private var options: [[Option]] = []
     /// Every name an option answers to, folded, to its canonical name, per family.
     private var names: [[String: String]] = []
@@ -146,7 +151,7 @@ struct ModelSession {
         }
         for factory in catalog.registry.factories {
             models[factory.model.lowercased()] = Model(name: factory.model, base: factory.basePriceMinorUnits,
-                                               defaults: families.map { factory.defaultPart(of: $0).name })
+                                               defaults: families.map { factory.defaultPart(of: $0)?.name ?? "" })
         }
         rules = catalog.rules.map { ($0.first, $0.second) }
         for currency in catalog.currencies { rates[currency.code] = currency.rate.description }
@@ -157,7 +162,7 @@ struct ModelSession {
         let stock = engine.stock
         return ModelState(
             lines: stock.lines.map { line in
-                ModelState.Line(model: line.car.factory.model, parts: PartFamily.allCases.map { line.car.part(of: $0).name },
+                ModelState.Line(model: line.car.factory.model, parts: PartFamily.book.map { line.car.part(of: $0)?.name ?? "" },
                                   count: line.count)
             },
             current: stock.currentNumber, carCount: stock.carCount, value: stock.valueMinorUnits,
@@ -228,7 +233,7 @@ struct ModelSession {
             reached.insert("line")
             return true
         case "set":
-            guard arguments.count == 2, let family = PartFamily(named: arguments[0]),
+            guard arguments.count == 2, let family = Self.family(named: arguments[0]),
                   let option = names[family.index][arguments[1].lowercased()], let number = current else { return false }
             var line = lines[number - 1]
             line.parts[family.index] = option
@@ -276,7 +281,7 @@ struct ModelSession {
             if name == "var" { variables[arguments[0]] = arguments.dropFirst().joined(separator: " ").replacingOccurrences(of: "\"", with: "") }
             return true
         case "forbid":
-            guard arguments.count == 5, let first = PartFamily(named: arguments[0]), let second = PartFamily(named: arguments[3]),
+            guard arguments.count == 5, let first = Self.family(named: arguments[0]), let second = Self.family(named: arguments[3]),
                   let one = names[first.index][arguments[1].lowercased()], let two = names[second.index][arguments[4].lowercased()]
             else { return false }
             let rule = (PartChoice(first, one), PartChoice(second, two))

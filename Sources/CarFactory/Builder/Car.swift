@@ -23,17 +23,24 @@ public struct Car: Sendable {
     /// The unit price in the base currency.
     public var price: Money { .base(priceMinorUnits) }
 
-    /// The part of `family`.
-    public func part(of family: PartFamily) -> any Part {
+    /// The part of `family`, if the car holds one (it holds one of each of the book's; one
+    /// made before a family was defined has that family's default: `Catalog.part(of:on:)`).
+    public func part(of family: PartFamily) -> (any Part)? {
         configuration.part(of: family)
     }
 
-    /// The five detail lines of the book: car type, seats, engine, suspension, drive.
+    /// The five detail lines of the book (car type, seats, engine, suspension, drive), then one per defined family.
     public var details: [(label: String, value: String)] {
         [("Car type", carType),
          ("Seats", String(floorplan.seats)),
          ("Engine", floorplan.engine.rawValue),
          ("Suspension", suspension.shownAs),
          ("Drive", drivetrain.shownAs)]
+            + configuration.others.map { part in (Self.familyShownAs(part), part.shownAs) }
+    }
+
+    /// How the family of a defined family's part is shown (`Paint`).
+    package static func familyShownAs(_ part: any Part) -> String {
+        if case .defined(let option) = part.kind { option.label.shownAs } else { part.familyName }
     }
 }

@@ -18,7 +18,7 @@ public struct CarBuilder: Sendable {
     /// A builder holding an existing car's parts, to change it.
     public init(car: Car, rules: RuleSet) {
         self.rules = rules
-        configuration = car.configuration
+        configuration = rules.completed(car.configuration)
     }
 
     /// A builder holding an existing car's parts, checked against `rules`.
@@ -38,6 +38,7 @@ public struct CarBuilder: Sendable {
     public mutating func set(_ parts: [any Part]) throws(CarFactoryError) {
         var next = configuration
         for part in parts {
+            guard Self.holds(next, part.family) else { throw .unknownOption(part.name, family: part.familyName) }
             let delta = part.listPriceMinorUnits.subtractingReportingOverflow(next.listPrice(of: part.family))
             let sum = next.priceMinorUnits.addingReportingOverflow(delta.partialValue)
             if delta.overflow || sum.overflow { throw .moneyOverflow }
@@ -52,7 +53,9 @@ public struct CarBuilder: Sendable {
     /// change is priced and checked (builders and the engine's `set` both come here).
     package static func configuration(_ current: CarConfiguration, with part: any Part,
                               rules: RuleSet) throws(CarFactoryError) -> CarConfiguration {
+        let current = rules.completed(current)
         let family = part.family
+        guard holds(current, family) else { throw .unknownOption(part.name, family: part.familyName) }
         // Base price plus, per family, the chosen option's list price minus the default's:
         // kept up to date by each change instead of summed again.
         let delta = part.listPriceMinorUnits.subtractingReportingOverflow(current.listPrice(of: family))
@@ -62,6 +65,13 @@ public struct CarBuilder: Sendable {
         let next = rules.configuration(current, with: part, of: family, priceMinorUnits: sum.partialValue)
         if let broken = next.brokenRule { throw .ruleViolation(broken) }
         return next
+    }
+
+    /// Whether `configuration` has a place for a part of `family` (a part of a family the
+    /// rules' catalog does not define has none).
+    @inline(__always)
+    private static func holds(_ configuration: CarConfiguration, _ family: PartFamily) -> Bool {
+        family.index < 3 + configuration.others.count
     }
 
     /// The car as configured.

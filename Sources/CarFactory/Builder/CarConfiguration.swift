@@ -1,6 +1,6 @@
 import Synchronization
 
-/// One way a model can be built: its factory, its three parts and their price.
+/// One way a model can be built: its factory, its part of each family and their price.
 ///
 /// A flyweight: the rule set a builder works under makes each configuration once and
 /// hands the same object to every car built that way, so a car is one reference, and
@@ -14,6 +14,10 @@ public final class CarConfiguration: Sendable {
     public let suspension: any Suspension
     /// The drivetrain.
     public let drivetrain: any Drivetrain
+    /// Its parts of the catalog's defined families, in family order (family 3 first). A car
+    /// made before a family was defined holds fewer: it has that family's default option
+    /// (`Catalog.part(of:on:)`, and a builder completes it before any change).
+    public let others: [any Part]
     /// Unit price in base-currency minor units: base price plus option differences.
     public let priceMinorUnits: Int64
     /// The first rule these parts break, if any: such a configuration is never built into a car.
@@ -24,34 +28,40 @@ public final class CarConfiguration: Sendable {
     let listPrices: (Int64, Int64, Int64)
 
     init(factory: any CarFactory, floorplan: any Floorplan, suspension: any Suspension,
-         drivetrain: any Drivetrain, priceMinorUnits: Int64, brokenRule: Rule?) {
+         drivetrain: any Drivetrain, others: [any Part] = [], priceMinorUnits: Int64, brokenRule: Rule?) {
         self.factory = factory
         self.floorplan = floorplan
         self.suspension = suspension
         self.drivetrain = drivetrain
+        self.others = others
         self.priceMinorUnits = priceMinorUnits
         self.brokenRule = brokenRule
-        key = ConfigurationKey(factory, floorplan, suspension, drivetrain)
+        key = ConfigurationKey(factory, floorplan, suspension, drivetrain, others: others)
         listPrices = (floorplan.listPriceMinorUnits, suspension.listPriceMinorUnits, drivetrain.listPriceMinorUnits)
     }
 
-    /// The list price of its part of `family`.
+    /// The list price of its part of `family` (held: see `others`).
     func listPrice(of family: PartFamily) -> Int64 {
-        switch family {
-        case .floorplan: listPrices.0
-        case .suspension: listPrices.1
-        case .drivetrain: listPrices.2
+        switch family.index {
+        case 0: listPrices.0
+        case 1: listPrices.1
+        case 2: listPrices.2
+        default: others[family.index - 3].listPriceMinorUnits
         }
     }
 
-    /// The part of `family`.
-    public func part(of family: PartFamily) -> any Part {
-        switch family {
-        case .floorplan: floorplan
-        case .suspension: suspension
-        case .drivetrain: drivetrain
+    /// The part of `family`, if it holds one (every configuration holds one of the book's three).
+    public func part(of family: PartFamily) -> (any Part)? {
+        switch family.index {
+        case 0: floorplan
+        case 1: suspension
+        case 2: drivetrain
+        default: family.index - 3 < others.count ? others[family.index - 3] : nil
         }
     }
+
+    /// Its parts of every family it holds, in family order.
+    public var parts: [any Part] { [floorplan, suspension, drivetrain] + others }
 }
 
 /// The identities of a configuration's factory and parts.
@@ -60,12 +70,17 @@ struct ConfigurationKey: Hashable, Sendable {
     var floorplan: ObjectIdentifier
     var suspension: ObjectIdentifier
     var drivetrain: ObjectIdentifier
+    /// The defined families' parts (empty in a catalog of the book's three alone, so that
+    /// catalog's keys make no array).
+    var others: [ObjectIdentifier]
 
-    init(_ factory: any CarFactory, _ floorplan: any Floorplan, _ suspension: any Suspension, _ drivetrain: any Drivetrain) {
+    init(_ factory: any CarFactory, _ floorplan: any Floorplan, _ suspension: any Suspension, _ drivetrain: any Drivetrain,
+         others: [any Part] = []) {
         self.factory = ObjectIdentifier(factory)
         self.floorplan = ObjectIdentifier(floorplan)
         self.suspension = ObjectIdentifier(suspension)
         self.drivetrain = ObjectIdentifier(drivetrain)
+        self.others = others.isEmpty ? [] : others.map { ObjectIdentifier($0) }
     }
 
     /// The key a factory's default configuration is kept under: the factory's identity in
@@ -76,15 +91,17 @@ struct ConfigurationKey: Hashable, Sendable {
         floorplan = identity
         suspension = identity
         drivetrain = identity
+        others = []
     }
 
     /// This key with the part of `family` replaced by `part`.
     func replacing(_ family: PartFamily, with part: ObjectIdentifier) -> ConfigurationKey {
         var key = self
-        switch family {
-        case .floorplan: key.floorplan = part
-        case .suspension: key.suspension = part
-        case .drivetrain: key.drivetrain = part
+        switch family.index {
+        case 0: key.floorplan = part
+        case 1: key.suspension = part
+        case 2: key.drivetrain = part
+        default: key.others[family.index - 3] = part
         }
         return key
     }
@@ -96,6 +113,7 @@ struct ConfigurationKey: Hashable, Sendable {
         h ^= bits(floorplan) &* 0xC2B2_AE3D_27D4_EB4F
         h ^= bits(suspension) &* 0x1656_67B1_9E37_79F9
         h ^= bits(drivetrain) &* 0x85EB_CA77_C2B2_AE63
+        for other in others { h = (h ^ bits(other)) &* 0x9E37_79B9_7F4A_7C15 }
         return h ^ (h >> 32)
     }
 }

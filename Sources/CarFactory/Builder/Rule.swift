@@ -4,12 +4,20 @@ public struct PartChoice: Hashable, Sendable, CustomStringConvertible {
     public let family: PartFamily
     /// The option's catalog name.
     public let option: String
+    /// The family's name (`suspension`, `paint`).
+    public let familyName: String
     /// The catalog's part, once resolved: checking a car then compares identities, not names.
     let part: ObjectIdentifier?
 
-    /// Names `option` of `family`.
+    /// Names `option` of the book's `family`.
     public init(_ family: PartFamily, _ option: String) {
+        self.init(family, named: family.description, option)
+    }
+
+    /// Names `option` of `family`, which is called `familyName`.
+    public init(_ family: PartFamily, named familyName: String, _ option: String) {
         self.family = family
+        self.familyName = familyName
         self.option = option
         part = nil
     }
@@ -17,6 +25,7 @@ public struct PartChoice: Hashable, Sendable, CustomStringConvertible {
     /// Names the catalog's `part` itself.
     public init(_ part: any Part) {
         family = part.family
+        familyName = part.familyName
         option = part.name
         self.part = ObjectIdentifier(part)
     }
@@ -37,7 +46,7 @@ public struct PartChoice: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `suspension race`.
-    public var description: String { "\(family) \(option)" }
+    public var description: String { "\(familyName) \(option)" }
 }
 
 /// A rule on two options of different families: a pair that may not go on one car
@@ -72,19 +81,20 @@ public struct Rule: Hashable, Sendable, CustomStringConvertible {
         self.second = second
     }
 
-    /// Whether a car whose part of each family is `part(family)` breaks the rule.
-    public func isBroken(by part: (PartFamily) -> any Part) -> Bool {
-        guard first.matches(part(first.family)) else { return false }
-        let secondHeld = second.matches(part(second.family))
+    /// Whether a car whose part of each family is `part(family)` breaks the rule (nil: a
+    /// part that is neither option).
+    public func isBroken(by part: (PartFamily) -> (any Part)?) -> Bool {
+        guard let held = part(first.family), first.matches(held) else { return false }
+        let secondHeld = part(second.family).map(second.matches) ?? false
         return kind == .forbid ? secondHeld : !secondHeld
     }
 
     /// `race suspension cannot go with a long floorplan`, `4wd drivetrain needs a long floorplan`.
     public var violationMessage: String {
-        let other = "\(indefiniteArticle(before: second.option)) \(second.option) \(second.family)"
+        let other = "\(indefiniteArticle(before: second.option)) \(second.option) \(second.familyName)"
         return switch kind {
-        case .forbid: "\(first.option) \(first.family) cannot go with \(other)"
-        case .require: "\(first.option) \(first.family) needs \(other)"
+        case .forbid: "\(first.option) \(first.familyName) cannot go with \(other)"
+        case .require: "\(first.option) \(first.familyName) needs \(other)"
         }
     }
 

@@ -42,6 +42,9 @@ public final class RuleSet: Sendable {
     private let count: Int
     /// Every configuration made under these rules, each made and checked once (see `CarConfiguration`).
     private let made: Mutex<ConfigurationTable>
+    /// The default option of each family the catalog defined (family 3 first): what a car
+    /// made before its family was defined has, and what a model that names none has.
+    package let familyDefaults: [any Part]
 
     /// The rules, in definition order.
     public var rules: [Rule] { shared.rules.withLock { Array($0.all[0..<count]) } }
@@ -58,12 +61,19 @@ public final class RuleSet: Sendable {
         shared = SharedRules(arranged)
         count = rules.count
         made = Mutex(ConfigurationTable(keeping: limit))
+        familyDefaults = []
     }
 
-    private init(sharing shared: SharedRules, count: Int) {
+    private init(sharing shared: SharedRules, count: Int, familyDefaults: [any Part]) {
         self.shared = shared
         self.count = count
+        self.familyDefaults = familyDefaults
         made = Mutex(ConfigurationTable())
+    }
+
+    /// These rules, with a new family whose default option is `part`; no configuration made yet.
+    package func adding(familyDefault part: any Part) -> RuleSet {
+        RuleSet(sharing: shared, count: count, familyDefaults: familyDefaults + [part])
     }
 
     /// These rules and `rule`, with no configuration made yet.
@@ -74,10 +84,10 @@ public final class RuleSet: Sendable {
                 var copy = Rules()
                 for earlier in rules.all[0..<count] { copy.append(earlier) }
                 copy.append(rule)
-                return RuleSet(sharing: SharedRules(copy), count: count + 1)
+                return RuleSet(sharing: SharedRules(copy), count: count + 1, familyDefaults: familyDefaults)
             }
             rules.append(rule)
-            return RuleSet(sharing: shared, count: count + 1)
+            return RuleSet(sharing: shared, count: count + 1, familyDefaults: familyDefaults)
         }
     }
 
@@ -95,63 +105,148 @@ public final class RuleSet: Sendable {
             let floorplan = factory.makeFloorplan()
             let suspension = factory.makeSuspension()
             let drivetrain = factory.makeDrivetrain()
-            let configuration = table.configuration(for: ConfigurationKey(factory, floorplan, suspension, drivetrain)) {
-                make(factory, floorplan, suspension, drivetrain, priceMinorUnits: factory.basePriceMinorUnits)
+            let others = familyDefaults.indices.map { modelDefault(of: factory, family: $0) }
+            let key = ConfigurationKey(factory, floorplan, suspension, drivetrain, others: others)
+            let configuration = table.configuration(for: key) {
+                make(factory, floorplan, suspension, drivetrain, others, priceMinorUnits: factory.basePriceMinorUnits)
             }
             table.keep(configuration, for: defaults)
             return configuration
         }
     }
 
-    /// The shared configuration of `current` with `part` in place of its part of that family,
-    /// priced `priceMinorUnits`, made and checked the first time. Finding one already made
-    /// needs only the part's identity.
+    /// `factory`'s default option of defined family `position` (family 3 is 0).
+    private func modelDefault(of factory: any CarFactory, family position: Int) -> any Part {
+        let others = factory.otherDefaults
+        let standard = familyDefaults[position]
+        return position < others.count && Self.sameFamily(others[position], standard) ? others[position] : standard
+    }
+
+    /// Whether two parts of a defined family's place are of one definition of it (a family
+    /// undone and another defined in its place is another family).
+    private static func sameFamily(_ a: any Part, _ b: any Part) -> Bool {
+        guard case .defined(let x) = a.kind, case .defined(let y) = b.kind else { return false }
+        return x.label === y.label
+    }
+
+    /// `configuration` with a part of every family these rules know: one made before a family
+    /// was defined takes its model's default of it (and so keeps its price). The same object
+    /// when it holds them all already, which is one comparison in a catalog of the book's three.
+    package func completed(_ configuration: CarConfiguration) -> CarConfiguration {
+        if configuration.others.count == familyDefaults.count,
+           familyDefaults.isEmpty || zip(configuration.others, familyDefaults).allSatisfy({ Self.sameFamily($0, $1) }) {
+            return configuration
+        }
+        return complete(configuration)
+    }
+
+    @inline(never)
+    private func complete(_ configuration: CarConfiguration) -> CarConfiguration {
+        let factory = configuration.factory
+        var price = configuration.priceMinorUnits
+        var others: [any Part] = []
+        for position in familyDefaults.indices {
+            let standard = modelDefault(of: factory, family: position)
+            if position < configuration.others.count, Self.sameFamily(configuration.others[position], standard) {
+                others.append(configuration.others[position])
+            } else {
+                others.append(standard)
+            }
+        }
+        // Parts of families no longer defined leave the price; their model defaults are gone
+        // with them, so the price is summed again from the base price.
+        if configuration.others.count > 0 {
+            var sum = factory.basePriceMinorUnits
+            var overflow = false
+            let book: [any Part] = [configuration.floorplan, configuration.suspension, configuration.drivetrain]
+            for (position, part) in (book + others).enumerated() {
+                let standard = position < 3 ? factory.defaultPart(of: PartFamily(index: position)) : modelDefault(of: factory, family: position - 3)
+                let delta = part.listPriceMinorUnits.subtractingReportingOverflow(standard?.listPriceMinorUnits ?? part.listPriceMinorUnits)
+                let next = sum.addingReportingOverflow(delta.partialValue)
+                overflow = overflow || delta.overflow || next.overflow
+                sum = next.partialValue
+            }
+            if !overflow { price = sum }
+        }
+        let key = ConfigurationKey(factory, configuration.floorplan, configuration.suspension, configuration.drivetrain, others: others)
+        return made.withLock { table in
+            table.configuration(for: key) {
+                make(factory, configuration.floorplan, configuration.suspension, configuration.drivetrain, others,
+                     priceMinorUnits: price)
+            }
+        }
+    }
+
+    /// The shared configuration of `current` (holding every family: see `completed`) with
+    /// `part` in place of its part of that family, priced `priceMinorUnits`, made and checked
+    /// the first time. Finding one already made needs only the part's identity.
     func configuration(_ current: CarConfiguration, with part: any Part, of family: PartFamily,
                        priceMinorUnits: Int64) -> CarConfiguration {
         made.withLock { table in
             table.configuration(for: current.key.replacing(family, with: ObjectIdentifier(part))) {
                 switch part.kind {
                 case .floorplan(let new):
-                    make(current.factory, new, current.suspension, current.drivetrain, priceMinorUnits: priceMinorUnits)
+                    make(current.factory, new, current.suspension, current.drivetrain, current.others, priceMinorUnits: priceMinorUnits)
                 case .suspension(let new):
-                    make(current.factory, current.floorplan, new, current.drivetrain, priceMinorUnits: priceMinorUnits)
+                    make(current.factory, current.floorplan, new, current.drivetrain, current.others, priceMinorUnits: priceMinorUnits)
                 case .drivetrain(let new):
-                    make(current.factory, current.floorplan, current.suspension, new, priceMinorUnits: priceMinorUnits)
+                    make(current.factory, current.floorplan, current.suspension, new, current.others, priceMinorUnits: priceMinorUnits)
+                case .defined:
+                    make(current.factory, current.floorplan, current.suspension, current.drivetrain,
+                         Self.replacing(current.others, at: family.index - 3, with: part), priceMinorUnits: priceMinorUnits)
                 }
             }
         }
     }
 
+    private static func replacing(_ others: [any Part], at position: Int, with part: any Part) -> [any Part] {
+        var others = others
+        others[position] = part
+        return others
+    }
+
     private func make(_ factory: any CarFactory, _ floorplan: any Floorplan, _ suspension: any Suspension,
-                      _ drivetrain: any Drivetrain, priceMinorUnits: Int64) -> CarConfiguration {
+                      _ drivetrain: any Drivetrain, _ others: [any Part], priceMinorUnits: Int64) -> CarConfiguration {
         CarConfiguration(factory: factory, floorplan: floorplan, suspension: suspension, drivetrain: drivetrain,
-                         priceMinorUnits: priceMinorUnits, brokenRule: firstBroken(floorplan, suspension, drivetrain))
+                         others: others, priceMinorUnits: priceMinorUnits,
+                         brokenRule: firstBroken(floorplan, suspension, drivetrain, others: others))
     }
 
     /// The first rule (in definition order) a car with these parts breaks, if any.
     public func firstBroken(_ floorplan: any Floorplan, _ suspension: any Suspension,
-                            _ drivetrain: any Drivetrain) -> Rule? {
+                            _ drivetrain: any Drivetrain, others: [any Part] = []) -> Rule? {
         let count = self.count
         return shared.rules.withLock { rules in
             var first = count
             for pair in [PartPair(floorplan, suspension), PartPair(floorplan, drivetrain), PartPair(suspension, drivetrain)] {
                 if let position = rules.byPair[pair], position < first { first = position }
             }
+            if !others.isEmpty {
+                // Each defined family's part with every part before it: n(n-1)/2 lookups in all.
+                let parts: [any Part] = [floorplan, suspension, drivetrain] + others
+                for later in 3..<parts.count {
+                    for earlier in 0..<later {
+                        if let position = rules.byPair[PartPair(parts[earlier], parts[later])], position < first { first = position }
+                    }
+                }
+            }
             if !rules.requiresByPart.isEmpty {
-                let parts: [any Part] = [floorplan, suspension, drivetrain]
+                let parts: [any Part] = [floorplan, suspension, drivetrain] + others
                 for part in parts {
                     for position in rules.requiresByPart[ObjectIdentifier(part)] ?? [] where position < first {
                         let rule = rules.all[position]
-                        if !rule.second.matches(parts[rule.second.family.index]) { first = position }
+                        let index = rule.second.family.index
+                        if index >= parts.count || !rule.second.matches(parts[index]) { first = position }
                     }
                 }
             }
             for position in rules.byName where position < first {
-                let broken = rules.all[position].isBroken { family -> any Part in
-                    switch family {
-                    case .floorplan: floorplan
-                    case .suspension: suspension
-                    case .drivetrain: drivetrain
+                let broken = rules.all[position].isBroken { family -> (any Part)? in
+                    switch family.index {
+                    case 0: floorplan
+                    case 1: suspension
+                    case 2: drivetrain
+                    default: family.index - 3 < others.count ? others[family.index - 3] : nil
                     }
                 }
                 if broken {

@@ -13,7 +13,12 @@ public struct Catalog: Sendable {
     public private(set) var ruleSet = RuleSet.none
     /// The currencies, in definition order.
     public private(set) var currencies: [Currency] = []
-    private var optionTables = [OptionTable](repeating: OptionTable(), count: PartFamily.allCases.count)
+    private var optionTables = [OptionTable](repeating: OptionTable(), count: PartFamily.book.count)
+    /// Every family's name, in family order (the book's three first).
+    public private(set) var familyNames = PartFamily.bookNames
+    /// Each defined family's name and how it is shown (family 3 first).
+    private var familyLabels: [FamilyLabel] = []
+    private var familyIndex: [String: Int] = ["floorplan": 0, "suspension": 1, "drivetrain": 2]
     private var currencyIndex: [String: Int] = [:]
     /// Every definition, in the order made: a session saves those made since it began.
     public private(set) var definitions: [CatalogDefinition] = []
@@ -38,11 +43,81 @@ public struct Catalog: Sendable {
         optionTables[family.index]
     }
 
+    /// Every family, in definition order (the book's three first).
+    public var families: [PartFamily] { familyNames.indices.map(PartFamily.init(index:)) }
+
+    /// The families defined in the catalog (after the book's three).
+    public var definedFamilies: ArraySlice<PartFamily> { families[3...] }
+
+    /// The family called `name` (case-insensitive), if any.
+    public func family(named name: some StringProtocol) -> PartFamily? {
+        familyIndex[nameKey(name)].map(PartFamily.init(index:))
+    }
+
+    /// The name of `family` (`suspension`, `paint`).
+    public func name(of family: PartFamily) -> String {
+        family.index < familyNames.count ? familyNames[family.index] : family.description
+    }
+
+    /// How a defined family is shown on a car (`Paint`); a book family's name.
+    public func shownAs(of family: PartFamily) -> String {
+        family.isBook || family.index - 3 >= familyLabels.count ? name(of: family) : familyLabels[family.index - 3].shownAs
+    }
+
+    /// The first option of a defined family, which a model that names none has (nil for the book's).
+    public func defaultOption(of family: PartFamily) -> (any Part)? {
+        family.isBook || family.index - 3 >= ruleSet.familyDefaults.count ? nil : ruleSet.familyDefaults[family.index - 3]
+    }
+
+    /// `factory`'s default option of `family` (a family defined after the model: its first option).
+    public func defaultPart(of family: PartFamily, for factory: any CarFactory) -> any Part {
+        // The catalog's factories were made under its families (an undone family goes with
+        // the catalog value that had it), so a model lacks only families defined after it.
+        factory.defaultPart(of: family) ?? defaultOption(of: family) ?? factory.makeDrivetrain()
+    }
+
+    /// `car`'s part of `family` (a car made before the family was defined: its model's default).
+    public func part(of family: PartFamily, on car: Car) -> any Part {
+        ruleSet.completed(car.configuration).part(of: family) ?? car.drivetrain
+    }
+
+    /// `car` with a part of every family (the same car when it has them).
+    public func completed(_ car: Car) -> Car {
+        let configuration = ruleSet.completed(car.configuration)
+        return configuration === car.configuration ? car : Car(configuration: configuration)
+    }
+
     /// The option of `family` answering to `name`.
     public func option(named name: some StringProtocol, in family: PartFamily) throws(CarFactoryError) -> any Part {
-        guard let part = optionTables[family.index].part(named: name) else {
-            throw .unknownOption(String(name), family: family)
+        guard family.index < optionTables.count, let part = optionTables[family.index].part(named: name) else {
+            throw .unknownOption(String(name), family: self.name(of: family))
         }
+        return part
+    }
+
+    /// Registers a new family with its first option, which every model (and every car in
+    /// stock) has until it names another; returns that option.
+    @discardableResult
+    public mutating func define(_ definition: FamilyDefinition) throws(CarFactoryError) -> any Part {
+        guard familyIndex[nameKey(definition.name)] == nil else { throw .duplicateFamily(definition.name) }
+        guard familyNames.count < PartFamily.limit else { throw .tooManyFamilies(limit: PartFamily.limit) }
+        let family = PartFamily(index: familyNames.count)
+        let label = FamilyLabel(name: definition.name, shownAs: definition.shownAs)
+        let option = OptionDefinition(family: family, familyName: definition.name, name: definition.option, shownAs: definition.optionShownAs,
+                                      listPrice: definition.listPrice)
+        let part = CatalogDefinedOption(option, label: label)
+        var table = OptionTable()
+        try table.add(part)
+        familyIndex[nameKey(definition.name)] = family.index
+        familyNames.append(definition.name)
+        familyLabels.append(label)
+        optionTables.append(table)
+        ruleSet = ruleSet.adding(familyDefault: part)
+        // Every model has the new option: its pairs with each model's other defaults are known.
+        for (position, factory) in registry.factories.enumerated() {
+            for pair in defaultPairs(of: factory) where modelsByDefaultPair[pair] == nil { modelsByDefaultPair[pair] = position }
+        }
+        definitions.append(.family(definition))
         return part
     }
 
@@ -66,20 +141,28 @@ public struct Catalog: Sendable {
     @discardableResult
     public mutating func define(_ definition: OptionDefinition) throws(CarFactoryError) -> any Part {
         let part: any Part
-        switch definition.family {
-        case .floorplan:
+        let family = definition.family
+        guard family.index < optionTables.count else { throw .unknownOption(definition.name, family: name(of: family)) }
+        guard optionTables[family.index].parts.count < PartFamily.optionLimit else {
+            throw .tooManyOptions(family: name(of: family), limit: PartFamily.optionLimit)
+        }
+        if family == .floorplan {
             guard let seats = definition.seats, let engine = definition.engine else {
                 throw .floorplanNeedsLayout(definition.name)
             }
             guard (1...99).contains(seats) else { throw .invalidSeats(String(seats)) }
             part = CatalogFloorplan(definition, seats: seats, engine: engine)
-        case .suspension, .drivetrain:
+        } else {
             guard definition.seats == nil, definition.engine == nil else {
-                throw .layoutOnlyForFloorplans(definition.family)
+                throw .layoutOnlyForFloorplans(name(of: family))
             }
-            part = definition.family == .suspension ? CatalogSuspension(definition) : CatalogDrivetrain(definition)
+            part = switch family.index {
+            case 1: CatalogSuspension(definition)
+            case 2: CatalogDrivetrain(definition)
+            default: CatalogDefinedOption(definition, label: familyLabels[family.index - 3])
+            }
         }
-        try optionTables[definition.family.index].add(part)
+        try optionTables[family.index].add(part)
         definitions.append(.option(definition))
         return part
     }
@@ -92,10 +175,17 @@ public struct Catalog: Sendable {
               case .suspension(let suspension) = try option(named: definition.suspension, in: .suspension).kind,
               case .drivetrain(let drivetrain) = try option(named: definition.drivetrain, in: .drivetrain).kind
         else { preconditionFailure("option tables hold parts of their own family") }
+        var others = ruleSet.familyDefaults
+        for (familyName, optionName) in definition.others {
+            guard let family = family(named: familyName), !family.isBook else {
+                throw .unknownOption(optionName, family: familyName)
+            }
+            others[family.index - 3] = try option(named: optionName, in: family)
+        }
         let factory = CatalogCarFactory(model: definition.name, carType: definition.carType,
                                         basePrice: definition.basePrice, floorplan: floorplan,
-                                        suspension: suspension, drivetrain: drivetrain)
-        let pairs = PartPair.all(of: factory)
+                                        suspension: suspension, drivetrain: drivetrain, others: others)
+        let pairs = defaultPairs(of: factory)
         for pair in pairs {
             if let broken = rulesByPair[pair] { throw .defaultsBreakRule(model: definition.name, rules[broken]) }
         }
@@ -110,41 +200,69 @@ public struct Catalog: Sendable {
     }
 
     /// Refuses a model that some choice of options the rules allow would price below zero.
-    /// Only the few cheapest options of each family are tried (a bounded search); `set`
-    /// refuses such a car too, whatever options come later.
+    /// Only the few cheapest options of each family are tried (a bounded search: families
+    /// where no option is cheaper than the default are left as they are, a branch is cut when
+    /// even its cheapest completion costs more than the best found, and the search ends after
+    /// `cheapestCarSteps` steps); `set` refuses such a car too, whatever options come later.
     private func checkCheapestCar(of factory: any CarFactory) throws(CarFactoryError) {
-        let candidates = PartFamily.allCases.map { family -> [any Part] in
-            let standard = factory.defaultPart(of: family)
-            return [standard] + optionTables[family.index].cheapest.filter { $0.listPriceMinorUnits < standard.listPriceMinorUnits }
+        let defaults = factory.otherDefaults
+        let standards: [any Part] = [factory.makeFloorplan(), factory.makeSuspension(), factory.makeDrivetrain()] + defaults
+        var candidates: [[any Part]] = []
+        var lowestDelta: [Int64] = []
+        for (index, standard) in standards.enumerated() {
+            let cheaper = optionTables[index].cheapest.filter { $0.listPriceMinorUnits < standard.listPriceMinorUnits }
+            candidates.append([standard] + cheaper)
+            lowestDelta.append(cheaper.first.map { max($0.listPriceMinorUnits - standard.listPriceMinorUnits, Int64.min / 128) } ?? 0)
         }
+        // The least the rest could take off, from each family on.
+        var rest = [Int64](repeating: 0, count: standards.count + 1)
+        for index in standards.indices.reversed() { rest[index] = rest[index + 1] + lowestDelta[index] }
+        guard factory.basePriceMinorUnits.addingReportingOverflow(rest[0]).partialValue < 0 || rest[0] < Int64.min / 256 else { return }
+        var chosen = standards
         var lowest: (price: Int64, parts: [any Part])?
-        for floorplan in candidates[0] {
-            for suspension in candidates[1] {
-                for drivetrain in candidates[2] {
-                    let parts = [floorplan, suspension, drivetrain]
-                    var price = factory.basePriceMinorUnits
-                    for (family, part) in parts.enumerated() {
-                        let difference = part.listPriceMinorUnits.subtractingReportingOverflow(candidates[family][0].listPriceMinorUnits)
-                        let sum = price.addingReportingOverflow(difference.partialValue)
-                        price = difference.overflow || sum.overflow ? Int64.min : sum.partialValue
-                    }
-                    guard price < lowest?.price ?? 0,
-                          rulesByPair[PartPair(floorplan, suspension)] == nil, rulesByPair[PartPair(floorplan, drivetrain)] == nil,
-                          rulesByPair[PartPair(suspension, drivetrain)] == nil,
-                          firstRequireBroken(by: { parts[$0.index] }) == nil else { continue }
-                    lowest = (price, parts)
-                }
+        var steps = 0
+        func search(_ family: Int, _ price: Int64) {
+            steps += 1
+            guard steps <= Self.cheapestCarSteps else { return }
+            guard price.addingReportingOverflow(rest[family]).partialValue < (lowest?.price ?? 0) else { return }
+            if family == standards.count {
+                guard firstRequireBroken(by: { $0.index < chosen.count ? chosen[$0.index] : nil }) == nil else { return }
+                lowest = (price, chosen)
+                return
             }
+            for part in candidates[family] {
+                guard (0..<family).allSatisfy({ rulesByPair[PartPair(chosen[$0], part)] == nil }) else { continue }
+                let difference = part.listPriceMinorUnits.subtractingReportingOverflow(standards[family].listPriceMinorUnits)
+                let sum = price.addingReportingOverflow(difference.partialValue)
+                chosen[family] = part
+                search(family + 1, difference.overflow || sum.overflow ? Int64.min / 2 : sum.partialValue)
+            }
+            chosen[family] = standards[family]
         }
+        search(0, factory.basePriceMinorUnits)
         guard let lowest else { return }
-        let changed = PartFamily.allCases.filter { lowest.parts[$0.index] !== candidates[$0.index][0] }
-        throw .modelCouldCostLessThanNothing(model: factory.model, options: changed.map { "\(lowest.parts[$0.index].name) \($0)" },
+        let changed = standards.indices.filter { lowest.parts[$0] !== standards[$0] }
+        throw .modelCouldCostLessThanNothing(model: factory.model,
+                                             options: changed.map { "\(lowest.parts[$0].name) \(familyNames[$0])" },
                                              price: lowest.price)
+    }
+
+    /// The most steps the search for a model's cheapest car takes.
+    static let cheapestCarSteps = 100_000
+
+    /// The pairs of `factory`'s default parts, one of each family the catalog has.
+    private func defaultPairs(of factory: any CarFactory) -> [PartPair] {
+        let parts = families.map { defaultPart(of: $0, for: factory) }
+        var pairs: [PartPair] = []
+        for later in parts.indices {
+            for earlier in 0..<later { pairs.append(PartPair(parts[earlier], parts[later])) }
+        }
+        return pairs
     }
 
     /// The first `require` rule (in definition order) a car whose part of each family is
     /// `part(family)` breaks, if any. (Models are few and defined once: a walk over the rules.)
-    private func firstRequireBroken(by part: (PartFamily) -> any Part) -> Rule? {
+    private func firstRequireBroken(by part: (PartFamily) -> (any Part)?) -> Rule? {
         guard !requiresByPair.isEmpty else { return nil }
         return rules.first { $0.kind == .require && $0.isBroken(by: part) }
     }
@@ -200,7 +318,7 @@ public struct Catalog: Sendable {
 
     /// The rule of `kind` on `first` and `second`, checked against the rules and models but not added.
     public func rule(_ kind: Rule.Kind, _ first: PartChoice, with second: PartChoice) throws(CarFactoryError) -> Rule {
-        guard first.family != second.family else { throw .ruleWithinOneFamily(first.family) }
+        guard first.family != second.family else { throw .ruleWithinOneFamily(name(of: first.family)) }
         let firstPart = try option(named: first.option, in: first.family)
         let secondPart = try option(named: second.option, in: second.family)
         switch kind {
@@ -214,7 +332,7 @@ public struct Catalog: Sendable {
             let rule = Rule(require: PartChoice(firstPart), with: PartChoice(secondPart))
             if let existing = PartPair(directed: rule).flatMap({ requiresByPair[$0] }) { throw .duplicateRule(rules[existing]) }
             // Models are few: each one's defaults are looked at.
-            if let model = registry.factories.first(where: { rule.isBroken(by: $0.defaultPart(of:)) }) {
+            if let model = registry.factories.first(where: { factory in rule.isBroken { defaultPart(of: $0, for: factory) } }) {
                 throw .defaultsBreakRule(model: model.model, rule)
             }
             return rule
@@ -263,9 +381,4 @@ struct PartPair: Hashable, Sendable {
         (first, second) = (a, b)
     }
 
-    /// The three pairs of a factory's default parts.
-    static func all(of factory: any CarFactory) -> [PartPair] {
-        let floorplan = factory.makeFloorplan(), suspension = factory.makeSuspension(), drivetrain = factory.makeDrivetrain()
-        return [PartPair(floorplan, suspension), PartPair(floorplan, drivetrain), PartPair(suspension, drivetrain)]
-    }
 }

@@ -26,7 +26,7 @@ public struct OptionTable: Sendable {
             if let taken = byKey[key] {
                 // Redefining an option by its own name says so; any other clash names the holder.
                 let sameOption = name == part.name && nameKey(parts[taken].name) == key
-                throw .duplicateOption(name, family: part.family, existing: sameOption ? nil : parts[taken].name)
+                throw .duplicateOption(name, family: part.familyName, existing: sameOption ? nil : parts[taken].name)
             }
             if keys.contains(key) { throw .repeatedName(name) }
             keys.append(key)

@@ -80,7 +80,7 @@ public struct ConfigurationSpace: Sendable {
 extension ConfigurationSpace {
     /// The catalog's families and rules (rules naming options by name are resolved by name).
     public init(_ catalog: Catalog) {
-        let families = PartFamily.allCases
+        let families = catalog.families
         let tables = families.map { catalog.options(of: $0).parts }
         var positions: [ObjectIdentifier: Int] = [:]
         for parts in tables {
@@ -101,8 +101,8 @@ extension ConfigurationSpace {
     /// The options of `car`, by position in each family (nil for an option not in the catalog).
     public static func options(of car: Car, in catalog: Catalog) -> [Int]? {
         var options: [Int] = []
-        for family in PartFamily.allCases {
-            let part = car.part(of: family)
+        for family in catalog.families {
+            let part = catalog.part(of: family, on: car)
             guard let position = catalog.options(of: family).parts.firstIndex(where: { $0 === part }) else { return nil }
             options.append(position)
         }
@@ -112,8 +112,8 @@ extension ConfigurationSpace {
     /// The options of `factory`'s defaults, by position in each family.
     public static func defaults(of factory: any CarFactory, in catalog: Catalog) -> [Int]? {
         var options: [Int] = []
-        for family in PartFamily.allCases {
-            let part = factory.defaultPart(of: family)
+        for family in catalog.families {
+            let part = catalog.defaultPart(of: family, for: factory)
             guard let position = catalog.options(of: family).parts.firstIndex(where: { $0 === part }) else { return nil }
             options.append(position)
         }

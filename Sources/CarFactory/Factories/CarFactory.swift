@@ -14,15 +14,22 @@ public protocol CarFactory: AnyObject, Sendable {
     func makeSuspension() -> any Suspension
     /// The model's drivetrain.
     func makeDrivetrain() -> any Drivetrain
+    /// The model's default options of the families its catalog defined before it, in family
+    /// order (a family defined later gives it that family's default: `Catalog.defaultPart(of:for:)`).
+    var otherDefaults: [any Part] { get }
 }
 
 extension CarFactory {
-    /// The model's default option of `family`.
-    public func defaultPart(of family: PartFamily) -> any Part {
-        switch family {
-        case .floorplan: makeFloorplan()
-        case .suspension: makeSuspension()
-        case .drivetrain: makeDrivetrain()
+    /// None: a factory made outside a catalog has the book's three families only.
+    public var otherDefaults: [any Part] { [] }
+
+    /// The model's default option of `family`, if it names one (it names one of each of the book's).
+    public func defaultPart(of family: PartFamily) -> (any Part)? {
+        switch family.index {
+        case 0: makeFloorplan()
+        case 1: makeSuspension()
+        case 2: makeDrivetrain()
+        default: family.index - 3 < otherDefaults.count ? otherDefaults[family.index - 3] : nil
         }
     }
 }
@@ -36,9 +43,11 @@ final class CatalogCarFactory: CarFactory {
     private let floorplan: any Floorplan
     private let suspension: any Suspension
     private let drivetrain: any Drivetrain
+    let otherDefaults: [any Part]
 
     init(model: String, carType: String, basePrice: Money,
-         floorplan: any Floorplan, suspension: any Suspension, drivetrain: any Drivetrain) {
+         floorplan: any Floorplan, suspension: any Suspension, drivetrain: any Drivetrain, others: [any Part] = []) {
+        otherDefaults = others
         self.model = model
         self.carType = carType
         basePriceMinorUnits = basePrice.minorUnits

@@ -33,6 +33,7 @@ final class CatalogFloorplan: Floorplan, CatalogOption {
     let seats: Int
     let engine: EnginePosition
     var family: PartFamily { .floorplan }
+    var familyName: String { "floorplan" }
     var kind: PartKind { .floorplan(self) }
 
     init(_ definition: OptionDefinition, seats: Int, engine: EnginePosition) {
@@ -45,6 +46,7 @@ final class CatalogFloorplan: Floorplan, CatalogOption {
 final class CatalogSuspension: Suspension, CatalogOption {
     let fields: OptionFields
     var family: PartFamily { .suspension }
+    var familyName: String { "suspension" }
     var kind: PartKind { .suspension(self) }
 
     init(_ definition: OptionDefinition) { fields = OptionFields(definition) }
@@ -53,7 +55,22 @@ final class CatalogSuspension: Suspension, CatalogOption {
 final class CatalogDrivetrain: Drivetrain, CatalogOption {
     let fields: OptionFields
     var family: PartFamily { .drivetrain }
+    var familyName: String { "drivetrain" }
     var kind: PartKind { .drivetrain(self) }
 
     init(_ definition: OptionDefinition) { fields = OptionFields(definition) }
+}
+
+final class CatalogDefinedOption: DefinedOption, CatalogOption {
+    let fields: OptionFields
+    let family: PartFamily
+    let label: FamilyLabel
+    var familyName: String { label.name }
+    var kind: PartKind { .defined(self) }
+
+    init(_ definition: OptionDefinition, label: FamilyLabel) {
+        fields = OptionFields(definition)
+        family = definition.family
+        self.label = label
+    }
 }

@@ -202,6 +202,20 @@ public struct StockLedger: Sendable {
         return id
     }
 
+    /// Replaces each configuration with `complete`'s, keeping its id: the same car with a part
+    /// of each family defined since (at its model's default, so its price stays).
+    package mutating func completeConfigurations(_ complete: (CarConfiguration) -> CarConfiguration) {
+        var changed = false
+        for id in configurations.indices {
+            let completed = complete(configurations[id])
+            if completed !== configurations[id] {
+                configurations[id] = completed
+                changed = true
+            }
+        }
+        if changed { rehash() }
+    }
+
     /// Puts `id` in the first free slot from its key's.
     private mutating func place(_ id: Int32) {
         let mask = ids.count - 1

@@ -82,7 +82,7 @@ extension Session {
             return .model(position)
         case .family:
             guard let position = index.families.lookup(word) else {
-                throw Self.unknown("family", Self.string(bytes), PartFamily.allCases.map(\.rawValue), at: range)
+                throw Self.unknown("family", Self.string(bytes), catalog.familyNames, at: range)
             }
             return .family(PartFamily(index: position))
         case .option(let familyArgument):
@@ -213,13 +213,16 @@ extension Session {
 
     private func option(_ word: PaddedBytes, of family: PartFamily, in index: CatalogIndex,
                         at range: SourceRange) throws(ScriptError) -> ArgumentValue {
-        let bytes = word.bytes
-        guard let position = index.option(word, family: family.index) else {
-            let table = catalog.options(of: family)
-            throw Self.unknown("\(family) option", Self.string(bytes), table.parts.map(\.name),
-                               suggestFrom: table.allNames, at: range)
-        }
+        guard let position = index.option(word, family: family.index) else { throw unknownOption(word, of: family, at: range) }
         return .option(family, position)
+    }
+
+    /// Out of line, so that the lookup above stays small enough to inline into `resolve`.
+    @inline(never)
+    private func unknownOption(_ word: PaddedBytes, of family: PartFamily, at range: SourceRange) -> ScriptError {
+        let table = catalog.options(of: family)
+        return Self.unknown("\(catalog.name(of: family)) option", Self.string(word.bytes), table.parts.map(\.name),
+                            suggestFrom: table.allNames, at: range)
     }
 
     /// An unknown-name error suggesting the closest valid name, or listing them all.

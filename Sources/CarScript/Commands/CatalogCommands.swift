@@ -7,15 +7,19 @@ enum CatalogCommands {
             name: "models", aliases: [], group: .catalog,
             arguments: [],
             summary: "list the models with their base prices and default options",
-            details: "One row per model: name, car type, base price in the base currency, and its default floorplan, suspension and drivetrain.",
+            details: "One row per model: name, car type, base price in the base currency, and its default floorplan, suspension and drivetrain, then its default option of each family defined with 'family'.",
             example: "models",
             run: { session, call throws(ScriptError) in
+                let catalog = session.catalog
+                // A column for each defined family after the book's three.
                 var table = Table([.init("model"), .init("car type"), .init("base price", alignRight: true),
-                                   .init("floorplan"), .init("suspension"), .init("drivetrain")])
-                for factory in session.catalog.registry.factories {
+                                   .init("floorplan"), .init("suspension"), .init("drivetrain")]
+                                  + catalog.definedFamilies.map { .init(catalog.name(of: $0)) })
+                for factory in catalog.registry.factories {
                     table.append([.text(factory.model), .text(factory.carType), .money(factory.basePrice),
                                        .text(factory.makeFloorplan().name), .text(factory.makeSuspension().name),
-                                       .text(factory.makeDrivetrain().name)])
+                                       .text(factory.makeDrivetrain().name)]
+                                 + catalog.definedFamilies.map { .text(catalog.defaultPart(of: $0, for: factory).name) })
                 }
                 session.emit(.table(table), call)
             }),
@@ -29,11 +33,11 @@ enum CatalogCommands {
                 var table = Table([.init("family"), .init("option"), .init("shown as"), .init("other names"),
                                    .init("list price", alignRight: true), .init("seats", alignRight: true),
                                    .init("engine")])
-                let families = call.family(1).map { [$0] } ?? PartFamily.allCases
+                let families = call.family(1).map { [$0] } ?? session.catalog.families
                 for family in families {
                     for part in session.catalog.options(of: family).parts {
                         let floorplan: (any Floorplan)? = if case .floorplan(let f) = part.kind { f } else { nil }
-                        table.append([.text(family.rawValue), .text(part.name), .text(part.shownAs),
+                        table.append([.text(session.catalog.name(of: family)), .text(part.name), .text(part.shownAs),
                                            .names(part.otherNames), .money(part.listPrice),
                                            floorplan.map { .integer(Int64($0.seats)) } ?? .none,
                                            floorplan.map { .text($0.engine.rawValue) } ?? .none])

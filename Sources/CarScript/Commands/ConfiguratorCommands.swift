@@ -13,7 +13,7 @@ enum ConfiguratorCommands {
             details: "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest repair that makes a valid car with it (as a 'set' command) and the total price change; or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "options drivetrain in GBP",
             run: { session, call throws(ScriptError) in
-                var words = Words(call, from: 1)
+                var words = Words(call, from: 1, session.catalog)
                 let valuation = try words.takeCurrency(session)
                 var only: [Int]?
                 if let (family, _) = try words.takeFamily(optional: true) { only = [family.index] }
@@ -29,7 +29,7 @@ enum ConfiguratorCommands {
                 for (f, family) in statuses.enumerated() {
                     for (o, status) in family.enumerated() {
                         let name = answer.name(.init(f, o))
-                        let base: [Table.Cell] = [.text(PartFamily(index: f).rawValue), .text(name)]
+                        let base: [Table.Cell] = [.text(answer.catalog.familyNames[f]), .text(name)]
                         switch status {
                         case .current:
                             table.append(base + [.text("current"), .none, .none, .none])
@@ -53,7 +53,7 @@ enum ConfiguratorCommands {
             details: "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (other changes none of which can be left out), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed. For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "why drivetrain front",
             run: { session, call throws(ScriptError) in
-                var words = Words(call, from: 3)
+                var words = Words(call, from: 3, session.catalog)
                 let valuation = try words.takeCurrency(session)
                 try words.finish()
                 let answer = try Answer(session, call)
@@ -67,7 +67,7 @@ enum ConfiguratorCommands {
                 let possible = answer.current[wanted.family] == wanted.option || !repairs.isEmpty
                 let rules = possible ? answer.space.brokenRules(by: car)
                     : try call.at(0) { () throws(CarFactoryError) in try answer.configurator.rulesRuling(out: wanted) }
-                let what = "\(call.option(2).name) \(call.option(2).family)"
+                let what = "\(call.option(2).name) \(call.option(2).familyName)"
                 var ruleTable = Table([.init("rule"), .init("defined at", key: "defined_at")],
                                       emptyMessage: answer.current[wanted.family] == wanted.option
                                           ? "The car has the \(what) already." : "No rule stands in the way of the \(what).")
@@ -95,7 +95,7 @@ enum ConfiguratorCommands {
             details: "Sets OPTION on the current car together with the cheapest minimal repair (as 'why' ranks them), all or nothing, and prints each change with its price change. An error if no valid car has the option. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "fit drivetrain front",
             run: { session, call throws(ScriptError) in
-                var words = Words(call, from: 3)
+                var words = Words(call, from: 3, session.catalog)
                 let valuation = try words.takeCurrency(session)
                 try words.finish()
                 let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
@@ -109,7 +109,7 @@ enum ConfiguratorCommands {
                 }
                 let repair = try call.at(2) { () throws(CarFactoryError) in
                     guard let cheapest = try answer.configurator.repairs(of: answer.current, wanting: wanted, limit: 1).first else {
-                        throw .noValidCar(["\(call.option(2).name) \(call.option(2).family)"])
+                        throw .noValidCar(["\(call.option(2).name) \(call.option(2).familyName)"])
                     }
                     return cheapest
                 }
@@ -123,7 +123,7 @@ enum ConfiguratorCommands {
                 for change in changes {
                     let was = ConfigurationSpace.Choice(change.family, answer.current[change.family])
                     let delta = answer.space.prices[change.family][change.option] - answer.space.prices[was.family][was.option]
-                    table.append([.text(PartFamily(index: change.family).rawValue), .text(answer.name(was)),
+                    table.append([.text(answer.catalog.familyNames[change.family]), .text(answer.name(was)),
                                   .text(answer.name(change)), .money(try convert(delta, valuation, call))])
                 }
                 session.emit(.table(table), call)
@@ -135,19 +135,19 @@ enum ConfiguratorCommands {
             details: "Shows the car as 'show' does, then the commands that build it. Ties go to the model name, then the option names in family order. 'in CURRENCY' adds its price in CURRENCY. The stock is not changed.",
             example: "cheapest drivetrain 4wd",
             run: { session, call throws(ScriptError) in
-                var words = Words(call, from: 1)
+                var words = Words(call, from: 1, session.catalog)
                 let valuation = try words.takeCurrency(session)
                 let model = words.takeModel(session)
-                var fixed = [Int?](repeating: nil, count: PartFamily.allCases.count)
+                var fixed = [Int?](repeating: nil, count: session.catalog.familyNames.count)
                 var named: [String] = []
                 let space = ConfigurationSpace(session.catalog)
                 while let (family, range) = try words.takeFamily(optional: true) {
                     if fixed[family.index] != nil {
-                        throw ScriptError(.refused("\(family) is named twice; name each family once"), at: range)
+                        throw ScriptError(.refused("\(session.catalog.name(of: family)) is named twice; name each family once"), at: range)
                     }
                     let part = try words.takeOption(of: family, session)
                     fixed[family.index] = space.names[family.index].firstIndex(of: part.name)
-                    named.append("\(part.name) \(family)")
+                    named.append("\(part.name) \(part.familyName)")
                 }
                 try words.finish()
                 let configurator = Configurator(space: space, shouldStop: { session.stop.isRequested })
@@ -173,9 +173,12 @@ enum ConfiguratorCommands {
                 }
                 session.emit(.car(car), call)
                 var commands = "car \(SessionScript.word(best.factory.model))"
-                let changed = PartFamily.allCases.filter { car.part(of: $0) !== best.factory.defaultPart(of: $0) }
+                let catalog = session.catalog
+                let changed = catalog.families.filter { catalog.part(of: $0, on: car) !== catalog.defaultPart(of: $0, for: best.factory) }
                 if !changed.isEmpty {
-                    commands += "; set " + changed.map { "\(SessionScript.word($0.rawValue)) \(SessionScript.word(car.part(of: $0).name))" }
+                    commands += "; set " + changed.map {
+                        "\(SessionScript.word(catalog.name(of: $0))) \(SessionScript.word(catalog.part(of: $0, on: car).name))"
+                    }
                         .joined(separator: " ")
                 }
                 session.emit(.text(commands), call)
@@ -191,14 +194,25 @@ enum ConfiguratorCommands {
     private static func modelPrice(_ factory: any CarFactory, _ options: [Int], _ space: ConfigurationSpace,
                                    _ catalog: Catalog) throws(CarFactoryError) -> Int64 {
         var price = factory.basePriceMinorUnits
-        for family in PartFamily.allCases {
+        for family in catalog.families {
             let difference = space.prices[family.index][options[family.index]]
-                .subtractingReportingOverflow(factory.defaultPart(of: family).listPriceMinorUnits)
+                .subtractingReportingOverflow(catalog.defaultPart(of: family, for: factory).listPriceMinorUnits)
             let sum = price.addingReportingOverflow(difference.partialValue)
             if difference.overflow || sum.overflow { throw .moneyOverflow }
             price = sum.partialValue
         }
         return price
+    }
+
+    /// The cheapest repair that puts `part` on `car` (none in the list: no valid car has it;
+    /// nil: the search could not answer, or the car is not in the catalog's terms).
+    static func cheapestRepair(for part: any Part, on car: Car, in space: ConfigurationSpace, catalog: Catalog,
+                               stop: StopRequest?) -> [Repair]? {
+        guard let current = ConfigurationSpace.options(of: car, in: catalog),
+              let option = catalog.options(of: part.family).parts.firstIndex(where: { $0 === part }) else { return nil }
+        let configurator = Configurator(space: space, shouldStop: { stop?.isRequested ?? false })
+        let wanted = ConfigurationSpace.Choice(part.family.index, option)
+        return try? configurator.repairs(of: current, wanting: wanted, limit: 1)
     }
 
     /// `minorUnits` of the base currency as money of `valuation`'s currency (the base's if nil).
@@ -211,16 +225,12 @@ enum ConfiguratorCommands {
     /// front would also set floorplan standard (+$500.00)`, or that no valid car has it.
     static func note(repairing part: any Part, on car: Car, catalog: Catalog, stop: StopRequest) -> Diagnostic.Note? {
         let space = ConfigurationSpace(catalog)
-        guard let current = ConfigurationSpace.options(of: car, in: catalog),
-              let option = catalog.options(of: part.family).parts.firstIndex(where: { $0 === part }) else { return nil }
-        let configurator = Configurator(space: space, shouldStop: { stop.isRequested })
-        let wanted = ConfigurationSpace.Choice(part.family.index, option)
-        guard let repairs = try? configurator.repairs(of: current, wanting: wanted, limit: 1) else { return nil }
-        let fit = "fit \(SessionScript.word(part.family.rawValue)) \(SessionScript.word(part.name))"
+        guard let repairs = cheapestRepair(for: part, on: car, in: space, catalog: catalog, stop: stop) else { return nil }
+        let fit = "fit \(SessionScript.word(part.familyName)) \(SessionScript.word(part.name))"
         guard let repair = repairs.first else {
-            return Diagnostic.Note("no valid car has the \(part.name) \(part.family), whatever else it has")
+            return Diagnostic.Note("no valid car has the \(part.name) \(part.familyName), whatever else it has")
         }
-        let changes = repair.changes.map { "\(PartFamily(index: $0.family)) \(space.names[$0.family][$0.option])" }
+        let changes = repair.changes.map { "\(catalog.familyNames[$0.family]) \(space.names[$0.family][$0.option])" }
         return Diagnostic.Note("'\(fit)' would also set \(changes.joined(separator: ", ")) (\(OptionAdvice.signed(repair.priceChange)))")
     }
 }
@@ -246,7 +256,7 @@ private struct Answer {
 
     func choice(_ part: any Part, _ call: Invocation) throws(ScriptError) -> ConfigurationSpace.Choice {
         guard let option = catalog.options(of: part.family).parts.firstIndex(where: { $0 === part }) else {
-            throw ScriptError(.domain(.unknownOption(part.name, family: part.family)), at: call.range(2))
+            throw ScriptError(.domain(.unknownOption(part.name, family: part.familyName)), at: call.range(2))
         }
         return .init(part.family.index, option)
     }
@@ -260,7 +270,7 @@ private struct Answer {
     /// `set drivetrain front floorplan standard`.
     func command(setting wanted: ConfigurationSpace.Choice, _ repair: Repair) -> String {
         "set " + ([wanted] + repair.changes).map {
-            "\(SessionScript.word(PartFamily(index: $0.family).rawValue)) \(SessionScript.word(name($0)))"
+            "\(SessionScript.word(catalog.familyNames[$0.family])) \(SessionScript.word(name($0)))"
         }.joined(separator: " ")
     }
 
@@ -285,9 +295,11 @@ private struct Words {
     private var start = 0
     private var end: Int
     private let call: Invocation
+    private let catalog: Catalog
 
-    init(_ call: Invocation, from argument: Int) {
+    init(_ call: Invocation, from argument: Int, _ catalog: Catalog) {
         self.call = call
+        self.catalog = catalog
         words = argument <= call.count ? call.words(argument) : []
         ranges = words.isEmpty ? [] : call.wordRanges
         end = words.count
@@ -306,7 +318,7 @@ private struct Words {
 
     /// A model name first, if the first word is one.
     mutating func takeModel(_ session: Session) -> (any CarFactory)? {
-        guard start < end, PartFamily(named: words[start]) == nil,
+        guard start < end, catalog.family(named: words[start]) == nil,
               let factory = try? session.catalog.registry.factory(named: words[start]) else { return nil }
         start += 1
         return factory
@@ -315,8 +327,8 @@ private struct Words {
     /// A family name.
     mutating func takeFamily(optional: Bool) throws(ScriptError) -> (PartFamily, SourceRange)? {
         guard start < end else { return nil }
-        guard let family = PartFamily(named: words[start]) else {
-            throw Session.unknown("family", words[start], PartFamily.allCases.map(\.rawValue), at: ranges[start])
+        guard let family = catalog.family(named: words[start]) else {
+            throw Session.unknown("family", words[start], catalog.familyNames, at: ranges[start])
         }
         start += 1
         return (family, ranges[start - 1])
@@ -326,11 +338,11 @@ private struct Words {
     mutating func takeOption(of family: PartFamily, _ session: Session) throws(ScriptError) -> any Part {
         guard start < end else {
             let after = ranges[start - 1]
-            throw ScriptError(.missingArgument("an option after '\(family)'", usage: call.spec.usage), at: SourceRange(after.end, after.end + 1))
+            throw ScriptError(.missingArgument("an option after '\(catalog.name(of: family))'", usage: call.spec.usage), at: SourceRange(after.end, after.end + 1))
         }
         let table = session.catalog.options(of: family)
         guard let part = try? session.catalog.option(named: words[start], in: family) else {
-            throw Session.unknown("\(family) option", words[start], table.parts.map(\.name), suggestFrom: table.allNames, at: ranges[start])
+            throw Session.unknown("\(catalog.name(of: family)) option", words[start], table.parts.map(\.name), suggestFrom: table.allNames, at: ranges[start])
         }
         start += 1
         return part

@@ -20,7 +20,7 @@ enum ConfigureCommands {
             arguments: [.required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)),
                         .optional("[FAMILY OPTION]...", .words)],
             summary: "change parts of the current car",
-            details: "Replaces the current car's part of FAMILY (floorplan, suspension or drivetrain) with OPTION. Several FAMILY OPTION pairs change several parts in one step: only the car they make together must keep the catalog's rules, so a change that would pass through a forbidden car one part at a time can be made at once. A change that breaks a catalog rule is refused and the car stays as it was.",
+            details: "Replaces the current car's part of FAMILY (floorplan, suspension, drivetrain, or a family defined with 'family') with OPTION. Several FAMILY OPTION pairs change several parts in one step: only the car they make together must keep the catalog's rules, so a change that would pass through a forbidden car one part at a time can be made at once. A change that breaks a catalog rule is refused and the car stays as it was.",
             example: "set drivetrain 4wd",
             check: { session, call throws(ScriptError) in if call.hasWords(3) { _ = try morePartsToSet(call, session) } },
             run: { session, call throws(ScriptError) in
@@ -65,12 +65,14 @@ enum ConfigureCommands {
             name: "show", aliases: [], group: .configure,
             arguments: [.optional("N", .lineNumber)],
             summary: "show the current car (or line N) and its unit price",
-            details: "Prints six lines, 'Field: value', for the car: Car type, Seats, Engine, Suspension, Drive, and Price, the price of one such car in US dollars (the base currency).",
+            details: "Prints six lines, 'Field: value', for the car: Car type, Seats, Engine, Suspension, Drive, and Price, the price of one such car in US dollars (the base currency). Each family defined with 'family' adds a line before Price, 'SHOWN AS: OPTION SHOWN AS'.",
             example: "show",
             run: { session, call throws(ScriptError) in
                 let line = try call.at(1) { () throws(CarFactoryError) in
                     if let number = call.lineNumber(1) { try session.stock.line(number) } else { try session.stock.currentLine() }
                 }
+                // The stock's cars hold a part of every family the catalog has: the session
+                // completes them whenever the catalog gains or loses a family (`completeStock`).
                 session.emit(.car(line.car), call)
             }),
         CommandSpec(
@@ -136,19 +138,20 @@ enum ConfigureCommands {
         var families = [call.family(1) ?? .floorplan]
         var parts: [(part: any Part, range: SourceRange)] = []
         for index in stride(from: 0, to: words.count, by: 2) {
-            guard let family = PartFamily(named: words[index]) else {
-                throw Session.unknown("family", words[index], PartFamily.allCases.map(\.rawValue), at: ranges[index])
+            guard let family = session.catalog.family(named: words[index]) else {
+                throw Session.unknown("family", words[index], session.catalog.familyNames, at: ranges[index])
             }
+            let name = session.catalog.name(of: family)
             guard !families.contains(family) else {
-                throw ScriptError(.refused("\(family) is named twice; name each family once"), at: ranges[index])
+                throw ScriptError(.refused("\(name) is named twice; name each family once"), at: ranges[index])
             }
             guard index + 1 < words.count else {
-                throw ScriptError(.missingArgument("an option after '\(family)'", usage: call.spec.usage),
+                throw ScriptError(.missingArgument("an option after '\(name)'", usage: call.spec.usage),
                                   at: SourceRange(ranges[index].end, ranges[index].end + 1))
             }
             let table = session.catalog.options(of: family)
             guard let part = try? session.catalog.option(named: words[index + 1], in: family) else {
-                throw Session.unknown("\(family) option", words[index + 1], table.parts.map(\.name),
+                throw Session.unknown("\(name) option", words[index + 1], table.parts.map(\.name),
                                       suggestFrom: table.allNames, at: ranges[index + 1])
             }
             families.append(family)

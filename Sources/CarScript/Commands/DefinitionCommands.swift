@@ -4,12 +4,45 @@ import CarFactory
 /// option's name, shown-as text and other names, a currency's symbol (its code is three letters).
 package let maximumNameLength = 1 << 16
 
-/// `option`, `model`, `forbid`, `require`, `currency`: the catalog written in the language itself.
+/// `family`, `option`, `model`, `forbid`, `require`, `currency`: the catalog written in the language itself.
 ///
 /// Each definition is checked whole against the catalog (and, for rules, the stock) and
 /// registered only if every check passes.
 enum DefinitionCommands {
     static let all: [CommandSpec] = [
+        CommandSpec(
+            name: "family", aliases: [], group: .definition,
+            arguments: [.required("NAME", .name), .required("\"SHOWN AS\"", .text), .keyword("default"),
+                        .required("OPTION", .name), .required("\"OPTION SHOWN AS\"", .text),
+                        .optional("[price AMOUNT]", .words)],
+            summary: "define a new part family and its first option",
+            details: "Every model has OPTION (list price AMOUNT, default 0, in US dollars) unless its 'model' line names another ('model ... drivetrain rear paint red'); cars already in stock take it. 'option NAME ...' adds more options. 'show' prints the family after Drive as 'SHOWN AS: OPTION SHOWN AS'. A catalog holds at most \(PartFamily.limit) families (the three built-in ones among them), a family at most \(PartFamily.optionLimit) options.",
+            example: "family paint \"Paint\" default white \"White\" price 0",
+            runsWhenChecking: true,
+            run: { session, call throws(ScriptError) in
+                var price: Int64 = 0
+                if call.hasWords(6) {
+                    let words = call.words(6)
+                    let ranges = call.wordRanges
+                    guard nameKey(words[0]) == "price" else {
+                        throw ScriptError(.expectedKeyword("price", found: words[0]), at: ranges[0])
+                    }
+                    guard words.count >= 2 else {
+                        throw ScriptError(.missingArgument("an AMOUNT after 'price'", usage: call.spec.usage),
+                                          at: SourceRange(ranges[0].end, ranges[0].end + 1))
+                    }
+                    guard words.count == 2 else { throw ScriptError(.unexpectedArgument(words[2], usage: call.spec.usage), at: ranges[2]) }
+                    do throws(CarFactoryError) {
+                        price = try DecimalNumber(parsing: words[1]).minorUnits(digits: Currency.base.digits)
+                    } catch {
+                        throw ScriptError(.domain(error), at: ranges[1])
+                    }
+                }
+                let definition = FamilyDefinition(
+                    name: try catalogText(call, 1), shownAs: try catalogText(call, 2), option: try catalogText(call, 4),
+                    optionShownAs: try catalogText(call, 5), listPrice: .base(price))
+                try call.at(1) { () throws(CarFactoryError) in try session.changeCatalog(.family(definition)) }
+            }),
         CommandSpec(
             name: "option", aliases: [], group: .definition,
             arguments: [.required("FAMILY", .family), .required("NAME", .name), .required("\"SHOWN AS\"", .text),
@@ -22,7 +55,7 @@ enum DefinitionCommands {
             run: { session, call throws(ScriptError) in
                 let family = call.family(1) ?? .floorplan
                 var definition = OptionDefinition(
-                    family: family, name: try catalogText(call, 2), shownAs: try catalogText(call, 3),
+                    family: family, familyName: session.catalog.name(of: family), name: try catalogText(call, 2), shownAs: try catalogText(call, 3),
                     listPrice: call.amount(5))
                 let aliases = try readExtras(call, into: &definition)
                 do throws(CarFactoryError) {
@@ -46,16 +79,18 @@ enum DefinitionCommands {
             arguments: [.required("NAME", .name), .required("\"CAR TYPE\"", .text), .keyword("price"), .required("AMOUNT", .amount),
                         .keyword("floorplan"), .required("OPTION", .optionOf(.floorplan)),
                         .keyword("suspension"), .required("OPTION", .optionOf(.suspension)),
-                        .keyword("drivetrain"), .required("OPTION", .optionOf(.drivetrain))],
+                        .keyword("drivetrain"), .required("OPTION", .optionOf(.drivetrain)),
+                        .optional("[FAMILY OPTION]...", .words)],
             summary: "define a new model and its default options",
-            details: "AMOUNT is the base price in US dollars. The default options must exist and keep every rule.",
+            details: "AMOUNT is the base price in US dollars. The default options must exist and keep every rule. A family defined with 'family' that the line does not name gives the model that family's first option.",
             example: "model roadster \"Mazda MX-5\" price 31000 floorplan short suspension race drivetrain rear",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
                 let definition = ModelDefinition(
                     name: try catalogText(call, 1), carType: try catalogText(call, 2),
                     basePrice: call.amount(4),
-                    floorplan: call.option(6).name, suspension: call.option(8).name, drivetrain: call.option(10).name)
+                    floorplan: call.option(6).name, suspension: call.option(8).name, drivetrain: call.option(10).name,
+                    others: try otherDefaults(call, session))
                 do throws(CarFactoryError) {
                     try session.changeCatalog(.model(definition))
                 } catch .modelCouldCostLessThanNothing(let model, let options, let price) {
@@ -135,6 +170,40 @@ enum DefinitionCommands {
                 try session.changeCatalog(.rule(kind, first, second, origin: session.place(of: call) ?? ""))
             }
         }
+    }
+
+    /// The `FAMILY OPTION` pairs after a model's drivetrain: defined families only, each once,
+    /// each option one of its family's (canonical names, as `save` writes them).
+    private static func otherDefaults(_ call: Invocation, _ session: Session)
+        throws(ScriptError) -> [(family: String, option: String)] {
+        guard call.hasWords(11) else { return [] }
+        let words = call.words(11)
+        let ranges = call.wordRanges
+        let catalog = session.catalog
+        var named: [PartFamily] = []
+        var pairs: [(family: String, option: String)] = []
+        for index in stride(from: 0, to: words.count, by: 2) {
+            let defined = Array(catalog.familyNames.dropFirst(3))
+            guard let family = catalog.family(named: words[index]), !family.isBook else {
+                throw Session.unknown("defined family", words[index], defined, at: ranges[index])
+            }
+            let name = catalog.name(of: family)
+            guard !named.contains(family) else {
+                throw ScriptError(.refused("\(name) is named twice; name each family once"), at: ranges[index])
+            }
+            guard index + 1 < words.count else {
+                throw ScriptError(.missingArgument("an option after '\(name)'", usage: call.spec.usage),
+                                  at: SourceRange(ranges[index].end, ranges[index].end + 1))
+            }
+            let table = catalog.options(of: family)
+            guard let part = try? catalog.option(named: words[index + 1], in: family) else {
+                throw Session.unknown("\(name) option", words[index + 1], table.parts.map(\.name),
+                                      suggestFrom: table.allNames, at: ranges[index + 1])
+            }
+            named.append(family)
+            pairs.append((name, part.name))
+        }
+        return pairs
     }
 
     /// Reads `seats N`, `engine POSITION` and `alias NAME` pairs after an option's price; returns

@@ -38,7 +38,7 @@ package enum OptionAdvice: Equatable {
         case .refused(let rule):
             let other = rule.first.family == family ? rule.second : rule.first
             let needs = rule.kind == .require && rule.first.family == family
-            return "(\(needs ? "needs" : "not with") \(indefiniteArticle(before: other.option)) \(other.option) \(other.family))"
+            return "(\(needs ? "needs" : "not with") \(indefiniteArticle(before: other.option)) \(other.option) \(other.familyName))"
         case .unpriced: return "(would cost less than nothing)"
         }
     }
@@ -72,8 +72,9 @@ package enum OptionAdvice: Equatable {
             notes.append(Diagnostic.Note("the rule '\(rule)' is part of the built-in catalog"))
         }
         let (names, unchecked) = allowed(family, for: car, catalog: catalog)
-        var allowedText = names.isEmpty ? "no other \(family) option is allowed for this car"
-            : "\(family) options allowed for this car: " + names.joined(separator: ", ")
+        let familyName = catalog.name(of: family)
+        var allowedText = names.isEmpty ? "no other \(familyName) option is allowed for this car"
+            : "\(familyName) options allowed for this car: " + names.joined(separator: ", ")
         if unchecked > 0 { allowedText += " (\(unchecked) more options not checked)" }
         notes.append(Diagnostic.Note(allowedText))
         return notes

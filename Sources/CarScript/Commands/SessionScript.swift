@@ -23,6 +23,7 @@ enum SessionScript {
         }
         for definition in session.definitions {
             let line = switch definition {
+            case .family(let family): try fitting(Self.definition(of: family), "family '\(family.name)'")
             case .option(let option): try fitting(Self.definition(of: option), "option '\(option.name)'")
             case .model(let model): try fitting(Self.definition(of: model), "model '\(model.name)'")
             case .rule(let rule): try fitting(Self.definition(of: rule), "a rule on '\(rule.first.option)'")
@@ -45,7 +46,7 @@ enum SessionScript {
         }
         // The stock is measured first, so that the script is made once, at its size: saving
         // a large stock takes memory for the script's text and little more.
-        let stock = StockText(session.stock, minimal: minimal)
+        let stock = StockText(session.stock, catalog: session.catalog, minimal: minimal)
         let stockLength = try stock.measure()
         let length = head.count + stockLength + tail.count
         return String(unsafeUninitializedCapacity: length) { buffer in
@@ -70,12 +71,14 @@ enum SessionScript {
     /// that holds it: a stock of a million lines is written at a few hundred instructions a line.
     private final class StockText {
         let stock: StockLedger
+        let catalog: Catalog
         /// Whether a count of 1 is left out (`car sports`, not `car sports 1`).
         let minimal: Bool
         var made: [(car: [UInt8], set: [UInt8])?]
 
-        init(_ stock: StockLedger, minimal: Bool) {
+        init(_ stock: StockLedger, catalog: Catalog, minimal: Bool) {
             self.stock = stock
+            self.catalog = catalog
             self.minimal = minimal
             made = Array(repeating: nil, count: stock.configurationCount)
         }
@@ -84,8 +87,11 @@ enum SessionScript {
         func text(_ id: Int32) -> (car: [UInt8], set: [UInt8]) {
             if let known = made[Int(id)] { return known }
             let car = Car(configuration: stock.configuration(id))
-            let changes = PartFamily.allCases.filter { car.part(of: $0) !== car.factory.defaultPart(of: $0) }
-            let pairs = changes.map { "\($0) \(word(car.part(of: $0).name))" }
+            let catalog = self.catalog
+            let changes = catalog.families.filter {
+                catalog.part(of: $0, on: car) !== catalog.defaultPart(of: $0, for: car.factory)
+            }
+            let pairs = changes.map { "\(word(catalog.name(of: $0))) \(word(catalog.part(of: $0, on: car).name))" }
             let text = (Array("car \(word(car.factory.model)) ".utf8),
                         changes.isEmpty ? [] : Array(("set " + pairs.joined(separator: " ")).utf8))
             made[Int(id)] = text
@@ -200,7 +206,7 @@ enum SessionScript {
 
     /// `option drivetrain hybrid "Hybrid AWD" price 6500 alias electric`.
     static func definition(of option: OptionDefinition) -> String {
-        var words = ["option", option.family.rawValue, word(option.name), quoted(option.shownAs), "price", amount(option.listPrice)]
+        var words = ["option", word(option.familyName), word(option.name), quoted(option.shownAs), "price", amount(option.listPrice)]
         if let seats = option.seats { words += ["seats", String(seats)] }
         if let engine = option.engine { words += ["engine", nameKey(engine.rawValue)] }
         for name in option.otherNames { words += ["alias", word(name)] }
@@ -211,12 +217,18 @@ enum SessionScript {
     static func definition(of model: ModelDefinition) -> String {
         ["model", word(model.name), quoted(model.carType), "price", amount(model.basePrice),
          "floorplan", word(model.floorplan), "suspension", word(model.suspension), "drivetrain", word(model.drivetrain)]
-            .joined(separator: " ")
+            .joined(separator: " ") + model.others.map { " \(word($0.family)) \(word($0.option))" }.joined()
+    }
+
+    /// `family paint "Paint" default white "White" price 0`.
+    static func definition(of family: FamilyDefinition) -> String {
+        ["family", word(family.name), quoted(family.shownAs), "default", word(family.option), quoted(family.optionShownAs),
+         "price", amount(family.listPrice)].joined(separator: " ")
     }
 
     /// `forbid suspension race with floorplan long`, `require drivetrain 4wd with floorplan long`.
     static func definition(of rule: Rule) -> String {
-        "\(rule.kind.rawValue) \(word(rule.first.family.rawValue)) \(word(rule.first.option)) with \(word(rule.second.family.rawValue)) \(word(rule.second.option))"
+        "\(rule.kind.rawValue) \(word(rule.first.familyName)) \(word(rule.first.option)) with \(word(rule.second.familyName)) \(word(rule.second.option))"
     }
 
     /// `currency CHF "CHF " digits 2 rate 0.88`.

@@ -174,6 +174,8 @@ package struct Completer {
         let kind = words.first.flatMap { commands.lookup($0) }.flatMap { spec in
             words.count - 1 < spec.arguments.count ? spec.arguments[words.count - 1].kind : nil
         }
+        // The catalog as the configurator sees it, made once for every option that needs a repair.
+        var space: ConfigurationSpace?
         for name in completion.candidates {
             var description = ""
             var columns: [String]?
@@ -191,12 +193,21 @@ package struct Completer {
                         columns = [currency.symbol, "\(currency.rate)"]
                     }
                 case .option(let familyArgument):
-                    if familyArgument < words.count, let family = PartFamily(named: words[familyArgument]),
+                    if familyArgument < words.count, let family = catalog.family(named: words[familyArgument]),
                        let part = try? catalog.option(named: name, in: family) {
                         let alias = part.name == name ? "" : "(\(part.name)) "
                         if let car = currentCar {
                             let advice = OptionAdvice(part, on: car, rules: catalog.ruleSet)
                             description = alias + advice.text(for: family)
+                            if case .refused = advice {
+                                // What `fit` would cost: the cheapest repair's price change, marked.
+                                let catalogSpace = space ?? ConfigurationSpace(catalog)
+                                space = catalogSpace
+                                if let repair = ConfiguratorCommands.cheapestRepair(for: part, on: car, in: catalogSpace,
+                                                                                    catalog: catalog, stop: nil)?.first {
+                                    description = alias + "repair " + OptionAdvice.signed(repair.priceChange) + " " + advice.text(for: family)
+                                }
+                            }
                             if case .refused = advice { forbidden = true }
                             if case .unpriced = advice { forbidden = true }
                         } else {
@@ -390,9 +401,9 @@ package struct Completer {
     private func names(of kind: ArgumentKind, words: [String]) -> [String] {
         switch kind {
         case .model: catalog.registry.factories.map(\.model)
-        case .family: PartFamily.allCases.map(\.rawValue)
+        case .family: catalog.familyNames
         case .option(let familyArgument):
-            if familyArgument < words.count, let family = PartFamily(named: words[familyArgument]) {
+            if familyArgument < words.count, let family = catalog.family(named: words[familyArgument]) {
                 catalog.options(of: family).allNames
             } else {
                 []

@@ -29,6 +29,10 @@ final class CatalogIndex {
     /// Each family's options, one constant each: a family's are reached by a switch, not an
     /// array lookup that would count a reference to what it returns.
     let floorplans: GrowingList<any Part>, suspensions: GrowingList<any Part>, drivetrains: GrowingList<any Part>
+    /// The options of the catalog's defined families (family 3 first), their names and views of them.
+    private var others: [GrowingList<any Part>] = []
+    private var otherNames: [NameIndex] = []
+    @exclusivity(unchecked) private var otherLookups: [NameIndex.View] = []
     let valuations: GrowingList<CurrencyValuation>
     /// The same valuations, to borrow on the hot path without counting references (`valuations`
     /// keeps them): `price` and `total` borrow theirs, which saves ~105 instructions of each
@@ -46,7 +50,10 @@ final class CatalogIndex {
     @exclusivity(unchecked) private var suspensionLookup: NameIndex.View
     @exclusivity(unchecked) private var drivetrainLookup: NameIndex.View
     /// The part families by name.
-    let families = CatalogIndex.familyNames.view
+    @exclusivity(unchecked) private(set) var families: NameIndex.View
+    private let familyNames: NameIndex
+    /// How many families the catalog has.
+    var familyCount: Int { 3 + others.count }
     /// The base currency's valuation, for `total` and `price` without a currency.
     let base: CurrencyValuation
     /// The catalog's rules, for builders.
@@ -77,21 +84,31 @@ final class CatalogIndex {
         floorplanLookup = floorplanNames.view
         suspensionLookup = suspensionNames.view
         drivetrainLookup = drivetrainNames.view
+        let familyIndex = NameIndex(catalog.familyNames)
+        familyNames = familyIndex
+        families = familyIndex.view
         let valuations = catalog.currencies.map(CurrencyValuation.init)
         self.valuations = GrowingList(valuations)
         borrowedValuations = GrowingList(valuations.map { Unmanaged.passUnretained($0) })
         currencyNames = NameIndex(catalog.currencies.map(\.code))
         currencies = currencyNames.view
         base = valuations[0]
+        for family in catalog.definedFamilies {
+            let names = names(family)
+            others.append(GrowingList(catalog.options(of: family).parts))
+            otherNames.append(names)
+            otherLookups.append(names.view)
+        }
     }
 
-    /// The options of family `index` (in `PartFamily.allCases` order).
+    /// The options of family `index` (in the catalog's family order).
     @inline(__always)
     func parts(_ index: Int) -> GrowingList<any Part> {
         switch index {
         case 0: floorplans
         case 1: suspensions
-        default: drivetrains
+        case 2: drivetrains
+        default: others[index - 3]
         }
     }
 
@@ -101,16 +118,44 @@ final class CatalogIndex {
         switch index {
         case 0: floorplanLookup.lookup(word)
         case 1: suspensionLookup.lookup(word)
-        default: drivetrainLookup.lookup(word)
+        case 2: drivetrainLookup.lookup(word)
+        default: otherLookup(word, index - 3)
         }
+    }
+
+    @inline(never)
+    private func otherLookup(_ word: PaddedBytes, _ position: Int) -> Int? {
+        otherLookups[position].lookup(word)
     }
 
     private func names(_ index: Int) -> NameIndex {
         switch index {
         case 0: floorplanNames
         case 1: suspensionNames
-        default: drivetrainNames
+        case 2: drivetrainNames
+        default: otherNames[index - 3]
         }
+    }
+
+    /// Takes the view of family `index`'s names afresh.
+    private func refreshLookup(_ index: Int) {
+        switch index {
+        case 0: floorplanLookup = floorplanNames.view
+        case 1: suspensionLookup = suspensionNames.view
+        case 2: drivetrainLookup = drivetrainNames.view
+        default: otherLookups[index - 3] = otherNames[index - 3].view
+        }
+    }
+
+    /// Adds a new family, called `name`, and its first option.
+    func addFamily(_ name: String, _ part: any Part) {
+        familyNames.addInPlace(name, value: 3 + others.count)
+        familyNames.arrangeInPlace()
+        families = familyNames.view
+        others.append(GrowingList([]))
+        otherNames.append(NameIndex())
+        otherLookups.append(otherNames[otherNames.count - 1].view)
+        add(part)
     }
 
     /// Adds a new option.
@@ -121,11 +166,7 @@ final class CatalogIndex {
         for name in [part.name] + part.otherNames { names.addInPlace(name, value: parts.count) }
         names.arrangeInPlace()
         parts.append(part)
-        switch family {
-        case 0: floorplanLookup = names.view
-        case 1: suspensionLookup = names.view
-        default: drivetrainLookup = names.view
-        }
+        refreshLookup(family)
     }
 
     /// Adds a new model.
@@ -164,17 +205,30 @@ final class CatalogIndex {
     /// at the end, takes every rate and the rules. What was worked out under the old catalog
     /// is forgotten (the rules' version moves on).
     func sync(with catalog: Catalog) {
-        for family in PartFamily.allCases {
+        let familyCount = catalog.familyNames.count
+        if self.familyCount > familyCount {
+            familyNames.removeInPlace(from: familyCount)
+            families = familyNames.view
+            others.removeLast(self.familyCount - familyCount)
+            otherNames.removeLast(otherNames.count - others.count)
+            otherLookups.removeLast(otherLookups.count - others.count)
+        }
+        while self.familyCount < familyCount {
+            let family = PartFamily(index: self.familyCount)
+            familyNames.addInPlace(catalog.name(of: family), value: family.index)
+            familyNames.arrangeInPlace()
+            families = familyNames.view
+            others.append(GrowingList([]))
+            otherNames.append(NameIndex())
+            otherLookups.append(otherNames[otherNames.count - 1].view)
+        }
+        for family in catalog.families {
             let wanted = catalog.options(of: family).parts
             let parts = parts(family.index)
             if parts.count > wanted.count {
                 names(family.index).removeInPlace(from: wanted.count)
                 parts.removeLast(parts.count - wanted.count)
-                switch family.index {
-                case 0: floorplanLookup = floorplanNames.view
-                case 1: suspensionLookup = suspensionNames.view
-                default: drivetrainLookup = drivetrainNames.view
-                }
+                refreshLookup(family.index)
             }
             for part in wanted[parts.count...] { add(part) }
         }
@@ -198,7 +252,4 @@ final class CatalogIndex {
         for currency in currencies[valuations.count...] { add(currency) }
         update(catalog.ruleSet)
     }
-
-    /// Never changes, so views of it stay good.
-    private static let familyNames = NameIndex(PartFamily.allCases.map(\.rawValue))
 }

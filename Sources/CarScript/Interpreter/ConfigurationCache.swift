@@ -95,8 +95,9 @@ struct TransitionTable: ~Copyable {
     /// for an option number too large to pack (never the case in practice; then nothing is kept).
     @inline(__always)
     static func key(_ id: Int32, family: Int, option: Int) -> UInt64? {
-        guard option < 1 << 29 else { return nil }
-        return UInt64(UInt32(bitPattern: id)) << 32 | UInt64(option) << 2 | UInt64(family) | 1 << 31
+        // The family in six bits (`PartFamily.limit` is 64), the option in the 25 above them.
+        guard option < 1 << 25, family < 1 << 6 else { return nil }
+        return UInt64(UInt32(bitPattern: id)) << 32 | UInt64(option) << 6 | UInt64(family) | 1 << 31
     }
 
     /// The outcome kept for `key` (`unknown` if none).

@@ -74,7 +74,15 @@ final class Session {
         let replaced = catalog
         catalog = earlier
         index.sync(with: catalog)
+        if catalog.familyNames.count != replaced.familyNames.count { completeStock() }
         return replaced
+    }
+
+    /// Gives every car in stock a part of each family the catalog has (a new family's first
+    /// option, or its model's default of it): cars in stock take a new family's default.
+    func completeStock() {
+        let rules = catalog.ruleSet
+        stock.completeConfigurations { rules.completed($0) }
     }
 
     /// Takes `other`'s variables as they are (a copy of the session for completion).
@@ -198,6 +206,7 @@ final class Session {
 
 /// A change to a session's catalog.
 enum CatalogChange {
+    case family(FamilyDefinition)
     case option(OptionDefinition)
     case model(ModelDefinition)
     /// A rule of either kind, and where it is defined (`FILE:LINE`).
@@ -214,6 +223,11 @@ extension Session {
         // Kept whole for `undo`: a catalog is copied on write, so this costs a copy of what changes.
         let before = history == nil ? nil : catalog
         switch change {
+        case .family(let definition):
+            let part = try catalog.define(definition)
+            index.addFamily(definition.name, part)
+            index.update(catalog.ruleSet)
+            completeStock()
         case .option(let definition):
             let part = try catalog.define(definition)
             index.add(part)

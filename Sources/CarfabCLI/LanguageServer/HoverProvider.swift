@@ -82,13 +82,13 @@ enum HoverProvider {
         switch kind {
         case .model:
             guard let factory = try? catalog.registry.factory(named: name) else { return nil }
-            let defaults = PartFamily.allCases.map { "\($0) \(factory.defaultPart(of: $0).name)" }.joined(separator: ", ")
+            let defaults = catalog.families.map { "\(catalog.name(of: $0)) \(catalog.defaultPart(of: $0, for: factory).name)" }.joined(separator: ", ")
             return "**\(factory.model)**: \(factory.carType)\n\nBase price: \(factory.basePrice)\n\nDefaults: \(defaults)"
         case .family:
-            guard let family = PartFamily(named: name) else { return nil }
-            return "**\(family)** options: " + catalog.options(of: family).parts.map(\.name).joined(separator: ", ")
+            guard let family = catalog.family(named: name) else { return nil }
+            return "**\(catalog.name(of: family))** options: " + catalog.options(of: family).parts.map(\.name).joined(separator: ", ")
         case .option(let familyArgument):
-            guard familyArgument < words.count, let family = PartFamily(named: words[familyArgument]) else { return nil }
+            guard familyArgument < words.count, let family = catalog.family(named: words[familyArgument]) else { return nil }
             return option(name, of: family, catalog: catalog, car: car)
         case .optionOf(let family):
             return option(name, of: family, catalog: catalog, car: car)
@@ -105,7 +105,7 @@ enum HoverProvider {
     /// An option's family, shown name, other names, list price, what it would do to the current car, and the rules on it.
     private static func option(_ name: String, of family: PartFamily, catalog: Catalog, car: Car?) -> String? {
         guard let part = try? catalog.option(named: name, in: family) else { return nil }
-        var text = "**\(part.name)**: \(family) option, shown as \(part.shownAs)"
+        var text = "**\(part.name)**: \(part.familyName) option, shown as \(part.shownAs)"
         if !part.otherNames.isEmpty { text += "\n\nOther names: " + part.otherNames.joined(separator: ", ") }
         text += "\n\nList price: \(part.listPrice)"
         if let car {

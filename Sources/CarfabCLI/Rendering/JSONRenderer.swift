@@ -58,7 +58,25 @@ public final class JSONRenderer: ResultRenderer {
             out.jsonString(car.suspension.name)
             out.jsonNextKey("drivetrain")
             out.jsonString(car.drivetrain.name)
+            for part in car.configuration.others {
+                out.append(0x2C)
+                out.jsonString(part.familyName)
+                out.append(0x3A)
+                out.jsonString(part.name)
+            }
             out.append(0x7D)
+            if !car.configuration.others.isEmpty {
+                // Each defined family as it is shown, by its name: `"families":{"paint":"Red"}`.
+                out.jsonNextKey("families")
+                out.append(0x7B)
+                for (position, part) in car.configuration.others.enumerated() {
+                    if position > 0 { out.append(0x2C) }
+                    out.jsonString(part.familyName)
+                    out.append(0x3A)
+                    out.jsonString(part.shownAs)
+                }
+                out.append(0x7D)
+            }
             out.jsonNextKey("price")
             out.jsonMoney(car.priceMinorUnits, Self.dollars)
         case .amount(let minorUnits, let valuation):

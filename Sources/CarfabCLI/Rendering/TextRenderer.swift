@@ -59,6 +59,12 @@ public final class TextRenderer: ResultRenderer {
         out.write(DisplayText.escaped(car.suspension.shownAs))
         out.append("\nDrive: ")
         out.write(DisplayText.escaped(car.drivetrain.shownAs))
+        for part in car.configuration.others {
+            out.append(0x0A)
+            out.write(DisplayText.escaped(Car.familyShownAs(part)))
+            out.append(": ")
+            out.write(DisplayText.escaped(part.shownAs))
+        }
         out.append("\nPrice: ")
         Self.append(car.priceMinorUnits, Self.dollars, to: out)
     }

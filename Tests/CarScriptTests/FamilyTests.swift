@@ -1,0 +1,201 @@
+import CarFactory
+import Testing
+import CarScript
+
+/// `family`: part families defined in the language, through the engine's public API.
+@Suite struct FamilyTests {
+    private static let paint = """
+        family paint "Paint" default white "White"
+        option paint red "Red" price 500 alias crimson
+        """
+
+    /// The cells of a table result, as text.
+    private func rows(_ result: CommandResult?) -> [[String]] {
+        guard case .table(let table) = result else { return [] }
+        return table.rows.map { row in
+            row.map { cell in
+                switch cell {
+                case .text(let text): text
+                case .integer(let value): String(value)
+                case .money(let money): money.description
+                case .names(let names): names.joined(separator: "|")
+                case .flag(let on): on ? "*" : ""
+                case .none: ""
+                }
+            }
+        }
+    }
+
+    /// A car result's detail lines and price, as `show` prints them.
+    private func shown(_ result: CommandResult?) -> [String] {
+        guard case .car(let car) = result else { return [] }
+        return car.details.map { "\($0.label): \($0.value)" } + ["Price: \(car.price)"]
+    }
+
+    @Test func show_prints_each_defined_family_after_drive_and_prices_by_the_models_default() {
+        let engine = Engine()
+        let run = engine.evaluate("""
+            car sports
+            \(Self.paint)
+            family wheels "Wheels" default steel "Steel" price 100
+            option wheels alloy "Alloy" price 900
+            model roadster "Mazda MX-5" price 31000 floorplan short suspension race drivetrain rear paint red
+            show 1
+            set paint crimson
+            show
+            car roadster
+            show
+            set paint white wheels alloy
+            show
+            """)
+        #expect(run.diagnostics.isEmpty, "\(run.diagnostics.map(\.message))")
+        let shows = run.results.filter { $0.command == "show" }.map { shown($0.result) }
+        let book = ["Car type: Porsche Boxster", "Seats: 2", "Engine: Mid", "Suspension: Firm", "Drive: Rear"]
+        // The car in stock before the families took their first options, at no change in price.
+        #expect(shows[0] == book + ["Paint: White", "Wheels: Steel", "Price: $68,300.00"])
+        #expect(shows[1] == book + ["Paint: Red", "Wheels: Steel", "Price: $68,800.00"])
+        // A model naming red paint: red is in its base price, white takes $500 off.
+        let roadster = ["Car type: Mazda MX-5", "Seats: 2", "Engine: Mid", "Suspension: Firm", "Drive: Rear"]
+        #expect(shows[2] == roadster + ["Paint: Red", "Wheels: Steel", "Price: $31,000.00"])
+        #expect(shows[3] == roadster + ["Paint: White", "Wheels: Alloy", "Price: $31,300.00"])
+    }
+
+    @Test func a_change_to_a_later_family_is_not_taken_for_a_change_of_the_floorplan() {
+        // The change cache packs the family beside the option: wheels (family 4) option 1 and
+        // floorplan option 1 are two keys, not one.
+        let engine = Engine()
+        let run = engine.evaluate("""
+            family paint "Paint" default white "White"
+            family wheels "Wheels" default steel "Steel"
+            option wheels alloy "Alloy" price 900
+            car compact
+            set floorplan long
+            set floorplan standard
+            set floorplan long
+            set wheels alloy
+            show
+            """)
+        #expect(run.diagnostics.isEmpty)
+        #expect(shown(run.results.last?.result) == ["Car type: VW Golf", "Seats: 8", "Engine: Front", "Suspension: Standard",
+                                                    "Drive: Front", "Paint: White", "Wheels: Alloy", "Price: $33,395.00"])
+    }
+
+    @Test func parts_and_models_list_every_family() {
+        let engine = Engine()
+        engine.evaluate(Self.paint)
+        let parts = engine.evaluate("parts paint")
+        #expect(rows(parts.results.last?.result) == [
+            ["paint", "white", "White", "", "$0.00", "", ""],
+            ["paint", "red", "Red", "crimson", "$500.00", "", ""],
+        ])
+        engine.evaluate("model roadster \"Mazda MX-5\" price 31000 floorplan short suspension race drivetrain rear paint red")
+        let models = engine.evaluate("models")
+        #expect(rows(models.results.last?.result).map { $0.last } == ["white", "white", "white", "red"])
+        guard case .table(let table) = models.results.last?.result else { Issue.record("no table"); return }
+        #expect(table.columns.map(\.title).last == "paint")
+    }
+
+    @Test func families_are_checked_whole_with_clear_errors() {
+        let engine = Engine()
+        engine.evaluate(Self.paint)
+        func error(_ line: String) -> String { engine.evaluate(line).diagnostics.first?.message ?? "" }
+        #expect(error("family Paint \"P\" default x \"X\"") == "family 'Paint' is already defined")
+        #expect(error("family floorplan \"F\" default x \"X\"") == "family 'floorplan' is already defined")
+        #expect(error("family trim \"Trim\" default a \"A\" cost 5") == "expected 'price', not 'cost'")
+        #expect(error("model m \"M\" price 1 floorplan short suspension race drivetrain rear paint blue")
+                    == "unknown paint option 'blue'; valid paint options: white, red")
+        #expect(error("model m \"M\" price 1 floorplan short suspension race drivetrain rear floorplan long")
+                    == "unknown defined family 'floorplan'; valid defined families: paint")
+        #expect(error("model m \"M\" price 1 floorplan short suspension race drivetrain rear paint red paint white")
+                    == "paint is named twice; name each family once")
+        #expect(error("option paint gloss \"Gloss\" price 1 seats 2") == "seats and engine apply to floorplans, not to paint")
+        #expect(error("set paint red") == "no current car: add one with 'car MODEL'")
+        // Nothing of a refused definition is kept.
+        #expect(engine.catalog.familyNames == ["floorplan", "suspension", "drivetrain", "paint"])
+    }
+
+    @Test func a_catalog_holds_at_most_64_families() {
+        let engine = Engine()
+        let sixtyOne = (1...61).map { "family f\($0) \"F\" default o \"O\"" }.joined(separator: "\n")
+        #expect(engine.evaluate(sixtyOne).diagnostics.isEmpty)
+        let run = engine.evaluate("family one_too_many \"F\" default o \"O\"")
+        #expect(run.diagnostics.map(\.message) == ["a catalog holds at most 64 families"])
+        #expect(run.diagnostics.first?.id == "too-many-families")
+        #expect(engine.catalog.familyNames.count == 64)
+    }
+
+    @Test func rules_on_a_defined_family_are_kept_and_refused_as_the_books_are() {
+        let engine = Engine()
+        engine.evaluate("option drivetrain hybrid \"Hybrid\" price 100; car compact; set drivetrain hybrid")
+        engine.evaluate(Self.paint)
+        // The car in stock took white paint (the default) when paint was defined.
+        let refused = engine.evaluate("forbid paint white with drivetrain hybrid")
+        #expect(refused.diagnostics.first?.id == "stock-breaks-rule", "\(refused.diagnostics.map(\.message))")
+        // So does every model: a rule its defaults break is refused.
+        #expect(engine.evaluate("forbid paint white with floorplan short").diagnostics.first?.id == "defaults-break-rule")
+        let run = engine.evaluate("require paint red with floorplan long; set paint red")
+        #expect(run.diagnostics.map(\.message) == ["red paint needs a long floorplan"])
+        #expect(engine.evaluate("set paint red floorplan long").diagnostics.isEmpty)
+        // A model whose defaults break a rule on a defined family is refused.
+        let model = engine.evaluate("model m \"M\" price 1000 floorplan short suspension race drivetrain rear paint red")
+        #expect(model.diagnostics.first?.id == "defaults-break-rule")
+    }
+
+    @Test func the_configurator_answers_for_defined_families() {
+        let engine = Engine()
+        engine.evaluate("car sports; \(Self.paint.replacingOccurrences(of: "\n", with: "; ")); forbid paint red with floorplan short")
+        let options = engine.evaluate("options paint")
+        #expect(rows(options.results.last?.result) == [
+            ["paint", "white", "current", "", "", ""],
+            ["paint", "red", "repair", "$2,500.00", "set paint red floorplan standard", ""],
+        ])
+        let why = engine.evaluate("why paint red")
+        #expect(rows(why.results.last?.result).first == ["1", "$2,500.00", "1", "set paint red floorplan standard"])
+        let cheapest = engine.evaluate("cheapest paint red")
+        guard case .text(let commands) = cheapest.results.last?.result else { Issue.record("no commands"); return }
+        #expect(commands == "car compact; set paint red")
+        let fit = engine.evaluate("fit paint red; show")
+        #expect(rows(fit.results.first?.result) == [
+            ["paint", "white", "red", "$500.00"], ["floorplan", "short", "standard", "$2,000.00"],
+        ])
+        #expect(shown(fit.results.last?.result).suffix(2) == ["Paint: Red", "Price: $70,800.00"])
+    }
+
+    @Test func a_refused_set_of_a_defined_family_names_its_repair() {
+        let engine = Engine()
+        engine.evaluate("car sports; \(Self.paint.replacingOccurrences(of: "\n", with: "; ")); forbid paint red with floorplan short")
+        let run = engine.evaluate("set paint red")
+        #expect(run.diagnostics.first?.notes.map(\.message).last
+                    == "'fit paint red' would also set floorplan standard (+$2,500.00)")
+    }
+
+    @Test func families_round_trip_through_save_and_undo_takes_a_family_back() {
+        let engine = Engine()
+        let script = """
+            car sports
+            \(Self.paint)
+            model roadster "Mazda MX-5" price 31000 floorplan short suspension race drivetrain rear paint red
+            require paint red with floorplan short
+            car roadster
+            set drivetrain 4wd paint white
+            """
+        #expect(engine.evaluate(script).diagnostics.isEmpty)
+        guard case .text(let saved) = engine.evaluate("save -").results.last?.result else { Issue.record("no save"); return }
+        #expect(saved.contains("family paint \"Paint\" default white \"White\" price 0\n"))
+        #expect(saved.contains("drivetrain rear paint red\n"))
+        #expect(saved.hasSuffix("car roadster 1\nset drivetrain 4wd paint white"))
+        let again = Engine()
+        #expect(again.evaluate(saved).diagnostics.isEmpty)
+        guard case .text(let resaved) = again.evaluate("save -").results.last?.result else { Issue.record("no save"); return }
+        #expect(resaved == saved)
+        // Undone, the family leaves the cars and the catalog; the stock shows the book's lines again.
+        var options = EngineOptions()
+        options.keepsUndoHistory = true
+        let undo = Engine(options: options)
+        undo.evaluate("car sports; family paint \"Paint\" default white \"White\"")
+        let run = undo.evaluate("undo; show")
+        #expect(run.diagnostics.isEmpty, "\(run.diagnostics.map(\.message))")
+        #expect(shown(run.results.last?.result).count == 6)
+        #expect(undo.catalog.familyNames.count == 3)
+    }
+}
