@@ -61,6 +61,19 @@ import CarScript
         #expect(total == ["4 cars, $260,085.00", "3 cars, $186,785.00", "-$73,300.00"])
     }
 
+    @Test func a_family_and_the_parts_cars_have_of_it_are_compared() throws {
+        let engine = Self.engine()
+        let run = engine.evaluate("""
+            car sports; save a.carfab
+            family paint "Paint" default white "White"; option paint red "Red" price 300; set paint red; save b.carfab
+            diff a.carfab b.carfab
+            """)
+        #expect(run.diagnostics.isEmpty, "\(run.diagnostics.map(\.message))")
+        let rows = Self.rows(run)?.map { [$0.change, $0.what, $0.name] }
+        #expect(rows == [["added", "family", "paint"], ["added", "option", "paint red"],
+                         ["changed", "line", "1 -> 1"], ["changed", "total", ""]])
+    }
+
     @Test func loading_writes_nothing_and_a_failure_names_its_place() throws {
         let files = MemoryHost(["saving.carfab": "car sports\nsave written.carfab\n", "plain.carfab": "car sports\n"])
         let run = Self.engine(files).evaluate("diff saving.carfab")

@@ -108,6 +108,7 @@ package enum SessionComparison {
             }
             for item in b where first[item.key] == nil { row("added", what, item.name, nil, item.text) }
         }
+        compare("family", families(first.catalog), families(second.catalog))
         compare("model", models(first.catalog), models(second.catalog))
         compare("option", options(first.catalog), options(second.catalog))
         compare("rule", rules(first.catalog), rules(second.catalog))
@@ -116,7 +117,7 @@ package enum SessionComparison {
         compare("variable", first.variableNames.map { ($0, $0, first.variables[$0] ?? "") },
                 second.variableNames.map { ($0, $0, second.variables[$0] ?? "") })
         let catalogRows = rows.count
-        compareLines(first.stock, second.stock) { change, number, before, after, difference in
+        compareLines(first.stock, first.catalog, second.stock, second.catalog) { change, number, before, after, difference in
             row(change, "line", number, before, after, difference)
         }
         let linesDiffer = rows.count > catalogRows
@@ -143,6 +144,13 @@ package enum SessionComparison {
         (minorUnits < 0 ? "" : "+") + Money.base(minorUnits).description
     }
 
+    private static func families(_ catalog: Catalog) -> [(key: String, name: String, text: String)] {
+        catalog.definitions.compactMap {
+            guard case .family(let family) = $0 else { return nil }
+            return (nameKey(family.name), family.name, SessionScript.definition(of: family))
+        }
+    }
+
     private static func models(_ catalog: Catalog) -> [(key: String, name: String, text: String)] {
         catalog.definitions.compactMap {
             guard case .model(let model) = $0 else { return nil }
@@ -153,7 +161,7 @@ package enum SessionComparison {
     private static func options(_ catalog: Catalog) -> [(key: String, name: String, text: String)] {
         catalog.definitions.compactMap {
             guard case .option(let option) = $0 else { return nil }
-            return ("\(option.family.rawValue) \(nameKey(option.name))", "\(option.family.rawValue) \(option.name)",
+            return ("\(nameKey(option.familyName)) \(nameKey(option.name))", "\(option.familyName) \(option.name)",
                     SessionScript.definition(of: option))
         }
     }
@@ -182,10 +190,10 @@ package enum SessionComparison {
     /// Stock lines, matched as diff(1) matches lines (the fewest added and removed); in each
     /// run of lines removed and added, a line removed and one added of the same model (else
     /// at the same place in the run) are one line changed.
-    private static func compareLines(_ first: StockLedger, _ second: StockLedger,
+    private static func compareLines(_ first: StockLedger, _ firstCatalog: Catalog, _ second: StockLedger, _ secondCatalog: Catalog,
                                      _ report: (String, String, String?, String?, String?) -> Void) {
-        let a = lines(first)
-        let b = lines(second)
+        let a = lines(first, catalog: firstCatalog)
+        let b = lines(second, catalog: secondCatalog)
         let difference = b.map(\.key).difference(from: a.map(\.key))
         var removed = Set<Int>()
         var inserted = Set<Int>()
@@ -235,7 +243,7 @@ package enum SessionComparison {
     }
 
     /// Each line as what it is (model, parts, count), written as `save` writes it, and its value.
-    private static func lines(_ stock: StockLedger) -> [(key: String, model: String, text: String, value: Int64)] {
+    private static func lines(_ stock: StockLedger, catalog: Catalog) -> [(key: String, model: String, text: String, value: Int64)] {
         var made: [Int32: (key: String, model: String, set: String, unit: Int64)] = [:]
         var lines: [(key: String, model: String, text: String, value: Int64)] = []
         lines.reserveCapacity(stock.lineCount)
@@ -246,10 +254,13 @@ package enum SessionComparison {
                 known = found
             } else {
                 let car = Car(configuration: stock.configuration(id))
-                let changes = PartFamily.allCases.filter { car.part(of: $0) !== car.factory.defaultPart(of: $0) }
-                known = (PartFamily.allCases.map { nameKey(car.part(of: $0).name) }.joined(separator: "|") + "|" + nameKey(car.factory.model),
+                let families = catalog.families
+                let changes = families.filter { catalog.part(of: $0, on: car) !== catalog.defaultPart(of: $0, for: car.factory) }
+                known = (families.map { nameKey(catalog.name(of: $0)) + " " + nameKey(catalog.part(of: $0, on: car).name) }
+                            .joined(separator: "|") + "|" + nameKey(car.factory.model),
                          SessionScript.word(car.factory.model),
-                         changes.map { "\($0) \(SessionScript.word(car.part(of: $0).name))" }.joined(separator: " "),
+                         changes.map { "\(SessionScript.word(catalog.name(of: $0))) \(SessionScript.word(catalog.part(of: $0, on: car).name))" }
+                            .joined(separator: " "),
                          car.priceMinorUnits)
                 made[id] = known
             }
