@@ -83,3 +83,8 @@ func serve(_ input: Data) throws -> ServerSession {
     }
     return ServerSession(messages: messages, stderr: result.stderr, status: result.status, stray: String(decoding: bytes, as: UTF8.self))
 }
+
+/// A position's params with more members (`newName`, `context`).
+func at(_ uri: String, _ line: Int, _ character: Int, _ more: [String: Any]) -> [String: Any] {
+    at(uri, line, character).merging(more) { _, new in new }
+}

@@ -144,7 +144,7 @@ struct DocumentAnalysis {
     }
 
     /// A regular file's bytes, up to the largest message the server takes; nil if it cannot be read.
-    private static func read(_ path: String) -> [UInt8]? {
+    static func read(_ path: String) -> [UInt8]? {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= MessageReader.maximumLength else { return nil }
         let fd = open(path, O_RDONLY | O_CLOEXEC)

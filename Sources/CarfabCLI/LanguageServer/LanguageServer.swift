@@ -23,6 +23,7 @@ final class LanguageServer {
         static let invalidParams = -32602
         static let serverNotInitialized = -32002
         static let requestCancelled = -32800
+        static let requestFailed = -32803
     }
 
     /// How many waiting messages are read ahead of the one being handled.
@@ -158,6 +159,29 @@ final class LanguageServer {
         case "textDocument/hover":
             guard let (analysis, position) = located(params, id: id) else { return }
             sendResult(id: id, HoverProvider.hover(in: analysis, at: position, catalog: catalog))
+        case "textDocument/definition", "textDocument/references", "textDocument/rename":
+            guard let (analysis, position) = located(params, id: id) else { return }
+            let navigation = NavigationProvider(analysis, catalog: catalog)
+            let answer: NavigationProvider.Answer
+            switch method {
+            case "textDocument/definition":
+                answer = navigation.definition(at: position)
+            case "textDocument/references":
+                answer = navigation.references(at: position, includeDeclaration: params["context"]?["includeDeclaration"] == .bool(true))
+            default:
+                guard let newName = params["newName"]?.string else {
+                    sendError(id: id, code: ErrorCode.invalidParams, message: "expected newName")
+                    return
+                }
+                answer = navigation.rename(at: position, to: newName)
+            }
+            switch answer {
+            case .result(let result, let message):
+                if let message { showMessage(message) }
+                sendResult(id: id, result)
+            case .failure(let message):
+                sendError(id: id, code: ErrorCode.requestFailed, message: message)
+            }
         default:
             sendError(id: id, code: ErrorCode.methodNotFound, message: "unknown method '\(method)'")
         }
@@ -244,6 +268,9 @@ final class LanguageServer {
             "textDocumentSync": .object(["openClose": .bool(true), "change": .integer(2)]),
             "completionProvider": .object(["triggerCharacters": .array(CompletionProvider.triggerCharacters.map(JSONValue.string))]),
             "hoverProvider": .bool(true),
+            "definitionProvider": .bool(true),
+            "referencesProvider": .bool(true),
+            "renameProvider": .bool(true),
         ]),
         "serverInfo": .object(["name": .string("carfab"), "version": .string(Engine.version)]),
     ])
@@ -263,6 +290,12 @@ final class LanguageServer {
         out.write("Content-Length: \(body.utf8.count)\r\n\r\n")
         out.write(body)
         out.flush()
+    }
+
+    /// Tells the user something through the editor (`window/showMessage`, as information).
+    private func showMessage(_ message: String) {
+        send(.object(["jsonrpc": .string("2.0"), "method": .string("window/showMessage"),
+                      "params": .object(["type": .integer(3), "message": .string(message)])]))
     }
 
     private func log(_ message: String) {
