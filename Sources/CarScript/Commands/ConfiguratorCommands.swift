@@ -4,7 +4,7 @@ import CarFactory
 /// domain's `Configurator` over the catalog's families and rules.
 ///
 /// Each takes a trailing `in CURRENCY` for its amounts (the base currency otherwise).
-enum ConfiguratorCommands {
+package enum ConfiguratorCommands {
     static let all: [CommandSpec] = [
         CommandSpec(
             name: "options", aliases: [], group: .configure,
@@ -210,18 +210,28 @@ enum ConfiguratorCommands {
     /// The cheapest repair for `part` on `car`, as a note for a refused `set`: `fit drivetrain
     /// front would also set floorplan standard (+$500.00)`, or that no valid car has it.
     static func note(repairing part: any Part, on car: Car, catalog: Catalog, stop: StopRequest) -> Diagnostic.Note? {
+        guard let repair = cheapestRepair(for: part, on: car, catalog: catalog, stop: stop) else { return nil }
+        let fit = "fit \(SessionScript.word(part.family.rawValue)) \(SessionScript.word(part.name))"
+        guard let repair else {
+            return Diagnostic.Note("no valid car has the \(part.name) \(part.family), whatever else it has")
+        }
+        let changes = repair.changes.map { "\($0.family) \($0.option)" }
+        return Diagnostic.Note("'\(fit)' would also set \(changes.joined(separator: ", ")) (\(OptionAdvice.signed(repair.priceChange)))")
+    }
+
+    /// The configurator's cheapest way to have `part` on `car` (what a refused `set`'s note
+    /// names and an editor offers as a fix): the other options to set with it and the price
+    /// change; `.some(nil)` if no valid car has it; nil if the search could not answer.
+    package static func cheapestRepair(for part: any Part, on car: Car, catalog: Catalog, stop: StopRequest)
+        -> (changes: [(family: PartFamily, option: String)], priceChange: Int64)?? {
         let space = ConfigurationSpace(catalog)
         guard let current = ConfigurationSpace.options(of: car, in: catalog),
               let option = catalog.options(of: part.family).parts.firstIndex(where: { $0 === part }) else { return nil }
         let configurator = Configurator(space: space, shouldStop: { stop.isRequested })
         let wanted = ConfigurationSpace.Choice(part.family.index, option)
         guard let repairs = try? configurator.repairs(of: current, wanting: wanted, limit: 1) else { return nil }
-        let fit = "fit \(SessionScript.word(part.family.rawValue)) \(SessionScript.word(part.name))"
-        guard let repair = repairs.first else {
-            return Diagnostic.Note("no valid car has the \(part.name) \(part.family), whatever else it has")
-        }
-        let changes = repair.changes.map { "\(PartFamily(index: $0.family)) \(space.names[$0.family][$0.option])" }
-        return Diagnostic.Note("'\(fit)' would also set \(changes.joined(separator: ", ")) (\(OptionAdvice.signed(repair.priceChange)))")
+        guard let repair = repairs.first else { return .some(nil) }
+        return (repair.changes.map { (PartFamily(index: $0.family), space.names[$0.family][$0.option]) }, repair.priceChange)
     }
 }
 

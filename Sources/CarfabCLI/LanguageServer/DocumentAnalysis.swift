@@ -44,12 +44,12 @@ struct DocumentAnalysis {
     /// An engine that has run the document's lines before `line` (0-based) for real, as
     /// far as it can (going on after errors, files read but never written): its variables,
     /// catalog and current car are those the line would see.
-    func session(before line: Int, catalog: Catalog) -> Engine {
+    func session(before line: Int, catalog: Catalog, sink: DiagnosticCollector = DiagnosticCollector(keeping: false)) -> Engine {
         var options = EngineOptions()
         options.keepGoing = true
         options.fileAccess = Self.fileAccess
         options.environment = environment
-        let engine = Engine(catalog: catalog, options: options, sink: DiagnosticCollector(keeping: false))
+        let engine = Engine(catalog: catalog, options: options, sink: sink)
         let end = line < document.lineCount ? document.lineRange(line).lowerBound : document.bytes.count
         engine.evaluate(openLineSource(text: Array(document.bytes[..<end]), name: name, path: path))
         return engine
@@ -165,7 +165,8 @@ struct DocumentAnalysis {
 
 /// Keeps the diagnostics an evaluation reports; results are dropped.
 final class DiagnosticCollector: ResultSink {
-    private let keeping: Bool
+    /// Whether diagnostics are kept (an editor's analysis may keep only those of one command).
+    var keeping: Bool
     private(set) var diagnostics: [Diagnostic] = []
 
     init(keeping: Bool = true) { self.keeping = keeping }

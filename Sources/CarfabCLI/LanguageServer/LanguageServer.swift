@@ -159,6 +159,9 @@ final class LanguageServer {
         case "textDocument/hover":
             guard let (analysis, position) = located(params, id: id) else { return }
             sendResult(id: id, HoverProvider.hover(in: analysis, at: position, catalog: catalog))
+        case "textDocument/codeAction":
+            guard let (analysis, range) = locatedRange(params, id: id) else { return }
+            sendResult(id: id, CodeActionProvider.actions(in: analysis, range: range, catalog: catalog))
         case "textDocument/definition", "textDocument/references", "textDocument/rename":
             guard let (analysis, position) = located(params, id: id) else { return }
             let navigation = NavigationProvider(analysis, catalog: catalog)
@@ -198,6 +201,20 @@ final class LanguageServer {
             return nil
         }
         return (DocumentAnalysis(document, environment: environment), position)
+    }
+
+    /// The open document and range a request names; answers the request with an error if there is none.
+    private func locatedRange(_ params: JSONValue, id: JSONValue) -> (DocumentAnalysis, (start: TextPosition, end: TextPosition))? {
+        guard let uri = params["textDocument"]?["uri"]?.string, let start = TextPosition(json: params["range"]?["start"]),
+              let end = TextPosition(json: params["range"]?["end"]) else {
+            sendError(id: id, code: ErrorCode.invalidParams, message: "expected textDocument.uri and a range")
+            return nil
+        }
+        guard let document = documents[uri] else {
+            sendError(id: id, code: ErrorCode.invalidParams, message: "the document '\(uri)' is not open")
+            return nil
+        }
+        return (DocumentAnalysis(document, environment: environment), (start, end))
     }
 
     private func notification(_ method: String, params: JSONValue) {
@@ -271,6 +288,7 @@ final class LanguageServer {
             "definitionProvider": .bool(true),
             "referencesProvider": .bool(true),
             "renameProvider": .bool(true),
+            "codeActionProvider": .object(["codeActionKinds": .array([.string("quickfix")])]),
         ]),
         "serverInfo": .object(["name": .string("carfab"), "version": .string(Engine.version)]),
     ])
