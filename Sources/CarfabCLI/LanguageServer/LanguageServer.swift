@@ -159,6 +159,25 @@ final class LanguageServer {
         case "textDocument/hover":
             guard let (analysis, position) = located(params, id: id) else { return }
             sendResult(id: id, HoverProvider.hover(in: analysis, at: position, catalog: catalog))
+        case "textDocument/documentSymbol", "textDocument/semanticTokens/full", "textDocument/formatting":
+            guard let uri = params["textDocument"]?["uri"]?.string else {
+                sendError(id: id, code: ErrorCode.invalidParams, message: "expected textDocument.uri")
+                return
+            }
+            guard let document = documents[uri] else {
+                sendError(id: id, code: ErrorCode.invalidParams, message: "the document '\(uri)' is not open")
+                return
+            }
+            let commands = DocumentAnalysis(document, environment: environment).session(before: 0, catalog: catalog).commands
+            switch method {
+            case "textDocument/documentSymbol": sendResult(id: id, DocumentSymbolProvider.symbols(in: document, commands: commands))
+            case "textDocument/formatting": sendResult(id: id, ScriptFormatter.textEdits(for: document))
+            default: sendResult(id: id, SemanticTokensProvider.tokens(in: document, commands: commands))
+            }
+        case "textDocument/inlayHint":
+            guard let (analysis, range) = locatedRange(params, id: id) else { return }
+            sendResult(id: id, InlayHintProvider.hints(in: analysis, lines: range.start.line...max(range.start.line, range.end.line),
+                                                        catalog: catalog))
         case "textDocument/codeAction":
             guard let (analysis, range) = locatedRange(params, id: id) else { return }
             sendResult(id: id, CodeActionProvider.actions(in: analysis, range: range, catalog: catalog))
@@ -289,6 +308,14 @@ final class LanguageServer {
             "referencesProvider": .bool(true),
             "renameProvider": .bool(true),
             "codeActionProvider": .object(["codeActionKinds": .array([.string("quickfix")])]),
+            "documentSymbolProvider": .bool(true),
+            "semanticTokensProvider": .object([
+                "legend": .object(["tokenTypes": .array(SemanticTokensProvider.tokenTypes.map(JSONValue.string)),
+                                   "tokenModifiers": .array(SemanticTokensProvider.tokenModifiers.map(JSONValue.string))]),
+                "full": .bool(true),
+            ]),
+            "documentFormattingProvider": .bool(true),
+            "inlayHintProvider": .bool(true),
         ]),
         "serverInfo": .object(["name": .string("carfab"), "version": .string(Engine.version)]),
     ])

@@ -96,7 +96,7 @@ struct ScriptIndex {
                         let sourced = TextDocument(uri: DocumentURI.uri(of: full), version: 0,
                                                    text: String(decoding: bytes, as: UTF8.self))
                         self.index(sourced, path: full, catalog: catalog, commands: commands, depth: depth + 1, analysis: analysis)
-                    case .other:
+                    case .family, .keyword, .other:
                         break
                     }
                 }
@@ -142,6 +142,9 @@ struct ScriptIndex {
         case variable
         /// The file `source` reads.
         case file
+        case family
+        /// A word the command takes as it is (`price`, `with`, `in`, `alias`).
+        case keyword
         case other
     }
 
@@ -157,6 +160,8 @@ struct ScriptIndex {
             let kind = spec.arguments[argument].kind
             switch kind {
             case .model: roles[index] = .model(defines: false)
+            case .family: roles[index] = .family
+            case .keyword: roles[index] = .keyword
             case .option(let familyArgument): roles[index] = .option(family(familyArgument), defines: false, canonical: nil)
             case .optionOf(let fixed): roles[index] = .option(fixed, defines: false, canonical: nil)
             case .currency, .foreignCurrency, .amountCurrency:
@@ -199,13 +204,19 @@ struct ScriptIndex {
         while index < words.count {
             let word = lower(index)
             if word == "in", index + 1 < words.count {
+                roles[index] = .keyword
                 roles[index + 1] = .currency(defines: false)
                 index += 2
             } else if command == "option", word == "alias", index + 1 < words.count {
+                roles[index] = .keyword
                 roles[index + 1] = .option(PartFamily(named: words[1].text), defines: true,
                                            canonical: words.count > 2 ? words[2].text : nil)
                 index += 2
+            } else if command == "option", word == "seats" || word == "engine" {
+                roles[index] = .keyword
+                index += 1
             } else if command != "option", let family = PartFamily(named: word), index + 1 < words.count {
+                roles[index] = .family
                 roles[index + 1] = .option(family, defines: false, canonical: nil)
                 index += 2
             } else {
