@@ -69,8 +69,8 @@ struct ServerSession {
 }
 
 /// Runs `carfab --lsp` in process over `input` (everything the client sends, then the end).
-func serve(_ input: Data) throws -> ServerSession {
-    let result = try carfab(["--lsp"], stdinData: input)
+func serve(_ input: Data, arguments: [String] = []) throws -> ServerSession {
+    let result = try carfab(["--lsp"] + arguments, stdinData: input)
     var bytes = Array(result.stdout.utf8)[...]
     var messages: [String] = []
     while !bytes.isEmpty {

@@ -33,8 +33,8 @@ final class LanguageServer {
     private let out: Output
     private let err: Output
     private let catalog: Catalog
-    /// How analyses read environment variables: as carfab's own runs do.
-    private let environment: EnvironmentAccess
+    /// What the command line gave every analysis: `--var`, `--safe`, the environment.
+    private let environment: AnalysisSettings
     private var state = State.waitingForInitialize
     private var documents: [String: TextDocument] = [:]
     private var queue: [MessageReader.Item] = []
@@ -43,10 +43,10 @@ final class LanguageServer {
     /// The exit status, once the client has said `exit` (or gone).
     private var exitStatus: Int32?
 
-    init(input: any ByteInput, out: Output, err: Output, environment: EnvironmentAccess,
+    init(input: any ByteInput, out: Output, err: Output, settings: AnalysisSettings,
          catalog: Catalog = Engine.builtInCatalog) {
         reader = MessageReader(input: input)
-        self.environment = environment
+        environment = settings
         self.out = out
         self.err = err
         self.catalog = catalog
@@ -168,7 +168,7 @@ final class LanguageServer {
                 sendError(id: id, code: ErrorCode.invalidParams, message: "the document '\(uri)' is not open")
                 return
             }
-            let commands = DocumentAnalysis(document, environment: environment).session(before: 0, catalog: catalog).commands
+            let commands = DocumentAnalysis(document, settings: environment).session(before: 0, catalog: catalog).commands
             switch method {
             case "textDocument/documentSymbol": sendResult(id: id, DocumentSymbolProvider.symbols(in: document, commands: commands))
             case "textDocument/formatting": sendResult(id: id, ScriptFormatter.textEdits(for: document))
@@ -219,7 +219,7 @@ final class LanguageServer {
             sendError(id: id, code: ErrorCode.invalidParams, message: "the document '\(uri)' is not open")
             return nil
         }
-        return (DocumentAnalysis(document, environment: environment), position)
+        return (DocumentAnalysis(document, settings: environment), position)
     }
 
     /// The open document and range a request names; answers the request with an error if there is none.
@@ -233,7 +233,7 @@ final class LanguageServer {
             sendError(id: id, code: ErrorCode.invalidParams, message: "the document '\(uri)' is not open")
             return nil
         }
-        return (DocumentAnalysis(document, environment: environment), (start, end))
+        return (DocumentAnalysis(document, settings: environment), (start, end))
     }
 
     private func notification(_ method: String, params: JSONValue) {
@@ -289,7 +289,7 @@ final class LanguageServer {
             return
         }
         guard let document = documents[uri] else { return }
-        let analysis = DocumentAnalysis(document, environment: environment)
+        let analysis = DocumentAnalysis(document, settings: environment)
         var files: [String: TextDocument] = [:]
         let diagnostics = analysis.diagnostics(catalog: catalog).map { analysis.lspDiagnostic($0, files: &files) }
         send(.object(["jsonrpc": .string("2.0"), "method": .string("textDocument/publishDiagnostics"),

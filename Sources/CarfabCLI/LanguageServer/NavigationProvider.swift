@@ -34,6 +34,7 @@ struct NavigationProvider {
     func definition(at position: TextPosition) -> Answer {
         guard let occurrence = occurrence(at: position) else { return .result(.null) }
         if occurrence.key.kind == .file {
+            guard !analysis.settings.safe else { return .result(.null, message: "files are not read under --safe") }
             guard DocumentAnalysis.read(occurrence.key.name) != nil else {
                 return .result(.null, message: "'\(occurrence.written)' cannot be read as a file")
             }

@@ -91,7 +91,7 @@ struct ScriptIndex {
                     case .file:
                         let full = word.text.hasPrefix("/") ? word.text : (directory == "/" ? "" : directory) + "/" + word.text
                         add(.init(kind: .file, name: full), document.uri, range, definition: false, word.text)
-                        guard depth < Self.sourceDepth, files[DocumentURI.uri(of: full)] == nil,
+                        guard depth < Self.sourceDepth, !analysis.settings.safe, files[DocumentURI.uri(of: full)] == nil,
                               let bytes = DocumentAnalysis.read(full) else { break }
                         let sourced = TextDocument(uri: DocumentURI.uri(of: full), version: 0,
                                                    text: String(decoding: bytes, as: UTF8.self))
