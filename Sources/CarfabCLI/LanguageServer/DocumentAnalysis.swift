@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CarFactory
 import CarScript
+import CarfabPOSIX
 
 /// What the engine makes of one open document: its diagnostics, exactly as
 /// `carfab --check --keep-going` reports them for the same text (the same engine options
@@ -47,6 +48,7 @@ struct DocumentAnalysis {
     /// catalog and current car are those the line would see.
     func session(before line: Int, catalog: Catalog, sink: DiagnosticCollector = DiagnosticCollector(keeping: false)) -> Engine {
         var options = EngineOptions()
+        options.host = POSIXHost()
         options.keepGoing = true
         options.fileAccess = settings.fileAccess
         options.environment = settings.environment
