@@ -78,6 +78,7 @@ public enum Program {
         var catalog = Engine.builtInCatalog
         if !parsed.catalogs.isEmpty {
             var options = EngineOptions()
+            options.host = POSIXHost()
             options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
             options.environment = settings.environment
             options.stop = environment.stop
