@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CarScript
+import CarfabPOSIX
 
 /// The whole program behind the `carfab` executable: arguments in, exit status out.
 public enum Program {
