@@ -4,40 +4,6 @@
 // Built with the domain's sources by Scripts/bench-configurator; prints one row per answer.
 import Glibc
 
-/// SplitMix64: the same catalog on every run.
-struct Random {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
-/// A catalog of `families` x `options` with `rules` rules (a fifth of them `require`), none
-/// broken by its model's defaults, which are the car the answers are about.
-func generate(families: Int, options: Int, rules count: Int, seed: UInt64) -> (ConfigurationSpace, [Int]) {
-    var random = Random(state: seed)
-    let prices = (0..<families).map { _ in (0..<options).map { _ in Int64(random.below(50) * 10_000) } }
-    let names = (0..<families).map { f in (0..<options).map { "f\(f)o\($0)" } }
-    let defaults = (0..<families).map { _ in random.below(options) }
-    var rules: [ConfigurationSpace.Constraint] = []
-    var seen = Set<ConfigurationSpace.Constraint>()
-    while rules.count < count {
-        let f = random.below(families)
-        var g = random.below(families - 1)
-        if g >= f { g += 1 }
-        let a = ConfigurationSpace.Choice(f, random.below(options)), b = ConfigurationSpace.Choice(g, random.below(options))
-        let rule = ConfigurationSpace.Constraint(random.below(5) == 0 ? .require : .forbid, a, b)
-        guard !rule.isBroken(by: defaults), seen.insert(rule).inserted else { continue }
-        rules.append(rule)
-    }
-    return (ConfigurationSpace(prices: prices, names: names, rules: rules), defaults)
-}
-
 func now() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
@@ -88,7 +54,7 @@ func row(_ name: String, _ milliseconds: Double, _ detail: String) {
 }
 
 for (families, options, rules) in [(30, 10, 1_000), (60, 8, 3_000)] {
-    let (space, car) = generate(families: families, options: options, rules: rules, seed: UInt64(families * 7919 + rules))
+    let (space, car) = ConfigurationSpace.generated(families: families, options: options, rules: rules, seed: UInt64(families * 7919 + rules))
     let label = "\(families) families x \(options) options, \(rules) rules:"
     let compile = time { _ = Configurator(space: space) }
     row("\(label) compile", compile, "")

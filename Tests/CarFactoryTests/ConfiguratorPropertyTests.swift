@@ -6,18 +6,8 @@ import Testing
 @Suite struct ConfiguratorPropertyTests {
     typealias Choice = ConfigurationSpace.Choice
 
-    /// A small deterministic generator (SplitMix64), so a failure names its seed.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
+    /// The generator the benchmark's catalogs come from (SplitMix64), so a failure names its seed.
+    typealias Random = SplitMix64
 
     static func space(seed: UInt64) -> ConfigurationSpace {
         var random = Random(state: seed)
@@ -112,6 +102,72 @@ import Testing
         }
     }
 
+    /// A denser space than `space(seed:)`: 7 families of 3 or 4 options, up to 6 rules per
+    /// family, so that the cheapest options clash often and the bound's forest has cycles.
+    static func denseSpace(seed: UInt64) -> ConfigurationSpace {
+        var random = Random(state: seed)
+        let families = 7
+        var prices: [[Int64]] = [], names: [[String]] = []
+        for _ in 0..<families {
+            let count = 3 + random.below(2)
+            prices.append((0..<count).map { _ in Int64(random.below(5) * 100) })
+            names.append(Array(["d", "b", "a", "c"].prefix(count)))
+        }
+        var rules: [ConfigurationSpace.Constraint] = []
+        for _ in 0..<(2 * families + random.below(4 * families)) {
+            let f = random.below(families)
+            var g = random.below(families - 1)
+            if g >= f { g += 1 }
+            let first = Choice(f, random.below(prices[f].count)), second = Choice(g, random.below(prices[g].count))
+            rules.append(.init(random.below(4) == 0 ? .require : .forbid, first, second))
+        }
+        return ConfigurationSpace(prices: prices, names: names, rules: rules)
+    }
+
+    @Test(arguments: 0..<150)
+    func cheapest_on_dense_spaces_is_the_enumerated_optimum(seed: Int) throws {
+        let space = Self.denseSpace(seed: UInt64(seed))
+        let configurator = Configurator(space: space)
+        let cars = Self.allCars(space).filter { Self.valid($0, space) }
+        var random = Random(state: UInt64(seed) ^ 0xDE45)
+        var fixed: [Int?] = Array(repeating: nil, count: space.familyCount)
+        for round in 0..<3 {
+            if round > 0 {
+                let family = random.below(space.familyCount)
+                fixed[family] = random.below(space.prices[family].count)
+            }
+            let expected = cars.filter { car in car.indices.allSatisfy { fixed[$0] == nil || fixed[$0] == car[$0] } }.min { a, b in
+                let (pa, pb) = (Self.price(a, space), Self.price(b, space))
+                if pa != pb { return pa < pb }
+                return Self.namesBefore(a.indices.map { space.names[$0][a[$0]] }, b.indices.map { space.names[$0][b[$0]] })
+            }
+            #expect(try configurator.cheapest(fixed: fixed) == expected, "seed \(seed), fixed \(fixed)")
+        }
+    }
+
+    @Test func cheapest_on_the_benchmarks_30_by_10_catalog_stays_within_a_small_step_budget() throws {
+        // The benchmark's first catalog (Scripts/bench-configurator): 30 families of 10 options,
+        // 1,000 rules. A search that prunes well answers in a few hundred steps; one that does
+        // not ran past a million.
+        let (space, _) = ConfigurationSpace.generated(families: 30, options: 10, rules: 1_000, seed: 30 * 7919 + 1_000)
+        let configurator = Configurator(space: space, limits: SearchLimits(steps: 5_000, repairs: 10))
+        var fixed = [Int?](repeating: nil, count: 30)
+        let free = try #require(try configurator.cheapest(fixed: fixed))
+        #expect(configurator.isValid(free))
+        fixed[0] = 1
+        let withOne = try #require(try configurator.cheapest(fixed: fixed))
+        #expect(configurator.isValid(withOne) && withOne[0] == 1)
+        // No valid car is cheaper than the one found: each car one option away is dearer or invalid.
+        func price(_ car: [Int]) -> Int64 { car.enumerated().reduce(0) { $0 + space.prices[$1.offset][$1.element] } }
+        for f in 0..<30 {
+            for o in 0..<10 where o != free[f] {
+                var other = free
+                other[f] = o
+                #expect(!configurator.isValid(other) || price(other) >= price(free), "\(f):\(o)")
+            }
+        }
+    }
+
     @Test(arguments: 0..<400)
     func repairs_are_the_enumerated_minimal_repairs_in_order(seed: Int) throws {
         let space = Self.space(seed: UInt64(seed))
@@ -137,6 +193,27 @@ import Testing
                         for change in repair.changes { car[change.family] = change.option }
                         #expect(Self.valid(car, space), "seed \(seed): a listed repair makes a valid car")
                     }
+                }
+            }
+        }
+    }
+
+    @Test(arguments: 0..<40)
+    func repairs_on_dense_spaces_are_the_enumerated_minimal_repairs(seed: Int) throws {
+        let space = Self.denseSpace(seed: UInt64(seed))
+        let all = Self.allCars(space)
+        let cars = all.filter { Self.valid($0, space) }
+        guard !cars.isEmpty else { return }
+        var random = Random(state: UInt64(seed) ^ 0x7E57)
+        // A valid car (minimality checked without trying subsets) and any car (by subsets).
+        for current in [cars[random.below(cars.count)], all[random.below(all.count)]] {
+            let configurator = Configurator(space: space, limits: SearchLimits(steps: 1_000_000, repairs: 100))
+            for f in 0..<space.familyCount {
+                for o in space.prices[f].indices where o != current[f] {
+                    let wanted = Choice(f, o)
+                    let expected = Self.minimalRepairs(space, current: current, wanted: wanted)
+                    #expect(try configurator.repairs(of: current, wanting: wanted) == Array(expected.prefix(100)),
+                            "seed \(seed), car \(current), wanted \(wanted)")
                 }
             }
         }
