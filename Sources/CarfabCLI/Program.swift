@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CarScript
+import CarfabPOSIX
 
 /// The whole program behind the `carfab` executable: arguments in, exit status out.
 public enum Program {
@@ -48,7 +49,7 @@ public enum Program {
             return outcome(writing: out, to: err) ?? .exit(ExitStatus.success)
         }
         if parsed.test { return TestRunner.run(parsed, environment: environment, out: out, err: err) }
-        if parsed.languageServer { return serveLanguage(environment: environment, out: out, err: err) }
+        if parsed.languageServer { return serveLanguage(parsed, environment: environment, out: out, err: err) }
         return ProgramSession(arguments: parsed, environment: environment, out: out, err: err).run()
     }
 
@@ -69,10 +70,28 @@ public enum Program {
         return nil
     }
 
-    /// `--lsp`: the Language Server Protocol on standard input and output.
-    private static func serveLanguage(environment: ProgramEnvironment, out: Output, err: Output) -> Outcome {
+    /// `--lsp`: the Language Server Protocol on standard input and output. `--catalog`,
+    /// `--var` and `--safe` apply to every analysis, as they do to `--check`; a catalog that
+    /// does not load is reported and the server does not start.
+    private static func serveLanguage(_ parsed: ProgramArguments, environment: ProgramEnvironment, out: Output, err: Output) -> Outcome {
+        let settings = AnalysisSettings(safe: parsed.safe, variables: parsed.variables.map { ($0.name, $0.value) },
+                                        environment: parsed.safe ? .refused(by: "by --safe") : .reading(environment.variable))
+        var catalog = Engine.builtInCatalog
+        if !parsed.catalogs.isEmpty {
+            var options = EngineOptions()
+            options.host = POSIXHost()
+            options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
+            options.environment = settings.environment
+            options.stop = environment.stop
+            guard let loaded = Engine.catalog(files: parsed.catalogs.map(\.bytes), reportingTo: TextRenderer(out: err, err: err),
+                                              options: options) else {
+                err.flush()
+                return .exit(ExitStatus.failure)
+            }
+            catalog = loaded
+        }
         let input: any ByteInput = environment.input.map { MemoryInput($0) } ?? DescriptorInput(fd: 0)
-        let server = LanguageServer(input: input, out: out, err: err, environment: .reading(environment.variable))
+        let server = LanguageServer(input: input, out: out, err: err, settings: settings, catalog: catalog)
         let status = server.run()
         return outcome(writing: out, to: err) ?? .exit(status)
     }

@@ -51,11 +51,12 @@ public struct POSIXHost: EngineHost {
         defer { closedir(directory) }
         var entries: [FolderEntry] = []
         while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) {
-                    Array(UnsafeBufferPointer(start: $0, count: strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))))
-                }
-            }
+            // The name read where it is: `entry.pointee.d_name` would copy all 256 bytes of the
+            // field, past the end of a short record at the end of readdir's buffer (found by
+            // the language server's fuzz target, under ASan).
+            let field = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
+            let start = UnsafeRawPointer(entry).advanced(by: field).assumingMemoryBound(to: CChar.self)
+            let name = Array(UnsafeRawBufferPointer(start: start, count: strlen(start)))
             if name == [0x2E] || name == [0x2E, 0x2E] { continue }
             var info = stat()
             let isFolder = stat(cPath(path + [UInt8(ascii: "/")] + name), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR

@@ -1,4 +1,5 @@
 import CarfabFuzz
+@testable import CarfabCLI
 import Foundation
 import Testing
 
@@ -35,6 +36,31 @@ import Testing
         for first in [UInt8(ascii: " "), UInt8(ascii: "\t")] {
             try checkFuzzInput([first] + bytes)
         }
+    }
+
+    /// The language server's seeds (Fuzz/corpus-lsp), replayed through its fuzz check.
+    static let languageServerInputs: [String] = {
+        let directory = packageRoot.appendingPathComponent("Fuzz/corpus-lsp")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+            .filter { !$0.hasPrefix(".") }.map { "Fuzz/corpus-lsp/\($0)" }
+    }()
+
+    @Test func the_language_server_corpus_is_there() {
+        #expect(Self.languageServerInputs.contains("Fuzz/corpus-lsp/session.bin"))
+    }
+
+    @Test(arguments: languageServerInputs)
+    func a_language_server_input_keeps_every_invariant(path: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: packageRoot.appendingPathComponent(path)))
+        try checkLanguageServerInput(bytes)
+        // The other reading of the same bytes (raw stream or framed bodies) too.
+        try checkLanguageServerInput([bytes.first.map { $0 ^ 1 } ?? 1] + bytes.dropFirst())
+    }
+
+    /// The check can fail: output that is not only framed messages is a finding.
+    @Test func the_language_server_check_sees_unframed_output() {
+        #expect(LanguageServerFuzzing.messages(in: Array("Content-Length: 2\r\n\r\n{}x".utf8)).rest == Array("x".utf8))
+        #expect(!LanguageServerFuzzing.isJSONRPC(Array("{}".utf8)))
     }
 
     @Test func grammar_examples_keep_every_invariant() throws {

@@ -16,9 +16,28 @@ import Testing
         "\u{FEFF}car sprots\nmodel 𝄞 \"Caf é\" 10 short road front\nsave out.carfab\n",
     ])
     func diagnostics_match_check_json(_ text: String) throws {
-        let directory = try temporaryDirectory(with: ["quoté 🚗.carfab": text, "othér 🚗.carfab": "car ✈️plane\necho fine\n\tcar x\n"])
+        try compare(text, options: [])
+    }
+
+    /// --catalog, --var and --safe apply to the server's analysis as to --check's.
+    @Test(arguments: [
+        ["--catalog", "$DIR/catalog.carfab"], ["--var", "m=roadster", "--var", "n=x"], ["--safe"],
+        ["--safe", "--var", "m=suvv", "--catalog", "$DIR/catalog.carfab"],
+    ])
+    func command_line_settings_apply_as_they_do_to_check(_ options: [String]) throws {
+        let text = "car $m\ncar roadster $n\nset drivetrain electric\nsource \"othér 🚗.carfab\"\necho ${env:HOME}\nvar m suv\n"
+        try compare(text, options: options)
+    }
+
+    private func compare(_ text: String, options: [String]) throws {
+        let directory = try temporaryDirectory(with: [
+            "quoté 🚗.carfab": text, "othér 🚗.carfab": "car ✈️plane\necho fine\n\tcar x\n",
+            "catalog.carfab": "model roadster \"Mazda MX-5\" price 31000 floorplan short suspension race drivetrain rear\n"
+                + "option drivetrain hybrid \"Hybrid AWD\" price 6500 alias electric\n",
+        ])
+        let options = options.map { $0.replacingOccurrences(of: "$DIR", with: directory.path) }
         let path = directory.appendingPathComponent("quoté 🚗.carfab").path
-        let check = try carfab(["--check", "--keep-going", "--format", "json", path])
+        let check = try carfab(["--check", "--keep-going", "--format", "json"] + options + [path])
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var expected: [[String: AnyHashable]] = []
         for (_, object) in try jsonObjects(check.stderr) {
@@ -43,7 +62,7 @@ import Testing
                              "message": object["message"] as? String ?? ""])
         }
         let uri = DocumentURI.uri(of: path)
-        let session = try serve(initializeRequest + didOpen(uri, text) + shutdownAndExit)
+        let session = try serve(initializeRequest + didOpen(uri, text) + shutdownAndExit, arguments: options)
         let diagnostics = session.published.first?["diagnostics"] as? [[String: Any]] ?? []
         let actual: [[String: AnyHashable]] = diagnostics.map { diagnostic in
             let range = diagnostic["range"] as? [String: [String: Int]]
@@ -56,6 +75,14 @@ import Testing
         #expect(session.published.first?["uri"] as? String == uri)
         // Analysing never writes: `save out.carfab` made no file.
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out.carfab").path))
+    }
+
+    @Test func a_catalog_that_does_not_load_is_reported_and_the_server_does_not_start() throws {
+        let directory = try temporaryDirectory(with: ["bad.carfab": "model x\n"])
+        let session = try serve(initializeRequest + shutdownAndExit, arguments: ["--catalog", directory.appendingPathComponent("bad.carfab").path])
+        #expect(session.messages.isEmpty)
+        #expect(session.stderr.contains("bad.carfab:1:"))
+        #expect(session.status == 1)
     }
 
     @Test func a_sourced_file_is_found_beside_the_document_and_its_problem_is_related_information() throws {

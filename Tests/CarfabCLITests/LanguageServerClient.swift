@@ -69,8 +69,8 @@ struct ServerSession {
 }
 
 /// Runs `carfab --lsp` in process over `input` (everything the client sends, then the end).
-func serve(_ input: Data) throws -> ServerSession {
-    let result = try carfab(["--lsp"], stdinData: input)
+func serve(_ input: Data, arguments: [String] = []) throws -> ServerSession {
+    let result = try carfab(["--lsp"] + arguments, stdinData: input)
     var bytes = Array(result.stdout.utf8)[...]
     var messages: [String] = []
     while !bytes.isEmpty {
@@ -82,4 +82,9 @@ func serve(_ input: Data) throws -> ServerSession {
         bytes = bytes[(end.upperBound + length)...]
     }
     return ServerSession(messages: messages, stderr: result.stderr, status: result.status, stray: String(decoding: bytes, as: UTF8.self))
+}
+
+/// A position's params with more members (`newName`, `context`).
+func at(_ uri: String, _ line: Int, _ character: Int, _ more: [String: Any]) -> [String: Any] {
+    at(uri, line, character).merging(more) { _, new in new }
 }

@@ -13,7 +13,7 @@ import Testing
     @Test func initialize_advertises_what_is_served_and_shutdown_then_exit_ends_with_0() throws {
         let session = try serve(initializeRequest + initialized + shutdownAndExit)
         #expect(session.messages == [
-            #"{"jsonrpc":"2.0","id":1,"result":{"capabilities":{"positionEncoding":"utf-16","textDocumentSync":{"openClose":true,"change":2},"completionProvider":{"triggerCharacters":[" ","$"]},"hoverProvider":true},"serverInfo":{"name":"carfab","version":"0.1.0"}}}"#,
+            #"{"jsonrpc":"2.0","id":1,"result":{"capabilities":{"positionEncoding":"utf-16","textDocumentSync":{"openClose":true,"change":2},"completionProvider":{"triggerCharacters":[" ","$"]},"hoverProvider":true,"definitionProvider":true,"referencesProvider":true,"renameProvider":true,"codeActionProvider":{"codeActionKinds":["quickfix"]},"documentSymbolProvider":true,"semanticTokensProvider":{"legend":{"tokenTypes":["function","keyword","enumMember","number","string","comment","variable"],"tokenModifiers":["declaration"]},"full":true},"documentFormattingProvider":true,"inlayHintProvider":true},"serverInfo":{"name":"carfab","version":"0.1.0"}}}"#,
             #"{"jsonrpc":"2.0","id":99,"result":null}"#,
         ])
         #expect(session.stray == "")

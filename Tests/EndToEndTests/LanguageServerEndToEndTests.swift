@@ -87,4 +87,94 @@ import Testing
         f:close()
         vim.cmd("qa!")
         """#
+
+    /// Neovim applying what the server answers, with its own edit functions: definition in
+    /// a sourced file, rename across both files (and a built-in name refused), the code
+    /// actions (a fix-it, the configurator's repair of a refused `set`), formatting.
+    @Test func neovim_goes_to_definitions_renames_applies_code_actions_and_formats() throws {
+        let script = "source defs.carfab\ncar   roadster 2\nset drivetrain electric\ncar sprots\ncar sports; set floorplan long\n"
+        let definitions = "model roadster \"Mazda MX-5\" price 31000 floorplan short suspension race drivetrain rear\n"
+            + "option drivetrain hybrid \"Hybrid AWD\" price 6500 alias electric\n"
+        let directory = try temporaryDirectory(with: ["quote 🚗.carfab": script, "defs.carfab": definitions,
+                                                      "client.lua": Self.editingClient])
+        let home = directory.appendingPathComponent("nvim").path
+        let result = try shell("nvim --headless -u NONE -i NONE -n -c 'luafile client.lua'", directory: directory, environment: [
+            "XDG_CONFIG_HOME": home, "XDG_DATA_HOME": home, "XDG_CACHE_HOME": home, "XDG_STATE_HOME": home,
+            "SCRIPT": directory.appendingPathComponent("quote 🚗.carfab").path,
+            "RESULT": directory.appendingPathComponent("result.txt").path,
+        ])
+        #expect(result.status == 0, "\(result)")
+        let seen = try String(contentsOf: directory.appendingPathComponent("result.txt"), encoding: .utf8)
+        #expect(seen == #"""
+            definition defs.carfab 0:6
+            renamed in defs.carfab: model miata "Mazda MX-5" price 31000 floorplan short suspension race drivetrain rear
+            rename refused: 'sports' is a built-in model, so it cannot be renamed: only names the script (or a file it sources) defines can be
+            code action Change 'sprots' to 'sports'
+            code action Fit floorplan long: also set suspension road (+$4,100.00)
+            | source defs.carfab
+            | car miata 2
+            | set drivetrain electric
+            | car sports
+            | car sports; set floorplan long suspension road
+            exit 0
+
+            """#)
+        // The edits went to Neovim's buffers; the files are as they were.
+        #expect(try String(contentsOf: directory.appendingPathComponent("defs.carfab"), encoding: .utf8) == definitions)
+    }
+
+    /// The client for the editing test: asks, applies each answer with Neovim's own
+    /// `apply_workspace_edit`/`apply_text_edits` (UTF-16), and writes the buffer after.
+    static let editingClient = #"""
+        local lines = {}
+        local ran, failure = pcall(function()
+          pcall(vim.lsp.set_log_level, "ERROR")
+          local file = os.getenv("SCRIPT")
+          vim.cmd("edit " .. vim.fn.fnameescape(file))
+          local buf = vim.api.nvim_get_current_buf()
+          local exited
+          local client = vim.lsp.start_client({ name = "carfab", cmd = { os.getenv("CARFAB"), "--lsp" },
+            root_dir = vim.fn.fnamemodify(file, ":h"), on_exit = function(code) exited = code end })
+          vim.lsp.buf_attach_client(buf, client)
+          vim.wait(10000, function() return #vim.diagnostic.get(buf) >= 1 end, 10)
+          local uri = vim.uri_from_bufnr(buf)
+          local function ask(method, params)
+            params.textDocument = { uri = uri }
+            local replies = vim.lsp.buf_request_sync(buf, method, params, 10000)
+            return replies and replies[client] and replies[client].result
+          end
+          local function at(line, character) return { line = line, character = character } end
+          local definition = ask("textDocument/definition", { position = at(1, 8) })
+          for _, location in ipairs(definition or {}) do
+            table.insert(lines, "definition " .. vim.fn.fnamemodify(vim.uri_to_fname(location.uri), ":t") .. " "
+              .. location.range.start.line .. ":" .. location.range.start.character)
+          end
+          local renamed = ask("textDocument/rename", { position = at(1, 8), newName = "miata" })
+          vim.lsp.util.apply_workspace_edit(renamed, "utf-16")
+          local defs = vim.fn.bufnr(vim.fn.fnamemodify(file, ":h") .. "/defs.carfab")
+          table.insert(lines, "renamed in defs.carfab: " .. vim.api.nvim_buf_get_lines(defs, 0, 1, false)[1])
+          local refused = vim.lsp.buf_request_sync(buf, "textDocument/rename",
+            { textDocument = { uri = uri }, position = at(4, 5), newName = "x" }, 10000)
+          table.insert(lines, "rename refused: " .. tostring(refused[client].error and refused[client].error.message))
+          for _, line in ipairs({ 3, 4 }) do
+            local actions = ask("textDocument/codeAction", { range = { start = at(line, 0), ["end"] = at(line, 0) },
+              context = { diagnostics = vim.diagnostic.get(buf, { lnum = line }) } })
+            for _, action in ipairs(actions or {}) do
+              table.insert(lines, "code action " .. action.title)
+              vim.lsp.util.apply_workspace_edit(action.edit, "utf-16")
+            end
+          end
+          local edits = ask("textDocument/formatting", { options = { tabSize = 4, insertSpaces = true } })
+          vim.lsp.util.apply_text_edits(edits, buf, "utf-16")
+          for _, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do table.insert(lines, "| " .. line) end
+          vim.lsp.stop_client(client)
+          vim.wait(10000, function() return exited ~= nil end, 10)
+          table.insert(lines, "exit " .. tostring(exited))
+        end)
+        if not ran then table.insert(lines, "error " .. tostring(failure)) end
+        local f = io.open(os.getenv("RESULT"), "w")
+        f:write(table.concat(lines, "\n") .. "\n")
+        f:close()
+        vim.cmd("qa!")
+        """#
 }

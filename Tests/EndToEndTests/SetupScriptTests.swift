@@ -56,14 +56,17 @@ import Testing
     private func sandbox() throws -> URL {
         // Scripts/docs plays the documentation build: fails when DOCS_FAIL is set, as docc does on a warning.
         let fakeDocs = "#!/bin/sh\necho 'building the documentation'\n[ -z \"${DOCS_FAIL:-}\" ] || { echo 'warning: undocumented'; exit 1; }\n"
+        // Scripts/pytest-lsp plays pytest-lsp's run: fails when PYTEST_LSP_FAIL is set, as it does when PyPI is out of reach.
+        let fakePytest = "#!/bin/sh\necho 'running pytest-lsp'\n[ -z \"${PYTEST_LSP_FAIL:-}\" ] || "
+            + "{ echo 'carfab: cannot install pytest-lsp from PyPI (is PyPI reachable?)'; exit 1; }\n"
         let directory = try temporaryDirectory(with: ["bin/swift": Self.fakeSwift, "Sources/a.swift": "", "Package.swift": "",
-                                                      "Scripts/docs": fakeDocs])
+                                                      "Scripts/docs": fakeDocs, "Scripts/pytest-lsp": fakePytest])
         for script in ["Scripts/test", "Scripts/carfab", "Scripts/lib/ensure-deps"] {
             let target = directory.appendingPathComponent(script)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(script), to: target)
         }
-        for tool in ["bin/swift", "Scripts/docs"] {
+        for tool in ["bin/swift", "Scripts/docs", "Scripts/pytest-lsp"] {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.appendingPathComponent(tool).path)
         }
         return directory
@@ -83,6 +86,7 @@ import Testing
             == tests
             ➜ Test skipped() skipped: "not here"
             == docs
+            == pytest-lsp
             == asan-build
             == asan-tests
             ➜ Test skipped() skipped: "not here"
@@ -105,13 +109,14 @@ import Testing
             ➜ Test skipped() skipped: "not here"
             ✘ Test run with 6 tests in 1 suite failed after 0.002 seconds with 2 issues.
             == docs
+            == pytest-lsp
             == asan-build
             == asan-tests
             ➜ Test skipped() skipped: "not here"
             6 passed, 2 failed
 
             """, stderr: "", status: 1))
-        // Arguments go to swift test, and the sanitizer stages are skipped.
+        // Arguments go to swift test, and the sanitizer and pytest-lsp stages are skipped.
         let filtered = try run("Scripts/test --filter X", in: directory, ["TESTS": "3"])
         #expect(filtered.stdout.hasSuffix("== tests\n➜ Test skipped() skipped: \"not here\"\n== docs\n3 passed, 0 failed\n") && filtered.status == 0, "\(filtered)")
         // A documentation build that fails is shown and counted, whatever the tests did.
@@ -122,8 +127,19 @@ import Testing
             docs failed (log: \(docsLog)):
             building the documentation
             warning: undocumented
+            == pytest-lsp
             == asan-build
             """) && docs.stdout.hasSuffix("7 passed, 1 failed\n"), "\(docs)")
+        // So is a pytest-lsp run that cannot get pytest-lsp: a failure, never a skip.
+        let pytest = try run("Scripts/test", in: directory, ["PYTEST_LSP_FAIL": "1"])
+        let pytestLog = directory.appendingPathComponent(".build/test-logs/pytest-lsp.log").path
+        #expect(pytest.status == 1 && pytest.stdout.contains("""
+            == pytest-lsp
+            pytest-lsp failed (log: \(pytestLog)):
+            running pytest-lsp
+            carfab: cannot install pytest-lsp from PyPI (is PyPI reachable?)
+            == asan-build
+            """) && pytest.stdout.hasSuffix("7 passed, 1 failed\n"), "\(pytest)")
     }
 
     @Test func a_failed_build_is_shown_whole_and_counted_as_a_failure() throws {

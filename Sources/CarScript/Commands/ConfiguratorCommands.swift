@@ -4,7 +4,7 @@ import CarFactory
 /// domain's `Configurator` over the catalog's families and rules.
 ///
 /// Each takes a trailing `in CURRENCY` for its amounts (the base currency otherwise).
-enum ConfiguratorCommands {
+package enum ConfiguratorCommands {
     static let all: [CommandSpec] = [
         CommandSpec(
             name: "options", aliases: [], group: .configure,
@@ -224,14 +224,25 @@ enum ConfiguratorCommands {
     /// The cheapest repair for `part` on `car`, as a note for a refused `set`: `fit drivetrain
     /// front would also set floorplan standard (+$500.00)`, or that no valid car has it.
     static func note(repairing part: any Part, on car: Car, catalog: Catalog, stop: StopRequest) -> Diagnostic.Note? {
-        let space = ConfigurationSpace(catalog)
-        guard let repairs = cheapestRepair(for: part, on: car, in: space, catalog: catalog, stop: stop) else { return nil }
+        guard case .some(let found) = cheapestRepair(for: part, on: car, catalog: catalog, stop: stop) else { return nil }
         let fit = "fit \(SessionScript.word(part.familyName)) \(SessionScript.word(part.name))"
-        guard let repair = repairs.first else {
+        guard let repair = found else {
             return Diagnostic.Note("no valid car has the \(part.name) \(part.familyName), whatever else it has")
         }
-        let changes = repair.changes.map { "\(catalog.familyNames[$0.family]) \(space.names[$0.family][$0.option])" }
+        let changes = repair.changes.map { "\($0.family) \($0.option)" }
         return Diagnostic.Note("'\(fit)' would also set \(changes.joined(separator: ", ")) (\(OptionAdvice.signed(repair.priceChange)))")
+    }
+
+    /// The configurator's cheapest way to have `part` on `car` (what a refused `set`'s note
+    /// names and an editor offers as a fix): the other options to set with it, by family
+    /// name, and the price change; `.some(nil)` if no valid car has it; nil if the search
+    /// could not answer.
+    package static func cheapestRepair(for part: any Part, on car: Car, catalog: Catalog, stop: StopRequest)
+        -> (changes: [(family: String, option: String)], priceChange: Int64)?? {
+        let space = ConfigurationSpace(catalog)
+        guard let repairs = cheapestRepair(for: part, on: car, in: space, catalog: catalog, stop: stop) else { return nil }
+        guard let repair = repairs.first else { return .some(nil) }
+        return (repair.changes.map { (catalog.familyNames[$0.family], space.names[$0.family][$0.option]) }, repair.priceChange)
     }
 }
 

@@ -6,7 +6,7 @@ import CarFactory
 /// Every name and value in it goes through `word` or `quoted`, the lexer's rules run
 /// backwards; a state that cannot be written so that it reads back the same is refused,
 /// never written.
-enum SessionScript {
+package enum SessionScript {
     /// The script; `minimal` (`save --minimal`, Kconfig's savedefconfig) leaves out what replay
     /// would do anyway: the heading comment, and each count of 1. (Definitions are written as
     /// they were made, a later rate as a `rate`: replayed, the minimal script must save to the
@@ -247,7 +247,7 @@ enum SessionScript {
     /// Decided per Unicode scalar, as the lexer reads bytes: never per `Character`, whose
     /// grapheme clusters hide a `"`, `#` or line break behind a combining mark (`"` + U+0301
     /// is one `Character`, and not `"`).
-    static func word(_ name: String) -> String {
+    package static func word(_ name: String) -> String {
         if !name.isEmpty && name.unicodeScalars.allSatisfy(standsBare) { return name }
         return quoted(name)
     }

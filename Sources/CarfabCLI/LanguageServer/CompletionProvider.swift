@@ -19,7 +19,7 @@ enum CompletionProvider {
         let engine = analysis.session(before: line, catalog: catalog)
         var completer = Completer(commands: engine.commands, catalog: engine.catalog, variables: engine.variables.map(\.name),
                                   currentCar: try? engine.stock.currentLine().car, workingDirectory: analysis.directory,
-                                  completesFiles: analysis.path != nil)
+                                  completesFiles: analysis.path != nil && !analysis.settings.safe)
         completer.variableValues = Dictionary(engine.variables.map { ($0.name, $0.value) }) { _, last in last }
         completer.host = POSIXHost()
         let completion = completer.complete(String(decoding: prefix, as: UTF8.self))

@@ -17,9 +17,9 @@ struct DocumentAnalysis {
     /// Its path, if it is a file: `source` resolves against its directory.
     let path: String?
 
-    init(_ document: TextDocument, environment: EnvironmentAccess) {
+    init(_ document: TextDocument, settings: AnalysisSettings) {
         self.document = document
-        self.environment = environment
+        self.settings = settings
         path = DocumentURI.path(of: document.uri)
         name = path ?? document.uri
     }
@@ -30,14 +30,15 @@ struct DocumentAnalysis {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// How the analysis reads environment variables (`${env:NAME}`, `~`): as carfab's own run would.
-    var environment = EnvironmentAccess.refused(by: "by the editor's analysis")
+    /// What the command line gave: `--var`, `--safe`, how the environment is read.
+    let settings: AnalysisSettings
 
     /// The diagnostics `carfab --check --keep-going` reports for the document's text.
     func diagnostics(catalog: Catalog) -> [Diagnostic] {
         let collector = DiagnosticCollector()
-        let options = ScriptCheck.options(keepGoing: true, fileAccess: Self.fileAccess, environment: environment)
+        let options = ScriptCheck.options(keepGoing: true, fileAccess: settings.fileAccess, environment: settings.environment)
         let engine = Engine(catalog: catalog, options: options, sink: collector)
+        settings.setVariables(in: engine)
         engine.evaluate(openLineSource(text: document.bytes, name: name, path: path))
         return collector.diagnostics
     }
@@ -45,20 +46,19 @@ struct DocumentAnalysis {
     /// An engine that has run the document's lines before `line` (0-based) for real, as
     /// far as it can (going on after errors, files read but never written): its variables,
     /// catalog and current car are those the line would see.
-    func session(before line: Int, catalog: Catalog) -> Engine {
+    func session(before line: Int, catalog: Catalog, sink: DiagnosticCollector = DiagnosticCollector(keeping: false)) -> Engine {
         var options = EngineOptions()
         options.host = POSIXHost()
         options.keepGoing = true
-        options.fileAccess = Self.fileAccess
-        options.environment = environment
-        let engine = Engine(catalog: catalog, options: options, sink: DiagnosticCollector(keeping: false))
+        options.fileAccess = settings.fileAccess
+        options.environment = settings.environment
+        let engine = Engine(catalog: catalog, options: options, sink: sink)
+        settings.setVariables(in: engine)
         let end = line < document.lineCount ? document.lineRange(line).lowerBound : document.bytes.count
         engine.evaluate(openLineSource(text: Array(document.bytes[..<end]), name: name, path: path))
         return engine
     }
 
-    /// An editor's analysis reads the files a document sources and never writes one.
-    static let fileAccess = FileAccess.readOnly(otherwiseRefusedBy: "while an editor analyses the script")
 
     /// `diagnostic` as an LSP `Diagnostic`: its range in UTF-16 code units of the document,
     /// its id as `code`, its notes as related information. A problem in a sourced file is
@@ -146,7 +146,7 @@ struct DocumentAnalysis {
     }
 
     /// A regular file's bytes, up to the largest message the server takes; nil if it cannot be read.
-    private static func read(_ path: String) -> [UInt8]? {
+    static func read(_ path: String) -> [UInt8]? {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= MessageReader.maximumLength else { return nil }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -165,9 +165,28 @@ struct DocumentAnalysis {
     }
 }
 
+/// What `carfab --lsp`'s command line gives every analysis, as it gives `--check`: `--var`
+/// settings, and `--safe` (no file read, no environment).
+struct AnalysisSettings {
+    var safe = false
+    var variables: [(name: String, value: String)] = []
+    /// How `${env:NAME}` and `~` are read: as carfab's own run would, refused under --safe.
+    var environment = EnvironmentAccess.refused(by: "by the editor's analysis")
+
+    /// An editor's analysis reads the files a document sources and never writes one; under --safe it reads none.
+    var fileAccess: FileAccess {
+        safe ? .refused(by: "by --safe") : .readOnly(otherwiseRefusedBy: "while an editor analyses the script")
+    }
+
+    func setVariables(in engine: Engine) {
+        for (name, value) in variables { _ = engine.setVariable(name, to: value) }
+    }
+}
+
 /// Keeps the diagnostics an evaluation reports; results are dropped.
 final class DiagnosticCollector: ResultSink {
-    private let keeping: Bool
+    /// Whether diagnostics are kept (an editor's analysis may keep only those of one command).
+    var keeping: Bool
     private(set) var diagnostics: [Diagnostic] = []
 
     init(keeping: Bool = true) { self.keeping = keeping }

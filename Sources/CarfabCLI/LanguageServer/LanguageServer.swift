@@ -23,6 +23,7 @@ final class LanguageServer {
         static let invalidParams = -32602
         static let serverNotInitialized = -32002
         static let requestCancelled = -32800
+        static let requestFailed = -32803
     }
 
     /// How many waiting messages are read ahead of the one being handled.
@@ -32,8 +33,8 @@ final class LanguageServer {
     private let out: Output
     private let err: Output
     private let catalog: Catalog
-    /// How analyses read environment variables: as carfab's own runs do.
-    private let environment: EnvironmentAccess
+    /// What the command line gave every analysis: `--var`, `--safe`, the environment.
+    private let environment: AnalysisSettings
     private var state = State.waitingForInitialize
     private var documents: [String: TextDocument] = [:]
     private var queue: [MessageReader.Item] = []
@@ -42,10 +43,10 @@ final class LanguageServer {
     /// The exit status, once the client has said `exit` (or gone).
     private var exitStatus: Int32?
 
-    init(input: any ByteInput, out: Output, err: Output, environment: EnvironmentAccess,
+    init(input: any ByteInput, out: Output, err: Output, settings: AnalysisSettings,
          catalog: Catalog = Engine.builtInCatalog) {
         reader = MessageReader(input: input)
-        self.environment = environment
+        environment = settings
         self.out = out
         self.err = err
         self.catalog = catalog
@@ -158,6 +159,51 @@ final class LanguageServer {
         case "textDocument/hover":
             guard let (analysis, position) = located(params, id: id) else { return }
             sendResult(id: id, HoverProvider.hover(in: analysis, at: position, catalog: catalog))
+        case "textDocument/documentSymbol", "textDocument/semanticTokens/full", "textDocument/formatting":
+            guard let uri = params["textDocument"]?["uri"]?.string else {
+                sendError(id: id, code: ErrorCode.invalidParams, message: "expected textDocument.uri")
+                return
+            }
+            guard let document = documents[uri] else {
+                sendError(id: id, code: ErrorCode.invalidParams, message: "the document '\(uri)' is not open")
+                return
+            }
+            let commands = DocumentAnalysis(document, settings: environment).session(before: 0, catalog: catalog).commands
+            switch method {
+            case "textDocument/documentSymbol": sendResult(id: id, DocumentSymbolProvider.symbols(in: document, commands: commands))
+            case "textDocument/formatting": sendResult(id: id, ScriptFormatter.textEdits(for: document))
+            default: sendResult(id: id, SemanticTokensProvider.tokens(in: document, commands: commands))
+            }
+        case "textDocument/inlayHint":
+            guard let (analysis, range) = locatedRange(params, id: id) else { return }
+            sendResult(id: id, InlayHintProvider.hints(in: analysis, lines: range.start.line...max(range.start.line, range.end.line),
+                                                        catalog: catalog))
+        case "textDocument/codeAction":
+            guard let (analysis, range) = locatedRange(params, id: id) else { return }
+            sendResult(id: id, CodeActionProvider.actions(in: analysis, range: range, catalog: catalog))
+        case "textDocument/definition", "textDocument/references", "textDocument/rename":
+            guard let (analysis, position) = located(params, id: id) else { return }
+            let navigation = NavigationProvider(analysis, catalog: catalog)
+            let answer: NavigationProvider.Answer
+            switch method {
+            case "textDocument/definition":
+                answer = navigation.definition(at: position)
+            case "textDocument/references":
+                answer = navigation.references(at: position, includeDeclaration: params["context"]?["includeDeclaration"] == .bool(true))
+            default:
+                guard let newName = params["newName"]?.string else {
+                    sendError(id: id, code: ErrorCode.invalidParams, message: "expected newName")
+                    return
+                }
+                answer = navigation.rename(at: position, to: newName)
+            }
+            switch answer {
+            case .result(let result, let message):
+                if let message { showMessage(message) }
+                sendResult(id: id, result)
+            case .failure(let message):
+                sendError(id: id, code: ErrorCode.requestFailed, message: message)
+            }
         default:
             sendError(id: id, code: ErrorCode.methodNotFound, message: "unknown method '\(method)'")
         }
@@ -173,7 +219,21 @@ final class LanguageServer {
             sendError(id: id, code: ErrorCode.invalidParams, message: "the document '\(uri)' is not open")
             return nil
         }
-        return (DocumentAnalysis(document, environment: environment), position)
+        return (DocumentAnalysis(document, settings: environment), position)
+    }
+
+    /// The open document and range a request names; answers the request with an error if there is none.
+    private func locatedRange(_ params: JSONValue, id: JSONValue) -> (DocumentAnalysis, (start: TextPosition, end: TextPosition))? {
+        guard let uri = params["textDocument"]?["uri"]?.string, let start = TextPosition(json: params["range"]?["start"]),
+              let end = TextPosition(json: params["range"]?["end"]) else {
+            sendError(id: id, code: ErrorCode.invalidParams, message: "expected textDocument.uri and a range")
+            return nil
+        }
+        guard let document = documents[uri] else {
+            sendError(id: id, code: ErrorCode.invalidParams, message: "the document '\(uri)' is not open")
+            return nil
+        }
+        return (DocumentAnalysis(document, settings: environment), (start, end))
     }
 
     private func notification(_ method: String, params: JSONValue) {
@@ -229,7 +289,7 @@ final class LanguageServer {
             return
         }
         guard let document = documents[uri] else { return }
-        let analysis = DocumentAnalysis(document, environment: environment)
+        let analysis = DocumentAnalysis(document, settings: environment)
         var files: [String: TextDocument] = [:]
         let diagnostics = analysis.diagnostics(catalog: catalog).map { analysis.lspDiagnostic($0, files: &files) }
         send(.object(["jsonrpc": .string("2.0"), "method": .string("textDocument/publishDiagnostics"),
@@ -244,6 +304,18 @@ final class LanguageServer {
             "textDocumentSync": .object(["openClose": .bool(true), "change": .integer(2)]),
             "completionProvider": .object(["triggerCharacters": .array(CompletionProvider.triggerCharacters.map(JSONValue.string))]),
             "hoverProvider": .bool(true),
+            "definitionProvider": .bool(true),
+            "referencesProvider": .bool(true),
+            "renameProvider": .bool(true),
+            "codeActionProvider": .object(["codeActionKinds": .array([.string("quickfix")])]),
+            "documentSymbolProvider": .bool(true),
+            "semanticTokensProvider": .object([
+                "legend": .object(["tokenTypes": .array(SemanticTokensProvider.tokenTypes.map(JSONValue.string)),
+                                   "tokenModifiers": .array(SemanticTokensProvider.tokenModifiers.map(JSONValue.string))]),
+                "full": .bool(true),
+            ]),
+            "documentFormattingProvider": .bool(true),
+            "inlayHintProvider": .bool(true),
         ]),
         "serverInfo": .object(["name": .string("carfab"), "version": .string(Engine.version)]),
     ])
@@ -263,6 +335,12 @@ final class LanguageServer {
         out.write("Content-Length: \(body.utf8.count)\r\n\r\n")
         out.write(body)
         out.flush()
+    }
+
+    /// Tells the user something through the editor (`window/showMessage`, as information).
+    private func showMessage(_ message: String) {
+        send(.object(["jsonrpc": .string("2.0"), "method": .string("window/showMessage"),
+                      "params": .object(["type": .integer(3), "message": .string(message)])]))
     }
 
     private func log(_ message: String) {

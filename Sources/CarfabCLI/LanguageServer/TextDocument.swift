@@ -61,6 +61,12 @@ struct TextDocument {
         String(decoding: bytes[lineRange(line)], as: UTF8.self)
     }
 
+    /// The text from `start` to `end`.
+    func text(from start: TextPosition, to end: TextPosition) -> String {
+        let lower = offset(of: start)
+        return String(decoding: bytes[lower..<max(lower, offset(of: end))], as: UTF8.self)
+    }
+
     /// The byte offset of `position`.
     func offset(of position: TextPosition) -> Int {
         guard position.line < lineStarts.count else { return bytes.count }

@@ -1,0 +1,74 @@
+import CarFactory
+import CarScript
+
+/// `textDocument/codeAction`: quick fixes from what the engine already knows. Every fix-it
+/// of a diagnostic in the range (`did you mean 'sports'?`) is one; and a `set` in the range
+/// that a rule refuses gets the configurator's cheapest repair (the one its refusal's note
+/// names, from `ConfiguratorCommands.cheapestRepair`) as one `set` of every part it changes.
+enum CodeActionProvider {
+    /// The `CodeAction`s for the lines of `range` in `analysis`'s document.
+    static func actions(in analysis: DocumentAnalysis, range: (start: TextPosition, end: TextPosition),
+                        catalog: Catalog) -> JSONValue {
+        let document = analysis.document
+        let lines = range.start.line...max(range.start.line, range.end.line)
+        var actions: [JSONValue] = []
+        var files: [String: TextDocument] = [:]
+        for diagnostic in analysis.diagnostics(catalog: catalog) where diagnostic.file == analysis.name
+            && lines.contains(diagnostic.line - 1) {
+            for fix in diagnostic.fixIts {
+                let start = document.position(line: diagnostic.line - 1, column: fix.column)
+                let end = document.position(line: diagnostic.line - 1, column: fix.endColumn)
+                let replaced = document.text(from: start, to: end)
+                actions.append(action(
+                    title: "Change '\(replaced)' to '\(fix.replacement)'", uri: document.uri,
+                    edit: .object(["range": .object(["start": start.json, "end": end.json]), "newText": .string(fix.replacement)]),
+                    diagnostic: analysis.lspDiagnostic(diagnostic, files: &files), preferred: diagnostic.fixIts.count == 1))
+            }
+        }
+        for line in ScriptLines.read(document.bytes) {
+            let first = document.position(of: line.range.lowerBound).line
+            guard lines.contains(first) else { continue }
+            for words in line.commands where words.count == 3 && words[0].text.lowercased() == "set" {
+                if let repair = repair(of: words, lineStart: line.range.lowerBound, line: first, analysis: analysis, catalog: catalog) {
+                    actions.append(repair)
+                }
+            }
+        }
+        return .array(actions)
+    }
+
+    /// The configurator's repair for `set FAMILY OPTION` (`words`) if a rule refuses it where it stands.
+    private static func repair(of words: [LineWord], lineStart: Int, line: Int, analysis: DocumentAnalysis,
+                               catalog: Catalog) -> JSONValue? {
+        let document = analysis.document
+        let collector = DiagnosticCollector(keeping: false)
+        let engine = analysis.session(before: line, catalog: catalog, sink: collector)
+        // The commands before it on its line, then the `set` alone, its diagnostics kept.
+        let start = words[0].range.lowerBound
+        let end = words[words.count - 1].range.upperBound
+        engine.evaluate(openLineSource(text: Array(document.bytes[lineStart..<start]), name: analysis.name, path: analysis.path))
+        collector.keeping = true
+        engine.evaluate(openLineSource(text: Array(document.bytes[start..<end]), name: analysis.name, path: analysis.path))
+        guard collector.diagnostics.contains(where: { $0.id == "rule-violation" }),
+              let family = engine.catalog.family(named: words[1].text),
+              let part = try? engine.catalog.option(named: words[2].text, in: family),
+              let car = try? engine.stock.currentLine().car,
+              case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(for: part, on: car, catalog: engine.catalog,
+                                                                                   stop: StopRequest()) else { return nil }
+        let familyName = engine.catalog.name(of: family)
+        let pairs = [(familyName, part.name)] + repair.changes.map { ($0.family, $0.option) }
+        let text = "set " + pairs.map { "\(SessionScript.word($0.0)) \(SessionScript.word($0.1))" }.joined(separator: " ")
+        let changes = repair.changes.map { "\($0.family) \($0.option)" }.joined(separator: ", ")
+        let range: JSONValue = .object(["start": document.position(of: start).json, "end": document.position(of: end).json])
+        return action(title: "Fit \(familyName) \(part.name): also set \(changes) (\(OptionAdvice.signed(repair.priceChange)))",
+                      uri: document.uri, edit: .object(["range": range, "newText": .string(text)]), diagnostic: nil, preferred: false)
+    }
+
+    private static func action(title: String, uri: String, edit: JSONValue, diagnostic: JSONValue?, preferred: Bool) -> JSONValue {
+        var members = [JSONMember(key: "title", value: .string(title)), JSONMember(key: "kind", value: .string("quickfix"))]
+        if let diagnostic { members.append(JSONMember(key: "diagnostics", value: .array([diagnostic]))) }
+        if preferred { members.append(JSONMember(key: "isPreferred", value: .bool(true))) }
+        members.append(JSONMember(key: "edit", value: .object(["changes": .object([uri: .array([edit])])])))
+        return .object(members)
+    }
+}

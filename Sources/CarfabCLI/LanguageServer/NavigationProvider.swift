@@ -1,0 +1,134 @@
+import CarFactory
+import CarScript
+
+/// `textDocument/definition`, `textDocument/references` and `textDocument/rename` over a
+/// `ScriptIndex` of the document and the files it sources.
+///
+/// The built-in catalog has no file: a built-in model, option or currency has no definition
+/// to go to (the answer is null and the client is told why, in a message), and it cannot be
+/// renamed. Its references are found like any other name's.
+struct NavigationProvider {
+    let analysis: DocumentAnalysis
+    let index: ScriptIndex
+    /// The session after the whole document: its catalog and variables.
+    let engine: Engine
+
+    init(_ analysis: DocumentAnalysis, catalog: Catalog) {
+        self.analysis = analysis
+        engine = analysis.session(before: analysis.document.lineCount, catalog: catalog)
+        index = ScriptIndex(analysis, catalog: engine.catalog, commands: engine.commands)
+    }
+
+    /// What a request answers: a result, or an error message, and perhaps a message for the user.
+    enum Answer {
+        case result(JSONValue, message: String? = nil)
+        case failure(String)
+    }
+
+    private func occurrence(at position: TextPosition) -> SymbolOccurrence? {
+        let document = analysis.document
+        return index.occurrence(in: document.uri, at: document.offset(of: position))
+    }
+
+    /// The locations that define the name at `position`; for a `source`d file, its start.
+    func definition(at position: TextPosition) -> Answer {
+        guard let occurrence = occurrence(at: position) else { return .result(.null) }
+        if occurrence.key.kind == .file {
+            guard !analysis.settings.safe else { return .result(.null, message: "files are not read under --safe") }
+            guard DocumentAnalysis.read(occurrence.key.name) != nil else {
+                return .result(.null, message: "'\(occurrence.written)' cannot be read as a file")
+            }
+            let start = TextPosition(line: 0, character: 0).json
+            return .result(.array([.object(["uri": .string(DocumentURI.uri(of: occurrence.key.name)),
+                                            "range": .object(["start": start, "end": start])])]))
+        }
+        let definitions = index.occurrences(of: occurrence.key).filter(\.isDefinition)
+        guard !definitions.isEmpty else {
+            let key = occurrence.key
+            return .result(.null, message: key.kind == .variable || !isBuiltIn(key)
+                           ? notDefined(key) : "\(notDefined(key)): carfab's own catalog defines it, in no file (hover shows its entry)")
+        }
+        return .result(.array(definitions.map(index.location)))
+    }
+
+    /// Every place the name at `position` is used, its definitions too if `includeDeclaration`.
+    func references(at position: TextPosition, includeDeclaration: Bool) -> Answer {
+        guard let occurrence = occurrence(at: position) else { return .result(.null) }
+        let found = index.occurrences(of: occurrence.key).filter { includeDeclaration || !$0.isDefinition }
+        return .result(.array(found.map(index.location)))
+    }
+
+    /// The edits that rename the name at `position` to `newName` everywhere it is used, as a
+    /// `WorkspaceEdit`; refused for a built-in name, a file, or a new name that is not one or is taken.
+    func rename(at position: TextPosition, to newName: String) -> Answer {
+        guard let occurrence = occurrence(at: position) else {
+            return .failure("there is no model, option, currency or variable here to rename")
+        }
+        let key = occurrence.key
+        if key.kind == .file { return .failure("a sourced file is not renamed by the editor: rename it on disk and change the 'source' line") }
+        let all = index.occurrences(of: key)
+        guard all.contains(where: \.isDefinition) else {
+            return .failure("\(notDefined(key)), so it cannot be renamed: only names the script (or a file it sources) defines can be")
+        }
+        if let refused = refusal(of: newName, for: key, renaming: occurrence.written) { return .failure(refused) }
+        // An option is renamed by the name used here: its own name, or one of its other names.
+        let renamed = all.filter { key.kind == .variable || $0.written.lowercased() == occurrence.written.lowercased() }
+        var changes: [JSONMember] = []
+        for uri in Set(renamed.map(\.uri)).sorted() {
+            let edits = renamed.filter { $0.uri == uri }.sorted { $0.range.lowerBound < $1.range.lowerBound }
+                .map { JSONValue.object(["range": index.range($0), "newText": .string(newName)]) }
+            changes.append(JSONMember(key: uri, value: .array(edits)))
+        }
+        return .result(.object(["changes": .object(changes)]))
+    }
+
+    /// Why `newName` cannot replace `old` as `key`'s name; nil if it can.
+    private func refusal(of newName: String, for key: SymbolKey, renaming old: String) -> String? {
+        if key.kind == .variable {
+            let valid = Array(newName.utf8).withUnsafeBufferPointer { VariableSyntax.isName($0) }
+            guard valid else { return "'\(newName)' is not a variable name: a letter or '_', then letters, digits and '_'" }
+            if newName != old && index.occurrences.contains(where: { $0.key == SymbolKey(kind: .variable, name: newName) && $0.isDefinition }) {
+                return "the variable $\(newName) is set already"
+            }
+            return nil
+        }
+        let lines = ScriptLines.read(Array(newName.utf8))
+        guard lines.count == 1, lines[0].commands.count == 1, lines[0].commands[0].count == 1, lines[0].comment == nil,
+              lines[0].commands[0][0].text == newName, lines[0].commands[0][0].range == 0..<newName.utf8.count,
+              !newName.contains("$") else {
+            return "'\(newName)' is not a name: one word, without blanks, quotes, ';', '#' or '$'"
+        }
+        guard newName.lowercased() != old.lowercased() else { return nil }
+        let catalog = engine.catalog
+        switch key.kind {
+        case .model:
+            if (try? catalog.registry.factory(named: newName)) != nil { return "a model named '\(newName)' exists already" }
+        case .option(let family):
+            if (try? catalog.option(named: newName, in: family)) != nil { return "a \(family) option named '\(newName)' exists already" }
+        case .currency:
+            guard newName.unicodeScalars.count == 3, newName.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) else {
+                return "'\(newName)' is not a currency code: three letters"
+            }
+            if (try? catalog.currency(named: newName)) != nil { return "a currency '\(newName)' exists already" }
+        case .variable, .file:
+            break
+        }
+        return nil
+    }
+
+    /// Whether the catalog knows `key` (which the script does not define): then it is built in (or from --catalog).
+    private func isBuiltIn(_ key: SymbolKey) -> Bool {
+        switch key.kind {
+        case .model: (try? engine.catalog.registry.factory(named: key.name)) != nil
+        case .option(let family): (try? engine.catalog.option(named: key.name, in: family)) != nil
+        case .currency: (try? engine.catalog.currency(named: key.name)) != nil
+        case .variable, .file: false
+        }
+    }
+
+    /// What `key` is, when the script does not define it.
+    private func notDefined(_ key: SymbolKey) -> String {
+        if key.kind == .variable { return "$\(key.name) is not set by this script" }
+        return isBuiltIn(key) ? "'\(key.name)' is a built-in \(key.noun)" : "'\(key.name)' is not a \(key.noun) the catalog or this script defines"
+    }
+}

@@ -1,0 +1,273 @@
+import CarFactory
+import CarScript
+
+/// What a name in a script stands for, as definition, references and rename match it.
+struct SymbolKey: Hashable, Sendable {
+    enum Kind: Hashable, Sendable {
+        case model, option(PartFamily), currency, variable, file
+    }
+
+    var kind: Kind
+    /// The name as matched: catalog names case-folded (they are case-insensitive), an
+    /// option by its own name (not the alias used), a variable as written, a file by its path.
+    var name: String
+
+    /// How a person calls such a thing.
+    var noun: String {
+        switch kind {
+        case .model: "model"
+        case .option(let family): "\(family) option"
+        case .currency: "currency"
+        case .variable: "variable"
+        case .file: "file"
+        }
+    }
+
+    /// How the name is shown in messages.
+    var shown: String { kind == .variable ? "$\(name)" : name }
+}
+
+/// One place a symbol is named.
+struct SymbolOccurrence: Sendable {
+    var key: SymbolKey
+    /// The file it is in (the document's URI, or a sourced file's).
+    var uri: String
+    /// The bytes of the name in that file (for a variable, its name without `$` or braces).
+    var range: Range<Int>
+    /// Whether this is where the symbol is defined (`model NAME`, an option's name or alias, `currency CODE`, `var NAME`).
+    var isDefinition: Bool
+    /// The name as written here, without quotes.
+    var written: String
+}
+
+/// Every model, option, currency, variable and sourced file a document and the files it
+/// sources name, and where: definition, references and rename read it. The words come from
+/// the engine's lexer (`ScriptLines`) and each word's meaning from the command table's
+/// argument kinds, the same the engine resolves them by.
+struct ScriptIndex {
+    private(set) var occurrences: [SymbolOccurrence] = []
+    /// The text of each file indexed, by URI.
+    private(set) var files: [String: TextDocument] = [:]
+
+    /// How deep `source` is followed.
+    static let sourceDepth = 16
+
+    /// Indexes `analysis`'s document and, through `source`, the files it reads; `catalog` is
+    /// the catalog after the whole document (it knows every option's other names).
+    init(_ analysis: DocumentAnalysis, catalog: Catalog, commands: CommandTable) {
+        index(analysis.document, path: analysis.path, catalog: catalog, commands: commands, depth: 0, analysis: analysis)
+    }
+
+    private mutating func index(_ document: TextDocument, path: String?, catalog: Catalog, commands: CommandTable,
+                                depth: Int, analysis: DocumentAnalysis) {
+        files[document.uri] = document
+        let directory = path.map(Self.directory(of:)) ?? analysis.directory
+        for line in ScriptLines.read(document.bytes) {
+            for words in line.commands {
+                let roles = Self.roles(of: words, commands: commands)
+                for (index, word) in words.enumerated() {
+                    let raw = Array(document.bytes[word.range])
+                    // Variables used anywhere in a word, quoted or not.
+                    for (range, name) in Self.variableReferences(in: raw) {
+                        let bytes = (word.range.lowerBound + range.lowerBound)..<(word.range.lowerBound + range.upperBound)
+                        add(.init(kind: .variable, name: name), document.uri, bytes, definition: false, name)
+                    }
+                    guard raw.firstIndex(of: UInt8(ascii: "$")) == nil || index == 0 else { continue }
+                    let range = Self.unquoted(word.range, raw)
+                    switch roles[index] {
+                    case .model(let defines):
+                        add(.init(kind: .model, name: word.text.lowercased()), document.uri, range, definition: defines, word.text)
+                    case .option(let family, let defines, let canonical):
+                        guard let family else { break }
+                        var name = word.text
+                        if let canonical { name = canonical } else if !defines, let part = try? catalog.option(named: word.text, in: family) {
+                            name = part.name
+                        }
+                        add(.init(kind: .option(family), name: name.lowercased()), document.uri, range, definition: defines, word.text)
+                    case .currency(let defines):
+                        add(.init(kind: .currency, name: word.text.lowercased()), document.uri, range, definition: defines, word.text)
+                    case .variable:
+                        add(.init(kind: .variable, name: word.text), document.uri, range, definition: true, word.text)
+                    case .file:
+                        let full = word.text.hasPrefix("/") ? word.text : (directory == "/" ? "" : directory) + "/" + word.text
+                        add(.init(kind: .file, name: full), document.uri, range, definition: false, word.text)
+                        guard depth < Self.sourceDepth, !analysis.settings.safe, files[DocumentURI.uri(of: full)] == nil,
+                              let bytes = DocumentAnalysis.read(full) else { break }
+                        let sourced = TextDocument(uri: DocumentURI.uri(of: full), version: 0,
+                                                   text: String(decoding: bytes, as: UTF8.self))
+                        self.index(sourced, path: full, catalog: catalog, commands: commands, depth: depth + 1, analysis: analysis)
+                    case .family, .keyword, .other:
+                        break
+                    }
+                }
+            }
+        }
+    }
+
+    private mutating func add(_ key: SymbolKey, _ uri: String, _ range: Range<Int>, definition: Bool, _ written: String) {
+        occurrences.append(SymbolOccurrence(key: key, uri: uri, range: range, isDefinition: definition, written: written))
+    }
+
+    /// The occurrence at byte `offset` of the file `uri` (a cursor just after a name counts as on it).
+    func occurrence(in uri: String, at offset: Int) -> SymbolOccurrence? {
+        occurrences.first { $0.uri == uri && $0.range.lowerBound <= offset && offset <= $0.range.upperBound }
+    }
+
+    /// Every occurrence of `key`, definitions first, in the order the files were read.
+    func occurrences(of key: SymbolKey) -> [SymbolOccurrence] {
+        let all = occurrences.filter { $0.key == key }
+        return all.filter(\.isDefinition) + all.filter { !$0.isDefinition }
+    }
+
+    /// An LSP `Location` of `occurrence`.
+    func location(_ occurrence: SymbolOccurrence) -> JSONValue {
+        .object(["uri": .string(occurrence.uri), "range": range(occurrence)])
+    }
+
+    /// An LSP `Range` of `occurrence` in its file.
+    func range(_ occurrence: SymbolOccurrence) -> JSONValue {
+        guard let file = files[occurrence.uri] else { return .null }
+        return .object(["start": file.position(of: occurrence.range.lowerBound).json,
+                        "end": file.position(of: occurrence.range.upperBound).json])
+    }
+
+    /// What a word of a command stands for.
+    enum Role: Equatable {
+        /// A model; `defines`: the name a `model` command defines.
+        case model(defines: Bool)
+        /// An option of `family` (nil if the family word is not one); `canonical`: the option an alias names.
+        case option(PartFamily?, defines: Bool, canonical: String?)
+        case currency(defines: Bool)
+        /// The name `var` sets.
+        case variable
+        /// The file `source` reads.
+        case file
+        case family
+        /// A word the command takes as it is (`price`, `with`, `in`, `alias`).
+        case keyword
+        case other
+    }
+
+    /// The role of each of `words` (a command), from its argument kinds; the free-form tails
+    /// (`set`'s further pairs, `option`'s `alias`, `cheapest`'s and the configurator's `in CURRENCY`) by their keywords.
+    static func roles(of words: [LineWord], commands: CommandTable) -> [Role] {
+        var roles = [Role](repeating: .other, count: words.count)
+        guard let spec = commands.lookup(words[0].text) else { return roles }
+        let family = { (index: Int) in index < words.count ? PartFamily(named: words[index].text) : nil }
+        var index = 1
+        var argument = 0
+        while index < words.count && argument < spec.arguments.count {
+            let kind = spec.arguments[argument].kind
+            switch kind {
+            case .model: roles[index] = .model(defines: false)
+            case .family: roles[index] = .family
+            case .keyword: roles[index] = .keyword
+            case .option(let familyArgument): roles[index] = .option(family(familyArgument), defines: false, canonical: nil)
+            case .optionOf(let fixed): roles[index] = .option(fixed, defines: false, canonical: nil)
+            case .currency, .foreignCurrency, .amountCurrency:
+                // An optional currency may be left out: only a word that is one counts.
+                let text = words[index].text.unicodeScalars
+                if !spec.arguments[argument].optional || (text.count == 3 && text.allSatisfy { $0.properties.isAlphabetic }) {
+                    roles[index] = .currency(defines: false)
+                } else {
+                    argument += 1
+                    continue
+                }
+            case .name:
+                switch spec.name {
+                case "model": roles[index] = .model(defines: true)
+                case "option": roles[index] = .option(family(1), defines: true, canonical: nil)
+                case "currency": roles[index] = .currency(defines: true)
+                default: break
+                }
+            case .variable where spec.name == "var": roles[index] = .variable
+            case .file where spec.name == "source": roles[index] = .file
+            case .words:
+                tail(of: spec.name, words, from: index, into: &roles)
+                return roles
+            default: break
+            }
+            index += 1
+            argument += 1
+        }
+        return roles
+    }
+
+    /// Roles in a command's free-form tail.
+    private static func tail(of command: String, _ words: [LineWord], from start: Int, into roles: inout [Role]) {
+        var index = start
+        let lower = { (index: Int) in words[index].text.lowercased() }
+        if command == "cheapest", index < words.count, PartFamily(named: words[index].text) == nil, lower(index) != "in" {
+            roles[index] = .model(defines: false)
+            index += 1
+        }
+        while index < words.count {
+            let word = lower(index)
+            if word == "in", index + 1 < words.count {
+                roles[index] = .keyword
+                roles[index + 1] = .currency(defines: false)
+                index += 2
+            } else if command == "option", word == "alias", index + 1 < words.count {
+                roles[index] = .keyword
+                roles[index + 1] = .option(PartFamily(named: words[1].text), defines: true,
+                                           canonical: words.count > 2 ? words[2].text : nil)
+                index += 2
+            } else if command == "option", word == "seats" || word == "engine" {
+                roles[index] = .keyword
+                index += 1
+            } else if command != "option", let family = PartFamily(named: word), index + 1 < words.count {
+                roles[index] = .family
+                roles[index + 1] = .option(family, defines: false, canonical: nil)
+                index += 2
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    /// The variables a word's raw text uses, `$NAME` or `${NAME}` (not `\$`, not `${env:NAME}`):
+    /// each name's bytes in the word and the name.
+    static func variableReferences(in raw: [UInt8]) -> [(Range<Int>, String)] {
+        var found: [(Range<Int>, String)] = []
+        var index = 0
+        let isStart = { (byte: UInt8) in (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || byte == 0x5F }
+        let continues = { (byte: UInt8) in isStart(byte) || (byte >= 0x30 && byte <= 0x39) }
+        while index < raw.count {
+            let byte = raw[index]
+            if byte == UInt8(ascii: "\\") {
+                index += 2
+                continue
+            }
+            guard byte == UInt8(ascii: "$"), index + 1 < raw.count else {
+                index += 1
+                continue
+            }
+            var start = index + 1
+            let braced = raw[start] == UInt8(ascii: "{")
+            if braced { start += 1 }
+            var end = start
+            guard end < raw.count, isStart(raw[end]) else {
+                index += 1
+                continue
+            }
+            while end < raw.count && continues(raw[end]) { end += 1 }
+            if !braced || (end < raw.count && raw[end] == UInt8(ascii: "}")) {
+                found.append((start..<end, String(decoding: raw[start..<end], as: UTF8.self)))
+            }
+            index = end
+        }
+        return found
+    }
+
+    /// A word's range without the quotes around it, if it is one quoted string.
+    private static func unquoted(_ range: Range<Int>, _ raw: [UInt8]) -> Range<Int> {
+        guard raw.count >= 2, raw.first == UInt8(ascii: "\""), raw.last == UInt8(ascii: "\"") else { return range }
+        return (range.lowerBound + 1)..<(range.upperBound - 1)
+    }
+
+    /// The directory of a file's path.
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
