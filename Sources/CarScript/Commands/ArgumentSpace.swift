@@ -76,9 +76,9 @@ struct ArgumentWriter {
         block.ranges[count] = range
     }
 
-    /// Argument `index` (1-based) if written, for arguments that depend on earlier ones.
-    func resolved(_ index: Int) -> ArgumentValue? {
-        index >= 1 && index <= count ? block.values[index - 1] : nil
+    /// Argument `index` (1-based), `.absent` if not written, for arguments that depend on earlier ones.
+    func value(_ index: Int) -> ArgumentValue {
+        index >= 1 && index <= count ? block.values[index - 1] : .absent
     }
 }
 
