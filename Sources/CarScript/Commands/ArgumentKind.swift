@@ -9,8 +9,8 @@ import CarFactory
 
 /// What an argument must be; the resolver, `help` and completion all read it.
 ///
-/// Its payloads are plain data (no reference counted `String`), so resolving walks the
-/// kinds of a command's arguments without counting references.
+/// Its payloads are small plain values (no `String`), so resolving walks the kinds of a
+/// command's arguments without counting references, and switches over them cheaply.
 package enum ArgumentKind: Sendable {
     case model
     /// A currency, only where the `expect` field at this index is an amount (`price`, `total`).
@@ -34,18 +34,56 @@ package enum ArgumentKind: Sendable {
     case field
     /// An option of a fixed family (`model ... floorplan OPTION`).
     case optionOf(PartFamily)
-    /// This exact word, case-insensitively (`price`, `with`); lower case.
-    case keyword(StaticString)
+    /// This exact word, case-insensitively (`price`, `with`).
+    case keyword(Keyword)
     /// A new name being defined: any non-empty word.
     case name
     /// A variable's name: a letter or `_`, then letters, digits and `_`.
     case variable
     /// Any text, usually quoted (`"Mazda MX-5"`).
     case text
-    /// A whole number from `low` to `high`; `what` names it in the message (`digits 2`, `exit 3`).
-    case integer(low: Int, high: Int, what: StaticString)
+    /// A whole number within the bounds its kind gives (`digits 2`, `exit 3`).
+    case integer(WholeNumber)
     /// Every remaining word (`echo`).
     case words
+}
+
+/// The words a command takes literally (`model ... price AMOUNT`).
+package enum Keyword: String, Sendable {
+    case price, floorplan, suspension, drivetrain, digits, rate, with
+}
+
+/// The whole numbers commands take, with their bounds and what the message calls them.
+package enum WholeNumber: Sendable {
+    /// `undo N`, `redo N`.
+    case steps
+    /// `exit STATUS`.
+    case exitStatus
+    /// A currency's minor digits.
+    case minorDigits
+
+    var low: Int {
+        switch self {
+        case .steps: 1
+        case .exitStatus, .minorDigits: 0
+        }
+    }
+
+    var high: Int {
+        switch self {
+        case .steps: HistoryCommands.mostSteps
+        case .exitStatus: 255
+        case .minorDigits: Currency.maximumDigits
+        }
+    }
+
+    var what: String {
+        switch self {
+        case .steps: "a number of steps"
+        case .exitStatus: "an exit status"
+        case .minorDigits: "minor digits"
+        }
+    }
 }
 
 /// What a word of some kind names, for a completion list's descriptions and a hover.
@@ -153,7 +191,7 @@ extension ArgumentKind {
                 []
             }
         case .optionOf(let family): catalog.options(of: family).allNames
-        case .keyword(let keyword): ["\(keyword)"]
+        case .keyword(let keyword): [keyword.rawValue]
         case .currency, .amountCurrency: catalog.currencies.map(\.code)
         case .foreignCurrency: catalog.currencies.map(\.code).filter { $0 != Currency.base.code }
         case .command: commands.allNames
@@ -205,7 +243,7 @@ extension ArgumentKind {
         case .foreignCurrency: return try Self.foreignCurrency(word, index)
         case .lineNumber: return .lineNumber(try Self.integer(word, from: 1, else: .notALineNumber(Self.string(word))))
         case .amountCurrency(let fieldArgument): return try Self.amountCurrency(word, fieldArgument: fieldArgument, after: resolved, lexer: lexer, index: index)
-        case .integer(let low, let high, let what): return try Self.integer(word, low: low, high: high, what: what)
+        case .integer(let number): return try Self.integer(word, number)
         case .rate: return try Self.rate(word)
         case .amount: return try Self.amount(word)
         case .keyword(let keyword): return try Self.keyword(word, keyword)
@@ -280,10 +318,10 @@ extension ArgumentKind {
     }
 
     @inline(never)
-    private static func integer(_ word: ArgumentWord, low: Int, high: Int, what: StaticString) throws(ScriptError) -> ArgumentValue {
+    private static func integer(_ word: ArgumentWord, _ number: WholeNumber) throws(ScriptError) -> ArgumentValue {
         let value = try integer(word, from: 0, else: .notANumber(string(word)))
-        guard value >= low && value <= high else {
-            throw ScriptError(.outOfRange("\(what)", low: low, high: high, value: value), at: word.range)
+        guard value >= number.low && value <= number.high else {
+            throw ScriptError(.outOfRange(number.what, low: number.low, high: number.high, value: value), at: word.range)
         }
         return .integer(value)
     }
@@ -314,9 +352,9 @@ extension ArgumentKind {
     }
 
     @inline(never)
-    private static func keyword(_ word: ArgumentWord, _ keyword: StaticString) throws(ScriptError) -> ArgumentValue {
+    private static func keyword(_ word: ArgumentWord, _ keyword: Keyword) throws(ScriptError) -> ArgumentValue {
         let text = string(word)
-        let expected = "\(keyword)"
+        let expected = keyword.rawValue
         guard nameKey(text) == expected else { throw ScriptError(.expectedKeyword(expected, found: text), at: word.range) }
         return .word(word.token)
     }

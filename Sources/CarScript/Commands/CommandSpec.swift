@@ -27,8 +27,8 @@ package struct ArgumentSpec: Sendable {
     }
 
     /// A literal keyword, shown as itself in the usage line.
-    package static func keyword(_ word: StaticString) -> ArgumentSpec {
-        ArgumentSpec(name: "\(word)", kind: .keyword(word), optional: false)
+    package static func keyword(_ word: Keyword) -> ArgumentSpec {
+        ArgumentSpec(name: word.rawValue, kind: .keyword(word), optional: false)
     }
 }
 
