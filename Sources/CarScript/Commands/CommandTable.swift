@@ -32,6 +32,7 @@ package final class CommandTable: Sendable {
     }
 
     /// The position in `specs` of the command spelled by a lexed word, in any case.
+    @inline(__always)
     func position(of word: PaddedBytes) -> Int? {
         index.lookup(word)
     }
