@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CarFactory
 import CarScript
+import CarfabPOSIX
 import CEditLine
 
 /// A session of carfab's language, as the command line asks for one (neither `--test`,
@@ -28,7 +29,7 @@ struct ProgramSession {
         defer { center.stopAll() }
         if let ended = start(center) { return ended }
 
-        let engine = Engine(catalog: catalog.catalog, options: options, sink: renderer, host: center)
+        let engine = Engine(catalog: catalog.catalog, options: options, sink: renderer)
         for setting in arguments.variables { engine.setVariable(setting.name, to: setting.value) }
         if let ended = runInitFile(engine, center: center) { return ended }
         runInputs(engine)
@@ -74,6 +75,7 @@ struct ProgramSession {
                                        stop: stop)
         }
         var options = EngineOptions()
+        options.host = POSIXHost()
         options.keepGoing = arguments.keepGoing
         options.fileAccess = fileAccess
         options.environment = environmentAccess

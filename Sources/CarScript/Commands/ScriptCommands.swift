@@ -1,6 +1,6 @@
 import CarFactory
 
-/// `source`, `save`, `expect`, `var`, `vars`, `echo`, `help`, `services`, `quit`.
+/// `source`, `save`, `expect`, `var`, `vars`, `echo`, `help`, `quit`.
 enum ScriptCommands {
     static let all: [CommandSpec] = [
         CommandSpec(
@@ -89,19 +89,6 @@ enum ScriptCommands {
                     return
                 }
                 session.emit(.help(HelpPage.page(for: call.command(1, in: session.commands), in: session.commands)), call)
-            }),
-        CommandSpec(
-            name: "services", aliases: [], group: .system,
-            arguments: [],
-            summary: "list the program's services and their states",
-            details: "The services are set up and started in this order, and stopped in reverse on every way out.",
-            example: "services",
-            run: { session, call throws(ScriptError) in
-                var table = Table([.init("service"), .init("state")])
-                for (name, state) in session.host?.serviceStates ?? [] {
-                    table.append([.text(name), .text(state)])
-                }
-                session.emit(.table(table), call)
             }),
         CommandSpec(
             name: "quit", aliases: ["exit"], group: .script,

@@ -29,8 +29,6 @@ final class Session {
     let options: EngineOptions
     /// Asked for by a signal, a closed output, or `Engine.cancellation`: looked for between lines and commands.
     let stop: StopRequest
-    /// The program around the engine, for `services`.
-    weak var host: (any EngineHost)?
     /// How many errors have been reported.
     @exclusivity(unchecked) var failureCount = 0
     /// Whether any command has failed: the run's exit status is then 1.

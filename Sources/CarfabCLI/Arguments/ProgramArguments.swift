@@ -1,4 +1,5 @@
 import CarScript
+import CarfabPOSIX
 
 /// A command-line argument as the bytes it is: text and file names need not be UTF-8, and
 /// are checked (text) or used (names) as given, not with invalid bytes replaced.
