@@ -140,6 +140,21 @@ public final class Engine {
     package func report(unreadable path: String, _ failure: LineSourceFailure, notes: [Diagnostic.Note] = []) {
         session.reportUnreadable(path: path, failure: failure, notes: notes)
     }
+
+    /// `carfab --diff A B`: loads each source as `diff` loads a file, and sends their
+    /// comparison on as the result of `diff`; returns diff(1)'s status: 0 the same, 1
+    /// different, 2 a source that could not be loaded (its first error is reported).
+    package func compare(_ first: any LineSource, _ second: any LineSource) -> Int32 {
+        do throws(LoadFailure) {
+            let table = SessionComparison.table(try session.load(first), try session.load(second))
+            if let spec = session.commands.lookup("diff") { session.sink.receive(.table(table), from: spec) }
+            return table.rowCount == 0 ? 0 : 1
+        } catch {
+            session.failureCount += 1
+            session.sink.receive(error.diagnostic)
+            return 2
+        }
+    }
 }
 
 /// The engine's own sink when none is given: hands each value to the evaluation under way.

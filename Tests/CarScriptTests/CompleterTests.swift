@@ -119,6 +119,19 @@ import Testing
         #expect(completer.hint(for: "echo a b ") == nil)
     }
 
+    @Test func try_completes_and_hints_the_command_it_tries() {
+        #expect(complete("tr") == ["try"])
+        #expect(complete("try se") == complete("se"))
+        #expect(complete("try se").contains("select"))
+        #expect(complete("TRY set drivetrain r") == ["rear"])
+        #expect(complete("car sports; try car s") == ["sports", "suv"])
+        #expect(completer.complete("try to").descriptions == [CommandTable.standard.lookup("total")?.summary ?? "?"])
+        #expect(completer.hint(for: "try") == " COMMAND...")
+        #expect(completer.hint(for: "try ") == "COMMAND...")
+        #expect(completer.hint(for: "try car ") == "MODEL [COUNT]")
+        #expect(completer.hint(for: "try set drivetrain") == completer.hint(for: "set drivetrain"))
+    }
+
     @Test func models_currencies_and_commands_say_what_they_are() {
         #expect(completer.complete("car s").descriptions == ["Porsche Boxster  $68,300.00", "Cadillac Escalade  $81,895.00"])
         #expect(completer.complete("total g").descriptions == ["£  0.60338"])

@@ -141,6 +141,10 @@ package struct Completer {
         guard outcome == .complete else { return none }
         var tokens = lexer.tokens[...]
         if let separator = tokens.lastIndex(where: { $0.kind == .separator }) { tokens = tokens[(separator + 1)...] }
+        // `try COMMAND` completes COMMAND as if typed alone.
+        if tokens.count > 1 || Self.endsInBlank(bytes), let first = tokens.first, nameKey(lexer.string(first)) == "try" {
+            tokens = tokens.dropFirst()
+        }
         var words = tokens.map(lexer.string)
         if let opened {
             // The quote must begin a word of its own.
@@ -228,6 +232,8 @@ package struct Completer {
               outcome == .complete else { return nil }
         var tokens = lexer.tokens[...]
         if let separator = tokens.lastIndex(where: { $0.kind == .separator }) { tokens = tokens[(separator + 1)...] }
+        // `try COMMAND`: once COMMAND is typed, the hint is its own.
+        if tokens.count > 1, let first = tokens.first, nameKey(lexer.string(first)) == "try" { tokens = tokens.dropFirst() }
         guard let first = tokens.first, let spec = commands.lookup(lexer.string(first)) else { return nil }
         let blank = Self.endsInBlank(bytes)
         // The word being typed counts as given: the hint is what comes after it.

@@ -64,6 +64,10 @@ extension Session {
     /// or files are refused.
     @discardableResult
     func admitFiles(for call: Invocation, writing: Bool = false) throws(ScriptError) -> any EngineHost {
+        // A what-if leaves everything as it was, files included.
+        if writing && whatIfDepth > 0 {
+            throw ScriptError(.refused("'\(call.spec.name)' writes files and is refused inside 'try'"), at: call.range(0))
+        }
         switch options.fileAccess {
         case .allowed: break
         case .refused(let reason):

@@ -16,6 +16,8 @@ extension Session {
         options.rehearsing = true
         let copy = Session(catalog: catalog, sink: Silence(), options: options, commands: commands)
         copy.stock = stock
+        // The copy keeps no history: sharing the undo journal would copy it at the first change.
+        copy.stock.journal = nil
         copy.takeVariables(of: self)
         copy.run(TextLineSource(bytes: text, name: "<completion>"))
         return copy
