@@ -51,6 +51,7 @@ package enum ArgumentKind: Sendable {
 /// The words a command takes literally (`model ... price AMOUNT`).
 package enum Keyword: String, Sendable {
     case price, floorplan, suspension, drivetrain, digits, rate, with
+    case minimal = "--minimal"
 }
 
 /// The whole numbers commands take, with their bounds and what the message calls them.
