@@ -121,3 +121,28 @@ final class Harness {
         #expect(h.run("parts drivetrain").out.hasPrefix(#"{"type":"result","command":"parts","rows":[{"family":"drivetrain","option":"front","shown_as":"Front","other_names":[],"list_price":{"currency":"USD","minor_units":0,"amount":"0.00","formatted":"$0.00"},"seats":null,"engine":null}"#))
     }
 }
+
+/// The text renderer remembers, by formatter, whether a currency's symbol needs escaping:
+/// what it remembers must never stand for another currency's symbol.
+@Suite struct CurrencySymbolEscapingTests {
+    @Test func each_currency_keeps_its_own_escaping_past_the_remembered_few() {
+        let h = Harness()
+        let letters = Array("ABCDEFGHIJKLMNOPQRST")
+        // Twenty currencies, more than the renderer remembers: even ones plain, odd ones with an escape character.
+        var script = ""
+        var expected = ""
+        for (number, letter) in letters.enumerated() {
+            let symbol = number % 2 == 0 ? "P\(number)" : "\u{1B}\(number)"
+            script += "currency QQ\(letter) \"\(symbol)\" digits 2 rate 1\n"
+        }
+        for _ in 0..<2 {
+            for (number, letter) in letters.enumerated() {
+                script += "total QQ\(letter)\n"
+                expected += "0 Cars in Stock. Total Value: " + (number % 2 == 0 ? "P\(number)" : "\\e\(number)") + "0.00\n"
+            }
+        }
+        let result = h.run(script)
+        #expect(result.err == "")
+        #expect(result.out == expected)
+    }
+}

@@ -1,81 +1,10 @@
 import CarFactory
 
-/// What an argument must be; the resolver, `help` and completion all read it.
-package enum ArgumentKind: Sendable, Equatable {
-    case model
-    /// A currency, only where the `expect` field at this index is an amount (`price`, `total`).
-    case amountCurrency(fieldArgument: Int)
-    case family
-    /// An option of the family given by the argument at this index.
-    case option(familyArgument: Int)
-    case currency
-    /// A currency other than the base (USD), whose rate is always 1: what `rate` sets.
-    case foreignCurrency
-    case count
-    case lineNumber
-    /// A positive decimal with at most `maximumRateDecimals` places (a currency's rate).
-    case rate
-    /// An amount of the base currency: a decimal with at most its minor digits.
-    case amount
-    case file
-    case command
-    /// A command's name, or a help topic that is not a command (`keys`).
-    case helpTopic
-    case field
-    /// An option of a fixed family (`model ... floorplan OPTION`).
-    case optionOf(PartFamily)
-    /// This exact word, case-insensitively (`price`, `with`).
-    case keyword(String)
-    /// A new name being defined: any non-empty word.
-    case name
-    /// A variable's name: a letter or `_`, then letters, digits and `_`.
-    case variable
-    /// Any text, usually quoted (`"Mazda MX-5"`).
-    case text
-    /// A whole number from `low` to `high`; `what` names it in the message (`digits 2`, `exit 3`).
-    case integer(low: Int, high: Int, what: String)
-    /// Every remaining word (`echo`).
-    case words
-}
-
-/// An argument kind as the resolver walks it: `ArgumentKind` without its one string payload.
+/// An argument as the resolver walks it: its kind and whether it may be left out, as plain
+/// values (no placeholder string), so resolving touches no reference counts.
 struct ResolveStep {
-    enum Kind: Equatable {
-        case model, family, option(familyArgument: Int), optionOf(PartFamily), currency, foreignCurrency
-        case amountCurrency(fieldArgument: Int)
-        case count, lineNumber
-        case rate, amount, file, command, helpTopic, field, keyword, name, variable, text, integer, words
-    }
-
-    let kind: Kind
+    let kind: ArgumentKind
     let optional: Bool
-
-    init(kind: ArgumentKind, optional: Bool) {
-        self.optional = optional
-        self.kind = switch kind {
-        case .model: .model
-        case .family: .family
-        case .option(let familyArgument): .option(familyArgument: familyArgument)
-        case .optionOf(let family): .optionOf(family)
-        case .currency: .currency
-        case .foreignCurrency: .foreignCurrency
-        case .amountCurrency(let fieldArgument): .amountCurrency(fieldArgument: fieldArgument)
-        case .count: .count
-        case .lineNumber: .lineNumber
-        case .rate: .rate
-        case .amount: .amount
-        case .file: .file
-        case .command: .command
-        case .helpTopic: .helpTopic
-        case .field: .field
-        case .keyword: .keyword
-        case .name: .name
-        case .variable: .variable
-        case .text: .text
-        case .integer: .integer
-        case .words: .words
-        }
-    }
 }
 
 /// One argument of a command: its placeholder in the usage line, its kind, and whether it may be left out.
@@ -98,8 +27,8 @@ package struct ArgumentSpec: Sendable {
     }
 
     /// A literal keyword, shown as itself in the usage line.
-    package static func keyword(_ word: String) -> ArgumentSpec {
-        ArgumentSpec(name: word, kind: .keyword(word), optional: false)
+    package static func keyword(_ word: Keyword) -> ArgumentSpec {
+        ArgumentSpec(name: word.rawValue, kind: .keyword(word), optional: false)
     }
 }
 
@@ -151,7 +80,7 @@ public final class CommandSpec: Sendable {
         self.check = check
         self.run = run
         requiredCount = arguments.filter { !$0.optional }.count
-        mostArguments = arguments.contains { $0.kind == .words } ? Int.max : arguments.count
+        mostArguments = arguments.contains { $0.kind.takesRemainingWords } ? Int.max : arguments.count
         steps = arguments.map { ResolveStep(kind: $0.kind, optional: $0.optional) }
     }
 
@@ -177,7 +106,7 @@ public final class CommandSpec: Sendable {
         arguments.map { spec in
             // A placeholder already in brackets (`[seats N ...]...`) is shown as written.
             if spec.name.hasPrefix("[") { return spec.name }
-            let word = spec.kind == .words ? spec.name + "..." : spec.name
+            let word = spec.kind.takesRemainingWords ? spec.name + "..." : spec.name
             return spec.optional ? "[\(word)]" : word
         }
     }

@@ -3,13 +3,10 @@ package final class CommandTable: Sendable {
     /// Every command, in `help` order.
     package let specs: [CommandSpec]
     private let index: NameIndex
-    /// The specs again, for dispatch to borrow (`specs` keeps them alive).
-    private let unretained: [Unmanaged<CommandSpec>]
 
     /// A table of `specs`; names and aliases must be unique.
     package init(_ specs: [CommandSpec]) {
         self.specs = specs
-        unretained = specs.map { Unmanaged.passUnretained($0) }
         var index = NameIndex(capacity: specs.count * 2)
         for (position, spec) in specs.enumerated() {
             for name in [spec.name] + spec.aliases {
@@ -26,12 +23,8 @@ package final class CommandTable: Sendable {
         index.lookup(name).map { specs[$0] }
     }
 
-    /// The spec at `position`, to borrow while the table lives.
-    func unretainedSpec(at position: Int) -> Unmanaged<CommandSpec> {
-        unretained[position]
-    }
-
     /// The position in `specs` of the command spelled by a lexed word, in any case.
+    @inline(__always)
     func position(of word: PaddedBytes) -> Int? {
         index.lookup(word)
     }

@@ -12,7 +12,7 @@ enum DefinitionCommands {
     static let all: [CommandSpec] = [
         CommandSpec(
             name: "family", aliases: [], group: .definition,
-            arguments: [.required("NAME", .name), .required("\"SHOWN AS\"", .text), .keyword("default"),
+            arguments: [.required("NAME", .name), .required("\"SHOWN AS\"", .text), .keyword(.default),
                         .required("OPTION", .name), .required("\"OPTION SHOWN AS\"", .text),
                         .optional("[price AMOUNT]", .words)],
             summary: "define a new part family and its first option",
@@ -46,7 +46,7 @@ enum DefinitionCommands {
         CommandSpec(
             name: "option", aliases: [], group: .definition,
             arguments: [.required("FAMILY", .family), .required("NAME", .name), .required("\"SHOWN AS\"", .text),
-                        .keyword("price"), .required("AMOUNT", .amount),
+                        .keyword(.price), .required("AMOUNT", .amount),
                         .optional("[seats N engine POSITION] [alias NAME]...", .words)],
             summary: "define a new option of a family",
             details: "AMOUNT is the list price in US dollars. A floorplan also needs 'seats N' (1 to 99) and 'engine POSITION' (front, mid or rear). 'alias NAME' (repeatable) adds another name the option answers to. Names must not clash with another option of the family.",
@@ -76,10 +76,10 @@ enum DefinitionCommands {
             }),
         CommandSpec(
             name: "model", aliases: [], group: .definition,
-            arguments: [.required("NAME", .name), .required("\"CAR TYPE\"", .text), .keyword("price"), .required("AMOUNT", .amount),
-                        .keyword("floorplan"), .required("OPTION", .optionOf(.floorplan)),
-                        .keyword("suspension"), .required("OPTION", .optionOf(.suspension)),
-                        .keyword("drivetrain"), .required("OPTION", .optionOf(.drivetrain)),
+            arguments: [.required("NAME", .name), .required("\"CAR TYPE\"", .text), .keyword(.price), .required("AMOUNT", .amount),
+                        .keyword(.floorplan), .required("OPTION", .optionOf(.floorplan)),
+                        .keyword(.suspension), .required("OPTION", .optionOf(.suspension)),
+                        .keyword(.drivetrain), .required("OPTION", .optionOf(.drivetrain)),
                         .optional("[FAMILY OPTION]...", .words)],
             summary: "define a new model and its default options",
             details: "AMOUNT is the base price in US dollars. The default options must exist and keep every rule. A family defined with 'family' that the line does not name gives the model that family's first option.",
@@ -118,9 +118,9 @@ enum DefinitionCommands {
             run: addRule(.require)),
         CommandSpec(
             name: "currency", aliases: [], group: .definition,
-            arguments: [.required("CODE", .name), .required("\"SYMBOL\"", .text), .keyword("digits"),
-                        .required("N", .integer(low: 0, high: Currency.maximumDigits, what: "minor digits")),
-                        .keyword("rate"), .required("RATE", .rate)],
+            arguments: [.required("CODE", .name), .required("\"SYMBOL\"", .text), .keyword(.digits),
+                        .required("N", .integer(.minorDigits)),
+                        .keyword(.rate), .required("RATE", .rate)],
             summary: "define a new currency",
             details: "CODE is three letters (shown in capitals); SYMBOL is written before amounts (include a blank if one should follow it); N is the number of minor digits, 0 to 4; RATE is how many units one US dollar buys, a positive decimal.",
             example: "currency CHF \"CHF \" digits 2 rate 0.88",
@@ -156,7 +156,7 @@ enum DefinitionCommands {
 
     /// `forbid` and `require` read the same words: FAMILY OPTION with FAMILY OPTION.
     private static let ruleArguments: [ArgumentSpec] = [
-        .required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)), .keyword("with"),
+        .required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)), .keyword(.with),
         .required("FAMILY", .family), .required("OPTION", .option(familyArgument: 4)),
     ]
 

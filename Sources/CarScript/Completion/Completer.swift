@@ -171,8 +171,8 @@ package struct Completer {
     /// (or the rule that forbids it), a variable's value.
     private func described(_ completion: Completion, after words: [String]) -> Completion {
         var completion = completion
-        let kind = words.first.flatMap { commands.lookup($0) }.flatMap { spec in
-            words.count - 1 < spec.arguments.count ? spec.arguments[words.count - 1].kind : nil
+        let subject = words.first.flatMap { commands.lookup($0) }.flatMap { spec in
+            words.count - 1 < spec.arguments.count ? spec.arguments[words.count - 1].kind.subject(after: words, catalog: catalog) : nil
         }
         // The catalog as the configurator sees it, made once for every option that needs a repair.
         var space: ConfigurationSpace?
@@ -182,19 +182,18 @@ package struct Completer {
             var forbidden = false
             if words.isEmpty {
                 description = commands.lookup(name)?.summary ?? ""
-            } else {
-                switch kind {
+            } else if let subject {
+                switch subject {
                 case .model:
                     if let factory = try? catalog.registry.factory(named: name) {
                         columns = [factory.carType, "\(factory.basePrice)"]
                     }
-                case .currency, .amountCurrency, .foreignCurrency:
+                case .currency:
                     if let currency = try? catalog.currency(named: name) {
                         columns = [currency.symbol, "\(currency.rate)"]
                     }
-                case .option(let familyArgument):
-                    if familyArgument < words.count, let family = catalog.family(named: words[familyArgument]),
-                       let part = try? catalog.option(named: name, in: family) {
+                case .option(let family):
+                    if let family, let part = try? catalog.option(named: name, in: family) {
                         let alias = part.name == name ? "" : "(\(part.name)) "
                         if let car = currentCar {
                             let advice = OptionAdvice(part, on: car, rules: catalog.ruleSet)
@@ -221,7 +220,8 @@ package struct Completer {
                         ?? HelpPage.topics.first { $0.name == nameKey(name) }?.summary ?? ""
                 case .variable:
                     description = variableValues[name] ?? ""
-                default: break
+                case .family:
+                    break
                 }
             }
             if let columns { description = columns.joined(separator: "  ") }
@@ -253,33 +253,22 @@ package struct Completer {
         for word in words.dropFirst() {
             // An optional argument the word cannot be is left out (`expect drive 4WD` gives no CURRENCY).
             while argument < spec.arguments.count && spec.arguments[argument].optional
-                    && !fits(word, spec.arguments[argument].kind, words: words) {
+                    && !spec.arguments[argument].kind.fits(word, after: words, catalog: catalog) {
                 argument += 1
             }
             guard argument < spec.arguments.count else { return nil }
             // Words taken as TEXT... leave nothing after them.
-            if spec.arguments[argument].kind == .words { return nil }
+            if spec.arguments[argument].kind.takesRemainingWords { return nil }
             argument += 1
         }
         var remaining: [String] = []
         for (index, placeholder) in spec.placeholders.enumerated() where index >= argument {
             // CURRENCY is shown only where the field named is an amount (or none is named yet).
-            if case .amountCurrency(let field) = spec.arguments[index].kind, field < words.count,
-               ExpectField(rawValue: nameKey(words[field]))?.isAmount != true {
-                continue
-            }
+            if !spec.arguments[index].kind.applies(after: words) { continue }
             remaining.append(placeholder)
         }
         guard !remaining.isEmpty else { return nil }
         return (blank ? "" : " ") + remaining.joined(separator: " ")
-    }
-
-    /// Whether `word` can stand as an argument of `kind`, as far as a hint needs to know: an
-    /// `expect` CURRENCY only after an amount field, and only a currency's code (or its start).
-    private func fits(_ word: String, _ kind: ArgumentKind, words: [String]) -> Bool {
-        guard case .amountCurrency(let field) = kind else { return true }
-        guard field < words.count, ExpectField(rawValue: nameKey(words[field]))?.isAmount == true else { return false }
-        return !matching(catalog.currencies.map(\.code), word).isEmpty
     }
 
     /// What the open quoted word `opened` (`"my f`, `"a\"b`) names so far; nil if it does not
@@ -378,16 +367,14 @@ package struct Completer {
                 kinds.append(spec.arguments[position + 1].kind)
             }
         }
-        if case .amountCurrency(let fieldArgument) = kinds.first, fieldArgument < words.count,
-           ExpectField(rawValue: nameKey(words[fieldArgument]))?.isAmount != true {
-            kinds.removeFirst()
-        }
+        if let first = kinds.first, !first.applies(after: words) { kinds.removeFirst() }
         var result: [String] = []
         for kind in kinds {
-            if kind == .file { return completesFiles ? files(matching: partial) : [] }
-            var names = names(of: kind, words: words)
+            if kind.isFile { return completesFiles ? files(matching: partial) : [] }
+            var names = kind.candidates(after: words, catalog: catalog, commands: commands, variables: variables)
             // The words after an `expect` field are compared with that field: offer what it can be.
-            if kind == .words, let field = spec.arguments.firstIndex(where: { $0.kind == .field }), field + 1 < words.count,
+            if kind.takesRemainingWords, let field = spec.arguments.firstIndex(where: { $0.kind.isExpectField }),
+               field + 1 < words.count,
                let named = ExpectField(rawValue: nameKey(words[field + 1])) {
                 names = values(of: named)
             }
@@ -396,28 +383,6 @@ package struct Completer {
             }
         }
         return result
-    }
-
-    private func names(of kind: ArgumentKind, words: [String]) -> [String] {
-        switch kind {
-        case .model: catalog.registry.factories.map(\.model)
-        case .family: catalog.familyNames
-        case .option(let familyArgument):
-            if familyArgument < words.count, let family = catalog.family(named: words[familyArgument]) {
-                catalog.options(of: family).allNames
-            } else {
-                []
-            }
-        case .optionOf(let family): catalog.options(of: family).allNames
-        case .keyword(let keyword): [keyword]
-        case .currency, .amountCurrency: catalog.currencies.map(\.code)
-        case .foreignCurrency: catalog.currencies.map(\.code).filter { $0 != Currency.base.code }
-        case .command: commands.allNames
-        case .helpTopic: commands.allNames + HelpPage.topics.map(\.name)
-        case .field: ExpectCommand.forms
-        case .variable: variables
-        case .count, .lineNumber, .rate, .amount, .words, .file, .name, .text, .integer: []
-        }
     }
 
     /// What `field` can be in this catalog, for `expect`: option names for the suspension and

@@ -63,6 +63,7 @@ struct NameIndex: Sendable {
             view.find(bytes, key: key)
         }
 
+        @inline(__always)
         var view: View {
             View(slots: slots, entries: entries, keys: keys, seed: seed, shift: UInt64(64 - slotBits),
                  mask: slotCount - 1, changes: changes, changesSeen: changes.pointee)

@@ -148,7 +148,7 @@ final class Session {
         try lexer.expand(name..<name + 1, value: value(of:))
         var read = name + 1
         if let position = commands.position(of: lexer.word(lexer.tokens[name])) {
-            let most = commands.unretainedSpec(at: position)._withUnsafeGuaranteedRef { $0.mostArguments }
+            let most = commands.specs[position].mostArguments
             read = most >= words.count ? words.upperBound : name + 1 + most
         }
         try lexer.expand(name + 1..<read, value: value(of:))

@@ -67,17 +67,17 @@ enum CompletionProvider {
         guard let (words, index) = Completer.command(in: prefix + [UInt8(ascii: "x")], at: prefix.count) else { return 1 }
         if index == 0 { return 3 }
         guard let spec = commands.lookup(words[0].text), index - 1 < spec.arguments.count else { return 1 }
-        switch spec.arguments[index - 1].kind {
+        switch spec.arguments[index - 1].kind.category {
         case .model: return 7
         case .family: return 13
-        case .option, .optionOf: return 20
-        case .currency, .amountCurrency: return 11
+        case .option: return 20
+        case .currency: return 11
         case .file: return 17
         case .command: return 3
         case .variable: return 6
         case .field: return 5
         case .keyword: return 14
-        default: return 1
+        case .value: return 1
         }
     }
 

@@ -37,8 +37,9 @@ enum HoverProvider {
             }
             let car = try? engine.stock.currentLine().car
             for kind in kinds where text == nil {
-                text = describe(value(word), as: kind, words: words.map(value), catalog: engine.catalog,
-                                commands: engine.commands, car: car)
+                text = kind.subject(after: words.map(value), catalog: engine.catalog).flatMap {
+                    describe(value(word), as: $0, catalog: engine.catalog, commands: engine.commands, car: car)
+                }
             }
         }
         guard let text else { return .null }
@@ -76,10 +77,10 @@ enum HoverProvider {
         return text
     }
 
-    /// `name` read as `kind`, described; nil if it is not one.
-    private static func describe(_ name: String, as kind: ArgumentKind, words: [String], catalog: Catalog,
+    /// `name` read as what `subject` says it is, described; nil if it is not one.
+    private static func describe(_ name: String, as subject: ArgumentSubject, catalog: Catalog,
                                  commands: CommandTable, car: Car?) -> String? {
-        switch kind {
+        switch subject {
         case .model:
             guard let factory = try? catalog.registry.factory(named: name) else { return nil }
             let defaults = catalog.families.map { "\(catalog.name(of: $0)) \(catalog.defaultPart(of: $0, for: factory).name)" }.joined(separator: ", ")
@@ -87,17 +88,16 @@ enum HoverProvider {
         case .family:
             guard let family = catalog.family(named: name) else { return nil }
             return "**\(catalog.name(of: family))** options: " + catalog.options(of: family).parts.map(\.name).joined(separator: ", ")
-        case .option(let familyArgument):
-            guard familyArgument < words.count, let family = catalog.family(named: words[familyArgument]) else { return nil }
+        case .option(let family):
+            guard let family else { return nil }
             return option(name, of: family, catalog: catalog, car: car)
-        case .optionOf(let family):
-            return option(name, of: family, catalog: catalog, car: car)
-        case .currency, .amountCurrency:
+        case .currency:
             guard let currency = try? catalog.currency(named: name) else { return nil }
             return "**\(currency.code)**: symbol \(currency.symbol), \(currency.digits) minor digits, rate \(currency.rate) per \(Currency.base.code)"
         case .command:
             return commands.lookup(name).map(commandText)
-        default:
+        case .helpTopic, .variable:
+            // A variable is described by its value above; a help topic by `help` itself.
             return nil
         }
     }

@@ -64,7 +64,7 @@ struct ScriptIndex {
         let directory = path.map(Self.directory(of:)) ?? analysis.directory
         for line in ScriptLines.read(document.bytes) {
             for words in line.commands {
-                let roles = Self.roles(of: words, commands: commands)
+                let roles = Self.roles(of: words, commands: commands, catalog: catalog)
                 for (index, word) in words.enumerated() {
                     let raw = Array(document.bytes[word.range])
                     // Variables used anywhere in a word, quoted or not.
@@ -150,10 +150,10 @@ struct ScriptIndex {
 
     /// The role of each of `words` (a command), from its argument kinds; the free-form tails
     /// (`set`'s further pairs, `option`'s `alias`, `cheapest`'s and the configurator's `in CURRENCY`) by their keywords.
-    static func roles(of words: [LineWord], commands: CommandTable) -> [Role] {
+    static func roles(of words: [LineWord], commands: CommandTable, catalog: Catalog) -> [Role] {
         var roles = [Role](repeating: .other, count: words.count)
         guard let spec = commands.lookup(words[0].text) else { return roles }
-        let family = { (index: Int) in index < words.count ? PartFamily(named: words[index].text) : nil }
+        let family = { (index: Int) in index < words.count ? catalog.family(named: words[index].text) : nil }
         var index = 1
         var argument = 0
         while index < words.count && argument < spec.arguments.count {
@@ -183,7 +183,7 @@ struct ScriptIndex {
             case .variable where spec.name == "var": roles[index] = .variable
             case .file where spec.name == "source": roles[index] = .file
             case .words:
-                tail(of: spec.name, words, from: index, into: &roles)
+                tail(of: spec.name, words, from: index, catalog: catalog, into: &roles)
                 return roles
             default: break
             }
@@ -194,10 +194,10 @@ struct ScriptIndex {
     }
 
     /// Roles in a command's free-form tail.
-    private static func tail(of command: String, _ words: [LineWord], from start: Int, into roles: inout [Role]) {
+    private static func tail(of command: String, _ words: [LineWord], from start: Int, catalog: Catalog, into roles: inout [Role]) {
         var index = start
         let lower = { (index: Int) in words[index].text.lowercased() }
-        if command == "cheapest", index < words.count, PartFamily(named: words[index].text) == nil, lower(index) != "in" {
+        if command == "cheapest", index < words.count, catalog.family(named: words[index].text) == nil, lower(index) != "in" {
             roles[index] = .model(defines: false)
             index += 1
         }
@@ -209,13 +209,13 @@ struct ScriptIndex {
                 index += 2
             } else if command == "option", word == "alias", index + 1 < words.count {
                 roles[index] = .keyword
-                roles[index + 1] = .option(PartFamily(named: words[1].text), defines: true,
+                roles[index + 1] = .option(catalog.family(named: words[1].text), defines: true,
                                            canonical: words.count > 2 ? words[2].text : nil)
                 index += 2
             } else if command == "option", word == "seats" || word == "engine" {
                 roles[index] = .keyword
                 index += 1
-            } else if command != "option", let family = PartFamily(named: word), index + 1 < words.count {
+            } else if command != "option", let family = catalog.family(named: word), index + 1 < words.count {
                 roles[index] = .family
                 roles[index + 1] = .option(family, defines: false, canonical: nil)
                 index += 2

@@ -14,11 +14,11 @@ enum SemanticTokensProvider {
     }
 
     /// The `SemanticTokens` of `document`.
-    static func tokens(in document: TextDocument, commands: CommandTable) -> JSONValue {
+    static func tokens(in document: TextDocument, commands: CommandTable, catalog: Catalog = Engine.builtInCatalog) -> JSONValue {
         var tokens: [(range: Range<Int>, type: TokenType, declaration: Bool)] = []
         for line in ScriptLines.read(document.bytes) {
             for words in line.commands {
-                let roles = ScriptIndex.roles(of: words, commands: commands)
+                let roles = ScriptIndex.roles(of: words, commands: commands, catalog: catalog)
                 for (index, word) in words.enumerated() {
                     let raw = document.bytes[word.range]
                     if index == 0 {
