@@ -4,7 +4,8 @@ import PackageDescription
 // Three layers (ARCHITECTURE.md): the domain (CarFactory: no I/O), the engine (CarScript:
 // the language, a library other Swift programs can depend on), and the program edge
 // (CarfabCLI: arguments, services, prompt, history, signals, renderers), under a one-file
-// executable.
+// executable. The engine touches no platform: its host (CarfabPOSIX here) gives it files,
+// standard input and folders.
 //
 // No package dependencies: the start-up bar (below tclsh) rules out
 // swift-argument-parser, and Foundation stays out of every shipped target.
@@ -24,15 +25,20 @@ let package = Package(
         // The domain the engine's results and catalog are made of (`Car`, `Catalog`, `Money`,
         // `StockLedger`): an embedder that names those types imports it.
         .library(name: "CarFactory", targets: ["CarFactory"]),
+        // The engine's host on a POSIX system (files, standard input, folders), as carfab has it.
+        .library(name: "CarfabPOSIX", targets: ["CarfabPOSIX"]),
         .executable(name: "carfab", targets: ["carfab"]),
     ],
     targets: [
         .target(name: "CarFactory"),
         .target(name: "CarScript", dependencies: ["CarFactory"]),
+        // The platform, outside the engine: what CarScript asks of its `EngineHost`, by the C
+        // library (and the rules carfab's program edge shares with it: links, atomic writes).
+        .target(name: "CarfabPOSIX", dependencies: ["CarScript"]),
         .target(name: "CEditLine", linkerSettings: [
             .linkedLibrary("edit"), .linkedLibrary("tinfo"), .linkedLibrary("bsd"), .linkedLibrary("md"),
         ]),
-        .target(name: "CarfabCLI", dependencies: ["CarScript", "CarFactory", "CEditLine"]),
+        .target(name: "CarfabCLI", dependencies: ["CarScript", "CarFactory", "CarfabPOSIX", "CEditLine"]),
         .executableTarget(name: "carfab", dependencies: ["CarfabCLI"], linkerSettings: [
             .unsafeFlags(["-static-executable", "-use-ld=lld"], .when(configuration: .release)),
         ]),
@@ -44,7 +50,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarFactoryTests", dependencies: ["CarFactory"]),
         .testTarget(name: "CarScriptTests", dependencies: ["CarScript", "CarFactory"]),
-        .testTarget(name: "CarfabCLITests", dependencies: ["CarfabCLI", "CarScript", "CarFactory", "TestSupport", "CarfabFuzz"],
+        .testTarget(name: "CarfabCLITests", dependencies: ["CarfabCLI", "CarScript", "CarFactory", "CarfabPOSIX", "TestSupport",
+                                                           "CarfabFuzz"],
                     exclude: ["Expected"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["FuzzRegressions", "junit.xsd"]),
     ],

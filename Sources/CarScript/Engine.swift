@@ -6,8 +6,11 @@ public struct EngineOptions: Sendable {
     public var keepGoing = false
     /// Parse and resolve names and values only; run nothing (definitions and `source` do run).
     public var checkOnly = false
-    /// Whether commands may read and write files (`source`, `save`); `-`, standard input or
-    /// output, is always allowed.
+    /// The platform's files, standard input and folders; none by default, and then no command
+    /// touches a file or standard input (carfab gives its POSIX host, `CarfabPOSIX`'s).
+    public var host: (any EngineHost)?
+    /// Whether commands may read and write the host's files (`source`, `save`); `save -`,
+    /// standard output, is always allowed.
     public var fileAccess = FileAccess.allowed
     /// What `${env:NAME}` and a leading `~` in a file name read: refused unless the host gives
     /// its environment (carfab does, but not with `--safe`).
@@ -22,7 +25,7 @@ public struct EngineOptions: Sendable {
     /// Run only the commands that change the session's own state (a what-if copy for completion).
     var rehearsing = false
 
-    /// The defaults: stop at the first error, run everything, allow files.
+    /// The defaults: stop at the first error, run everything, no host (so no files).
     public init() {}
 }
 
@@ -46,12 +49,6 @@ public enum FileAccess: Equatable, Sendable {
     case readOnly(otherwiseRefusedBy: String)
 }
 
-/// The program around an engine, for what only it knows (carfab's service center).
-package protocol EngineHost: AnyObject {
-    /// The program's services and their states, for the `services` command.
-    var serviceStates: [(name: String, state: String)] { get }
-}
-
 /// carfab's language as a library: an engine holds one session (a catalog, a stock, rates)
 /// and evaluates text or line sources in it; results and diagnostics come back as owned
 /// values. An engine belongs to the thread that uses it (it is not `Sendable`); to stop it from
@@ -72,17 +69,10 @@ public final class Engine {
 
     /// An engine over `catalog` (the built-in one by default). Results and diagnostics go to
     /// `sink` as they are made, if one is given; else `evaluate` returns them.
-    public convenience init(catalog: Catalog = Engine.builtInCatalog, options: EngineOptions = EngineOptions(),
-                            sink: (any ResultSink)? = nil) {
-        self.init(catalog: catalog, options: options, sink: sink, host: nil)
-    }
-
-    /// An engine whose `services` command lists `host`'s services (carfab's own).
-    package init(catalog: Catalog = Engine.builtInCatalog, options: EngineOptions = EngineOptions(),
-                 sink: (any ResultSink)? = nil, host: (any EngineHost)?) {
+    public init(catalog: Catalog = Engine.builtInCatalog, options: EngineOptions = EngineOptions(),
+                sink: (any ResultSink)? = nil) {
         relay = Relay(sink)
         session = Session(catalog: catalog, sink: sink ?? relay, options: options)
-        session.host = host
     }
 
     /// Evaluates `text` (named `name` in diagnostics) and returns what it made (empty if the
@@ -150,6 +140,21 @@ public final class Engine {
     package func report(unreadable path: String, _ failure: LineSourceFailure, notes: [Diagnostic.Note] = []) {
         session.reportUnreadable(path: path, failure: failure, notes: notes)
     }
+
+    /// `carfab --diff A B`: loads each source as `diff` loads a file, and sends their
+    /// comparison on as the result of `diff`; returns diff(1)'s status: 0 the same, 1
+    /// different, 2 a source that could not be loaded (its first error is reported).
+    package func compare(_ first: any LineSource, _ second: any LineSource) -> Int32 {
+        do throws(LoadFailure) {
+            let table = SessionComparison.table(try session.load(first), try session.load(second))
+            if let spec = session.commands.lookup("diff") { session.sink.receive(.table(table), from: spec) }
+            return table.rowCount == 0 ? 0 : 1
+        } catch {
+            session.failureCount += 1
+            session.sink.receive(error.diagnostic)
+            return 2
+        }
+    }
 }
 
 /// The engine's own sink when none is given: hands each value to the evaluation under way.
@@ -168,4 +173,6 @@ private final class Relay: ResultSink {
     }
 
     func flush() { sink?.flush() }
+
+    var sourceWindowWidth: Int { (sink ?? target)?.sourceWindowWidth ?? SourceLines.defaultWidth }
 }

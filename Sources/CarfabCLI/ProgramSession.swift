@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CarFactory
 import CarScript
+import CarfabPOSIX
 import CEditLine
 
 /// A session of carfab's language, as the command line asks for one (neither `--test`,
@@ -28,8 +29,9 @@ struct ProgramSession {
         defer { center.stopAll() }
         if let ended = start(center) { return ended }
 
-        let engine = Engine(catalog: catalog.catalog, options: options, sink: renderer, host: center)
+        let engine = Engine(catalog: catalog.catalog, options: options, sink: renderer)
         for setting in arguments.variables { engine.setVariable(setting.name, to: setting.value) }
+        if arguments.diff { return compare(engine) }
         if let ended = runInitFile(engine, center: center) { return ended }
         runInputs(engine)
         // What happens at a person's prompt does not change the exit status, as in sqlite3;
@@ -74,6 +76,7 @@ struct ProgramSession {
                                        stop: stop)
         }
         var options = EngineOptions()
+        options.host = POSIXHost()
         options.keepGoing = arguments.keepGoing
         options.fileAccess = fileAccess
         options.environment = environmentAccess
@@ -170,6 +173,23 @@ struct ProgramSession {
                 }
             }
         }
+    }
+
+    /// `--diff A B`: the two files' sessions compared; diff(1)'s exit status (0 the same, 1
+    /// different, 2 trouble, said on standard error).
+    private func compare(_ engine: Engine) -> Program.Outcome {
+        var sources: [any LineSource] = []
+        for case .file(let path) in arguments.inputs {
+            do {
+                sources.append(try openLineSource(.filePath(path.bytes), stop: stop))
+            } catch {
+                if case .interrupted = error { break }
+                engine.report(unreadable: path.description, error)
+            }
+        }
+        let status: Int32 = sources.count == 2 ? engine.compare(sources[0], sources[1]) : 2
+        if stop.code > 0 { return .stoppedBy(signal: stop.code) }
+        return Program.outcome(writing: out, to: err) ?? .exit(status)
     }
 
     /// After the inputs: the prompt for a person, or (-i from a pipe) standard input as a script.

@@ -1,4 +1,5 @@
 import CarScript
+import CarfabPOSIX
 
 /// What `--check` is, in one place: `carfab --check` and the language server's diagnostics
 /// both take their engine options from here, so that they report the same things.
@@ -8,6 +9,7 @@ enum ScriptCheck {
     static func options(keepGoing: Bool, fileAccess: FileAccess, environment: EnvironmentAccess,
                         stop: StopRequest = StopRequest()) -> EngineOptions {
         var options = EngineOptions()
+        options.host = POSIXHost()
         options.checkOnly = true
         options.keepGoing = keepGoing
         options.fileAccess = fileAccess

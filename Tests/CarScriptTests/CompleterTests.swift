@@ -1,5 +1,4 @@
 import CarFactory
-import Foundation
 import Testing
 @testable import CarScript
 
@@ -9,7 +8,7 @@ import Testing
     func complete(_ line: String) -> [String] { completer.complete(line).candidates }
 
     @Test func commands_at_the_start_of_each_command() {
-        #expect(complete("se") == ["set", "select", "services"])
+        #expect(complete("se") == ["set", "select"])
         #expect(complete("car suv; to") == ["total"])
         #expect(complete("EX") == ["expect", "exit"])
         #expect(complete("").count == CommandTable.standard.allNames.count)
@@ -30,7 +29,7 @@ import Testing
         #expect(complete("total ") == ["USD", "GBP", "EUR", "JPY"])
         #expect(complete("price g") == ["GBP"])
         #expect(complete("rate e") == ["EUR"])
-        #expect(complete("help s") == ["set", "show", "select", "source", "save", "services"])
+        #expect(complete("help s") == ["set", "show", "select", "source", "save"])
         // `help keys` is a topic, not a command (issue 20).
         #expect(complete("help k") == ["keys"])
         #expect(completer.complete("help k").descriptions == ["the keys that edit a line at the prompt"])
@@ -52,7 +51,7 @@ import Testing
         #expect(complete("car \\") == [])
         #expect(complete("car suv # c") == [])
         #expect(complete("# s") == [])
-        #expect(complete("echo \"#\"; se") == ["set", "select", "services"])
+        #expect(complete("echo \"#\"; se") == ["set", "select"])
     }
 
     @Test func a_name_opened_by_a_quote_is_completed_inside_it() {
@@ -63,22 +62,21 @@ import Testing
     }
 
     @Test func file_names_after_source_and_save() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("complete-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("scripts"), withIntermediateDirectories: true)
-        try Data().write(to: directory.appendingPathComponent("scripts/quote.carfab"))
-        try Data().write(to: directory.appendingPathComponent("scripts/quiet.carfab"))
-        try Data().write(to: directory.appendingPathComponent(".hidden"))
-        let completer = Completer(commands: .standard, catalog: .builtIn, workingDirectory: directory.path)
+        let files = MemoryHost(["work/scripts/quote.carfab": "", "work/scripts/quiet.carfab": "", "work/.hidden": ""])
+        var completer = Completer(commands: .standard, catalog: .builtIn, workingDirectory: "work")
+        // No host, no file names.
+        #expect(completer.complete("source ").candidates == [])
+        completer.host = files
         func complete(_ line: String) -> [String] { completer.complete(line).candidates }
         #expect(complete("source ") == ["scripts/"])
         #expect(complete("save scripts/q") == ["scripts/quiet.carfab", "scripts/quote.carfab"])
         #expect(complete("source scripts/quo") == ["scripts/quote.carfab"])
         #expect(complete("source .h") == [".hidden"])
         // A name with a blank is quoted, as the language reads it.
-        try Data().write(to: directory.appendingPathComponent("my fleet.carfab"))
+        files.files["work/my fleet.carfab"] = []
         #expect(completer.complete("source my").replacement == "\"my fleet.carfab\" ")
         #expect(completer.complete("source \"my f").replacement == "\"my fleet.carfab\" ")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("old scripts"), withIntermediateDirectories: true)
+        files.folders.insert("work/old scripts")
         #expect(completer.complete("source ol").replacement == "\"old scripts/")
         #expect(complete("source \"old scripts/") == [])
     }
@@ -121,6 +119,19 @@ import Testing
         #expect(completer.hint(for: "echo a b ") == nil)
     }
 
+    @Test func try_completes_and_hints_the_command_it_tries() {
+        #expect(complete("tr") == ["try"])
+        #expect(complete("try se") == complete("se"))
+        #expect(complete("try se").contains("select"))
+        #expect(complete("TRY set drivetrain r") == ["rear"])
+        #expect(complete("car sports; try car s") == ["sports", "suv"])
+        #expect(completer.complete("try to").descriptions == [CommandTable.standard.lookup("total")?.summary ?? "?"])
+        #expect(completer.hint(for: "try") == " COMMAND...")
+        #expect(completer.hint(for: "try ") == "COMMAND...")
+        #expect(completer.hint(for: "try car ") == "MODEL [COUNT]")
+        #expect(completer.hint(for: "try set drivetrain") == completer.hint(for: "set drivetrain"))
+    }
+
     @Test func models_currencies_and_commands_say_what_they_are() {
         #expect(completer.complete("car s").descriptions == ["Porsche Boxster  $68,300.00", "Cadillac Escalade  $81,895.00"])
         #expect(completer.complete("total g").descriptions == ["£  0.60338"])
@@ -151,14 +162,15 @@ import Testing
     }
 
     @Test func completing_changes_nothing_and_prints_nothing() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rehearse-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let saved = directory.appendingPathComponent("saved.carfab")
+        let files = MemoryHost()
+        files.standardInput = "car suv\n"
+        var options = EngineOptions()
+        options.host = files
         let sink = Evaluation()
-        let engine = Engine(sink: sink)
+        let engine = Engine(options: options, sink: sink)
         engine.evaluate("car compact")
         let line = "car sports 3; var v 1; option drivetrain hybrid \"Hybrid\" price 1; rate GBP 2; echo hi; show; "
-            + "save \(saved.path); source \(saved.path); source -; quit 3; set suspension "
+            + "save saved.carfab; source saved.carfab; source -; quit 3; set suspension "
         _ = engine.completer().complete(line)
         #expect(engine.stock.lineCount == 1 && engine.stock.carCount == 1)
         #expect((try? engine.stock.currentLine().car.carType) == "VW Golf")
@@ -167,22 +179,21 @@ import Testing
         #expect(engine.catalog.currencies.first { $0.code == "GBP" }?.rate.description == "0.60338")
         #expect(!engine.quitRequested && engine.requestedExitStatus == nil && engine.failureCount == 0)
         #expect(sink.results.isEmpty && sink.diagnostics.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: saved.path))
+        #expect(files.files.isEmpty)
     }
 }
 
 /// Completion decides by Unicode scalars, as the lexer reads, never by grapheme clusters (issue 19 item 18).
 @Suite struct CompletionByScalarsTests {
-    let directory: URL
     let completer: Completer
 
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("scalars-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
-        for name in ["w\"\u{301}.carfab", "q\"\u{301}a.carfab", "q\"\u{301}b.carfab", "\u{301}x.carfab", "sub/\u{301}y.carfab"] {
-            try Data().write(to: directory.appendingPathComponent(name))
-        }
-        completer = Completer(commands: .standard, catalog: .builtIn, workingDirectory: directory.path)
+    init() {
+        let files = MemoryHost(Dictionary(uniqueKeysWithValues: [
+            "w\"\u{301}.carfab", "q\"\u{301}a.carfab", "q\"\u{301}b.carfab", "\u{301}x.carfab", "sub/\u{301}y.carfab",
+        ].map { ($0, "") }))
+        var completer = Completer(commands: .standard, catalog: .builtIn)
+        completer.host = files
+        self.completer = completer
     }
 
     /// `line` with its typed word replaced by the completion, as the prompt does.

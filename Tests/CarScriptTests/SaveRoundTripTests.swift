@@ -165,7 +165,7 @@ struct SplitMix {
 /// Makes random sessions: definitions, rates, variables and stock, with names and values from
 /// hostile alphabets, through variables (`option drivetrain $n0 ...`). Commands that fail are
 /// part of the game: the state is whatever the others built.
-private struct SessionMaker {
+struct SessionMaker {
     var random: SplitMix
     private var variable = 0
     private var options: [(family: String, reference: String)] = [

@@ -34,11 +34,11 @@ import TestSupport
     @Test func every_result_kind_has_its_documented_keys() throws {
         let result = try carfab(["--format", "json", "-e", """
             car sports; set drivetrain 4wd; show; price GBP; total JPY; echo hi; list; models; parts floorplan
-            currencies; services; help total
+            currencies; var fleet suv; vars; help total
             """])
         #expect(result.status == 0 && result.stderr.isEmpty)
         let lines = try objects(result.stdout)
-        #expect(lines.map { $0.value["command"] as? String } == ["show", "price", "total", "echo", "list", "models", "parts", "currencies", "services", "help"])
+        #expect(lines.map { $0.value["command"] as? String } == ["show", "price", "total", "echo", "list", "models", "parts", "currencies", "vars", "help"])
         for line in lines { #expect(Array(line.keys.prefix(2)) == ["type", "command"] && line.value["type"] as? String == "result") }
         #expect(lines[0].keys == ["type", "command", "model", "car_type", "seats", "engine", "suspension", "drive", "options", "price"])
         #expect(lines[0].value["seats"] as? Int == 2)
@@ -61,7 +61,7 @@ import TestSupport
         #expect(Set(part.keys) == ["family", "option", "shown_as", "other_names", "list_price", "seats", "engine"])
         let currency = try #require((lines[7].value["rows"] as? [[String: Any]])?[1])
         #expect(currency["code"] as? String == "GBP" && currency["digits"] as? Int == 2 && currency["rate"] as? String == "0.60338")
-        #expect(((lines[8].value["rows"] as? [[String: Any]])?.map { $0["service"] as? String }) == ["catalog", "output"])
+        #expect(((lines[8].value["rows"] as? [[String: Any]])?.map { $0["name"] as? String }) == ["fleet"])
         #expect((lines[9].value["text"] as? String)?.hasPrefix("usage: total [CURRENCY]") == true)
     }
 

@@ -72,8 +72,10 @@ import Testing
 
     @Test func an_unknown_option_is_guessed_among_every_name_of_the_table() throws {
         for name in names {
-            // A long name with its last two letters swapped; a short one written long (`--i`).
-            let typo = name.hasPrefix("--") ? String(name.dropLast(2)) + String(name.suffix(2).reversed()) : "-" + name
+            // A long name with its last two letters swapped (or, where they are the same, as in
+            // `--diff`, without its last one); a short one written long (`--i`).
+            let swapped = String(name.dropLast(2)) + String(name.suffix(2).reversed())
+            let typo = name.hasPrefix("--") ? (swapped == name ? String(name.dropLast()) : swapped) : "-" + name
             #expect(throws: UsageError(message: "unknown option '\(typo)'; did you mean '\(name)'?")) {
                 try ProgramArguments(parsing: [typo])
             }

@@ -2,6 +2,7 @@ import CarFactory
 import Testing
 @testable import CarScript
 @testable import CarfabCLI
+import CarfabPOSIX
 
 /// A session with its output kept in memory, rendered as carfab renders it (text or JSON).
 final class Harness {
@@ -9,8 +10,11 @@ final class Harness {
     let err = Output.memory()
     let session: Session
 
+    /// `options` with carfab's POSIX host unless they give one.
     init(options: EngineOptions = EngineOptions(), json: Bool = false) {
         let renderer: any ResultRenderer = json ? JSONRenderer(out: out, err: err) : TextRenderer(out: out, err: err)
+        var options = options
+        if options.host == nil { options.host = POSIXHost() }
         session = Session(catalog: Engine.builtInCatalog, sink: renderer, options: options)
     }
 
@@ -91,7 +95,7 @@ final class Harness {
         ("rate GBP 0", "rate '0' is not a positive decimal"),
         ("rate GBP abc", "'abc' is not a decimal number"),
         ("rate USD 2", "USD is the base currency; its rate is always 1"),
-        ("help nope", "unknown help topic 'nope'; valid help topics: car, set, show, list, select, remove, clear, options, why, fit, cheapest, total, price, rate, models, parts, currencies, option, model, forbid, require, currency, undo, redo, begin, commit, rollback, source, save, expect, var, vars and 5 more"),
+        ("help nope", "unknown help topic 'nope'; valid help topics: car, set, show, list, select, remove, clear, options, why, fit, cheapest, total, price, rate, models, parts, currencies, option, model, forbid, require, currency, undo, redo, begin, commit, rollback, try, source, save, diff, expect and 6 more"),
         ("car suv 112615000000000", "amount too large: the value would overflow"),
     ])
     func error_messages(line: String, message: String) {

@@ -15,8 +15,8 @@ import Testing
 
     @Test func piped_input_never_prompts_nor_keeps_history() throws {
         let state = try temporaryDirectory(with: [:])
-        let result = try carfab([], stdin: "echo piped\nservices\n", environment: ["XDG_STATE_HOME": state.path])
-        #expect(result == RunResult(stdout: "piped\nservice  state\ncatalog  running\noutput   running\n", stderr: "", status: 0))
+        let result = try carfab([], stdin: "echo piped\nvars\n", environment: ["XDG_STATE_HOME": state.path])
+        #expect(result == RunResult(stdout: "piped\nNo variables are set.\n", stderr: "", status: 0))
         #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).isEmpty)
         // -i with a pipe reads the pipe after the scripts, still without a prompt.
         #expect(try carfab(["-e", "car suv", "-i"], stdin: "total\n").stdout == "1 Car in Stock. Total Value: $81,895.00\n")

@@ -55,7 +55,10 @@ public struct StockLedger: Sendable {
     private var linesByConfiguration: [Int]?
     /// What takes back each change made since it was last taken (`takeJournal`), when kept:
     /// nil (the default) keeps nothing and costs one test per change (see `StockChange`).
-    package var journal: [StockChange]?
+    @usableFromInline package var journal: [StockChange]?
+    /// The bytes (estimated) of the ledgers journaled whole so far (`clear`), counted up
+    /// only: the undo history takes the difference to bound itself without reading the entries.
+    package private(set) var journaledLedgerBytes = 0
 
     /// An empty stock.
     public init() {}
@@ -138,6 +141,7 @@ public struct StockLedger: Sendable {
             // this one's are given up below rather than changed.
             var before = self
             before.journal = nil
+            journaledLedgerBytes &+= before.storageEstimate
             journal?.append(.ledger(before))
         }
         // Scripts that clear and refill keep their storage (freeing and faulting it in again
@@ -340,24 +344,22 @@ public struct StockLedger: Sendable {
         case .ledger(let old):
             var replaced = self
             replaced.journal = nil
+            // The journal is moved, not shared, so that appending to it copies nothing.
             let kept = journal
+            journal = nil
             // The ids of the ledger put back are not the ids handed out since: a new
             // generation says so to whatever remembers ids.
             let next = max(generation, old.generation) + 1
             self = old
             generation = next
-            journal = kept
+            journal = consume kept
+            journaledLedgerBytes &+= replaced.storageEstimate
             journal?.append(.ledger(replaced))
         }
     }
 
-    /// Hands each of the journal's changes since it was last drained to `body`, oldest first,
-    /// and empties it, keeping its storage (a command's one change allocates nothing).
-    package mutating func drainJournal(_ body: (StockChange) -> Void) {
-        guard let count = journal?.count, count > 0 else { return }
-        for index in 0..<count { if let change = journal?[index] { body(change) } }
-        journal?.removeAll(keepingCapacity: true)
-    }
+    /// How many changes the journal holds (0 when none is kept).
+    @inlinable package var journalCount: Int { journal?.count ?? 0 }
 
     /// About how many bytes this ledger's own storage takes (the undo history's bound counts it).
     package var storageEstimate: Int {
@@ -388,7 +390,7 @@ public struct StockLedger: Sendable {
 
 /// One change to a stock as the journal keeps it, to take it back (see `StockLedger.apply`).
 /// Configurations are kept as themselves, not by id: ids are renumbered when the ledger compacts.
-package enum StockChange: Sendable {
+@usableFromInline package enum StockChange: Sendable {
     /// Put back line N (1-based) of `count` cars of a configuration; then line `current` is current.
     case insertLine(Int, CarConfiguration, count: Int64, current: Int?)
     /// Take line N away; then line `current` is current.
@@ -398,7 +400,7 @@ package enum StockChange: Sendable {
     /// This line (or none) is current.
     case current(Int?)
     /// The whole ledger as it was (before `clear`).
-    case ledger(StockLedger)
+    indirect case ledger(StockLedger)
 
     /// About how many bytes keeping it takes.
     package var storageEstimate: Int {

@@ -50,8 +50,13 @@ extension Engine {
         options.definitionsOnly = true
         let loader = Session(catalog: base, sink: sink, options: options)
         for path in files where !loader.shouldStop {
-            do {
-                loader.run(try openLineSource(.filePath(path), stop: options.stop))
+            do throws(LineSourceFailure) {
+                guard let host = options.host else {
+                    throw LineSourceFailure.unreadable("cannot read '\(String(decoding: path, as: UTF8.self))': no files without a host")
+                }
+                // `-` is standard input, as on carfab's command line.
+                loader.run(path == [UInt8(ascii: "-")] ? try host.openStandardInput(stop: options.stop)
+                                                       : try host.openFile(path, stop: options.stop))
             } catch .interrupted {
                 return nil
             } catch {

@@ -105,7 +105,7 @@ package struct ArgumentSpec: Sendable {
 
 /// The groups `help` lists commands under.
 package enum CommandGroup: String, CaseIterable, Sendable {
-    case configure, value, catalog, definition, history, script, system
+    case configure, value, catalog, definition, history, script
 }
 
 /// One command: the single entry that dispatch, `help`, completion and `--check` all read.

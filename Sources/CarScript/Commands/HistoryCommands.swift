@@ -10,7 +10,7 @@ enum HistoryCommands {
             name: "undo", aliases: [], group: .history,
             arguments: [.optional("N", .integer(low: 1, high: mostSteps, what: "a number of steps"))],
             summary: "take back the last N changes (default 1)",
-            details: "A step is one command that changed the stock, the current line, the catalog (a definition or a rate) or a variable; a whole 'source' is one step. Commands that change nothing are not steps. 'redo' replays what was undone until the next change. Undoing more steps than there are is an error that changes nothing; inside a transaction, undo goes back no further than its 'begin'. The history is kept at the prompt (and, in a script, from its first 'begin'), up to about \(UndoHistory.byteLimit >> 20) MiB: the oldest steps are forgotten first.",
+            details: "A step is one command that changed the stock, the current line, the catalog (a definition or a rate) or a variable; a whole 'source' is one step. Commands that change nothing are not steps. 'redo' replays what was undone until the next change. Undoing more steps than there are is an error that changes nothing; inside a transaction, undo goes back no further than its 'begin'. The history is kept at the prompt (and, in a script, from its first 'begin'), up to about \(UndoHistory.memoryBound >> 20) MiB: the oldest steps are forgotten first.",
             example: "begin; car compact 2; undo; commit",
             run: { session, call throws(ScriptError) in try session.undo(steps(call), at: call.range(0)) }),
         CommandSpec(
@@ -41,6 +41,13 @@ enum HistoryCommands {
             details: "Puts the stock, the catalog and the variables back as they were at the innermost 'begin', and closes that transaction or savepoint. Without an open transaction it is an error.",
             example: "begin; rate GBP 0.5; rollback",
             run: { session, call throws(ScriptError) in try session.rollBackTransaction(at: call.range(0)) }),
+        CommandSpec(
+            name: "try", aliases: [], group: .history,
+            arguments: [.required("COMMAND", .words)],
+            summary: "show what COMMAND would change, and change nothing",
+            details: "Runs COMMAND (up to the next ';' or the end of the line) as a what-if: its results are shown, then the cars in stock and their total value in the base currency before, after and the change; then everything it changed is taken back, so the session is exactly as it was. 'try source FILE' tries a whole file. Files are not written inside 'try' ('save -' still prints). It is not a step for 'undo', and inside a transaction it is not part of it: the transaction, 'undo' and 'redo' are as they were. It cannot try undo, redo, begin, commit, rollback or another try: to try several changes together, use 'begin' ... 'rollback'. If COMMAND fails, that is the error of 'try', and nothing is changed.",
+            example: "car sports; try set drivetrain 4wd",
+            run: { session, call throws(ScriptError) in try session.whatIf(call) }),
     ]
 
     private static func steps(_ call: Invocation) -> Int {

@@ -1,6 +1,6 @@
 import CarFactory
 
-/// `source`, `save`, `expect`, `var`, `vars`, `echo`, `help`, `services`, `quit`.
+/// `source`, `save`, `expect`, `var`, `vars`, `echo`, `help`, `quit`.
 enum ScriptCommands {
     static let all: [CommandSpec] = [
         CommandSpec(
@@ -13,27 +13,44 @@ enum ScriptCommands {
             run: { session, call throws(ScriptError) in try session.source(call) }),
         CommandSpec(
             name: "save", aliases: [], group: .script,
-            arguments: [.required("FILE", .file)],
+            arguments: [.optional("--minimal", .keyword("--minimal")), .required("FILE", .file)],
             summary: "write the session as a script that rebuilds it ('-': print it)",
-            details: "Writes the definitions made in this session, the rates changed in it, then each stock line as 'car' and 'set' commands, then 'select' for the current line: replayed in a new session, it rebuilds the same state. FILE is replaced whole through a temporary file beside it, so a failure leaves an old FILE as it was; a symbolic link is followed to its file, which keeps its mode, unless another user planted it in a sticky folder anyone may write to (the kernel's protected_symlinks rule); anything but a regular file is refused, and so is a process's open stream (/dev/stdout, /proc/PID/fd/N). '-' prints the script instead. Paths resolve as for 'source'. Refused with --safe (but for '-').",
+            details: "Writes the definitions made in this session, the rates changed in it, then each stock line as 'car' and 'set' commands (only the parts that differ from the model's defaults), then 'select' for the current line: replayed in a new session, it rebuilds the same state. --minimal writes only what differs from the catalog the session began with (as Kconfig's savedefconfig): no heading comment, no count of 1 ('car sports', not 'car sports 1'); replayed, it rebuilds the same session, which saves to the same bytes. FILE is replaced whole through a temporary file beside it, so a failure leaves an old FILE as it was; a symbolic link is followed to its file, which keeps its mode, unless another user planted it in a sticky folder anyone may write to (the kernel's protected_symlinks rule); anything but a regular file is refused, and so is a process's open stream (/dev/stdout, /proc/PID/fd/N). '-' prints the script instead. Paths resolve as for 'source'. Refused with --safe (but for '-').",
             example: "save /tmp/fleet.carfab",
             run: { session, call throws(ScriptError) in
-                let name = call.word(1)
+                let minimal = if case .absent = call.value(1) { false } else { true }
+                let name = call.word(2)
                 if name != "-" { try session.admitFiles(for: call, writing: true) }
                 var script: String
                 do throws(ScriptError.Kind) {
-                    script = try SessionScript.text(of: session)
+                    script = try SessionScript.text(of: session, minimal: minimal)
                 } catch {
-                    throw ScriptError(error, at: call.range(1))
+                    throw ScriptError(error, at: call.range(2))
                 }
                 if name == "-" {
+                    // A minimal script of a session like a new one is empty: nothing is printed.
+                    guard !script.isEmpty else { return }
                     script.removeLast()
                     session.emit(.text(script), call)
-                } else {
-                    try session.writeFile(Array(script.utf8), to: session.filePath(name, for: call),
-                                          for: call)
+                    return
+                }
+                // The file gate places its errors at argument 1: the file is argument 2.
+                do throws(ScriptError) {
+                    try session.writeFile(Array(script.utf8), to: session.filePath(name, for: call), for: call)
+                } catch {
+                    guard minimal && error.range == call.range(1) else { throw error }
+                    var moved = ScriptError(error.kind, at: call.range(2))
+                    moved.notes = error.notes
+                    throw moved
                 }
             }),
+        CommandSpec(
+            name: "diff", aliases: [], group: .script,
+            arguments: [.required("FILE", .file), .optional("FILE", .file)],
+            summary: "compare a saved session with this one (or with a second FILE), by meaning",
+            details: "Loads FILE (and the second FILE) as 'source' would, each in a fresh session made from the catalog this one began with, which reads files but writes none (a 'save' in it is an error) and stops at its first error; then compares the first with the second, or with this session: models, options, rules, currencies, rates and variables added, removed or changed; stock lines added, removed or changed (matched as diff(1) matches lines), with their configurations and values; the current line; and, if anything differs, the total value in each and the difference, in the base currency. Sessions that are the same print nothing. 'carfab --diff A B' does the same from the command line, with diff(1)'s exit status. Refused with --safe.",
+            example: "diff Scripts/examples/quote.carfab",
+            run: { session, call throws(ScriptError) in try session.compare(call) }),
         CommandSpec(
             name: "expect", aliases: [], group: .script,
             arguments: [.required("FIELD", .field), .optional("CURRENCY", .amountCurrency(fieldArgument: 1)),
@@ -89,19 +106,6 @@ enum ScriptCommands {
                     return
                 }
                 session.emit(.help(HelpPage.page(for: call.command(1, in: session.commands), in: session.commands)), call)
-            }),
-        CommandSpec(
-            name: "services", aliases: [], group: .system,
-            arguments: [],
-            summary: "list the program's services and their states",
-            details: "The services are set up and started in this order, and stopped in reverse on every way out.",
-            example: "services",
-            run: { session, call throws(ScriptError) in
-                var table = Table([.init("service"), .init("state")])
-                for (name, state) in session.host?.serviceStates ?? [] {
-                    table.append([.text(name), .text(state)])
-                }
-                session.emit(.table(table), call)
             }),
         CommandSpec(
             name: "quit", aliases: ["exit"], group: .script,

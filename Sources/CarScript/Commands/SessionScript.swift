@@ -7,13 +7,17 @@ import CarFactory
 /// backwards; a state that cannot be written so that it reads back the same is refused,
 /// never written.
 enum SessionScript {
-    static func text(of session: Session) throws(ScriptError.Kind) -> String {
+    /// The script; `minimal` (`save --minimal`, Kconfig's savedefconfig) leaves out what replay
+    /// would do anyway: the heading comment, and each count of 1. (Definitions are written as
+    /// they were made, a later rate as a `rate`: replayed, the minimal script must save to the
+    /// same bytes as the session it came from, and the definitions are what `save` writes.)
+    static func text(of session: Session, minimal: Bool = false) throws(ScriptError.Kind) -> String {
         var head: [UInt8] = []
         func add(_ line: String, to bytes: inout [UInt8]) {
             bytes.append(contentsOf: line.utf8)
             bytes.append(0x0A)
         }
-        add("# carfab session, saved by carfab \(Engine.version)", to: &head)
+        if !minimal { add("# carfab session, saved by carfab \(Engine.version)", to: &head) }
         for name in session.variableNames {
             for line in try variableLines(name, session.variables[name] ?? "") { add(line, to: &head) }
         }
@@ -41,7 +45,7 @@ enum SessionScript {
         }
         // The stock is measured first, so that the script is made once, at its size: saving
         // a large stock takes memory for the script's text and little more.
-        let stock = StockText(session.stock)
+        let stock = StockText(session.stock, minimal: minimal)
         let stockLength = try stock.measure()
         let length = head.count + stockLength + tail.count
         return String(unsafeUninitializedCapacity: length) { buffer in
@@ -66,10 +70,13 @@ enum SessionScript {
     /// that holds it: a stock of a million lines is written at a few hundred instructions a line.
     private final class StockText {
         let stock: StockLedger
+        /// Whether a count of 1 is left out (`car sports`, not `car sports 1`).
+        let minimal: Bool
         var made: [(car: [UInt8], set: [UInt8])?]
 
-        init(_ stock: StockLedger) {
+        init(_ stock: StockLedger, minimal: Bool) {
             self.stock = stock
+            self.minimal = minimal
             made = Array(repeating: nil, count: stock.configurationCount)
         }
 
@@ -91,7 +98,7 @@ enum SessionScript {
             for number in stride(from: 1, through: stock.lineCount, by: 1) {
                 let (id, count) = stock.entry(number)
                 let text = text(id)
-                let carLine = text.car.count + SessionScript.digits(count)
+                let carLine = minimal && count == 1 ? text.car.count - 1 : text.car.count + SessionScript.digits(count)
                 guard carLine <= maximumLineLength && text.set.count <= maximumLineLength else {
                     throw lineTooLong("stock line \(number)")
                 }
@@ -112,6 +119,17 @@ enum SessionScript {
             for number in stride(from: 1, through: stock.lineCount, by: 1) {
                 let (id, count) = stock.entry(number)
                 let text = text(id)
+                if minimal && count == 1 {
+                    // `car MODEL ` without its blank.
+                    put(text.car)
+                    buffer[position - 1] = 0x0A
+                    if !text.set.isEmpty {
+                        put(text.set)
+                        buffer[position] = 0x0A
+                        position += 1
+                    }
+                    continue
+                }
                 put(text.car)
                 var rest = count.magnitude
                 let digits = SessionScript.digits(count)

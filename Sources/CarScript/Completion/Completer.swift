@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CarFactory
 
 /// What can complete the word being typed.
@@ -104,6 +101,8 @@ package struct Completer {
     /// separator) would leave, made without changing anything; nil completes every command
     /// against the state as it is.
     package var rehearse: (([UInt8]) -> Completer)?
+    /// Where folders are listed for file names: none (no file names) unless a host is given.
+    package var host: (any EngineHost)?
 
     /// A completer over `commands` and `catalog`, completing file names in `workingDirectory` if `completesFiles`.
     package init(commands: CommandTable, catalog: Catalog, variables: [String] = [], currentCar: Car? = nil,
@@ -142,6 +141,10 @@ package struct Completer {
         guard outcome == .complete else { return none }
         var tokens = lexer.tokens[...]
         if let separator = tokens.lastIndex(where: { $0.kind == .separator }) { tokens = tokens[(separator + 1)...] }
+        // `try COMMAND` completes COMMAND as if typed alone.
+        if tokens.count > 1 || Self.endsInBlank(bytes), let first = tokens.first, nameKey(lexer.string(first)) == "try" {
+            tokens = tokens.dropFirst()
+        }
         var words = tokens.map(lexer.string)
         if let opened {
             // The quote must begin a word of its own.
@@ -229,6 +232,8 @@ package struct Completer {
               outcome == .complete else { return nil }
         var tokens = lexer.tokens[...]
         if let separator = tokens.lastIndex(where: { $0.kind == .separator }) { tokens = tokens[(separator + 1)...] }
+        // `try COMMAND`: once COMMAND is typed, the hint is its own.
+        if tokens.count > 1, let first = tokens.first, nameKey(lexer.string(first)) == "try" { tokens = tokens.dropFirst() }
         guard let first = tokens.first, let spec = commands.lookup(lexer.string(first)) else { return nil }
         let blank = Self.endsInBlank(bytes)
         // The word being typed counts as given: the hint is what comes after it.
@@ -435,18 +440,13 @@ package struct Completer {
         let directoryPart = slash.map { String(decoding: bytes[...$0], as: UTF8.self) } ?? ""
         let stem = slash.map { Array(bytes[($0 + 1)...]) } ?? bytes
         let base = resolvePath(directoryPart.isEmpty ? "." : directoryPart, against: workingDirectory)
-        guard let directory = opendir(base) else { return [] }
-        defer { closedir(directory) }
+        guard let host, let entries = host.entries(ofFolder: Array(base.utf8)) else { return [] }
         var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
+        for entry in entries {
+            let name = String(decoding: entry.name, as: UTF8.self)
             guard name != ".", name != "..", name.utf8.starts(with: stem),
                   stem.first == UInt8(ascii: ".") || name.utf8.first != UInt8(ascii: ".") else { continue }
-            var info = stat()
-            let isDirectory = stat(base + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-            names.append(directoryPart + name + (isDirectory ? "/" : ""))
+            names.append(directoryPart + name + (entry.isFolder ? "/" : ""))
         }
         return names.sorted()
     }

@@ -161,8 +161,8 @@ struct SourceLines {
     }
 
     /// Positions an error of this line.
-    mutating func diagnostic(_ error: ScriptError, includedFrom: [String] = []) -> Diagnostic {
-        var diagnostic = diagnostic(message: error.message, range: error.range, includedFrom: includedFrom)
+    mutating func diagnostic(_ error: ScriptError, includedFrom: [String] = [], width: Int = defaultWidth) -> Diagnostic {
+        var diagnostic = diagnostic(message: error.message, range: error.range, includedFrom: includedFrom, width: width)
         diagnostic.id = error.id
         diagnostic.notes = error.notes
         if let suggestion = error.suggestion {
@@ -172,16 +172,18 @@ struct SourceLines {
     }
 
     /// Positions `message` at `range` of this line: line, columns in characters, and the source
-    /// line, or a window of a long one. The work is proportional to the window and to the
+    /// line, or a window of a long one `width` columns wide (the sink's choice, see
+    /// `ResultSink.sourceWindowWidth`). The work is proportional to the window and to the
     /// distance from the last error positioned, not to the length of the line.
-    mutating func diagnostic(message: String, range: SourceRange, includedFrom: [String] = []) -> Diagnostic {
-        if let lent { return diagnostic(in: lent, message: message, range: range, includedFrom: includedFrom) }
+    mutating func diagnostic(message: String, range: SourceRange, includedFrom: [String] = [],
+                             width: Int = defaultWidth) -> Diagnostic {
+        if let lent { return diagnostic(in: lent, message: message, range: range, includedFrom: includedFrom, width: width) }
         let bytes = buffer.bytes
-        return diagnostic(in: bytes, message: message, range: range, includedFrom: includedFrom)
+        return diagnostic(in: bytes, message: message, range: range, includedFrom: includedFrom, width: width)
     }
 
     private mutating func diagnostic(in bytes: UnsafeBufferPointer<UInt8>, message: String, range: SourceRange,
-                                     includedFrom: [String]) -> Diagnostic {
+                                     includedFrom: [String], width windowWidth: Int) -> Diagnostic {
         let start = min(max(range.start, 0), bytes.count)
         let physical = physicalIndex(at: start)
         let lineStart = lineStarts[physical]
@@ -203,13 +205,18 @@ struct SourceLines {
         let width = max(Self.characters(bytes, markStart..<markEnd), 1)
         var diagnostic = Diagnostic(id: "error", file: file, line: firstLine + physical, column: column,
                                     endColumn: column + width, message: message, includedFrom: includedFrom)
-        diagnostic.source = Self.excerpt(bytes, line: lineStart..<lineEnd, mark: markStart..<markEnd, column: column)
+        diagnostic.source = Self.excerpt(bytes, line: lineStart..<lineEnd, mark: markStart..<markEnd, column: column,
+                                         width: max(windowWidth, Self.narrowestWidth))
         return diagnostic
     }
 
     /// The whole line if it fits in `maximumWidth` columns; else a window around the mark that does, "..." included.
     private static func excerpt(_ bytes: UnsafeBufferPointer<UInt8>, line: Range<Int>, mark: Range<Int>,
-                                column: Int) -> SourceExcerpt {
+                                column: Int, width maximumWidth: Int) -> SourceExcerpt {
+        // The marked text's share of the width, and the most shown before it (more near the
+        // end of the line): 40 and 24 of 80 columns.
+        let markWidth = maximumWidth / 2
+        let contextBefore = maximumWidth * 3 / 10
         func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
         if line.count <= maximumWidth * 4 {
             let whole = text(line)
@@ -270,10 +277,9 @@ struct SourceLines {
         return count
     }
 
-    /// The most columns a source line takes in a diagnostic, so that each fits an 80-column terminal.
-    static let maximumWidth = 80
-    /// The most columns of the marked text a window shows.
-    static let markWidth = 40
-    /// The most columns a window shows before the mark (more near the end of the line).
-    static let contextBefore = 24
+    /// The most columns a source line takes in a diagnostic unless its sink chooses: an
+    /// 80-column terminal's.
+    static let defaultWidth = 80
+    /// The narrowest window: the "..." on both sides and a few columns of the line.
+    static let narrowestWidth = 20
 }

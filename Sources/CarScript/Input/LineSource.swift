@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Why a line could not be read.
 public enum LineSourceFailure: Error, Equatable, Sendable {
     /// A physical line was longer than the limit; it was skipped.
@@ -16,8 +12,8 @@ public enum LineSourceFailure: Error, Equatable, Sendable {
 
 /// Where lines come from: a file, a pipe, text, or a person at a terminal.
 ///
-/// A class cluster: the engine's own sources (files, pipes, text) come from one entry point
-/// and are never named; a program adds its own (carfab's prompt on libedit) by conforming.
+/// The engine makes its own for text; files and standard input come from its ``EngineHost``;
+/// a program adds its own (carfab's prompt on libedit) by conforming.
 public protocol LineSource: AnyObject {
     /// The name diagnostics show: a path, `<stdin>` or `<command-line>`.
     var name: String { get }
@@ -32,6 +28,10 @@ public protocol LineSource: AnyObject {
     func record(_ command: String)
     /// Tells the person at the prompt that Ctrl-C interrupted what was running, and where.
     func interrupted(at place: String?)
+    /// At a prompt, takes back a stop that a person's interrupt (Ctrl-C) asked for, so that it
+    /// ends only what was running, not the session; true if it did. Only an interactive
+    /// source is asked, and only it knows what the interrupt is (a signal, a key).
+    func withdrawInterrupt(from stop: StopRequest) -> Bool
 }
 
 extension LineSource {
@@ -46,6 +46,9 @@ extension LineSource {
 
     /// Only a prompt is told.
     public func interrupted(at place: String?) {}
+
+    /// Only a prompt takes an interrupt back.
+    public func withdrawInterrupt(from stop: StopRequest) -> Bool { false }
 }
 
 /// A source that reads into the engine's own buffer, or lends a line where it lies: the
@@ -70,67 +73,7 @@ extension BufferedLineSource {
 
 /// The most bytes a source reads of one physical line: the longest logical line, and the
 /// `\` and CR of its line end, which the limit does not count.
-let maximumPhysicalLineLength = maximumLineLength + 2
-
-/// Where a line source reads from.
-package enum LineOrigin {
-    /// Standard input, whatever it is.
-    case standardInput
-    /// A file by path (`-` for standard input).
-    case file(String)
-    /// A file by the bytes of its path, which need not be UTF-8 (a command-line argument).
-    case filePath([UInt8])
-    /// Text given in full, with the name to show for it.
-    case text(String, name: String)
-    /// Raw bytes given in full (they need not be valid UTF-8), with the name to show for them.
-    case bytes([UInt8], name: String)
-    /// A file its host opened already (a path too long to open by name), with its path; the
-    /// source owns the descriptor from then on.
-    case descriptor(Int32, path: [UInt8])
-}
-
-/// Opens the line source for `origin`: the one entry point of the cluster. A read that a stop
-/// request interrupts ends the source.
-package func openLineSource(_ origin: LineOrigin, stop: StopRequest) throws(LineSourceFailure) -> any BufferedLineSource {
-    switch origin {
-    case .standardInput, .file("-"):
-        return StreamLineSource(fd: 0, name: "<stdin>", path: nil, ownsDescriptor: false, stop: stop)
-    case .file(let path):
-        return try openFile(Array(path.utf8), stop: stop)
-    case .filePath(let path):
-        return path == [UInt8(ascii: "-")] ? try openLineSource(.standardInput, stop: stop) : try openFile(path, stop: stop)
-    case .text(let text, let name):
-        return TextLineSource(bytes: Array(text.utf8), name: name)
-    case .bytes(let bytes, let name):
-        return TextLineSource(bytes: bytes, name: name)
-    case .descriptor(let fd, let path):
-        return try fileSource(fd, name: String(decoding: path, as: UTF8.self), stop: stop)
-    }
-}
-
-/// A stream source reading the file at `path`.
-private func openFile(_ path: [UInt8], stop: StopRequest) throws(LineSourceFailure) -> StreamLineSource {
-    let name = String(decoding: path, as: UTF8.self)
-    // Opening a FIFO waits for a writer: a stop signal ends the wait without an error of its own.
-    let terminated = cPath(path)
-    var fd: Int32
-    repeat {
-        fd = open(terminated, O_RDONLY | O_CLOEXEC)
-        if fd < 0 && errno == EINTR && stop.isRequested { throw .interrupted }
-    } while fd < 0 && errno == EINTR
-    guard fd >= 0 else { throw .unreadable("cannot open '\(name)': \(String(cString: strerror(errno)))") }
-    return try fileSource(fd, name: name, stop: stop)
-}
-
-/// A stream source over `fd`, a file opened by name; refused (and closed) if it is a directory.
-private func fileSource(_ fd: Int32, name: String, stop: StopRequest) throws(LineSourceFailure) -> StreamLineSource {
-    var info = stat()
-    if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-        close(fd)
-        throw .unreadable("cannot read '\(name)': it is a directory")
-    }
-    return StreamLineSource(fd: fd, name: name, path: name, ownsDescriptor: true, stop: stop)
-}
+package let maximumPhysicalLineLength = maximumLineLength + 2
 
 /// Lines of text held in memory (`-e`).
 final class TextLineSource: BufferedLineSource {
@@ -182,121 +125,15 @@ final class TextLineSource: BufferedLineSource {
     }
 }
 
-/// Lines of a file or pipe, read in large chunks: memory stays constant however long the input.
-final class StreamLineSource: BufferedLineSource {
-    let name: String
-    let path: String?
-    private let fd: Int32
-    private let ownsDescriptor: Bool
-    private let chunk: UnsafeMutableBufferPointer<UInt8>
-    @exclusivity(unchecked) private var start = 0
-    @exclusivity(unchecked) private var end = 0
-    @exclusivity(unchecked) private var atEOF = false
-
-    private let stop: StopRequest
-
-    init(fd: Int32, name: String, path: String?, ownsDescriptor: Bool, stop: StopRequest, chunkSize: Int = 1 << 16) {
-        self.fd = fd
-        self.stop = stop
-        self.name = name
-        self.path = path
-        self.ownsDescriptor = ownsDescriptor
-        chunk = .allocate(capacity: chunkSize)
-    }
-
-    deinit {
-        chunk.deallocate()
-        if ownsDescriptor { close(fd) }
-    }
-
-    /// Set once a line ran over the limit: the rest of it is read and dropped before the next line.
-    @exclusivity(unchecked) private var skipping = false
-
-    func readLine(into out: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool {
-        if skipping {
-            // Dropped as it is read, never held: an endless line (`< /dev/zero`) costs no memory.
-            while true {
-                if start < end, let base = chunk.baseAddress,
-                   let newline = memchr(base + start, 0x0A, end - start) {
-                    start += (base + start).distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
-                    break
-                }
-                start = end
-                if atEOF { return false }
-                try refill()
-            }
-            skipping = false
-        }
-        var copied = 0
-        var sawAny = false
-        while true {
-            if start < end {
-                sawAny = true
-                let base = chunk.baseAddress! + start
-                let available = end - start
-                let newline = memchr(base, 0x0A, available)
-                let length = newline.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? available
-                // Over the limit, the line is reported at once, with what was read of it.
-                if copied + length > maximumPhysicalLineLength {
-                    let kept = maximumPhysicalLineLength - copied
-                    out.append(UnsafeBufferPointer(start: base, count: kept))
-                    start += kept
-                    skipping = true
-                    throw .lineTooLong(limit: maximumLineLength)
-                }
-                out.append(UnsafeBufferPointer(start: base, count: length))
-                copied += length
-                if newline != nil {
-                    start += length + 1
-                    break
-                }
-                start = end
-            }
-            if atEOF {
-                if !sawAny { return false }
-                break
-            }
-            try refill()
-        }
-        return true
-    }
-
-    func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? {
-        // The rest of an over-long line is dropped first, by `readLine`.
-        guard !skipping, start < end, let base = chunk.baseAddress else { return nil }
-        let first = base + start
-        guard let newline = memchr(first, 0x0A, end - start) else { return nil }
-        let length = first.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-        start += length + 1
-        return UnsafeBufferPointer(start: first, count: length)
-    }
-
-    private func refill() throws(LineSourceFailure) {
-        start = 0
-        end = 0
-        while true {
-            let n = read(fd, chunk.baseAddress, chunk.count)
-            // Input that never pauses (`< /dev/zero`) is never interrupted: look for a stop anyway.
-            if stop.isRequested { throw .interrupted }
-            if n > 0 {
-                end = n
-                return
-            }
-            if n == 0 {
-                atEOF = true
-                return
-            }
-            if errno == EINTR {
-                if stop.isRequested { throw .interrupted }
-                continue
-            }
-            throw .unreadable("cannot read '\(name)': \(String(cString: strerror(errno)))")
-        }
-    }
-}
-
 /// A source of `bytes` held in memory, named `name` in diagnostics (`-e` text; they need not be
 /// UTF-8); `path`, if given, is the file they stand for, whose directory relative paths resolve against.
 package func openLineSource(text bytes: [UInt8], name: String, path: String? = nil) -> any BufferedLineSource {
     TextLineSource(bytes: bytes, name: name, path: path)
+}
+
+/// Lines of `text` held in memory, named `name` in diagnostics; `path`, if given, is the file
+/// they stand for (relative names in them resolve against its folder). For a host whose files
+/// are in memory, and for text that is not a file.
+public func textLines(_ text: [UInt8], name: String, path: String? = nil) -> any LineSource {
+    TextLineSource(bytes: text, name: name, path: path)
 }

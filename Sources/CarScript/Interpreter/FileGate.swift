@@ -1,23 +1,20 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CarFactory
 
 // The one gate between commands and the file system: every command that reads or writes a
-// file goes through it, so a new command cannot forget that files may be refused.
+// file goes through it, so a new command cannot forget that files may be refused; and the
+// files are the host's (`EngineOptions.host`), never the engine's own.
 extension Session {
     /// Opens the file at `path` for `call` to read.
     func openFile(_ path: String, for call: Invocation) throws(ScriptError) -> any LineSource {
-        try admitFiles(for: call)
+        let host = try admitFiles(for: call)
         if case .readOnly(let reason) = options.fileAccess {
             // Opening a FIFO would wait for a writer; a device may never end.
-            var info = stat()
-            if stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
+            if let kind = host.kind(of: Array(path.utf8)), kind != .regular {
                 throw ScriptError(.refused("'\(call.spec.name)' reads only regular files \(reason)"), at: call.range(1))
             }
         }
         do {
-            return try openLineSource(.file(path), stop: stop)
+            return try host.openFile(Array(path.utf8), stop: stop)
         } catch .interrupted {
             // A stop while a FIFO waited for a writer: stopping says it all.
             throw ScriptError(.reported, at: call.range(1))
@@ -27,11 +24,25 @@ extension Session {
         }
     }
 
-    /// Saves `bytes` as the file at `path` for `call` (see `save(_:to:stop:)`).
+    /// Standard input, for `call` (`source -`) to read.
+    func openStandardInput(for call: Invocation) throws(ScriptError) -> any LineSource {
+        guard let host = options.host else {
+            throw ScriptError(.refused("'\(call.spec.name) -' reads standard input and is refused \(Self.noHost)"), at: call.range(1))
+        }
+        do {
+            return try host.openStandardInput(stop: stop)
+        } catch .unreadable(let message) {
+            throw ScriptError(.io(message), at: call.range(1))
+        } catch {
+            throw ScriptError(.reported, at: call.range(1))
+        }
+    }
+
+    /// Saves `bytes` as the file at `path` for `call`, through the host (see `EngineHost.save`).
     func writeFile(_ bytes: [UInt8], to path: String, for call: Invocation) throws(ScriptError) {
-        try admitFiles(for: call, writing: true)
+        let host = try admitFiles(for: call, writing: true)
         do throws(SaveFailure) {
-            try save(bytes, to: Array(path.utf8), stop: stop)
+            try host.save(bytes, to: Array(path.utf8), stop: stop)
         } catch {
             throw ScriptError(.io(error.message(saving: Array(path.utf8), streamAdvice: "use 'save -' to print the script")), at: call.range(1))
         }
@@ -49,8 +60,14 @@ extension Session {
         return resolvePath(name, against: frames.last?.directory ?? ".")
     }
 
-    /// Refuses `call` if files may not be touched (or, `writing`, not written).
-    func admitFiles(for call: Invocation, writing: Bool = false) throws(ScriptError) {
+    /// The host whose files `call` may touch (or, `writing`, write); refused if there is none
+    /// or files are refused.
+    @discardableResult
+    func admitFiles(for call: Invocation, writing: Bool = false) throws(ScriptError) -> any EngineHost {
+        // A what-if leaves everything as it was, files included.
+        if writing && whatIfDepth > 0 {
+            throw ScriptError(.refused("'\(call.spec.name)' writes files and is refused inside 'try'"), at: call.range(0))
+        }
         switch options.fileAccess {
         case .allowed: break
         case .refused(let reason):
@@ -58,5 +75,12 @@ extension Session {
         case .readOnly(let reason):
             if writing { throw ScriptError(.refused("'\(call.spec.name)' writes files and is refused \(reason)"), at: call.range(0)) }
         }
+        guard let host = options.host else {
+            throw ScriptError(.refused("'\(call.spec.name)' touches files and is refused \(Self.noHost)"), at: call.range(0))
+        }
+        return host
     }
+
+    /// Why an engine without a host touches no file, in the words `refused` takes.
+    static let noHost = "by the program running the engine, which gives it no files"
 }

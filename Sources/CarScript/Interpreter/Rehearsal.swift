@@ -16,6 +16,8 @@ extension Session {
         options.rehearsing = true
         let copy = Session(catalog: catalog, sink: Silence(), options: options, commands: commands)
         copy.stock = stock
+        // The copy keeps no history: sharing the undo journal would copy it at the first change.
+        copy.stock.journal = nil
         copy.takeVariables(of: self)
         copy.run(TextLineSource(bytes: text, name: "<completion>"))
         return copy
@@ -23,13 +25,13 @@ extension Session {
 
     /// Whether `spec` runs in a rehearsal: the commands that change the stock, the catalog
     /// or the variables and nothing else (`car`, `set`, `select`, definitions, `rate`, `var`).
-    /// Reading files (`source`, even of standard input), writing them (`save`), asking the
-    /// program (`services`), `help`, `expect`, `quit` and the catalog listings do not.
+    /// Reading files (`source`, even of standard input), writing them (`save`),
+    /// `help`, `expect`, `quit` and the catalog listings do not.
     static func rehearses(_ spec: CommandSpec) -> Bool {
         switch spec.group {
         case .configure, .definition, .value: true
         case .script: spec.name == "var"
-        case .catalog, .history, .system: false
+        case .catalog, .history: false
         }
     }
 }
@@ -54,6 +56,7 @@ extension Engine {
                                   currentCar: try? session.stock.currentLine().car, workingDirectory: workingDirectory,
                                   completesFiles: completesFiles)
         completer.variableValues = session.variables
+        completer.host = session.options.host
         if rehearsing {
             completer.rehearse = { earlier in
                 Self.completer(for: session.rehearsal(of: earlier), workingDirectory: workingDirectory,

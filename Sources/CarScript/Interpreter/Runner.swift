@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CarFactory
 
 /// The most bytes one logical line may hold.
@@ -20,8 +17,8 @@ final class ScriptFrame {
     @exclusivity(unchecked) var lineNumber = 0
     /// The directory `source` and `save` paths in this script are relative to.
     let directory: String
-    /// The file's real path, to find `source` cycles (nil for stdin and text).
-    let identity: String?
+    /// The file's one name from its host, to find `source` cycles (nil for stdin and text).
+    let identity: [UInt8]?
     /// `FILE:LINE` of each `source` that led here, outermost first.
     let includedFrom: [String]
     /// Whether the first error ends this script (not at the prompt, nor with `--keep-going`).
@@ -29,7 +26,7 @@ final class ScriptFrame {
     /// Errors reported before this script began.
     let failuresAtStart: Int
 
-    init(source: any LineSource, directory: String, identity: String?, includedFrom: [String], session: Session) {
+    init(source: any LineSource, directory: String, identity: [UInt8]?, includedFrom: [String], session: Session) {
         self.source = source
         buffered = source as? any BufferedLineSource
         stopsOnError = !session.options.keepGoing && !source.isInteractive
@@ -63,7 +60,7 @@ extension Session {
             startHistory()
         }
         let frame = ScriptFrame(source: source, directory: path.map(directoryName) ?? ".",
-                                identity: path.flatMap(realPath), includedFrom: [], session: self)
+                                identity: path.flatMap { options.host?.identity(of: Array($0.utf8)) }, includedFrom: [], session: self)
         run(frame)
         if frames.isEmpty { endOfInput(frame) }
     }
@@ -81,7 +78,7 @@ extension Session {
         while !quitRequested {
             // At the prompt, Ctrl-C only interrupts what was running (saying where a sourced
             // file stopped); the prompt starts on a new line.
-            if interactive && stop.withdraw(SIGINT) {
+            if interactive && frame.source.withdrawInterrupt(from: stop) {
                 sink.flush()
                 frame.source.interrupted(at: interruptedAt)
                 interruptedAt = nil
@@ -309,7 +306,7 @@ extension Session {
     func report(_ error: ScriptError) {
         failureCount += 1
         guard let frame = frames.last else { return }
-        var diagnostic = frame.lines.diagnostic(error, includedFrom: frame.includedFrom)
+        var diagnostic = frame.lines.diagnostic(error, includedFrom: frame.includedFrom, width: sink.sourceWindowWidth)
         // In a script, an error inside a transaction rolls it back (see `UndoHistory.swift`).
         if history?.inTransaction == true, !atPrompt, error.kind != .reported {
             rollBackEverything()

@@ -29,8 +29,6 @@ final class Session {
     let options: EngineOptions
     /// Asked for by a signal, a closed output, or `Engine.cancellation`: looked for between lines and commands.
     let stop: StopRequest
-    /// The program around the engine, for `services`.
-    weak var host: (any EngineHost)?
     /// How many errors have been reported.
     @exclusivity(unchecked) var failureCount = 0
     /// Whether any command has failed: the run's exit status is then 1.
@@ -40,6 +38,9 @@ final class Session {
     /// Each currency's rate when the session began, in the catalog's order, so `save` writes
     /// only the rates changed since.
     let initialRates: [DecimalNumber]
+    /// The catalog the session began with (built-in, then `--catalog` files): `diff` loads a
+    /// saved session into a fresh one made from it. (Copied on write: it shares the storage.)
+    let initialCatalog: Catalog
     /// How many of the catalog's definitions were made before the session began: `save`
     /// writes the ones after.
     let definitionsBefore: Int
@@ -51,6 +52,8 @@ final class Session {
 
     /// What takes back the changes made, when kept (see `UndoHistory.swift`): nil keeps none.
     @exclusivity(unchecked) var history: UndoHistory?
+    /// How many `try`s are running: inside one, nothing is written to a file (see `WhatIf.swift`).
+    var whatIfDepth = 0
 
     /// Puts variable `name` back to `value` (nil: not set), as `undo` does; returns what it held.
     func restoreVariable(_ name: String, to value: String?) -> String? {
@@ -93,6 +96,7 @@ final class Session {
         self.catalog = catalog
         index = CatalogIndex(catalog)
         initialRates = catalog.currencies.map(\.rate)
+        initialCatalog = catalog
         definitionsBefore = catalog.definitions.count
         self.sink = sink
         self.options = options

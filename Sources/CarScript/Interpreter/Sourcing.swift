@@ -23,25 +23,17 @@ extension Session {
             throw ScriptError(.io("'source' nested more than \(maximumSourceDepth) deep: " + chain.joined(separator: " -> ")),
                               at: call.range(1))
         }
-        let identity = realPath(path)
+        let identity = options.host?.identity(of: Array(path.utf8))
         if let identity, frames.contains(where: { $0.identity == identity }) {
             throw ScriptError(.io("'source' cycle: " + chain.joined(separator: " -> ")), at: call.range(1))
         }
-        let file = name == "-" ? try standardInput(for: call) : try openFile(path, for: call)
+        let file = name == "-" ? try openStandardInput(for: call) : try openFile(path, for: call)
         let line = parent.lines.lineNumber(at: call.range(0).start)
         let failuresBefore = failureCount
         run(ScriptFrame(source: file, directory: directoryName(path), identity: identity,
                         includedFrom: parent.includedFrom + ["\(parent.lines.file):\(line)"], session: self))
         if failureCount > failuresBefore && !options.keepGoing {
             throw ScriptError(.reported, at: call.range(0))
-        }
-    }
-
-    private func standardInput(for call: Invocation) throws(ScriptError) -> any LineSource {
-        do {
-            return try openLineSource(.standardInput, stop: stop)
-        } catch {
-            throw ScriptError(.reported, at: call.range(1))
         }
     }
 }

@@ -9,7 +9,8 @@ public final class StopRequest: Sendable {
     /// No stop asked for yet.
     public init() {}
 
-    /// Asks to stop; `code` says why: a signal's number, or -1 for `Engine.cancellation`.
+    /// Asks to stop; `code` says why, in the host's terms (carfab's: a signal's number), or -1
+    /// for `Engine.cancellation`. The engine only tells 0 (no request) from the rest.
     public func request(_ code: Int32 = -1) {
         pending.store(code, ordering: .relaxed)
     }
@@ -20,8 +21,9 @@ public final class StopRequest: Sendable {
     /// Why a stop was asked for (0 if it was not).
     public var code: Int32 { pending.load(ordering: .relaxed) }
 
-    /// Takes back a pending request of `code`: Ctrl-C at a prompt stops only what was running.
-    package func withdraw(_ code: Int32) -> Bool {
+    /// Takes back a pending request of `code`, true if there was one: Ctrl-C at a prompt stops
+    /// only what was running (see ``LineSource/withdrawInterrupt(from:)``).
+    public func withdraw(_ code: Int32) -> Bool {
         pending.compareExchange(expected: code, desired: 0, ordering: .relaxed).exchanged
     }
 }

@@ -14,7 +14,7 @@ public enum CommandResult: Sendable {
     case help(HelpPage)
     /// Words joined by single spaces (`echo`).
     case echo(String)
-    /// Rows of named columns (`list`, `models`, `parts`, `currencies`, `services`).
+    /// Rows of named columns (`list`, `models`, `parts`, `currencies`, `vars`).
     case table(Table)
 }
 

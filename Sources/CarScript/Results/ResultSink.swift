@@ -11,11 +11,17 @@ public protocol ResultSink: AnyObject {
     /// Takes `echo`'s words, joined by single spaces and lent for the call only: a sink that
     /// writes them at once need not make them a `String` first.
     func receive(echo text: Span<UInt8>, from command: CommandSpec)
+    /// The most columns a diagnostic's ``Diagnostic/source`` line may take: a longer line is
+    /// shown as a window around the error, "..." marking each cut (at least 20).
+    var sourceWindowWidth: Int { get }
 }
 
 extension ResultSink {
     /// Nothing is held back.
     public func flush() {}
+
+    /// An 80-column terminal's.
+    public var sourceWindowWidth: Int { SourceLines.defaultWidth }
 
     /// The words as an owned `.echo` result.
     public func receive(echo text: Span<UInt8>, from command: CommandSpec) {

@@ -1,4 +1,5 @@
 import CarScript
+import CarfabPOSIX
 
 /// A command-line argument as the bytes it is: text and file names need not be UTF-8, and
 /// are checked (text) or used (names) as given, not with invalid bytes replaced.
@@ -94,6 +95,8 @@ public struct ProgramArguments: Equatable, Sendable {
     public var completionShell: CompletionShell?
     /// `--lsp`: serve the Language Server Protocol on standard input and output.
     public var languageServer = false
+    /// `--diff`: compare the two sessions the two files save (`carfab --diff A B`).
+    public var diff = false
     /// `--timeout SECONDS`: the most time a test file may take (nil: no limit).
     public var timeout: Double?
     /// `--filter PATTERN`, in order: run only the test files whose path one of them matches.
@@ -165,6 +168,12 @@ public struct ProgramArguments: Equatable, Sendable {
         if initFile != nil && noInit { throw UsageError(message: "--init and --no-init cannot be used together") }
         if languageServer && (!inputs.isEmpty || test || checkOnly || interactive) {
             throw UsageError(message: "--lsp reads the protocol on standard input: it takes no files, -e, -i, --check or --test")
+        }
+        if diff {
+            let files = inputs.filter { if case .file = $0 { true } else { false } }.count
+            if files != 2 || files != inputs.count || test || languageServer || checkOnly || interactive {
+                throw UsageError(message: "--diff compares two files: carfab --diff A B (no -e, -i, --check, --test or --lsp)")
+            }
         }
         if test {
             if inputs.isEmpty { throw UsageError(message: "--test needs a file or folder of tests") }

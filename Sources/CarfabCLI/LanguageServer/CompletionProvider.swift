@@ -1,5 +1,6 @@
 import CarFactory
 import CarScript
+import CarfabPOSIX
 
 /// `textDocument/completion` from the prompt's completer: the same candidates and
 /// descriptions (a command's summary, a model's type and price, an option's price change on
@@ -20,6 +21,7 @@ enum CompletionProvider {
                                   currentCar: try? engine.stock.currentLine().car, workingDirectory: analysis.directory,
                                   completesFiles: analysis.path != nil)
         completer.variableValues = Dictionary(engine.variables.map { ($0.name, $0.value) }) { _, last in last }
+        completer.host = POSIXHost()
         let completion = completer.complete(String(decoding: prefix, as: UTF8.self))
         let kind = itemKind(prefix: prefix, commands: engine.commands, verbatim: completion.verbatim)
         let typedUnits = TextDocument.utf16Count(Array(completion.typed.utf8)[...])

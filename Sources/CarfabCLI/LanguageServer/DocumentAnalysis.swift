@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CarFactory
 import CarScript
+import CarfabPOSIX
 
 /// What the engine makes of one open document: its diagnostics, exactly as
 /// `carfab --check --keep-going` reports them for the same text (the same engine options
@@ -46,6 +47,7 @@ struct DocumentAnalysis {
     /// catalog and current car are those the line would see.
     func session(before line: Int, catalog: Catalog) -> Engine {
         var options = EngineOptions()
+        options.host = POSIXHost()
         options.keepGoing = true
         options.fileAccess = Self.fileAccess
         options.environment = environment

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import CEditLine
 import CarScript
+import CarfabPOSIX
 
 /// History kept by libedit for recall: bounded, consecutive duplicates collapsed; `HistoryService` fills it and keeps the file.
 final class HistoryStore {
@@ -151,6 +152,11 @@ final class EditLineSource: LineSource {
         guard let info = cf_el_wline(editor), let buffer = info.pointee.buffer,
               let end = toCursor ? info.pointee.cursor : info.pointee.lastchar else { return nil }
         return TerminalBytes.bytes(of: UnsafeBufferPointer(start: buffer, count: buffer.distance(to: end)))
+    }
+
+    /// Ctrl-C (SIGINT, which the signal handler stored) ends what was running, not the session.
+    func withdrawInterrupt(from stop: StopRequest) -> Bool {
+        stop.withdraw(SIGINT)
     }
 
     func interrupted(at place: String?) {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CarFactory
 import CarScript
+import CarfabPOSIX
 
 /// The prompt's history: read when set up; when stopped, on every way out, this session's
 /// new commands are added to what the file holds then, so that two prompts open at once

@@ -25,6 +25,10 @@ public final class TextRenderer: ResultRenderer {
 
     public var output: Output { out }
 
+    /// A diagnostic's source line fits 80 columns, wherever it goes (a terminal's own width
+    /// would make the same error read differently from one window to the next).
+    public var sourceWindowWidth: Int { 80 }
+
     public func receive(_ result: CommandResult, from command: CommandSpec) {
         render(result, command: command)
     }

@@ -26,7 +26,7 @@ public enum ServiceState: String, Sendable {
 import CarScript
 
 /// Holds the program's services and runs their lifetimes in order.
-public final class ServiceCenter: EngineHost {
+public final class ServiceCenter {
     private var entries: [(service: any Service, state: ServiceState)] = []
 
     /// An empty center.
@@ -40,11 +40,6 @@ public final class ServiceCenter: EngineHost {
     /// Each service's name and state, in registration order.
     public var states: [(name: String, state: ServiceState)] {
         entries.map { ($0.service.name, $0.state) }
-    }
-
-    /// The states the `services` command lists.
-    public var serviceStates: [(name: String, state: String)] {
-        states.map { ($0.name, $0.state.rawValue) }
     }
 
     /// The first registered service of type `T`.

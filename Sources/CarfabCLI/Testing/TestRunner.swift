@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CarFactory
 import CarScript
+import CarfabPOSIX
 import CEditLine
 
 // `carfab --test PATH...`: every test file runs in a fresh session (the catalog, with any
@@ -75,6 +76,7 @@ enum TestRunner {
         let stop = environment.stop
         let started = now()
         var options = EngineOptions()
+        options.host = POSIXHost()
         options.keepGoing = parsed.keepGoing
         options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
         options.environment = parsed.safe ? .refused(by: "by --safe") : .reading(environment.variable)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CarScript
+import CarfabPOSIX
 
 // Finding the tests `carfab --test PATH...` runs. Folders are walked relative to their
 // descriptors (openat, fstatat, fdopendir), so no path length hides a test, and whatever

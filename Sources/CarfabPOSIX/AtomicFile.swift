@@ -4,6 +4,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CarScript
 
 /// Why a file could not be replaced.
 package enum FileWriteFailure: Error, Equatable {
@@ -140,9 +141,32 @@ package func readWhole(_ file: Int32, atMost limit: Int) throws(FileReadFailure)
     }
 }
 
-/// The process's file-creation mask, read without changing it for long (carfab has one thread).
-package func currentUmask() -> mode_t {
-    let mask = umask(0o022)
-    umask(mask)
-    return mask
+/// The process's file-creation mask, as the kernel states it in /proc/self/status (its
+/// `Umask:` line, since Linux 4.7), read without changing it: `umask(2)` only reads by
+/// setting, which would race with any other thread of a program that embeds this host.
+/// Without /proc (not mounted), the usual 022.
+package func fileCreationMask() -> mode_t {
+    guard let status = try? Directory("/proc/self").read("status", atMost: 1 << 16) else { return 0o022 }
+    return umask(inStatus: status) ?? 0o022
+}
+
+/// The mask on the `Umask:` line of a /proc/PID/status text (an octal number), if it has one.
+package func umask(inStatus status: [UInt8]) -> mode_t? {
+    let key = Array("Umask:".utf8)
+    var lineStart = 0
+    while lineStart < status.count {
+        let lineEnd = status[lineStart...].firstIndex(of: 0x0A) ?? status.count
+        if status[lineStart..<lineEnd].starts(with: key) {
+            var mask: mode_t = 0
+            var digits = 0
+            for byte in status[(lineStart + key.count)..<lineEnd] where byte != 0x09 && byte != 0x20 {
+                guard (0x30...0x37).contains(byte), digits < 4 else { return nil }
+                mask = mask * 8 + mode_t(byte - 0x30)
+                digits += 1
+            }
+            return digits > 0 ? mask : nil
+        }
+        lineStart = lineEnd + 1
+    }
+    return nil
 }

@@ -1,43 +1,15 @@
-// Paths, and saving a file, on the C library alone.
+// Saving a file by name, on the C library alone: the walk of its links (by the one link
+// rule), then the atomic replacement.
 #if canImport(Glibc)
 import Glibc
 #endif
+import CarScript
 
-/// The directory part of `path` (`.` if it has none).
-func directoryName(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    return slash == path.startIndex ? "/" : String(path[..<slash])
-}
-
-/// `path` resolved against `directory` unless it is absolute.
-func resolvePath(_ path: String, against directory: String) -> String {
-    if path.hasPrefix("/") || directory == "." { return path }
-    return directory.hasSuffix("/") ? directory + path : directory + "/" + path
-}
-
-/// The canonical absolute path of an existing file.
-func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
+/// The canonical absolute path of an existing file (a name need not be UTF-8).
+func realPath(_ path: [UInt8]) -> [UInt8]? {
+    guard let resolved = realpath(cPath(path), nil) else { return nil }
     defer { free(resolved) }
-    return String(cString: resolved)
-}
-
-/// Why a file could not be saved.
-package enum SaveFailure: Error, Equatable {
-    /// The name leads to a process's open stream (`/dev/stdout`, `/proc/PID/fd/N`), which is
-    /// never replaced: the file it writes to would lose what was written there before.
-    case stream
-    /// Anything else, in words ("it is a directory", "Permission denied").
-    case reason(String)
-
-    /// What to say of a failed save to `path`; `streamAdvice` follows the words for `.stream`.
-    package func message(saving path: [UInt8], streamAdvice: String) -> String {
-        let shown = String(decoding: path, as: UTF8.self)
-        return switch self {
-        case .stream: "cannot save '\(shown)': it is a process's open stream (a link in /proc), not a file; \(streamAdvice)"
-        case .reason(let reason): "cannot save '\(shown)': \(reason)"
-        }
-    }
+    return Array(UnsafeBufferPointer(start: resolved, count: strlen(resolved))).map { UInt8(bitPattern: $0) }
 }
 
 /// Saves `bytes` as the file at `path` (a name need not be UTF-8) the way an editor does:
@@ -48,7 +20,7 @@ package enum SaveFailure: Error, Equatable {
 ///
 /// The links are walked from open directories (`fstatat`, `readlinkat`, `openat`), so the
 /// folder a link was judged in is the folder the file is written in.
-func save(_ bytes: [UInt8], to path: [UInt8], stop: StopRequest) throws(SaveFailure) {
+package func save(_ bytes: [UInt8], to path: [UInt8], stop: StopRequest) throws(SaveFailure) {
     let start = splitPath(path)
     var name = start.name
     var mustBeFolder = start.mustBeFolder
@@ -101,7 +73,7 @@ func save(_ bytes: [UInt8], to path: [UInt8], stop: StopRequest) throws(SaveFail
             let owner = existing.st_uid != geteuid() || existing.st_gid != getegid() ? (existing.st_uid, existing.st_gid) : nil
             try directory.replace(name, with: bytes, mode: existing.st_mode & 0o7777, owner: owner, stop: stop)
         } else {
-            try directory.replace(name, with: bytes, mode: 0o644 & ~currentUmask(), stop: stop)
+            try directory.replace(name, with: bytes, mode: 0o644 & ~fileCreationMask(), stop: stop)
         }
     } catch {
         throw .reason(error.text)

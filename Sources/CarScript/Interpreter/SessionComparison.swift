@@ -1,0 +1,262 @@
+import CarFactory
+
+// `diff FILE [FILE]` and `carfab --diff A B`: two sessions compared by meaning, not text. A
+// saved session is loaded by running it in a fresh session made from the catalog this one
+// began with, which may read files but never write one (a `save` in it is an error, not a
+// write), prints nothing, and stops at its first error.
+
+/// What a comparison looks at in a session: its catalog, stock and variables.
+struct SessionContents {
+    let catalog: Catalog
+    let stock: StockLedger
+    let variables: [String: String]
+    let variableNames: [String]
+
+    init(_ session: Session) {
+        catalog = session.catalog
+        stock = session.stock
+        variables = session.variables
+        variableNames = session.variableNames
+    }
+}
+
+/// Why a session could not be loaded to compare: the first error its script reported.
+struct LoadFailure: Error {
+    let diagnostic: Diagnostic
+}
+
+extension Session {
+    /// Runs `source` in a fresh session made from the catalog this one began with, reading
+    /// files as this one may but writing none; its contents, or its first error.
+    func load(_ source: any LineSource) throws(LoadFailure) -> SessionContents {
+        var options = EngineOptions()
+        options.host = self.options.host
+        options.environment = self.options.environment
+        options.stop = stop
+        options.fileAccess = switch self.options.fileAccess {
+        case .allowed: .readOnly(otherwiseRefusedBy: "while loading a session to compare")
+        case let other: other
+        }
+        let errors = FirstError()
+        let loaded = Session(catalog: initialCatalog, sink: errors, options: options, commands: commands)
+        loaded.run(source)
+        if let diagnostic = errors.diagnostic { throw LoadFailure(diagnostic: diagnostic) }
+        return SessionContents(loaded)
+    }
+
+    /// `diff FILE [FILE]`: the first file against the second, or against this session.
+    func compare(_ call: Invocation) throws(ScriptError) {
+        try admitFiles(for: call)
+        let first = try load(argument: 1, of: call)
+        let second = call.word(2).isEmpty ? SessionContents(self) : try load(argument: 2, of: call)
+        emit(.table(SessionComparison.table(first, second)), call)
+    }
+
+    /// The session saved in the file argument `index` of `call` names.
+    private func load(argument index: Int, of call: Invocation) throws(ScriptError) -> SessionContents {
+        let name = call.word(index)
+        let source: any LineSource
+        do throws(ScriptError) {
+            source = try openFile(filePath(name, for: call), for: call)
+        } catch {
+            // The file gate places its errors at argument 1.
+            guard index != 1, error.range == call.range(1) else { throw error }
+            var moved = ScriptError(error.kind, at: call.range(index))
+            moved.notes = error.notes
+            throw moved
+        }
+        do throws(LoadFailure) {
+            return try load(source)
+        } catch {
+            let place = error.diagnostic.line > 0 ? "\(error.diagnostic.file):\(error.diagnostic.line): " : ""
+            throw ScriptError(.io("cannot load '\(name)' to compare: \(place)\(error.diagnostic.message)"), at: call.range(index))
+        }
+    }
+}
+
+/// Keeps the first error a loaded session reports, and nothing else.
+private final class FirstError: ResultSink {
+    var diagnostic: Diagnostic?
+    func receive(_ result: CommandResult, from command: CommandSpec) {}
+    func receive(_ diagnostic: Diagnostic) {
+        if diagnostic.severity == .error && self.diagnostic == nil { self.diagnostic = diagnostic }
+    }
+}
+
+/// The differences between two sessions, as rows: what changed (`added`, `removed`,
+/// `changed`), what it is (`model`, `option`, `rule`, `currency`, `rate`, `variable`, `line`,
+/// `current line`, `total`), its name, how it is in the first and in the second, and for
+/// amounts the difference. Sessions that are the same give no rows.
+package enum SessionComparison {
+    static func table(_ first: SessionContents, _ second: SessionContents) -> Table {
+        var rows: [[Table.Cell]] = []
+        func row(_ change: String, _ what: String, _ name: String, _ before: String?, _ after: String?,
+                 _ difference: String? = nil) {
+            rows.append([.text(change), .text(what), .text(name), before.map { .text($0) } ?? .none,
+                         after.map { .text($0) } ?? .none, difference.map { .text($0) } ?? .none])
+        }
+        func compare(_ what: String, _ a: [(key: String, name: String, text: String)],
+                     _ b: [(key: String, name: String, text: String)]) {
+            let second = Dictionary(b.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+            let first = Dictionary(a.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+            for item in a {
+                if let other = second[item.key] {
+                    if other.text != item.text { row("changed", what, item.name, item.text, other.text) }
+                } else {
+                    row("removed", what, item.name, item.text, nil)
+                }
+            }
+            for item in b where first[item.key] == nil { row("added", what, item.name, nil, item.text) }
+        }
+        compare("model", models(first.catalog), models(second.catalog))
+        compare("option", options(first.catalog), options(second.catalog))
+        compare("rule", rules(first.catalog), rules(second.catalog))
+        compare("currency", currencies(first.catalog), currencies(second.catalog))
+        compare("rate", rates(first.catalog, shared: second.catalog), rates(second.catalog, shared: first.catalog))
+        compare("variable", first.variableNames.map { ($0, $0, first.variables[$0] ?? "") },
+                second.variableNames.map { ($0, $0, second.variables[$0] ?? "") })
+        let catalogRows = rows.count
+        compareLines(first.stock, second.stock) { change, number, before, after, difference in
+            row(change, "line", number, before, after, difference)
+        }
+        let linesDiffer = rows.count > catalogRows
+        if first.stock.currentNumber != second.stock.currentNumber {
+            row("changed", "current line", "", first.stock.currentNumber.map(String.init) ?? "none",
+                second.stock.currentNumber.map(String.init) ?? "none")
+        }
+        if linesDiffer || first.stock.valueMinorUnits != second.stock.valueMinorUnits {
+            let a = first.stock, b = second.stock
+            row(a.valueMinorUnits == b.valueMinorUnits && a.carCount == b.carCount ? "same" : "changed", "total", "",
+                total(a), total(b), signed(b.valueMinorUnits &- a.valueMinorUnits))
+        }
+        var table = Table([.init("change"), .init("what"), .init("name"), .init("first"), .init("second"),
+                           .init("difference", alignRight: true)])
+        for item in rows { table.append(item) }
+        return table
+    }
+
+    private static func total(_ stock: StockLedger) -> String {
+        "\(stock.carCount) car\(stock.carCount == 1 ? "" : "s"), \(Money.base(stock.valueMinorUnits))"
+    }
+
+    private static func signed(_ minorUnits: Int64) -> String {
+        (minorUnits < 0 ? "" : "+") + Money.base(minorUnits).description
+    }
+
+    private static func models(_ catalog: Catalog) -> [(key: String, name: String, text: String)] {
+        catalog.definitions.compactMap {
+            guard case .model(let model) = $0 else { return nil }
+            return (nameKey(model.name), model.name, SessionScript.definition(of: model))
+        }
+    }
+
+    private static func options(_ catalog: Catalog) -> [(key: String, name: String, text: String)] {
+        catalog.definitions.compactMap {
+            guard case .option(let option) = $0 else { return nil }
+            return ("\(option.family.rawValue) \(nameKey(option.name))", "\(option.family.rawValue) \(option.name)",
+                    SessionScript.definition(of: option))
+        }
+    }
+
+    private static func rules(_ catalog: Catalog) -> [(key: String, name: String, text: String)] {
+        catalog.definitions.compactMap {
+            guard case .rule(let rule) = $0 else { return nil }
+            let text = SessionScript.definition(of: rule)
+            return (nameKey(text), text, text)
+        }
+    }
+
+    /// Currencies without their rates (a rate is compared on its own).
+    private static func currencies(_ catalog: Catalog) -> [(key: String, name: String, text: String)] {
+        catalog.currencies.map {
+            (nameKey($0.code), $0.code, "currency \(SessionScript.word($0.code)) \(SessionScript.quoted($0.symbol)) digits \($0.digits)")
+        }
+    }
+
+    /// The rates of the currencies both catalogs have (one only the other has is added or removed whole).
+    private static func rates(_ catalog: Catalog, shared other: Catalog) -> [(key: String, name: String, text: String)] {
+        let codes = Set(other.currencies.map { nameKey($0.code) })
+        return catalog.currencies.filter { codes.contains(nameKey($0.code)) }.map { (nameKey($0.code), $0.code, "\($0.rate)") }
+    }
+
+    /// Stock lines, matched as diff(1) matches lines (the fewest added and removed); in each
+    /// run of lines removed and added, a line removed and one added of the same model (else
+    /// at the same place in the run) are one line changed.
+    private static func compareLines(_ first: StockLedger, _ second: StockLedger,
+                                     _ report: (String, String, String?, String?, String?) -> Void) {
+        let a = lines(first)
+        let b = lines(second)
+        let difference = b.map(\.key).difference(from: a.map(\.key))
+        var removed = Set<Int>()
+        var inserted = Set<Int>()
+        for change in difference {
+            switch change {
+            case .remove(let offset, _, _): removed.insert(offset)
+            case .insert(let offset, _, _): inserted.insert(offset)
+            }
+        }
+        var i = 0, j = 0
+        while i < a.count || j < b.count {
+            guard (i < a.count && removed.contains(i)) || (j < b.count && inserted.contains(j)) else {
+                i += 1
+                j += 1
+                continue
+            }
+            // One run: the lines removed here and the lines added here.
+            var gone: [Int] = []
+            var new: [Int] = []
+            while i < a.count && removed.contains(i) { gone.append(i); i += 1 }
+            while j < b.count && inserted.contains(j) { new.append(j); j += 1 }
+            var partner = [Int?](repeating: nil, count: gone.count)
+            var taken = Set<Int>()
+            for (index, line) in gone.enumerated() {
+                if let match = new.first(where: { !taken.contains($0) && b[$0].model == a[line].model }) {
+                    partner[index] = match
+                    taken.insert(match)
+                }
+            }
+            var left = new.filter { !taken.contains($0) }[...]
+            for index in gone.indices where partner[index] == nil {
+                guard let next = left.popFirst() else { break }
+                partner[index] = next
+                taken.insert(next)
+            }
+            for (index, line) in gone.enumerated() {
+                if let match = partner[index] {
+                    report("changed", "\(line + 1) -> \(match + 1)", a[line].text, b[match].text, signed(b[match].value &- a[line].value))
+                } else {
+                    report("removed", "\(line + 1)", a[line].text, nil, signed(0 &- a[line].value))
+                }
+            }
+            for line in new where !taken.contains(line) {
+                report("added", "\(line + 1)", nil, b[line].text, signed(b[line].value))
+            }
+        }
+    }
+
+    /// Each line as what it is (model, parts, count), written as `save` writes it, and its value.
+    private static func lines(_ stock: StockLedger) -> [(key: String, model: String, text: String, value: Int64)] {
+        var made: [Int32: (key: String, model: String, set: String, unit: Int64)] = [:]
+        var lines: [(key: String, model: String, text: String, value: Int64)] = []
+        lines.reserveCapacity(stock.lineCount)
+        for number in stride(from: 1, through: stock.lineCount, by: 1) {
+            let (id, count) = stock.entry(number)
+            let known: (key: String, model: String, set: String, unit: Int64)
+            if let found = made[id] {
+                known = found
+            } else {
+                let car = Car(configuration: stock.configuration(id))
+                let changes = PartFamily.allCases.filter { car.part(of: $0) !== car.factory.defaultPart(of: $0) }
+                known = (PartFamily.allCases.map { nameKey(car.part(of: $0).name) }.joined(separator: "|") + "|" + nameKey(car.factory.model),
+                         SessionScript.word(car.factory.model),
+                         changes.map { "\($0) \(SessionScript.word(car.part(of: $0).name))" }.joined(separator: " "),
+                         car.priceMinorUnits)
+                made[id] = known
+            }
+            let value = known.unit.multipliedReportingOverflow(by: count).partialValue
+            let text = "car \(known.model) \(count)" + (known.set.isEmpty ? "" : "; set " + known.set)
+            lines.append((known.key + "|\(count)", known.model, text + " (\(Money.base(value)))", value))
+        }
+        return lines
+    }
+}

@@ -1,0 +1,64 @@
+import CarFactory
+
+// `try COMMAND`: runs one command as a what-if and shows what it would do, then takes all of
+// it back. The command runs against the session as it stands (inside an open transaction,
+// with that transaction's changes), but with an undo history of its own swapped in, so that
+// what it changes is recorded there and nowhere else: taking it back leaves the session's own
+// history, its open transactions and its redo steps exactly as they were. `try` is therefore
+// never an undo step, and a `try` inside a transaction is not part of it.
+
+extension Session {
+    /// `try COMMAND...`: runs COMMAND, shows the change in cars and in total value (in the base
+    /// currency), and leaves the session as it was. A failed COMMAND is `try`'s error.
+    func whatIf(_ call: Invocation) throws(ScriptError) {
+        guard case .words(let tokens) = call.value(1), !tokens.isEmpty else {
+            let end = call.range(0).end
+            throw ScriptError(.missingArgument("a COMMAND", usage: call.spec.usage), at: SourceRange(end, end + 1))
+        }
+        let lexer = call.lexerRef.takeUnretainedValue()
+        let nameToken = lexer.tokens[tokens.lowerBound]
+        if let position = commands.position(of: lexer.word(nameToken)),
+           case let spec = commands.specs[position], spec.group == .history {
+            throw ScriptError(.refused("'try' tries a change, and '\(spec.name)' changes the history itself: to try several changes together, use 'begin' ... 'rollback'"),
+                              at: nameToken.range)
+        }
+        let carsBefore = stock.carCount
+        let valueBefore = stock.valueMinorUnits
+        let keptHistory = history
+        let keptJournal = stock.journal
+        let keptQuit = (quitRequested, requestedExitStatus)
+        history = UndoHistory()
+        history?.ledgerBytesMark = stock.journaledLedgerBytes
+        stock.journal = []
+        whatIfDepth += 1
+        var failure: ScriptError?
+        do {
+            try execute(tokens, lexer: lexer)
+        } catch {
+            failure = error
+        }
+        let carsAfter = stock.carCount
+        let valueAfter = stock.valueMinorUnits
+        drainStock()
+        takeBackEverything()
+        whatIfDepth -= 1
+        history = keptHistory
+        stock.journal = keptJournal
+        (quitRequested, requestedExitStatus) = keptQuit
+        if let failure { throw failure }
+        emit(.table(Self.whatIfTable(cars: (carsBefore, carsAfter), value: (valueBefore, valueAfter))), call)
+    }
+
+    /// Before, after and the change, in cars and in value (the base currency).
+    private static func whatIfTable(cars: (Int64, Int64), value: (Int64, Int64)) -> Table {
+        var table = Table([.init("", key: "stock"), .init("cars", alignRight: true),
+                           .init("total value", alignRight: true)])
+        table.append([.text("before"), .integer(cars.0), .money(.base(value.0))])
+        table.append([.text("after"), .integer(cars.1), .money(.base(value.1))])
+        let carChange = cars.1 - cars.0
+        let valueChange = value.1 - value.0
+        table.append([.text("change"), .text((carChange < 0 ? "" : "+") + String(carChange)),
+                      .text((valueChange < 0 ? "" : "+") + Money.base(valueChange).description)])
+        return table
+    }
+}

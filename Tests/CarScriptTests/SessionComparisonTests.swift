@@ -1,0 +1,144 @@
+import CarFactory
+import Foundation
+import Testing
+import CarScript
+
+/// `diff FILE [FILE]`: a session saved and compared with itself is the same; after one change,
+/// the comparison names exactly that change.
+@Suite struct SessionComparisonTests {
+    typealias SplitMix = SessionStateDifferentialTests.SplitMix
+
+    /// The comparison's rows as (change, what, name), or nil if `diff` printed no table.
+    static func rows(_ run: Evaluation) -> [(change: String, what: String, name: String)]? {
+        guard case .table(let table)? = run.results.last?.result else { return nil }
+        return table.rows.map { row in
+            let texts = row.prefix(3).map { cell -> String in if case .text(let text) = cell { text } else { "" } }
+            return (texts[0], texts[1], texts[2])
+        }
+    }
+
+    /// An engine whose files are `files`, in memory.
+    static func engine(_ files: MemoryHost = MemoryHost(), keepGoing: Bool = true) -> Engine {
+        var options = EngineOptions()
+        options.keepGoing = keepGoing
+        options.keepsUndoHistory = true
+        options.host = files
+        return Engine(options: options)
+    }
+
+    @Test func each_kind_of_difference_is_named() throws {
+        let engine = Self.engine()
+        let first = "a.carfab"
+        let second = "b.carfab"
+        let run = engine.evaluate("""
+            car sports; car suv 2; car compact; var who Ann; save \(first)
+            remove 1; select 1; set drivetrain rear; rate GBP 0.5; var who Bo
+            option drivetrain hybrid "H" price 10; model roadster "R" price 40000 floorplan short suspension race drivetrain rear
+            currency CHF "CHF " digits 2 rate 0.88; forbid drivetrain rear with floorplan standard; save \(second)
+            diff \(first); diff \(first) \(second); diff \(second) \(second); diff \(second)
+            """)
+        #expect(run.diagnostics.isEmpty, "\(run.diagnostics.map(\.message))")
+        let expected = [
+            ("added", "model", "roadster"), ("added", "option", "drivetrain hybrid"),
+            ("added", "rule", "forbid drivetrain rear with floorplan standard"), ("added", "currency", "CHF"),
+            ("changed", "rate", "GBP"), ("changed", "variable", "who"),
+            ("removed", "line", "1"), ("changed", "line", "2 -> 1"), ("changed", "current line", ""),
+            ("changed", "total", ""),
+        ]
+        guard case .table(let fromFile) = run.results[0].result, case .table(let fromFiles) = run.results[1].result,
+              case .table(let same) = run.results[2].result, case .table(let now) = run.results[3].result else {
+            Issue.record("diff printed no tables: \(run.results.map(\.command))")
+            return
+        }
+        for table in [fromFile, fromFiles] {
+            let rows = table.rows.map { row in row.prefix(3).map { if case .text(let text) = $0 { text } else { "" } } }
+            #expect(rows == expected.map { [$0.0, $0.1, $0.2] })
+        }
+        #expect(same.rowCount == 0)
+        #expect(now.rowCount == 0)
+        // The total: the first's value, the second's, and the difference.
+        let total = fromFile.row(fromFile.rowCount - 1).suffix(3).map { if case .text(let text) = $0 { text } else { "" } }
+        #expect(total == ["4 cars, $260,085.00", "3 cars, $186,785.00", "-$73,300.00"])
+    }
+
+    @Test func loading_writes_nothing_and_a_failure_names_its_place() throws {
+        let files = MemoryHost(["saving.carfab": "car sports\nsave written.carfab\n", "plain.carfab": "car sports\n"])
+        let run = Self.engine(files).evaluate("diff saving.carfab")
+        #expect(run.diagnostics.map(\.message) == [
+            "cannot load 'saving.carfab' to compare: saving.carfab:2: 'save' writes files and is refused while loading a session to compare",
+        ])
+        #expect(files.files["written.carfab"] == nil)
+        var safe = EngineOptions()
+        safe.host = files
+        safe.fileAccess = .refused(by: "by --safe")
+        #expect(Engine(options: safe).evaluate("diff plain.carfab").diagnostics.map(\.id) == ["refused"])
+        let missing = Self.engine(files).evaluate("diff plain.carfab nowhere.carfab")
+        #expect(missing.diagnostics.map(\.column) == [19])
+        // A file sourced by the one compared is read through the same host.
+        files.files["outer.carfab"] = Array("source plain.carfab\ncar suv\n".utf8)
+        let nested = Self.engine(files).evaluate("car sports; car suv; diff outer.carfab")
+        #expect(nested.diagnostics.isEmpty, "\(nested.diagnostics.map(\.message))")
+        #expect(Self.rows(nested)?.isEmpty == true)
+    }
+
+    /// The kind of row one change makes: what it changes, and how.
+    static func expectedRow(for command: String) -> (change: String, what: String)? {
+        switch command.split(separator: " ").first.map(String.init) ?? "" {
+        case "option": ("added", "option")
+        case "model": ("added", "model")
+        case "currency": ("added", "currency")
+        case "forbid": ("added", "rule")
+        case "rate": ("changed", "rate")
+        case "car": ("added", "line")
+        case "set": ("changed", "line")
+        case "remove", "clear": ("removed", "line")
+        case "select": ("changed", "current line")
+        case "var": nil  // added or changed
+        default: nil
+        }
+    }
+
+    /// Random sessions (definitions, rates, clears, selects, failing commands), saved; then one
+    /// random change that changes what `save` writes: `diff` names it and nothing else.
+    @Test(arguments: Array(1...30) as [UInt64])
+    func one_change_is_named_exactly(seed: UInt64) throws {
+        let file = "saved.carfab"
+        var random = SplitMix(state: seed &* 0x51ED)
+        var serial = 0
+        var checked = 0
+        let engine = Self.engine()
+        for step in 0..<40 {
+            engine.evaluate(UndoHistoryTests.command(&random, serial: &serial))
+            let before = UndoHistoryTests.saved(engine)
+            try #require(engine.evaluate("save \(file)").diagnostics.isEmpty)
+            let same = engine.evaluate("diff \(file)")
+            #expect(Self.rows(same)?.isEmpty == true, "seed \(seed) step \(step): \(same.diagnostics.map(\.message))")
+            let lines = engine.stock.lineCount
+            let change = UndoHistoryTests.command(&random, serial: &serial)
+            guard engine.evaluate(change).diagnostics.isEmpty, UndoHistoryTests.saved(engine) != before else { continue }
+            checked += 1
+            let run = engine.evaluate("diff \(file)")
+            guard let rows = Self.rows(run) else {
+                Issue.record("seed \(seed) step \(step): \(change): no table, \(run.diagnostics.map(\.message))")
+                continue
+            }
+            let named = rows.filter { $0.what != "total" && !($0.what == "current line" && change.hasPrefix("select") == false) }
+            let description = "seed \(seed) step \(step): \(change) gave \(rows)"
+            if change.hasPrefix("clear") {
+                #expect(named.count == lines && named.allSatisfy { $0.change == "removed" && $0.what == "line" }, "\(description)")
+            } else if change.hasPrefix("var") {
+                #expect(named.count == 1 && named.first?.what == "variable"
+                        && named.first?.name == change.split(separator: " ")[1].description, "\(description)")
+            } else if let expected = Self.expectedRow(for: change) {
+                #expect(named.count == 1 && named.first?.change == expected.change && named.first?.what == expected.what,
+                        "\(description)")
+            } else {
+                Issue.record("unexpected change \(change)")
+            }
+            // A change to the stock says what it did to the total; any other leaves it out.
+            let stockChange = ["car", "set", "remove", "clear", "select"].contains { change.hasPrefix($0) }
+            #expect(rows.contains { $0.what == "total" } == (stockChange && !change.hasPrefix("select")), "\(description)")
+        }
+        #expect(checked >= 5, "seed \(seed): only \(checked) changes checked")
+    }
+}
