@@ -6,7 +6,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CarScript
+import CarfabPOSIX
 
 enum HistoryFile {
     /// The first line of every libedit history file.
