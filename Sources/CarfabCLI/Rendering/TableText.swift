@@ -9,7 +9,8 @@ import CarScript
 /// in columns and is copied as it is; numbers and amounts are formatted into a few bytes on
 /// the stack. Only a cell that needs escaping or holds wider characters goes through
 /// `DisplayText`. Per stock line this took `list` from 38,800 instructions (33x a `show`)
-/// to the figure in ARCHITECTURE.md's table of budgets (callgrind, 10^4 lines).
+/// to 9,700 (8.3x; callgrind, `Scripts/bench instructions`, 10^4 lines). Most of what is
+/// left is making each row's cells twice (once per pass) and copying them out of the row.
 struct TableText {
     private let table: Table
     /// The amount formatter of the currency last written, kept while the currency is the same.
