@@ -63,6 +63,14 @@ package final class ByteBuffer {
         held += 1
     }
 
+    /// Appends `count` copies of `byte` (blanks that pad a table's cell).
+    @inlinable @inline(__always) package func append(_ byte: UInt8, count: Int) {
+        precondition(count >= 0, "a negative count")
+        if held + count > capacity { grow(to: held + count) }
+        (storage + held).initialize(repeating: byte, count: count)
+        held += count
+    }
+
     /// Appends bytes.
     @inlinable package func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }

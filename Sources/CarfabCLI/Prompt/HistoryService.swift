@@ -80,14 +80,10 @@ final class HistoryService: Service {
         }
         let path = location.path
         let entries = read(path) { () throws(FileReadFailure) in
-            let file = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-            if file < 0 && errno == ENOENT { return nil }
-            guard file >= 0 else { throw errno == ELOOP ? .link : .system(errno) }
-            defer { close(file) }
-            return try readWhole(file, atMost: Self.readLimit)
+            try Self.lastEntries(of: open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC))
         }
         guard let entries else { return }
-        for entry in entries.suffix(Self.size) {
+        for entry in entries {
             store?.add(entry)
             last = entry
         }
@@ -133,7 +129,7 @@ final class HistoryService: Service {
             }
             defer { flock(directory.fd, LOCK_UN) }
             guard let onDisk = read(path, { () throws(FileReadFailure) in
-                try directory.read(location.file, atMost: Self.readLimit)
+                try Self.lastEntries(of: openat(directory.fd, location.file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC))
             }) else { return }
             var merged = onDisk
             for entry in added where entry != merged.last { merged.append(entry) }
@@ -143,16 +139,33 @@ final class HistoryService: Service {
         }
     }
 
+    /// The last `size` entries of the history file `file` is open on (closed here), read a
+    /// block at a time; nil if there is no file (`file` is -1 with ENOENT), or it is not history.
+    private static func lastEntries(of file: Int32) throws(FileReadFailure) -> HistoryEntries {
+        if file < 0 && errno == ENOENT { return .none }
+        guard file >= 0 else { throw errno == ELOOP ? .link : .system(errno) }
+        defer { close(file) }
+        return try HistoryFile.lastEntries(size, of: file, atMost: readLimit).map { .entries($0) } ?? .notHistory
+    }
+
+    /// What a history file holds: nothing (there is none), entries, or it is not a history file.
+    private enum HistoryEntries {
+        case none
+        case entries([[UInt8]])
+        case notHistory
+    }
+
     /// The entries of the file at `path` as `load` reads it; nil, with a warning and the file
     /// left alone from then on, if it cannot be read as history. A missing file has none.
-    private func read(_ path: String, _ load: () throws(FileReadFailure) -> [UInt8]?) -> [[UInt8]]? {
+    private func read(_ path: String, _ load: () throws(FileReadFailure) -> HistoryEntries) -> [[UInt8]]? {
         do throws(FileReadFailure) {
-            guard let bytes = try load() else { return [] }
-            guard let entries = HistoryFile.entries(of: bytes) else {
+            switch try load() {
+            case .none: return []
+            case .entries(let entries): return entries
+            case .notHistory:
                 refuse("cannot read history file '\(path)': it is not a carfab history file; it is left as it is")
                 return nil
             }
-            return entries
         } catch {
             switch error {
             case .link: refuse("history file '\(path)' is a symbolic link; it is neither read nor written")

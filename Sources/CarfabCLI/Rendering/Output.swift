@@ -105,6 +105,22 @@ public final class Output {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Appends `count` blanks.
+    func appendBlanks(_ count: Int) {
+        if count > 0 { waitingBytes.append(0x20, count: count) }
+    }
+
+    /// Ends the line that began at `start` in the waiting bytes: drops its trailing blanks
+    /// and appends a line break.
+    func endLine(from start: Int) {
+        var end = waitingBytes.count
+        waitingBytes.withSpan { bytes in
+            while end > start && bytes[end - 1] == 0x20 { end -= 1 }
+        }
+        waitingBytes.removeAll(from: end)
+        waitingBytes.append(0x0A)
+    }
+
     /// Lets `body` write up to `maximum` bytes in place; it returns how many it wrote.
     func write(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         waitingBytes.write(upTo: maximum, body)

@@ -99,7 +99,7 @@ public final class TextRenderer: ResultRenderer {
             out.write(text)
             out.append(0x0A)
         case .table(let table):
-            write(table)
+            TableText.write(table, to: out)
         }
         out.flushIfFull()
     }
@@ -189,59 +189,6 @@ public final class TextRenderer: ResultRenderer {
             let length = formatter.write(minorUnits, to: bytes)
             bytes[length] = 0x0A
             return length + 1
-        }
-    }
-
-    /// Writes a table in aligned columns, in two passes over its rows: one to measure, one to
-    /// write. No row is kept, so the memory a table takes does not grow with its rows.
-    private func write(_ table: Table) {
-        if table.rowCount == 0 {
-            if let message = table.emptyMessage { out.write(message + "\n") }
-            return
-        }
-        // A column with no value in any row (seats, when no floorplan is listed) is left out.
-        // Widths in columns as the terminal draws them (wide characters two, combining marks none).
-        var widths = table.columns.map { DisplayText.width($0.title) }
-        var used = [Bool](repeating: false, count: table.columns.count)
-        for index in 0..<table.rowCount {
-            for (column, cell) in table.row(index).enumerated() {
-                if case .none = cell { continue }
-                used[column] = true
-                widths[column] = max(widths[column], DisplayText.width(Self.text(cell)))
-            }
-        }
-        let shown = table.columns.indices.filter { used[$0] }
-        writeRow(shown.map { table.columns[$0].title }, shown.map { table.columns[$0] }, shown.map { widths[$0] })
-        let columns = shown.map { table.columns[$0] }
-        let shownWidths = shown.map { widths[$0] }
-        for index in 0..<table.rowCount {
-            let row = table.row(index)
-            writeRow(shown.map { Self.text(row[$0]) }, columns, shownWidths)
-            out.flushIfFull()
-        }
-    }
-
-    private func writeRow(_ row: [String], _ columns: [Table.Column], _ widths: [Int]) {
-        var line = ""
-        for (index, cell) in row.enumerated() {
-            let padding = String(repeating: " ", count: max(widths[index] - DisplayText.width(cell), 0))
-            if index > 0 { line += "  " }
-            line += columns[index].alignRight ? padding + cell : cell + padding
-        }
-        while line.last == " " { line.removeLast() }
-        out.write(line + "\n")
-    }
-
-    private static func text(_ cell: Table.Cell) -> String {
-        switch cell {
-        // Names come from scripts: their control characters are shown escaped, so a cell
-        // is one line and cannot drive the terminal.
-        case .text(let text): DisplayText.escaped(text)
-        case .integer(let value): String(value)
-        case .money(let money): DisplayText.escaped(money.description)
-        case .names(let names): DisplayText.escaped(names.joined(separator: ", "))
-        case .flag(let on): on ? "*" : ""
-        case .none: ""
         }
     }
 }
