@@ -35,7 +35,8 @@ import Testing
 
     @Test func keywordsAndPlaceholdersReadAsBefore() {
         let model = CommandTable.standard.lookup("model")
-        #expect(model?.usage == "model NAME \"CAR TYPE\" price AMOUNT floorplan OPTION suspension OPTION drivetrain OPTION")
+        #expect(model?.usage == "model NAME \"CAR TYPE\" price AMOUNT floorplan OPTION suspension OPTION drivetrain OPTION [FAMILY OPTION]...")
+        #expect(CommandTable.standard.lookup("family")?.usage == "family NAME \"SHOWN AS\" default OPTION \"OPTION SHOWN AS\" [price AMOUNT]")
         #expect(CommandTable.standard.lookup("echo")?.usage == "echo [TEXT...]")
     }
 }
