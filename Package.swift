@@ -27,7 +27,7 @@ let package = Package(
         .library(name: "CarFactory", targets: ["CarFactory"]),
         // The engine's host on a POSIX system (files, standard input, folders), as carfab has it.
         .library(name: "CarfabPOSIX", targets: ["CarfabPOSIX"]),
-        .executable(name: "carfab", targets: ["carfab"]),
+        .executable(name: "carfab", targets: ["carfab"])
     ],
     targets: [
         .target(name: "CarFactory"),
@@ -35,13 +35,17 @@ let package = Package(
         // The platform, outside the engine: what CarScript asks of its `EngineHost`, by the C
         // library (and the rules carfab's program edge shares with it: links, atomic writes).
         .target(name: "CarfabPOSIX", dependencies: ["CarScript"]),
-        .target(name: "CEditLine", linkerSettings: [
-            .linkedLibrary("edit"), .linkedLibrary("tinfo"), .linkedLibrary("bsd"), .linkedLibrary("md"),
-        ]),
+        .target(
+            name: "CEditLine",
+            linkerSettings: [
+                .linkedLibrary("edit"), .linkedLibrary("tinfo"), .linkedLibrary("bsd"), .linkedLibrary("md")
+            ]),
         .target(name: "CarfabCLI", dependencies: ["CarScript", "CarFactory", "CarfabPOSIX", "CEditLine"]),
-        .executableTarget(name: "carfab", dependencies: ["CarfabCLI"], linkerSettings: [
-            .unsafeFlags(["-static-executable", "-use-ld=lld"], .when(configuration: .release)),
-        ]),
+        .executableTarget(
+            name: "carfab", dependencies: ["CarfabCLI"],
+            linkerSettings: [
+                .unsafeFlags(["-static-executable", "-use-ld=lld"], .when(configuration: .release))
+            ]),
         .executableTarget(name: "embed-example", dependencies: ["CarScript"], path: "Examples/Embed"),
         // What each fuzz input must keep: built with the package so it cannot stop building,
         // run over the corpus by the tests, and linked into libFuzzer's entry by Scripts/fuzz.
@@ -50,10 +54,14 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarFactoryTests", dependencies: ["CarFactory"]),
         .testTarget(name: "CarScriptTests", dependencies: ["CarScript", "CarFactory"]),
-        .testTarget(name: "CarfabCLITests", dependencies: ["CarfabCLI", "CarScript", "CarFactory", "CarfabPOSIX", "TestSupport",
-                                                           "CarfabFuzz"],
-                    exclude: ["Expected"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["FuzzRegressions", "junit.xsd"]),
+        .testTarget(
+            name: "CarfabCLITests",
+            dependencies: [
+                "CarfabCLI", "CarScript", "CarFactory", "CarfabPOSIX", "TestSupport",
+                "CarfabFuzz"
+            ],
+            exclude: ["Expected"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["FuzzRegressions", "junit.xsd"])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,5 @@
+import CarfabFuzz
+
 // libFuzzer's entry, built by Scripts/fuzz: each input goes to `checkFuzzInput` (Fuzz/Case,
 // a target of the package, which the tests also run over the corpus), or with
 // CARFAB_FUZZ_TARGET=lsp (`Scripts/fuzz --lsp`) to `checkLanguageServerInput`; a finding
@@ -5,7 +7,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CarfabFuzz
 
 /// Which check the inputs go to, read once.
 private let languageServer = getenv("CARFAB_FUZZ_TARGET").map { String(cString: $0) } == "lsp"

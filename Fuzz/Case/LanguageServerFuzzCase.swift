@@ -23,7 +23,8 @@ public func checkLanguageServerInput(_ input: [UInt8]) throws(FuzzFinding) {
     guard status == 0 || status == 1 else { throw FuzzFinding(description: "exit status \(status)") }
     let (bodies, rest) = LanguageServerFuzzing.messages(in: out)
     guard rest.isEmpty else {
-        throw FuzzFinding(description: "standard output holds bytes that are not a framed message: \(String(decoding: rest.prefix(200), as: UTF8.self))")
+        throw FuzzFinding(
+            description: "standard output holds bytes that are not a framed message: \(String(decoding: rest.prefix(200), as: UTF8.self))")
     }
     for body in bodies where !LanguageServerFuzzing.isJSONRPC(body) {
         throw FuzzFinding(description: "a message that is not JSON-RPC: \(String(decoding: body.prefix(200), as: UTF8.self))")

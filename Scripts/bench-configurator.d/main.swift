@@ -50,11 +50,14 @@ func row(_ name: String, _ milliseconds: Double, _ detail: String) {
         say("\(padded) \(fixed(milliseconds)) ms  FAILED: \(lastError)")
         return
     }
-    say("\(padded) \(String(repeating: " ", count: max(0, 10 - time.count)))\(time)  \(milliseconds <= 50 ? "ok" : "OVER 50 ms")  \(detail)")
+    say(
+        "\(padded) \(String(repeating: " ", count: max(0, 10 - time.count)))\(time)  \(milliseconds <= 50 ? "ok" : "OVER 50 ms")  \(detail)"
+    )
 }
 
 for (families, options, rules) in [(30, 10, 1_000), (60, 8, 3_000)] {
-    let (space, car) = ConfigurationSpace.generated(families: families, options: options, rules: rules, seed: UInt64(families * 7919 + rules))
+    let (space, car) = ConfigurationSpace.generated(
+        families: families, options: options, rules: rules, seed: UInt64(families * 7919 + rules))
     let label = "\(families) families x \(options) options, \(rules) rules:"
     let compile = time { _ = Configurator(space: space) }
     row("\(label) compile", compile, "")
@@ -71,24 +74,29 @@ for (families, options, rules) in [(30, 10, 1_000), (60, 8, 3_000)] {
             case .needsRepair(let repair):
                 counts[2] += 1
                 if wanted == nil || repair.changes.count > 1 { wanted = .init(f, o) }
-            case .impossible: counts[3] += 1; impossible = impossible ?? .init(f, o)
+            case .impossible:
+                counts[3] += 1
+                impossible = impossible ?? .init(f, o)
             }
         }
     }
     row("\(label) options", optionsTime, "current \(counts[0]), settable \(counts[1]), repair \(counts[2]), impossible \(counts[3])")
     if let wanted {
         var repairs: [Repair] = []
-        row("\(label) why (repairs)", time { repairs = try Configurator(space: space).repairs(of: car, wanting: wanted) },
+        row(
+            "\(label) why (repairs)", time { repairs = try Configurator(space: space).repairs(of: car, wanting: wanted) },
             "\(repairs.count) repairs, the cheapest of \(repairs.first?.changes.count ?? 0) changes")
         var cheapest: Repair?
-        row("\(label) fit", time {
-            let configurator = Configurator(space: space)
-            cheapest = try configurator.repairs(of: car, wanting: wanted, limit: 1).first
-            var fitted = car
-            fitted[wanted.family] = wanted.option
-            for change in cheapest?.changes ?? [] { fitted[change.family] = change.option }
-            if !configurator.isValid(fitted) { failed = true }
-        }, "\(cheapest?.changes.count ?? 0) changes")
+        row(
+            "\(label) fit",
+            time {
+                let configurator = Configurator(space: space)
+                cheapest = try configurator.repairs(of: car, wanting: wanted, limit: 1).first
+                var fitted = car
+                fitted[wanted.family] = wanted.option
+                for change in cheapest?.changes ?? [] { fitted[change.family] = change.option }
+                if !configurator.isValid(fitted) { failed = true }
+            }, "\(cheapest?.changes.count ?? 0) changes")
     }
     if let impossible {
         var core: [Int] = []
@@ -97,13 +105,18 @@ for (families, options, rules) in [(30, 10, 1_000), (60, 8, 3_000)] {
     var fixed = [Int?](repeating: nil, count: families)
     fixed[0] = 1
     var best: [Int]?
-    row("\(label) cheapest", time { best = try Configurator(space: space).cheapest(fixed: Array(repeating: nil, count: families)) },
+    row(
+        "\(label) cheapest", time { best = try Configurator(space: space).cheapest(fixed: Array(repeating: nil, count: families)) },
         best == nil ? "no valid car" : "found")
-    row("\(label) cheapest f0o1", time { best = try Configurator(space: space).cheapest(fixed: fixed) },
+    row(
+        "\(label) cheapest f0o1", time { best = try Configurator(space: space).cheapest(fixed: fixed) },
         best == nil ? "no valid car" : "found")
 }
 var usage = rusage()
 getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
 let mebibytes = Double(usage.ru_maxrss) / 1024
 say("peak memory (max RSS) \(fixed(mebibytes, 1)) MiB  \(mebibytes <= 64 ? "ok" : "OVER 64 MiB")")
-if failed { say("some answers failed"); exit(1) }
+if failed {
+    say("some answers failed")
+    exit(1)
+}

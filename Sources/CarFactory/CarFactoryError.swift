@@ -103,7 +103,9 @@ extension CarFactoryError: CustomStringConvertible {
             "the search took more than \(steps) steps and was stopped; fix more options (cheapest MODEL FAMILY OPTION ...) to narrow it"
         case .searchStopped: "the search was stopped"
         case .noValidCar(let options):
-            options.isEmpty ? "no valid car can be built" : "no valid car has \(options.map { indefiniteArticle(before: $0) + " " + $0 }.joined(separator: " and "))"
+            options.isEmpty
+                ? "no valid car can be built"
+                : "no valid car has \(options.map { indefiniteArticle(before: $0) + " " + $0 }.joined(separator: " and "))"
         }
     }
 }

@@ -5,7 +5,10 @@ public func nameKey(_ name: some StringProtocol) -> String {
     var isASCII = true
     var hasUpper = false
     for byte in name.utf8 {
-        if byte >= 0x80 { isASCII = false; break }
+        if byte >= 0x80 {
+            isASCII = false
+            break
+        }
         if byte >= 0x41 && byte <= 0x5A { hasUpper = true }
     }
     guard isASCII else { return name.lowercased() }

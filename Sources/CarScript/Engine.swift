@@ -69,8 +69,10 @@ public final class Engine {
 
     /// An engine over `catalog` (the built-in one by default). Results and diagnostics go to
     /// `sink` as they are made, if one is given; else `evaluate` returns them.
-    public init(catalog: Catalog = Engine.builtInCatalog, options: EngineOptions = EngineOptions(),
-                sink: (any ResultSink)? = nil) {
+    public init(
+        catalog: Catalog = Engine.builtInCatalog, options: EngineOptions = EngineOptions(),
+        sink: (any ResultSink)? = nil
+    ) {
         relay = Relay(sink)
         session = Session(catalog: catalog, sink: sink ?? relay, options: options)
     }

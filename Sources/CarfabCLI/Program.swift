@@ -1,8 +1,9 @@
+import CarScript
+import CarfabPOSIX
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CarScript
-import CarfabPOSIX
 
 /// The whole program behind the `carfab` executable: arguments in, exit status out.
 public enum Program {
@@ -74,8 +75,9 @@ public enum Program {
     /// `--var` and `--safe` apply to every analysis, as they do to `--check`; a catalog that
     /// does not load is reported and the server does not start.
     private static func serveLanguage(_ parsed: ProgramArguments, environment: ProgramEnvironment, out: Output, err: Output) -> Outcome {
-        let settings = AnalysisSettings(safe: parsed.safe, variables: parsed.variables.map { ($0.name, $0.value) },
-                                        environment: parsed.safe ? .refused(by: "by --safe") : .reading(environment.variable))
+        let settings = AnalysisSettings(
+            safe: parsed.safe, variables: parsed.variables.map { ($0.name, $0.value) },
+            environment: parsed.safe ? .refused(by: "by --safe") : .reading(environment.variable))
         var catalog = Engine.builtInCatalog
         if !parsed.catalogs.isEmpty {
             var options = EngineOptions()
@@ -83,8 +85,11 @@ public enum Program {
             options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
             options.environment = settings.environment
             options.stop = environment.stop
-            guard let loaded = Engine.catalog(files: parsed.catalogs.map(\.bytes), reportingTo: TextRenderer(out: err, err: err),
-                                              options: options) else {
+            guard
+                let loaded = Engine.catalog(
+                    files: parsed.catalogs.map(\.bytes), reportingTo: TextRenderer(out: err, err: err),
+                    options: options)
+            else {
                 err.flush()
                 return .exit(ExitStatus.failure)
             }

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CEditLine
 import CarFactory
 import CarScript
 import CarfabPOSIX
-import CEditLine
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A session of carfab's language, as the command line asks for one (neither `--test`,
 /// `--lsp` nor a page of text): `run` is its steps in order, each a method below.
@@ -53,11 +54,13 @@ struct ProgramSession {
             return JSONRenderer(out: out, err: err)
         case .text, .tap:
             // (`tap` is refused outside --test: a session has no TAP form.)
-            let text = TextRenderer(out: out, err: err, color: environment.colorOnStandardError, width: { [environment] in
-                // A terminal's own width, asked each time (it may be resized); else 80.
-                let columns = environment.standardOutputIsTerminal ? Int(cf_terminal_columns(1)) : 0
-                return columns > 0 ? columns : 80
-            })
+            let text = TextRenderer(
+                out: out, err: err, color: environment.colorOnStandardError,
+                width: { [environment] in
+                    // A terminal's own width, asked each time (it may be resized); else 80.
+                    let columns = environment.standardOutputIsTerminal ? Int(cf_terminal_columns(1)) : 0
+                    return columns > 0 ? columns : 80
+                })
             // Long help pages go through the pager at a terminal; under --safe nothing runs.
             if environment.standardOutputIsTerminal && !environment.isHosted && !arguments.safe {
                 let pager = Pager(environment: environment.variable)
@@ -72,8 +75,9 @@ struct ProgramSession {
         let fileAccess = arguments.safe ? FileAccess.refused(by: "by --safe") : .allowed
         let environmentAccess = arguments.safe ? EnvironmentAccess.refused(by: "by --safe") : .reading(environment.variable)
         if arguments.checkOnly {
-            return ScriptCheck.options(keepGoing: arguments.keepGoing, fileAccess: fileAccess, environment: environmentAccess,
-                                       stop: stop)
+            return ScriptCheck.options(
+                keepGoing: arguments.keepGoing, fileAccess: fileAccess, environment: environmentAccess,
+                stop: stop)
         }
         var options = EngineOptions()
         options.host = POSIXHost()
@@ -114,7 +118,8 @@ struct ProgramSession {
     /// Runs the init file: the one --init names, in any mode; else the user's, only before a
     /// prompt. How the program ends if it fails: a broken init file is not passed over.
     private func runInitFile(_ engine: Engine, center: ServiceCenter) -> Program.Outcome? {
-        let initFile = arguments.initFile?.bytes
+        let initFile =
+            arguments.initFile?.bytes
             ?? ((prompts || arguments.interactive) && !arguments.noInit ? Self.defaultInitFile(environment.variable) : nil)
         guard let initFile else { return nil }
         do throws(LineSourceFailure) {
@@ -141,7 +146,8 @@ struct ProgramSession {
         // The init file saw the command line's variables; the command line wins over it,
         // unless what the init file set leaves no room for them.
         for setting in arguments.variables where !engine.setVariable(setting.name, to: setting.value) {
-            err.write("carfab: error: --var \(setting.name): the variables would hold more than \(maximumVariableStorage >> 20) MiB in all\n")
+            err.write(
+                "carfab: error: --var \(setting.name): the variables would hold more than \(maximumVariableStorage >> 20) MiB in all\n")
             return .exit(Program.ExitStatus.failure)
         }
         return nil
@@ -199,14 +205,21 @@ struct ProgramSession {
         let terminal: Int32 = environment.standardOutputIsTerminal || !environment.standardErrorIsTerminal ? 1 : 2
         if prompts {
             let banner = "carfab \(Program.version): a car-factory shell. Type 'help' for commands, Ctrl-D to leave.\n"
-            if terminal == 1 { out.write(banner) } else { err.write(banner); err.flush() }
+            if terminal == 1 {
+                out.write(banner)
+            } else {
+                err.write(banner)
+                err.flush()
+            }
         }
         let safe = arguments.safe
-        let prompt: (any LineSource)? = prompts ? EditLineSource.open(
-            history: history, color: terminal == 1 ? environment.colorOnStandardOutput : environment.colorOnStandardError,
-            terminal: terminal, stop: stop,
-            completer: { engine.completer(completesFiles: !safe) },
-            beforePrompt: { renderer.flush() }) : nil
+        let prompt: (any LineSource)? =
+            prompts
+            ? EditLineSource.open(
+                history: history, color: terminal == 1 ? environment.colorOnStandardOutput : environment.colorOnStandardError,
+                terminal: terminal, stop: stop,
+                completer: { engine.completer(completesFiles: !safe) },
+                beforePrompt: { renderer.flush() }) : nil
         if let prompt {
             engine.evaluate(prompt)
         } else if let input = environment.input {
@@ -239,7 +252,8 @@ struct ProgramSession {
         let text = path.description
         let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         let firstWord = text.split(whereSeparator: blank).first.map(String.init) ?? ""
-        let looksLikeCommands = commands.lookup(firstWord) != nil
+        let looksLikeCommands =
+            commands.lookup(firstWord) != nil
             || (text.contains(where: blank) && !text.contains("/") && !text.hasSuffix(".carfab"))
         guard looksLikeCommands else { return [] }
         let quoted = "'" + text.replacing("'", with: "'\\''") + "'"

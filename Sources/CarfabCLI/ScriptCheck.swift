@@ -6,8 +6,10 @@ import CarfabPOSIX
 enum ScriptCheck {
     /// Options that parse and resolve names and values, run definitions, `var` and `source`,
     /// and run nothing else (in particular never `save`).
-    static func options(keepGoing: Bool, fileAccess: FileAccess, environment: EnvironmentAccess,
-                        stop: StopRequest = StopRequest()) -> EngineOptions {
+    static func options(
+        keepGoing: Bool, fileAccess: FileAccess, environment: EnvironmentAccess,
+        stop: StopRequest = StopRequest()
+    ) -> EngineOptions {
         var options = EngineOptions()
         options.host = POSIXHost()
         options.checkOnly = true

@@ -1,10 +1,11 @@
+import CarScript
+
 // Replacing a file whole: a temporary file beside it, written, flushed to disk, then renamed
 // over it, so a reader sees the old file or the new one and never a part; and the temporary
 // file is removed on every way out but a kill.
 #if canImport(Glibc)
 import Glibc
 #endif
-import CarScript
 
 /// Why a file could not be replaced.
 package enum FileWriteFailure: Error, Equatable {
@@ -44,8 +45,10 @@ package struct Directory: ~Copyable {
     /// Replaces `name` with a file holding `bytes`, mode `mode` (owner `owner` where allowed).
     /// If `stop` is given, a stop request abandons the write (a `save` a person interrupted);
     /// otherwise it is finished (history saved on the way out after a signal).
-    package func replace(_ name: [UInt8], with bytes: [UInt8], mode: mode_t, owner: (uid: uid_t, gid: gid_t)? = nil,
-                         stop: StopRequest?) throws(FileWriteFailure) {
+    package func replace(
+        _ name: [UInt8], with bytes: [UInt8], mode: mode_t, owner: (uid: uid_t, gid: gid_t)? = nil,
+        stop: StopRequest?
+    ) throws(FileWriteFailure) {
         // Private while it is written; given its final mode once whole.
         var temporary: [CChar] = []
         var file: Int32 = -1

@@ -1,9 +1,10 @@
+import CarScript
+
 // carfab's host on a POSIX system (Linux): the engine's files, standard input and folder
 // listings, by the C library.
 #if canImport(Glibc)
 import Glibc
 #endif
-import CarScript
 
 /// Files, standard input and folders as a POSIX process sees them, for an engine's
 /// ``EngineOptions/host``: files opened by name (a FIFO waits for its writer, a stop ends the

@@ -1,9 +1,10 @@
+import CarScript
+
 // Saving a file by name, on the C library alone: the walk of its links (by the one link
 // rule), then the atomic replacement.
 #if canImport(Glibc)
 import Glibc
 #endif
-import CarScript
 
 /// The canonical absolute path of an existing file (a name need not be UTF-8).
 func realPath(_ path: [UInt8]) -> [UInt8]? {
@@ -49,8 +50,9 @@ package func save(_ bytes: [UInt8], to path: [UInt8], stop: StopRequest) throws(
             case .follow: break
             case .processStream: throw .stream
             case .planted(let owner):
-                throw .reason("the symbolic link '\(String(decoding: walked, as: UTF8.self))' belongs to another user (uid \(owner)) "
-                    + "and is in a sticky folder anyone may write to; it is not followed")
+                throw .reason(
+                    "the symbolic link '\(String(decoding: walked, as: UTF8.self))' belongs to another user (uid \(owner)) "
+                        + "and is in a sticky folder anyone may write to; it is not followed")
             }
             guard let link = readLink(name, in: directory.fd) else { throw .system(errno) }
             let next = splitPath(link)

@@ -1,9 +1,10 @@
+import CarScript
+
 // The line sources of a POSIX system: files, pipes and standard input, read in large chunks
 // into the engine's buffer (or lent where they lie) on the command loop's hot path.
 #if canImport(Glibc)
 import Glibc
 #endif
-import CarScript
 
 /// Where a line source reads from.
 package enum LineOrigin {
@@ -88,7 +89,8 @@ final class StreamLineSource: BufferedLineSource {
             // Dropped as it is read, never held: an endless line (`< /dev/zero`) costs no memory.
             while true {
                 if start < end, let base = chunk.baseAddress,
-                   let newline = memchr(base + start, 0x0A, end - start) {
+                    let newline = memchr(base + start, 0x0A, end - start)
+                {
                     start += (base + start).distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
                     break
                 }
@@ -165,4 +167,3 @@ final class StreamLineSource: BufferedLineSource {
         }
     }
 }
-

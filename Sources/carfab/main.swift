@@ -1,8 +1,9 @@
+import CarfabCLI
+
 // The carfab executable: signals and the process exit; the program is CarfabCLI, the language CarScript.
 #if canImport(Glibc)
 import Glibc
 #endif
-import CarfabCLI
 
 // A standard descriptor the caller closed (`carfab >&-`) is held by /dev/null opened the
 // other way round: writing to it still fails (EBADF), so the loss is reported, and no file
@@ -35,7 +36,8 @@ for signo in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaction(signo, &action, nil)
 
 // The arguments as the bytes they are: `CommandLine.arguments` would replace invalid UTF-8.
 let arguments = (1..<Int(CommandLine.argc)).map { index in
-    ArgumentBytes(CommandLine.unsafeArgv[index].map { Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map(UInt8.init(bitPattern:)) } ?? [])
+    ArgumentBytes(
+        CommandLine.unsafeArgv[index].map { Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map(UInt8.init(bitPattern:)) } ?? [])
 }
 
 switch Program.run(arguments) {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CarFactory
 
 @Suite struct CarConfigurationTests {
@@ -59,7 +60,8 @@ import Testing
         #expect(first.configuration !== second.configuration)
         #expect(first.price.description == "$70,800.00" && second.price.description == "$70,800.00")
         #expect(first.drivetrain.name == "4wd")
-        #expect(try CarBuilder(factory: sports, rules: rules).build().configuration
+        #expect(
+            try CarBuilder(factory: sports, rules: rules).build().configuration
                 === CarBuilder(factory: sports, rules: rules).build().configuration)
     }
 }

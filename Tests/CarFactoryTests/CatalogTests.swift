@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CarFactory
 
 @Suite struct CatalogTests {
@@ -43,7 +44,9 @@ import Testing
         #expect(try catalog.option(named: "Sports", in: .suspension).name == "race")
         #expect(try catalog.option(named: "standard", in: .suspension).name == "road")
         #expect(try catalog.option(named: "standard", in: .floorplan).name == "standard")
-        #expect(throws: CarFactoryError.unknownOption("hover", family: "drivetrain")) { try catalog.option(named: "hover", in: .drivetrain) }
+        #expect(throws: CarFactoryError.unknownOption("hover", family: "drivetrain")) {
+            try catalog.option(named: "hover", in: .drivetrain)
+        }
         #expect(throws: CarFactoryError.unknownModel("tank")) { try catalog.builder(for: "tank") }
     }
 
@@ -83,35 +86,49 @@ import Testing
     }
 
     @Test func the_standard_catalog_matches_the_brief() throws {
-        #expect(catalog.options(of: .floorplan).parts.map { "\($0.name) \($0.shownAs) \($0.listPrice)" }
+        #expect(
+            catalog.options(of: .floorplan).parts.map { "\($0.name) \($0.shownAs) \($0.listPrice)" }
                 == ["short Short $0.00", "standard Standard $2,000.00", "long Long $6,500.00"])
-        #expect(catalog.options(of: .suspension).parts.map { "\($0.name) \($0.shownAs) \($0.otherNames) \($0.listPrice)" }
-                == ["road Standard [\"standard\"] $0.00", "race Firm [\"sports\", \"firm\"] $2,400.00", "offroad Soft [\"soft\"] $1,800.00"])
-        #expect(catalog.options(of: .drivetrain).parts.map { "\($0.name) \($0.shownAs) \($0.listPrice)" }
+        #expect(
+            catalog.options(of: .suspension).parts.map { "\($0.name) \($0.shownAs) \($0.otherNames) \($0.listPrice)" }
+                == ["road Standard [\"standard\"] $0.00", "race Firm [\"sports\", \"firm\"] $2,400.00", "offroad Soft [\"soft\"] $1,800.00"]
+        )
+        #expect(
+            catalog.options(of: .drivetrain).parts.map { "\($0.name) \($0.shownAs) \($0.listPrice)" }
                 == ["front Front $0.00", "rear Rear $1,500.00", "4wd 4WD $4,000.00"])
-        #expect(catalog.currencies.map { "\($0.code) \($0.symbol) \($0.digits) \($0.rate)" }
+        #expect(
+            catalog.currencies.map { "\($0.code) \($0.symbol) \($0.digits) \($0.rate)" }
                 == ["USD $ 2 1", "GBP £ 2 0.60338", "EUR € 2 0.92", "JPY ¥ 0 151.5"])
     }
 
     @Test func definitions_are_checked_and_all_or_nothing() throws {
         var c = catalog
         try c.define(OptionDefinition(family: .drivetrain, name: "hybrid", shownAs: "Hybrid AWD", listPrice: .base(650_000)))
-        try c.define(ModelDefinition(name: "roadster", carType: "Mazda MX-5", basePrice: .base(3_100_000),
-                                     floorplan: "short", suspension: "race", drivetrain: "rear"))
+        try c.define(
+            ModelDefinition(
+                name: "roadster", carType: "Mazda MX-5", basePrice: .base(3_100_000),
+                floorplan: "short", suspension: "race", drivetrain: "rear"))
         var builder = try c.builder(for: "roadster")
         try builder.set(c.option(named: "hybrid", in: .drivetrain))
         #expect(try builder.build().price.description == "$36,000.00")
         #expect(throws: CarFactoryError.duplicateModel("Roadster")) {
-            try c.define(ModelDefinition(name: "Roadster", carType: "x", basePrice: .base(1), floorplan: "short", suspension: "race", drivetrain: "rear"))
+            try c.define(
+                ModelDefinition(
+                    name: "Roadster", carType: "x", basePrice: .base(1), floorplan: "short", suspension: "race", drivetrain: "rear"))
         }
         #expect(throws: CarFactoryError.duplicateOption("AWD", family: "drivetrain", existing: "4wd")) {
             try c.define(OptionDefinition(family: .drivetrain, name: "AWD", shownAs: "x", listPrice: .base(0)))
         }
         #expect(throws: CarFactoryError.defaultsBreakRule(model: "bus", c.rules[0])) {
-            try c.define(ModelDefinition(name: "bus", carType: "Bus", basePrice: .base(1), floorplan: "long", suspension: "race", drivetrain: "rear"))
+            try c.define(
+                ModelDefinition(name: "bus", carType: "Bus", basePrice: .base(1), floorplan: "long", suspension: "race", drivetrain: "rear")
+            )
         }
         #expect(!c.registry.contains("bus"))
-        #expect(throws: CarFactoryError.defaultsBreakRule(model: "compact", Rule(forbid: PartChoice(.drivetrain, "front"), with: PartChoice(.floorplan, "standard")))) {
+        #expect(
+            throws: CarFactoryError.defaultsBreakRule(
+                model: "compact", Rule(forbid: PartChoice(.drivetrain, "front"), with: PartChoice(.floorplan, "standard")))
+        ) {
             try c.forbid(PartChoice(.drivetrain, "front"), with: PartChoice(.floorplan, "standard"))
         }
         #expect(throws: CarFactoryError.duplicateRule(c.rules[0])) {
@@ -136,7 +153,8 @@ import Testing
             try catalog.define(OptionDefinition(family: family, name: name, shownAs: name, listPrice: .base(0)))
         }
         try catalog.define(OptionDefinition(family: .floorplan, name: "f", shownAs: "F", listPrice: .base(0), seats: 2, engine: .front))
-        try catalog.define(ModelDefinition(name: "m", carType: "M", basePrice: .base(100), floorplan: "f", suspension: "a1", drivetrain: "b1"))
+        try catalog.define(
+            ModelDefinition(name: "m", carType: "M", basePrice: .base(100), floorplan: "f", suspension: "a1", drivetrain: "b1"))
         try catalog.forbid(PartChoice(.suspension, "a2"), with: PartChoice(.drivetrain, "b1"))
         try catalog.forbid(PartChoice(.suspension, "a1"), with: PartChoice(.drivetrain, "b2"))
         return catalog
@@ -155,7 +173,9 @@ import Testing
         let catalog = Catalog.standard
         var builder = try catalog.builder(for: "compact")
         // A short floorplan with the compact's front drive breaks a rule, whatever the suspension.
-        #expect(throws: CarFactoryError.ruleViolation(Rule(forbid: PartChoice(.drivetrain, "front"), with: PartChoice(.floorplan, "short")))) {
+        #expect(
+            throws: CarFactoryError.ruleViolation(Rule(forbid: PartChoice(.drivetrain, "front"), with: PartChoice(.floorplan, "short")))
+        ) {
             try builder.set([catalog.option(named: "short", in: .floorplan), catalog.option(named: "race", in: .suspension)])
         }
         let car = try builder.build()

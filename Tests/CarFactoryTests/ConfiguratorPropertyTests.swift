@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CarFactory
 
 // The configurator against brute force: random spaces of up to 6 families of up to 4 options
@@ -12,7 +13,8 @@ import Testing
     static func space(seed: UInt64) -> ConfigurationSpace {
         var random = Random(state: seed)
         let families = 1 + random.below(6)
-        var prices: [[Int64]] = [], names: [[String]] = []
+        var prices: [[Int64]] = []
+        var names: [[String]] = []
         for _ in 0..<families {
             let count = 1 + random.below(4)
             // Few distinct prices, so that ties are common and the name order decides.
@@ -27,7 +29,8 @@ import Testing
                 let f = random.below(families)
                 var g = random.below(families - 1)
                 if g >= f { g += 1 }
-                let first = Choice(f, random.below(prices[f].count)), second = Choice(g, random.below(prices[g].count))
+                let first = Choice(f, random.below(prices[f].count))
+                let second = Choice(g, random.below(prices[g].count))
                 rules.append(.init(random.below(3) == 0 ? .require : .forbid, first, second))
             }
         }
@@ -107,7 +110,8 @@ import Testing
     static func denseSpace(seed: UInt64) -> ConfigurationSpace {
         var random = Random(state: seed)
         let families = 7
-        var prices: [[Int64]] = [], names: [[String]] = []
+        var prices: [[Int64]] = []
+        var names: [[String]] = []
         for _ in 0..<families {
             let count = 3 + random.below(2)
             prices.append((0..<count).map { _ in Int64(random.below(5) * 100) })
@@ -118,7 +122,8 @@ import Testing
             let f = random.below(families)
             var g = random.below(families - 1)
             if g >= f { g += 1 }
-            let first = Choice(f, random.below(prices[f].count)), second = Choice(g, random.below(prices[g].count))
+            let first = Choice(f, random.below(prices[f].count))
+            let second = Choice(g, random.below(prices[g].count))
             rules.append(.init(random.below(4) == 0 ? .require : .forbid, first, second))
         }
         return ConfigurationSpace(prices: prices, names: names, rules: rules)
@@ -177,8 +182,10 @@ import Testing
         // A valid car, as a session's always is, and any car at all (one a rule added by name
         // could leave broken), where two options that stay may clash.
         let all = Self.allCars(space)
-        for (current, limit) in [(cars[random.below(cars.count)], 2), (cars[random.below(cars.count)], 100),
-                                 (all[random.below(all.count)], 100)] {
+        for (current, limit) in [
+            (cars[random.below(cars.count)], 2), (cars[random.below(cars.count)], 100),
+            (all[random.below(all.count)], 100)
+        ] {
             let configurator = Configurator(space: space, limits: SearchLimits(steps: 1_000_000, repairs: limit))
 
             for f in 0..<space.familyCount {
@@ -212,8 +219,9 @@ import Testing
                 for o in space.prices[f].indices where o != current[f] {
                     let wanted = Choice(f, o)
                     let expected = Self.minimalRepairs(space, current: current, wanted: wanted)
-                    #expect(try configurator.repairs(of: current, wanting: wanted) == Array(expected.prefix(100)),
-                            "seed \(seed), car \(current), wanted \(wanted)")
+                    #expect(
+                        try configurator.repairs(of: current, wanting: wanted) == Array(expected.prefix(100)),
+                        "seed \(seed), car \(current), wanted \(wanted)")
                 }
             }
         }
@@ -271,9 +279,11 @@ import Testing
         func price() -> Money { .base(Int64(random.below(4) * 100)) }
         for family in PartFamily.book {
             for option in 0..<(1 + random.below(3)) {
-                try catalog.define(OptionDefinition(family: family, name: "o\(option)", shownAs: "O\(option)", listPrice: price(),
-                                                    seats: family == .floorplan ? 2 : nil,
-                                                    engine: family == .floorplan ? .front : nil))
+                try catalog.define(
+                    OptionDefinition(
+                        family: family, name: "o\(option)", shownAs: "O\(option)", listPrice: price(),
+                        seats: family == .floorplan ? 2 : nil,
+                        engine: family == .floorplan ? .front : nil))
             }
         }
         for defined in 0..<(1 + random.below(2)) {
@@ -281,15 +291,20 @@ import Testing
             try catalog.define(FamilyDefinition(name: name, shownAs: "Extra", option: "o0", optionShownAs: "O0", listPrice: price()))
             let family = try #require(catalog.family(named: name))
             for option in 1..<(1 + random.below(4)) {
-                try catalog.define(OptionDefinition(family: family, familyName: name, name: "o\(option)", shownAs: "O",
-                                                    listPrice: price()))
+                try catalog.define(
+                    OptionDefinition(
+                        family: family, familyName: name, name: "o\(option)", shownAs: "O",
+                        listPrice: price()))
             }
         }
-        try catalog.define(ModelDefinition(name: "m", carType: "M", basePrice: .base(10_000),
-                                           floorplan: "o0", suspension: "o0", drivetrain: "o0"))
+        try catalog.define(
+            ModelDefinition(
+                name: "m", carType: "M", basePrice: .base(10_000),
+                floorplan: "o0", suspension: "o0", drivetrain: "o0"))
         let families = catalog.families
         for _ in 0..<random.below(3 * families.count) {
-            let f = families[random.below(families.count)], g = families[random.below(families.count)]
+            let f = families[random.below(families.count)]
+            let g = families[random.below(families.count)]
             let first = PartChoice(f, named: catalog.name(of: f), "o\(random.below(catalog.options(of: f).parts.count))")
             let second = PartChoice(g, named: catalog.name(of: g), "o\(random.below(catalog.options(of: g).parts.count))")
             _ = try? catalog.add(random.below(3) == 0 ? .require : .forbid, first, with: second)
@@ -341,11 +356,15 @@ import Testing
         // every 1,024th.
         var rules: [ConfigurationSpace.Constraint] = []
         for f in 0..<8 { for g in f + 1..<8 { for o in 0..<7 { rules.append(.init(.forbid, .init(f, o), .init(g, o))) } } }
-        let pigeons = ConfigurationSpace(prices: Array(repeating: Array(repeating: 0, count: 7), count: 8),
-                                         names: Array(repeating: ["a", "b", "c", "d", "e", "f", "g"], count: 8), rules: rules)
+        let pigeons = ConfigurationSpace(
+            prices: Array(repeating: Array(repeating: 0, count: 7), count: 8),
+            names: Array(repeating: ["a", "b", "c", "d", "e", "f", "g"], count: 8), rules: rules)
         #expect(try Configurator(space: pigeons).cheapest(fixed: Array(repeating: nil, count: 8)) == nil)
         var asked = 0
-        let stopped = Configurator(space: pigeons) { asked += 1; return true }
+        let stopped = Configurator(space: pigeons) {
+            asked += 1
+            return true
+        }
         #expect(throws: CarFactoryError.searchStopped) { try stopped.cheapest(fixed: Array(repeating: nil, count: 8)) }
         #expect(asked == 1)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CarFactory
 
 @Suite struct MoneyTests {
@@ -26,16 +27,16 @@ import Testing
         let converter = ValuationFactory(currency: yen150).makeConverter()
         #expect(try converter.convert(1).minorUnits == 2)
         #expect(try converter.convert(3).minorUnits == 4)
-        #expect(try converter.convert(5).minorUnits == 8)   // 7.5 -> 8
+        #expect(try converter.convert(5).minorUnits == 8)  // 7.5 -> 8
         #expect(try converter.convert(7).minorUnits == 10)  // 10.5 -> 10
         #expect(try converter.convert(-3).minorUnits == -4)
         // Just above and below the half round away from and toward zero.
         let half = try Currency(code: "HLF", symbol: "h", digits: 2, rate: DecimalNumber(parsing: "0.005"))
         let h = ValuationFactory(currency: half).makeConverter()
-        #expect(try h.convert(100).minorUnits == 0)    // 0.5 -> 0
-        #expect(try h.convert(300).minorUnits == 2)    // 1.5 -> 2
-        #expect(try h.convert(101).minorUnits == 1)    // 0.505 -> 1
-        #expect(try h.convert(99).minorUnits == 0)     // 0.495 -> 0
+        #expect(try h.convert(100).minorUnits == 0)  // 0.5 -> 0
+        #expect(try h.convert(300).minorUnits == 2)  // 1.5 -> 2
+        #expect(try h.convert(101).minorUnits == 1)  // 0.505 -> 1
+        #expect(try h.convert(99).minorUnits == 0)  // 0.495 -> 0
     }
 
     @Test func sums_in_base_first_then_converts_once() throws {
@@ -46,7 +47,7 @@ import Testing
     @Test(arguments: [
         (Int64(0), "$0.00"), (5, "$0.05"), (99, "$0.99"), (100, "$1.00"), (99_999, "$999.99"),
         (100_000, "$1,000.00"), (12_345_678, "$123,456.78"), (100_000_000, "$1,000,000.00"),
-        (Int64.max, "$92,233,720,368,547,758.07"), (-123_456, "-$1,234.56"), (Int64.min, "-$92,233,720,368,547,758.08"),
+        (Int64.max, "$92,233,720,368,547,758.07"), (-123_456, "-$1,234.56"), (Int64.min, "-$92,233,720,368,547,758.08")
     ])
     func dollars_are_grouped_at_every_magnitude(minor: Int64, text: String) {
         #expect(MoneyFormatter(currency: .base).format(minor) == text)
@@ -54,7 +55,7 @@ import Testing
 
     @Test(arguments: [
         (Int64(0), "¥0"), (7, "¥7"), (999, "¥999"), (1_000, "¥1,000"), (10_726_200, "¥10,726,200"),
-        (123_456_789, "¥123,456,789"), (1_000_000_000_000, "¥1,000,000,000,000"),
+        (123_456_789, "¥123,456,789"), (1_000_000_000_000, "¥1,000,000,000,000")
     ])
     func yen_have_no_minor_digits(minor: Int64, text: String) throws {
         #expect(MoneyFormatter(currency: try catalog.currency(named: "JPY")).format(minor) == text)
@@ -104,8 +105,14 @@ import Testing
     }
 
     @Test func currencies_check_their_digits_and_rates() throws {
-        #expect(throws: CarFactoryError.invalidDigits(5)) { try Currency(code: "ABC", symbol: "a", digits: 5, rate: DecimalNumber(parsing: "1")) }
-        #expect(throws: CarFactoryError.rateNotPositive("0.000")) { try Currency(code: "ABC", symbol: "a", digits: 2, rate: DecimalNumber(parsing: "0.000")) }
-        #expect(throws: CarFactoryError.invalidCurrencyCode("A1")) { try Currency(code: "A1", symbol: "a", digits: 2, rate: DecimalNumber(parsing: "1")) }
+        #expect(throws: CarFactoryError.invalidDigits(5)) {
+            try Currency(code: "ABC", symbol: "a", digits: 5, rate: DecimalNumber(parsing: "1"))
+        }
+        #expect(throws: CarFactoryError.rateNotPositive("0.000")) {
+            try Currency(code: "ABC", symbol: "a", digits: 2, rate: DecimalNumber(parsing: "0.000"))
+        }
+        #expect(throws: CarFactoryError.invalidCurrencyCode("A1")) {
+            try Currency(code: "A1", symbol: "a", digits: 2, rate: DecimalNumber(parsing: "1"))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CarFactory
 
 // `require FAMILY OPTION with FAMILY OPTION`: the first option only on a car that has the second.
@@ -15,8 +16,10 @@ import Testing
         #expect(throws: CarFactoryError.ruleViolation(rule)) { try catalog.car("sports", [(.drivetrain, "4wd")]) }
         // With the second option the first is allowed; the second alone is allowed too.
         var builder = try catalog.builder(for: "sports")
-        try builder.set([catalog.option(named: "long", in: .floorplan), catalog.option(named: "4wd", in: .drivetrain),
-                         catalog.option(named: "offroad", in: .suspension)])
+        try builder.set([
+            catalog.option(named: "long", in: .floorplan), catalog.option(named: "4wd", in: .drivetrain),
+            catalog.option(named: "offroad", in: .suspension)
+        ])
         #expect(try builder.build().drivetrain.name == "4wd")
         _ = try catalog.car("compact", [(.floorplan, "long")])
         // The suv already has both.
@@ -25,7 +28,10 @@ import Testing
 
     @Test func a_require_rule_is_refused_when_a_models_defaults_break_it() throws {
         var catalog = Catalog.standard
-        #expect(throws: CarFactoryError.defaultsBreakRule(model: "compact", Rule(require: PartChoice(.drivetrain, "front"), with: PartChoice(.floorplan, "long")))) {
+        #expect(
+            throws: CarFactoryError.defaultsBreakRule(
+                model: "compact", Rule(require: PartChoice(.drivetrain, "front"), with: PartChoice(.floorplan, "long")))
+        ) {
             try catalog.require(PartChoice(.drivetrain, "front"), with: PartChoice(.floorplan, "long"))
         }
         #expect(catalog.rules.count == 2)
@@ -35,8 +41,10 @@ import Testing
         var catalog = Catalog.standard
         let rule = try catalog.require(PartChoice(.floorplan, "long"), with: PartChoice(.suspension, "offroad"))
         #expect(throws: CarFactoryError.defaultsBreakRule(model: "bus", rule)) {
-            try catalog.define(ModelDefinition(name: "bus", carType: "Bus", basePrice: .base(1), floorplan: "long",
-                                               suspension: "road", drivetrain: "rear"))
+            try catalog.define(
+                ModelDefinition(
+                    name: "bus", carType: "Bus", basePrice: .base(1), floorplan: "long",
+                    suspension: "road", drivetrain: "rear"))
         }
         #expect(!catalog.registry.contains("bus"))
     }

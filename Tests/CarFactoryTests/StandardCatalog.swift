@@ -32,18 +32,21 @@ extension Catalog {
             .init(family: .suspension, name: "offroad", shownAs: "Soft", otherNames: ["soft"], listPrice: usd(1_800)),
             .init(family: .drivetrain, name: "front", shownAs: "Front", listPrice: usd(0)),
             .init(family: .drivetrain, name: "rear", shownAs: "Rear", listPrice: usd(1_500)),
-            .init(family: .drivetrain, name: "4wd", shownAs: "4WD", otherNames: ["all", "awd"], listPrice: usd(4_000)),
+            .init(family: .drivetrain, name: "4wd", shownAs: "4WD", otherNames: ["all", "awd"], listPrice: usd(4_000))
         ]
         for option in options { try define(option) }
         try forbid(PartChoice(.suspension, "race"), with: PartChoice(.floorplan, "long"))
         try forbid(PartChoice(.drivetrain, "front"), with: PartChoice(.floorplan, "short"))
         let models: [ModelDefinition] = [
-            .init(name: "compact", carType: "VW Golf", basePrice: .base(2_799_500),
-                  floorplan: "standard", suspension: "road", drivetrain: "front"),
-            .init(name: "sports", carType: "Porsche Boxster", basePrice: .base(6_830_000),
-                  floorplan: "short", suspension: "race", drivetrain: "rear"),
-            .init(name: "suv", carType: "Cadillac Escalade", basePrice: .base(8_189_500),
-                  floorplan: "long", suspension: "offroad", drivetrain: "4wd"),
+            .init(
+                name: "compact", carType: "VW Golf", basePrice: .base(2_799_500),
+                floorplan: "standard", suspension: "road", drivetrain: "front"),
+            .init(
+                name: "sports", carType: "Porsche Boxster", basePrice: .base(6_830_000),
+                floorplan: "short", suspension: "race", drivetrain: "rear"),
+            .init(
+                name: "suv", carType: "Cadillac Escalade", basePrice: .base(8_189_500),
+                floorplan: "long", suspension: "offroad", drivetrain: "4wd")
         ]
         for model in models { try define(model) }
         for (code, symbol, digits, rate) in [("GBP", "£", 2, "0.60338"), ("EUR", "€", 2, "0.92"), ("JPY", "¥", 0, "151.5")] {

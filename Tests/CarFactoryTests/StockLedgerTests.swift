@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CarFactory
 
 @Suite struct StockLedgerTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CarScript
 
 /// What resolution takes for granted of the command table: checked here rather than
@@ -27,16 +28,19 @@ import Testing
         for spec in CommandTable.standard.specs {
             for (position, argument) in spec.arguments.enumerated() {
                 guard case .amountCurrency(let fieldArgument) = argument.kind else { continue }
-                #expect(fieldArgument >= 1 && fieldArgument <= position && spec.arguments[fieldArgument - 1].kind.isExpectField,
-                        "\(spec.name)'s currency follows no field")
+                #expect(
+                    fieldArgument >= 1 && fieldArgument <= position && spec.arguments[fieldArgument - 1].kind.isExpectField,
+                    "\(spec.name)'s currency follows no field")
             }
         }
     }
 
     @Test func keywordsAndPlaceholdersReadAsBefore() {
         let model = CommandTable.standard.lookup("model")
-        #expect(model?.usage == "model NAME \"CAR TYPE\" price AMOUNT floorplan OPTION suspension OPTION drivetrain OPTION [FAMILY OPTION]...")
-        #expect(CommandTable.standard.lookup("family")?.usage == "family NAME \"SHOWN AS\" default OPTION \"OPTION SHOWN AS\" [price AMOUNT]")
+        #expect(
+            model?.usage == "model NAME \"CAR TYPE\" price AMOUNT floorplan OPTION suspension OPTION drivetrain OPTION [FAMILY OPTION]...")
+        #expect(
+            CommandTable.standard.lookup("family")?.usage == "family NAME \"SHOWN AS\" default OPTION \"OPTION SHOWN AS\" [price AMOUNT]")
         #expect(CommandTable.standard.lookup("echo")?.usage == "echo [TEXT...]")
     }
 }

@@ -1,5 +1,6 @@
 import CarFactory
 import Testing
+
 @testable import CarScript
 
 @Suite struct CompleterTests {
@@ -93,7 +94,8 @@ import Testing
 
     @Test func tab_after_set_of_a_defined_family_marks_the_options_that_need_a_repair_with_its_price_change() throws {
         let engine = Engine()
-        engine.evaluate("""
+        engine.evaluate(
+            """
             car sports
             family paint "Paint" default white "White"
             option paint red "Red" price 500
@@ -108,8 +110,11 @@ import Testing
         #expect(options.candidates == ["white", "red", "gold"])
         // Red: a standard floorplan too (+$2,000.00) and the paint (+$500.00). Gold: a hover
         // drivetrain too (+$1.00 less rear's $1,500.00) and the paint (+$9,000.00).
-        #expect(options.descriptions == ["(current)", "repair +$2,500.00 (not with a short floorplan)",
-                                         "repair +$7,501.00 (needs a hover drivetrain)"])
+        #expect(
+            options.descriptions == [
+                "(current)", "repair +$2,500.00 (not with a short floorplan)",
+                "repair +$7,501.00 (needs a hover drivetrain)"
+            ])
         #expect(options.forbidden == [false, true, true])
     }
 
@@ -119,8 +124,11 @@ import Testing
         let options = completer.complete("set drivetrain ")
         #expect(options.candidates == ["front", "rear", "4wd", "all", "awd"])
         // Front needs a repair (a standard floorplan, +$2,000.00, less the drivetrain's -$1,500.00).
-        #expect(options.descriptions == ["repair +$500.00 (not with a short floorplan)", "(current)", "+$2,500.00",
-                                         "(4wd) +$2,500.00", "(4wd) +$2,500.00"])
+        #expect(
+            options.descriptions == [
+                "repair +$500.00 (not with a short floorplan)", "(current)", "+$2,500.00",
+                "(4wd) +$2,500.00", "(4wd) +$2,500.00"
+            ])
         #expect(options.forbidden == [true, false, false, false, false])
         let front = completer.complete("set drivetrain f")
         #expect(front.candidates == ["front"] && front.replacement == nil && front.needsList)
@@ -192,7 +200,8 @@ import Testing
         let sink = Evaluation()
         let engine = Engine(options: options, sink: sink)
         engine.evaluate("car compact")
-        let line = "car sports 3; var v 1; option drivetrain hybrid \"Hybrid\" price 1; rate GBP 2; echo hi; show; "
+        let line =
+            "car sports 3; var v 1; option drivetrain hybrid \"Hybrid\" price 1; rate GBP 2; echo hi; show; "
             + "save saved.carfab; source saved.carfab; source -; quit 3; set suspension "
         _ = engine.completer().complete(line)
         #expect(engine.stock.lineCount == 1 && engine.stock.carCount == 1)
@@ -211,9 +220,11 @@ import Testing
     let completer: Completer
 
     init() {
-        let files = MemoryHost(Dictionary(uniqueKeysWithValues: [
-            "w\"\u{301}.carfab", "q\"\u{301}a.carfab", "q\"\u{301}b.carfab", "\u{301}x.carfab", "sub/\u{301}y.carfab",
-        ].map { ($0, "") }))
+        let files = MemoryHost(
+            Dictionary(
+                uniqueKeysWithValues: [
+                    "w\"\u{301}.carfab", "q\"\u{301}a.carfab", "q\"\u{301}b.carfab", "\u{301}x.carfab", "sub/\u{301}y.carfab"
+                ].map { ($0, "") }))
         var completer = Completer(commands: .standard, catalog: .builtIn)
         completer.host = files
         self.completer = completer
@@ -232,7 +243,8 @@ import Testing
         let lexer = Lexer()
         let bytes = Array(line.utf8)
         guard let outcome = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) }),
-              outcome == .complete else { return nil }
+            outcome == .complete
+        else { return nil }
         return lexer.tokens.map(lexer.string)
     }
 

@@ -1,6 +1,6 @@
 import CarFactory
-import Testing
 import CarScript
+import Testing
 
 /// `options`, `why`, `fit`, `cheapest` through the engine's public API, on the built-in catalog.
 @Suite struct ConfiguratorCommandTests {
@@ -24,17 +24,18 @@ import CarScript
     @Test func options_classifies_every_option_of_the_current_car() {
         let run = Engine().evaluate("car compact; set drivetrain rear; set floorplan short; options")
         #expect(run.diagnostics.isEmpty)
-        #expect(rows(run.results.last?.result) == [
-            ["floorplan", "short", "current", "", "", ""],
-            ["floorplan", "standard", "settable", "$2,000.00", "", ""],
-            ["floorplan", "long", "settable", "$6,500.00", "", ""],
-            ["suspension", "road", "current", "", "", ""],
-            ["suspension", "race", "settable", "$2,400.00", "", ""],
-            ["suspension", "offroad", "settable", "$1,800.00", "", ""],
-            ["drivetrain", "front", "repair", "$500.00", "set drivetrain front floorplan standard", ""],
-            ["drivetrain", "rear", "current", "", "", ""],
-            ["drivetrain", "4wd", "settable", "$2,500.00", "", ""],
-        ])
+        #expect(
+            rows(run.results.last?.result) == [
+                ["floorplan", "short", "current", "", "", ""],
+                ["floorplan", "standard", "settable", "$2,000.00", "", ""],
+                ["floorplan", "long", "settable", "$6,500.00", "", ""],
+                ["suspension", "road", "current", "", "", ""],
+                ["suspension", "race", "settable", "$2,400.00", "", ""],
+                ["suspension", "offroad", "settable", "$1,800.00", "", ""],
+                ["drivetrain", "front", "repair", "$500.00", "set drivetrain front floorplan standard", ""],
+                ["drivetrain", "rear", "current", "", "", ""],
+                ["drivetrain", "4wd", "settable", "$2,500.00", "", ""]
+            ])
     }
 
     @Test func options_of_one_family_in_a_currency_and_an_impossible_option_with_its_rules() {
@@ -43,34 +44,41 @@ import CarScript
         engine.evaluate("forbid drivetrain hover with suspension road; forbid drivetrain hover with suspension offroad")
         let run = engine.evaluate("car sports; options drivetrain in GBP")
         #expect(run.diagnostics.isEmpty)
-        #expect(rows(run.results.last?.result) == [
-            ["drivetrain", "front", "repair", "£301.69", "set drivetrain front floorplan standard", ""],
-            ["drivetrain", "rear", "current", "", "", ""],
-            ["drivetrain", "4wd", "settable", "£1,508.45", "", ""],
-            ["drivetrain", "hover", "impossible", "", "",
-             "forbid suspension race with floorplan long|require drivetrain hover with floorplan long|forbid drivetrain hover with suspension road|forbid drivetrain hover with suspension offroad"],
-        ])
+        #expect(
+            rows(run.results.last?.result) == [
+                ["drivetrain", "front", "repair", "£301.69", "set drivetrain front floorplan standard", ""],
+                ["drivetrain", "rear", "current", "", "", ""],
+                ["drivetrain", "4wd", "settable", "£1,508.45", "", ""],
+                [
+                    "drivetrain", "hover", "impossible", "", "",
+                    "forbid suspension race with floorplan long|require drivetrain hover with floorplan long|forbid drivetrain hover with suspension road|forbid drivetrain hover with suspension offroad"
+                ]
+            ])
     }
 
     @Test func why_lists_the_rules_in_the_way_and_every_minimal_repair_ranked() {
         let run = Engine().evaluate("car sports; why drivetrain front")
         #expect(run.diagnostics.isEmpty)
         #expect(rows(run.results[0].result) == [["forbid drivetrain front with floorplan short", "built-in catalog"]])
-        #expect(rows(run.results[1].result) == [
-            ["1", "$500.00", "1", "set drivetrain front floorplan standard"],
-            ["2", "$2,600.00", "2", "set drivetrain front floorplan long suspension road"],
-            ["3", "$4,400.00", "2", "set drivetrain front floorplan long suspension offroad"],
-        ])
+        #expect(
+            rows(run.results[1].result) == [
+                ["1", "$500.00", "1", "set drivetrain front floorplan standard"],
+                ["2", "$2,600.00", "2", "set drivetrain front floorplan long suspension road"],
+                ["3", "$4,400.00", "2", "set drivetrain front floorplan long suspension offroad"]
+            ])
     }
 
     @Test func why_an_impossible_option_names_the_rules_that_make_it_so() {
         let engine = Engine()
-        engine.evaluate("option drivetrain hover \"Hover\" price 100; require drivetrain hover with floorplan short; forbid drivetrain hover with floorplan short")
+        engine.evaluate(
+            "option drivetrain hover \"Hover\" price 100; require drivetrain hover with floorplan short; forbid drivetrain hover with floorplan short"
+        )
         let run = engine.evaluate("car suv; why drivetrain hover")
-        #expect(rows(run.results[0].result) == [
-            ["require drivetrain hover with floorplan short", "<input>:1"],
-            ["forbid drivetrain hover with floorplan short", "<input>:1"],
-        ])
+        #expect(
+            rows(run.results[0].result) == [
+                ["require drivetrain hover with floorplan short", "<input>:1"],
+                ["forbid drivetrain hover with floorplan short", "<input>:1"]
+            ])
         #expect(rows(run.results[1].result).isEmpty)
     }
 
@@ -78,17 +86,23 @@ import CarScript
         let engine = Engine()
         let run = engine.evaluate("car sports; fit drivetrain front in EUR; price")
         #expect(run.diagnostics.isEmpty)
-        #expect(rows(run.results[0].result) == [
-            ["drivetrain", "rear", "front", "-€1,380.00"],
-            ["floorplan", "short", "standard", "€1,840.00"],
-        ])
-        guard case .amount(let amount, let valuation) = run.results[1].result else { Issue.record("no price"); return }
+        #expect(
+            rows(run.results[0].result) == [
+                ["drivetrain", "rear", "front", "-€1,380.00"],
+                ["floorplan", "short", "standard", "€1,840.00"]
+            ])
+        guard case .amount(let amount, let valuation) = run.results[1].result else {
+            Issue.record("no price")
+            return
+        }
         #expect(valuation.money(amount).description == "$68,800.00")
     }
 
     @Test func fit_of_an_option_no_valid_car_has_is_an_error_and_changes_nothing() {
         let engine = Engine()
-        engine.evaluate("option drivetrain hover \"Hover\" price 100; require drivetrain hover with floorplan short; forbid drivetrain hover with floorplan short; car suv")
+        engine.evaluate(
+            "option drivetrain hover \"Hover\" price 100; require drivetrain hover with floorplan short; forbid drivetrain hover with floorplan short; car suv"
+        )
         let run = engine.evaluate("fit drivetrain hover")
         #expect(run.diagnostics.first?.message == "no valid car has a hover drivetrain")
         #expect(run.diagnostics.first?.id == "no-valid-car")
@@ -98,19 +112,31 @@ import CarScript
     @Test func cheapest_finds_the_cheapest_valid_car_of_any_model_with_the_options_given() {
         let run = Engine().evaluate("cheapest drivetrain 4wd suspension offroad in GBP")
         #expect(run.diagnostics.isEmpty)
-        guard case .car(let car) = run.results[0].result else { Issue.record("no car"); return }
+        guard case .car(let car) = run.results[0].result else {
+            Issue.record("no car")
+            return
+        }
         // The compact with a short floorplan: $27,995 - $2,000 + $1,800 + $4,000.
         #expect(car.factory.model == "compact" && car.price.description == "$31,795.00")
-        guard case .text(let commands) = run.results[1].result else { Issue.record("no commands"); return }
+        guard case .text(let commands) = run.results[1].result else {
+            Issue.record("no commands")
+            return
+        }
         #expect(commands == "car compact; set floorplan short suspension offroad drivetrain 4wd")
-        guard case .amount(let amount, let valuation) = run.results[2].result else { Issue.record("no amount"); return }
+        guard case .amount(let amount, let valuation) = run.results[2].result else {
+            Issue.record("no amount")
+            return
+        }
         #expect(valuation.money(amount).description == "£19,184.47")
     }
 
     @Test func cheapest_of_one_model_and_a_refused_set_that_names_its_repair() {
         let engine = Engine()
         let run = engine.evaluate("cheapest suv floorplan short")
-        guard case .text(let commands) = run.results.last?.result else { Issue.record("no commands"); return }
+        guard case .text(let commands) = run.results.last?.result else {
+            Issue.record("no commands")
+            return
+        }
         #expect(commands == "car suv; set floorplan short suspension road drivetrain rear")
         let refused = engine.evaluate("car sports; set drivetrain front")
         #expect(refused.diagnostics.first?.notes.last?.message == "'fit drivetrain front' would also set floorplan standard (+$500.00)")
@@ -122,12 +148,13 @@ import CarScript
             ("car sports; options drivetrain in XYZ", "unknown currency 'XYZ'; valid currencies: USD, GBP, EUR, JPY"),
             ("cheapest drivetrain", "missing an option after 'drivetrain'"),
             ("cheapest drivetrain rear drivetrain 4wd", "drivetrain is named twice; name each family once"),
-            ("options", "no current car: add one with 'car MODEL'"),
+            ("options", "no current car: add one with 'car MODEL'")
         ]
         for (line, message) in cases {
             let run = Engine().evaluate(line)
-            #expect(run.diagnostics.first.map { $0.message.hasPrefix(message) || $0.message.contains(message) } == true,
-                    "\(line): \(run.diagnostics.first?.message ?? "no error")")
+            #expect(
+                run.diagnostics.first.map { $0.message.hasPrefix(message) || $0.message.contains(message) } == true,
+                "\(line): \(run.diagnostics.first?.message ?? "no error")")
         }
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import CarScript
+
 #if canImport(Glibc)
 import Glibc
 #endif

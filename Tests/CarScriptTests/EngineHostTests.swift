@@ -1,18 +1,25 @@
 import CarFactory
 import Testing
+
 @testable import CarScript
 
 /// The engine touches files, standard input and folders only through the host its options
 /// give (issue 21): none, none of them; an in-memory one, its files and nothing else.
 @Suite struct EngineHostTests {
     @Test func without_a_host_files_and_standard_input_are_refused_and_save_dash_still_prints() {
-        let engine = Engine(options: { var o = EngineOptions(); o.keepGoing = true; return o }())
+        let engine = Engine(
+            options: {
+                var o = EngineOptions()
+                o.keepGoing = true
+                return o
+            }())
         let run = engine.evaluate("car sports\nsource quote.carfab\nsave fleet.carfab\nsource -\nsave -")
-        #expect(run.diagnostics.map(\.message) == [
-            "'source' touches files and is refused by the program running the engine, which gives it no files",
-            "'save' touches files and is refused by the program running the engine, which gives it no files",
-            "'source -' reads standard input and is refused by the program running the engine, which gives it no files",
-        ])
+        #expect(
+            run.diagnostics.map(\.message) == [
+                "'source' touches files and is refused by the program running the engine, which gives it no files",
+                "'save' touches files and is refused by the program running the engine, which gives it no files",
+                "'source -' reads standard input and is refused by the program running the engine, which gives it no files"
+            ])
         #expect(run.diagnostics.map(\.id) == ["refused", "refused", "refused"])
         guard case .text(let script)? = run.results.last?.result else {
             Issue.record("save - printed nothing")
@@ -129,10 +136,11 @@ struct Shelf: EngineHost {
             return
         }
         #expect(count == 3 && valuation.money(value).description == "£140,038.46")
-        #expect(run.diagnostics.map(\.message) == [
-            "cannot save 'x.carfab': the shelf is read-only", "there is no standard input here",
-            "cannot open 'y.carfab': no such script",
-        ])
+        #expect(
+            run.diagnostics.map(\.message) == [
+                "cannot save 'x.carfab': the shelf is read-only", "there is no standard input here",
+                "cannot open 'y.carfab': no such script"
+            ])
     }
 }
 
@@ -144,7 +152,10 @@ final class InterruptingPrompt: LineSource {
     var reads = 0
     var toldInterrupted = 0
     let stop: StopRequest
-    init(stop: StopRequest, interruptCode: Int32) { self.stop = stop; self.interruptCode = interruptCode }
+    init(stop: StopRequest, interruptCode: Int32) {
+        self.stop = stop
+        self.interruptCode = interruptCode
+    }
     var name: String { "<prompt>" }
     var isInteractive: Bool { true }
     func readLine(continuation: Bool) throws(LineSourceFailure) -> [UInt8]? {

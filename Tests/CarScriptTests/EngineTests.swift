@@ -1,7 +1,7 @@
 import CarFactory
+import CarScript
 import Foundation
 import Testing
-import CarScript
 
 /// The engine as another Swift program uses it: only its public API (no @testable import).
 /// Scripts/test runs these under AddressSanitizer too.
@@ -15,13 +15,25 @@ import CarScript
         // The engine, its lexer and its line are gone: what it returned is still whole.
         let results = try #require(run?.results)
         #expect(results.map(\.command) == ["echo", "list", "total"])
-        guard case .echo(let words) = results[0].result else { Issue.record("not an echo"); return }
+        guard case .echo(let words) = results[0].result else {
+            Issue.record("not an echo")
+            return
+        }
         #expect(words == "kept words past the line")
-        guard case .table(let table) = results[1].result else { Issue.record("not a table"); return }
+        guard case .table(let table) = results[1].result else {
+            Issue.record("not a table")
+            return
+        }
         #expect(table.rowCount == 1)
-        guard case .text(let model) = table.row(0)[2] else { Issue.record("not a model"); return }
+        guard case .text(let model) = table.row(0)[2] else {
+            Issue.record("not a model")
+            return
+        }
         #expect(model == "sports")
-        guard case .total(let count, let value, let valuation) = results[2].result else { Issue.record("not a total"); return }
+        guard case .total(let count, let value, let valuation) = results[2].result else {
+            Issue.record("not a total")
+            return
+        }
         #expect(count == 1 && valuation.money(value).description == "£42,719.30")
     }
 
@@ -41,7 +53,10 @@ import CarScript
         engine.evaluate("car suv 2")
         engine.evaluate("option drivetrain hybrid \"Hybrid\" price 6500")
         let run = engine.evaluate("set drivetrain hybrid; price")
-        guard case .amount(let amount, let valuation) = run.results.first?.result else { Issue.record("no price"); return }
+        guard case .amount(let amount, let valuation) = run.results.first?.result else {
+            Issue.record("no price")
+            return
+        }
         #expect(valuation.money(amount).description == "$84,395.00")
         #expect(engine.stock.carCount == 2 && engine.catalog.options(of: .drivetrain).parts.count == 4)
     }
@@ -76,8 +91,10 @@ import CarScript
     @Test func the_embedding_example_runs() throws {
         // Built beside the tests (in .build-asan too, under AddressSanitizer).
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [bundle.appendingPathComponent("embed-example"),
-                          bundle.deletingLastPathComponent().appendingPathComponent("embed-example")]
+        let candidates = [
+            bundle.appendingPathComponent("embed-example"),
+            bundle.deletingLastPathComponent().appendingPathComponent("embed-example")
+        ]
         let example = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
         let process = Process()
         process.executableURL = example
@@ -87,12 +104,13 @@ import CarScript
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(output == """
-            show: Porsche Boxster, $70,800.00
-            total: 1 car(s), £42,719.30
-            example:1:54: unknown-model error: unknown model 'sprots'; did you mean 'sports'?
+        #expect(
+            output == """
+                show: Porsche Boxster, $70,800.00
+                total: 1 car(s), £42,719.30
+                example:1:54: unknown-model error: unknown model 'sprots'; did you mean 'sports'?
 
-            """)
+                """)
     }
 }
 

@@ -1,6 +1,6 @@
 import CarFactory
-import Testing
 import CarScript
+import Testing
 
 /// `family`: part families defined in the language, through the engine's public API.
 @Suite struct FamilyTests {
@@ -34,7 +34,8 @@ import CarScript
 
     @Test func show_prints_each_defined_family_after_drive_and_prices_by_the_models_default() {
         let engine = Engine()
-        let run = engine.evaluate("""
+        let run = engine.evaluate(
+            """
             car sports
             \(Self.paint)
             family wheels "Wheels" default steel "Steel" price 100
@@ -64,7 +65,8 @@ import CarScript
         // The change cache packs the family beside the option: wheels (family 4) option 1 and
         // floorplan option 1 are two keys, not one.
         let engine = Engine()
-        let run = engine.evaluate("""
+        let run = engine.evaluate(
+            """
             family paint "Paint" default white "White"
             family wheels "Wheels" default steel "Steel"
             option wheels alloy "Alloy" price 900
@@ -76,22 +78,29 @@ import CarScript
             show
             """)
         #expect(run.diagnostics.isEmpty)
-        #expect(shown(run.results.last?.result) == ["Car type: VW Golf", "Seats: 8", "Engine: Front", "Suspension: Standard",
-                                                    "Drive: Front", "Paint: White", "Wheels: Alloy", "Price: $33,395.00"])
+        #expect(
+            shown(run.results.last?.result) == [
+                "Car type: VW Golf", "Seats: 8", "Engine: Front", "Suspension: Standard",
+                "Drive: Front", "Paint: White", "Wheels: Alloy", "Price: $33,395.00"
+            ])
     }
 
     @Test func parts_and_models_list_every_family() {
         let engine = Engine()
         engine.evaluate(Self.paint)
         let parts = engine.evaluate("parts paint")
-        #expect(rows(parts.results.last?.result) == [
-            ["paint", "white", "White", "", "$0.00", "", ""],
-            ["paint", "red", "Red", "crimson", "$500.00", "", ""],
-        ])
+        #expect(
+            rows(parts.results.last?.result) == [
+                ["paint", "white", "White", "", "$0.00", "", ""],
+                ["paint", "red", "Red", "crimson", "$500.00", "", ""]
+            ])
         engine.evaluate("model roadster \"Mazda MX-5\" price 31000 floorplan short suspension race drivetrain rear paint red")
         let models = engine.evaluate("models")
         #expect(rows(models.results.last?.result).map { $0.last } == ["white", "white", "white", "red"])
-        guard case .table(let table) = models.results.last?.result else { Issue.record("no table"); return }
+        guard case .table(let table) = models.results.last?.result else {
+            Issue.record("no table")
+            return
+        }
         #expect(table.columns.map(\.title).last == "paint")
     }
 
@@ -102,12 +111,15 @@ import CarScript
         #expect(error("family Paint \"P\" default x \"X\"") == "family 'Paint' is already defined")
         #expect(error("family floorplan \"F\" default x \"X\"") == "family 'floorplan' is already defined")
         #expect(error("family trim \"Trim\" default a \"A\" cost 5") == "expected 'price', not 'cost'")
-        #expect(error("model m \"M\" price 1 floorplan short suspension race drivetrain rear paint blue")
-                    == "unknown paint option 'blue'; valid paint options: white, red")
-        #expect(error("model m \"M\" price 1 floorplan short suspension race drivetrain rear floorplan long")
-                    == "unknown defined family 'floorplan'; valid defined families: paint")
-        #expect(error("model m \"M\" price 1 floorplan short suspension race drivetrain rear paint red paint white")
-                    == "paint is named twice; name each family once")
+        #expect(
+            error("model m \"M\" price 1 floorplan short suspension race drivetrain rear paint blue")
+                == "unknown paint option 'blue'; valid paint options: white, red")
+        #expect(
+            error("model m \"M\" price 1 floorplan short suspension race drivetrain rear floorplan long")
+                == "unknown defined family 'floorplan'; valid defined families: paint")
+        #expect(
+            error("model m \"M\" price 1 floorplan short suspension race drivetrain rear paint red paint white")
+                == "paint is named twice; name each family once")
         #expect(error("option paint gloss \"Gloss\" price 1 seats 2") == "seats and engine apply to floorplans, not to paint")
         #expect(error("set paint red") == "no current car: add one with 'car MODEL'")
         // Nothing of a refused definition is kept.
@@ -145,19 +157,24 @@ import CarScript
         let engine = Engine()
         engine.evaluate("car sports; \(Self.paint.replacingOccurrences(of: "\n", with: "; ")); forbid paint red with floorplan short")
         let options = engine.evaluate("options paint")
-        #expect(rows(options.results.last?.result) == [
-            ["paint", "white", "current", "", "", ""],
-            ["paint", "red", "repair", "$2,500.00", "set paint red floorplan standard", ""],
-        ])
+        #expect(
+            rows(options.results.last?.result) == [
+                ["paint", "white", "current", "", "", ""],
+                ["paint", "red", "repair", "$2,500.00", "set paint red floorplan standard", ""]
+            ])
         let why = engine.evaluate("why paint red")
         #expect(rows(why.results.last?.result).first == ["1", "$2,500.00", "1", "set paint red floorplan standard"])
         let cheapest = engine.evaluate("cheapest paint red")
-        guard case .text(let commands) = cheapest.results.last?.result else { Issue.record("no commands"); return }
+        guard case .text(let commands) = cheapest.results.last?.result else {
+            Issue.record("no commands")
+            return
+        }
         #expect(commands == "car compact; set paint red")
         let fit = engine.evaluate("fit paint red; show")
-        #expect(rows(fit.results.first?.result) == [
-            ["paint", "white", "red", "$500.00"], ["floorplan", "short", "standard", "$2,000.00"],
-        ])
+        #expect(
+            rows(fit.results.first?.result) == [
+                ["paint", "white", "red", "$500.00"], ["floorplan", "short", "standard", "$2,000.00"]
+            ])
         #expect(shown(fit.results.last?.result).suffix(2) == ["Paint: Red", "Price: $70,800.00"])
     }
 
@@ -165,8 +182,9 @@ import CarScript
         let engine = Engine()
         engine.evaluate("car sports; \(Self.paint.replacingOccurrences(of: "\n", with: "; ")); forbid paint red with floorplan short")
         let run = engine.evaluate("set paint red")
-        #expect(run.diagnostics.first?.notes.map(\.message).last
-                    == "'fit paint red' would also set floorplan standard (+$2,500.00)")
+        #expect(
+            run.diagnostics.first?.notes.map(\.message).last
+                == "'fit paint red' would also set floorplan standard (+$2,500.00)")
     }
 
     @Test func families_round_trip_through_save_and_undo_takes_a_family_back() {
@@ -180,13 +198,19 @@ import CarScript
             set drivetrain 4wd paint white
             """
         #expect(engine.evaluate(script).diagnostics.isEmpty)
-        guard case .text(let saved) = engine.evaluate("save -").results.last?.result else { Issue.record("no save"); return }
+        guard case .text(let saved) = engine.evaluate("save -").results.last?.result else {
+            Issue.record("no save")
+            return
+        }
         #expect(saved.contains("family paint \"Paint\" default white \"White\" price 0\n"))
         #expect(saved.contains("drivetrain rear paint red\n"))
         #expect(saved.hasSuffix("car roadster 1\nset drivetrain 4wd paint white"))
         let again = Engine()
         #expect(again.evaluate(saved).diagnostics.isEmpty)
-        guard case .text(let resaved) = again.evaluate("save -").results.last?.result else { Issue.record("no save"); return }
+        guard case .text(let resaved) = again.evaluate("save -").results.last?.result else {
+            Issue.record("no save")
+            return
+        }
         #expect(resaved == saved)
         // Undone, the family leaves the cars and the catalog; the stock shows the book's lines again.
         var options = EngineOptions()

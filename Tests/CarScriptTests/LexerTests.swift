@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CarScript
 
 @Suite struct LexerTests {
@@ -64,9 +65,9 @@ import Testing
         #expect(error(Array("echo \"abc".utf8)) == ScriptError(.unterminatedString, at: SourceRange(5, 6)))
         #expect(error([0x61, 0x00, 0x62]) == ScriptError(.nulByte, at: SourceRange(1, 2)))
         #expect(error([0x61, 0x20, 0xFF]) == ScriptError(.invalidUTF8(0xFF), at: SourceRange(2, 3)))
-        #expect(error([0xC3]) == ScriptError(.invalidUTF8(0xC3), at: SourceRange(0, 1)))             // truncated
-        #expect(error([0xE0, 0x80, 0x80]) == ScriptError(.invalidUTF8(0xE0), at: SourceRange(0, 1))) // overlong
-        #expect(error([0xED, 0xA0, 0x80]) == ScriptError(.invalidUTF8(0xED), at: SourceRange(0, 1))) // surrogate
+        #expect(error([0xC3]) == ScriptError(.invalidUTF8(0xC3), at: SourceRange(0, 1)))  // truncated
+        #expect(error([0xE0, 0x80, 0x80]) == ScriptError(.invalidUTF8(0xE0), at: SourceRange(0, 1)))  // overlong
+        #expect(error([0xED, 0xA0, 0x80]) == ScriptError(.invalidUTF8(0xED), at: SourceRange(0, 1)))  // surrogate
         #expect(error([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22]) == ScriptError(.invalidUTF8(0xF4), at: SourceRange(1, 2)))
         #expect(error(Array("ok \u{10FFFF} \u{7FF}".utf8)) == nil)
     }

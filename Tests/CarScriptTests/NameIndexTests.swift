@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CarScript
 
 @Suite struct NameIndexTests {

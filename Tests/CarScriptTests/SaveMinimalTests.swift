@@ -1,6 +1,6 @@
 import CarFactory
-import Testing
 import CarScript
+import Testing
 
 /// `save --minimal`: only what differs from the catalog the session began with and from each
 /// model's defaults; replayed, it rebuilds the session, whose full `save` is the same bytes.
@@ -14,20 +14,22 @@ import CarScript
 
     @Test func only_what_differs_from_the_catalog_and_the_defaults() throws {
         let engine = Engine()
-        engine.evaluate("""
+        engine.evaluate(
+            """
             car sports; car suv 2; set drivetrain rear
             currency CHF "CHF " digits 2 rate 0.88; rate CHF 0.9; rate GBP 0.5; rate EUR 0.92; select 1
             """)
-        #expect(try Self.printed(engine, "save --minimal -") == """
-            currency CHF "CHF " digits 2 rate 0.88
-            rate GBP 0.5
-            rate CHF 0.9
-            car sports
-            car suv 2
-            set drivetrain rear
-            select 1
+        #expect(
+            try Self.printed(engine, "save --minimal -") == """
+                currency CHF "CHF " digits 2 rate 0.88
+                rate GBP 0.5
+                rate CHF 0.9
+                car sports
+                car suv 2
+                set drivetrain rear
+                select 1
 
-            """)
+                """)
         // A session like a new one: nothing to write, nothing printed.
         #expect(Engine().evaluate("save --minimal -").results.isEmpty)
         #expect(Engine().evaluate("SAVE --MINIMAL -").diagnostics.isEmpty)

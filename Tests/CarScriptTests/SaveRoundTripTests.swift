@@ -1,6 +1,6 @@
 import CarFactory
-import Testing
 import CarScript
+import Testing
 
 /// `save` then replay is a law: random sessions whose names and values are drawn from hostile
 /// alphabets save to a script that rebuilds the same state in a fresh engine, and saving that
@@ -12,22 +12,29 @@ import CarScript
     @Test func a_stock_line_too_long_to_read_back_is_named_and_refused() throws {
         var catalog = Engine.builtInCatalog
         let name = String(repeating: "m", count: maximumLineLength - 6)
-        _ = try catalog.define(ModelDefinition(name: name, carType: "Long", basePrice: .base(10_000_000), floorplan: "short",
-                                               suspension: "race", drivetrain: "rear"))
+        _ = try catalog.define(
+            ModelDefinition(
+                name: name, carType: "Long", basePrice: .base(10_000_000), floorplan: "short",
+                suspension: "race", drivetrain: "rear"))
         let engine = Engine(catalog: catalog)
         let fits = engine.evaluate("car \(name) 9\ncar sports 3; set drivetrain 4wd; car sports 2; set drivetrain 4wd; select 2; save -")
-        guard case .text(let text)? = fits.results.last?.result else { Issue.record("save - printed no text"); return }
+        guard case .text(let text)? = fits.results.last?.result else {
+            Issue.record("save - printed no text")
+            return
+        }
         #expect(text.hasSuffix("\ncar sports 3\nset drivetrain 4wd\ncar sports 2\nset drivetrain 4wd\nselect 2"))
         #expect(text.contains("\ncar \(name) 9\n"))
         let over = engine.evaluate("car \(name) 10\nsave -")
         #expect(over.results.isEmpty)
-        #expect(over.diagnostics.map(\.message) == [
-            "cannot save: stock line 4 would be a line longer than the limit of \(maximumLineLength) bytes",
-        ])
+        #expect(
+            over.diagnostics.map(\.message) == [
+                "cannot save: stock line 4 would be a line longer than the limit of \(maximumLineLength) bytes"
+            ])
     }
 
     @Test func random_hostile_sessions_save_and_replay_to_the_same_state() throws {
-        var saved = 0, withFamilies = 0
+        var saved = 0
+        var withFamilies = 0
         for round in 0..<2_500 {
             let engine = Engine()
             var maker = SessionMaker(random: SplitMix(seed: 0x5EED_CA4F_AB &+ UInt64(round) &* 0x2545_F491_4F6C_DD1D))
@@ -44,8 +51,10 @@ import CarScript
     @Test func values_near_the_line_limit_are_saved_in_parts_that_rebuild_them() throws {
         // Quoting doubles a value of quotes: it no longer fits one line, so it is written as a
         // first part and parts added to it.
-        for value in [String(repeating: "\"", count: 600_000), String(repeating: "é\u{1B}\"$", count: 100_000) + "x",
-                      String(repeating: "a", count: maximumLineLength - 10), String(repeating: "\u{301}", count: 300_000)] {
+        for value in [
+            String(repeating: "\"", count: 600_000), String(repeating: "é\u{1B}\"$", count: 100_000) + "x",
+            String(repeating: "a", count: maximumLineLength - 10), String(repeating: "\u{301}", count: 300_000)
+        ] {
             let engine = Engine()
             #expect(engine.setVariable("big", to: value))
             #expect(engine.setVariable("after", to: "x"))
@@ -56,11 +65,15 @@ import CarScript
 
     @Test func a_word_with_a_mark_on_a_quote_or_a_line_break_is_quoted() throws {
         // Each of these is one grapheme cluster that is not `"`, `#`, `;`, a blank or a line break.
-        for value in ["x\"\u{301};echo INJECTED;save victim.txt;#", "a#\u{301}b", "a \u{301}b", "a;\u{301}b", "1\r\n2",
-                      "\u{202E}x", "\u{FEFF}", "\u{FFFE}", "line\u{2028}break", "\u{85}", "\\\u{301}"] {
+        for value in [
+            "x\"\u{301};echo INJECTED;save victim.txt;#", "a#\u{301}b", "a \u{301}b", "a;\u{301}b", "1\r\n2",
+            "\u{202E}x", "\u{FEFF}", "\u{FFFE}", "line\u{2028}break", "\u{85}", "\\\u{301}"
+        ] {
             let engine = Engine()
             #expect(engine.setVariable("note", to: value))
-            engine.evaluate("option drivetrain $note \"$note\" price 1 alias a$note; model m$note $note price 1 floorplan short suspension race drivetrain rear")
+            engine.evaluate(
+                "option drivetrain $note \"$note\" price 1 alias a$note; model m$note $note price 1 floorplan short suspension race drivetrain rear"
+            )
             engine.evaluate("forbid drivetrain $note with floorplan long; car m$note; set drivetrain a$note")
             // Replaying printed nothing (no `echo` ran) and wrote nothing (no `save` ran): checkRoundTrip.
             try checkRoundTrip(engine, round: 0)
@@ -71,7 +84,8 @@ import CarScript
         // The compact gets a short floorplan only after it loses front drive; a rule added later
         // forbids the car on the way (standard floorplan with rear drive), not the car itself.
         let engine = Engine()
-        let run = engine.evaluate("""
+        let run = engine.evaluate(
+            """
             car compact; set drivetrain rear; set floorplan short
             forbid drivetrain rear with floorplan standard
             """)
@@ -90,8 +104,9 @@ import CarScript
         options.fileAccess = .refused(by: "a replay in the tests")
         let replayed = Engine(options: options)
         let replay = replayed.evaluate(first, name: "saved")
-        try #require(replay.diagnostics.isEmpty,
-                     "round \(round): replay failed: \(replay.diagnostics.map(\.message))\n\(first.prefix(2_000))")
+        try #require(
+            replay.diagnostics.isEmpty,
+            "round \(round): replay failed: \(replay.diagnostics.map(\.message))\n\(first.prefix(2_000))")
         // A saved script only defines and builds: a command that prints (an injected `echo`) is an escape.
         #expect(replay.results.isEmpty, "round \(round): replaying printed \(replay.results.map(\.command))")
         #expect(SessionState(replayed) == SessionState(engine), "round \(round): a different state from\n\(first.prefix(2_000))")
@@ -130,9 +145,13 @@ private struct SessionState: Equatable {
             case .family(let f):
                 definitions.append("family|\(f.name)|\(f.shownAs)|\(f.option)|\(f.optionShownAs)|\(f.listPrice.minorUnits)")
             case .option(let o):
-                definitions.append("option|\(o.familyName)|\(o.name)|\(o.shownAs)|\(o.otherNames)|\(o.listPrice.minorUnits)|\(String(describing: o.seats))|\(String(describing: o.engine))")
+                definitions.append(
+                    "option|\(o.familyName)|\(o.name)|\(o.shownAs)|\(o.otherNames)|\(o.listPrice.minorUnits)|\(String(describing: o.seats))|\(String(describing: o.engine))"
+                )
             case .model(let m):
-                definitions.append("model|\(m.name)|\(m.carType)|\(m.basePrice.minorUnits)|\(m.floorplan)|\(m.suspension)|\(m.drivetrain)|\(m.others.map { "\($0.family) \($0.option)" })")
+                definitions.append(
+                    "model|\(m.name)|\(m.carType)|\(m.basePrice.minorUnits)|\(m.floorplan)|\(m.suspension)|\(m.drivetrain)|\(m.others.map { "\($0.family) \($0.option)" })"
+                )
             case .rule(let r):
                 // The session's rules are saved after its stock: their order among the other definitions is not kept.
                 rules.insert("\(r.kind)|\(r.first.familyName)|\(r.first.option)|\(r.second.familyName)|\(r.second.option)")
@@ -142,7 +161,8 @@ private struct SessionState: Equatable {
         }
         currencies = catalog.currencies.map { "\($0.code)|\($0.symbol)|\($0.digits)|\($0.rate)" }
         stock = engine.stock.lines.map { line in
-            "\(line.count)|\(line.car.factory.model)|" + catalog.families.map { catalog.part(of: $0, on: line.car).name }.joined(separator: "|")
+            "\(line.count)|\(line.car.factory.model)|"
+                + catalog.families.map { catalog.part(of: $0, on: line.car).name }.joined(separator: "|")
         }
         current = engine.stock.currentNumber
     }
@@ -176,7 +196,7 @@ struct SessionMaker {
     private var options: [(family: String, reference: String)] = [
         ("floorplan", "short"), ("floorplan", "standard"), ("floorplan", "long"),
         ("suspension", "road"), ("suspension", "race"), ("suspension", "offroad"),
-        ("drivetrain", "front"), ("drivetrain", "rear"), ("drivetrain", "4wd"),
+        ("drivetrain", "front"), ("drivetrain", "rear"), ("drivetrain", "4wd")
     ]
     private var models = ["compact", "sports", "suv"]
     /// The families, by reference: the book's three, then those the session defines.
@@ -190,7 +210,7 @@ struct SessionMaker {
         "a", "Z", "0", "_", "-", ".", "%", "!", "'", "~", "{", "}", "é", "日", "😀", " ", "  ", "\t", "\"", "\\", "$",
         "$x", "${x}", "\\$", "#", ";", "\u{301}", "\"\u{301}", "#\u{301}", ";\u{301}", " \u{301}", "\\\u{301}",
         "\r", "\n", "\r\n", "\u{1}", "\u{1B}[31m", "\u{7F}", "\u{85}", "\u{9B}", "\u{A0}", "\u{202E}", "\u{2066}",
-        "\u{200B}", "\u{FEFF}", "\u{FFFE}", "\u{2028}", "\u{E000}", "\u{10FFFF}", "\\n", "\\u{41}",
+        "\u{200B}", "\u{FEFF}", "\u{FFFE}", "\u{2028}", "\u{E000}", "\u{10FFFF}", "\\n", "\\u{41}"
     ]
 
     mutating func text(nonEmpty: Bool) -> String {
@@ -219,7 +239,8 @@ struct SessionMaker {
                 // A family of its own (a hostile name), with its first option.
                 let name = bind(text(nonEmpty: true), in: engine)
                 let option = bind(text(nonEmpty: true), in: engine)
-                line = "family \(name) \(bind(text(nonEmpty: false), in: engine)) default \(option) \(bind(text(nonEmpty: false), in: engine))"
+                line =
+                    "family \(name) \(bind(text(nonEmpty: false), in: engine)) default \(option) \(bind(text(nonEmpty: false), in: engine))"
                 if random.below(2) == 0 { line += " price \(amount())" }
                 if engine.evaluate(line).diagnostics.isEmpty {
                     families.append(name)
@@ -250,7 +271,8 @@ struct SessionMaker {
                 line = "\(random.pick(["forbid", "require"])) \(first.family) \(first.reference) with \(second.family) \(second.reference)"
             case 3:
                 let code = String((0..<3).map { _ in random.pick(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) })
-                line = "currency \(code) \(bind(text(nonEmpty: false), in: engine)) digits \(random.below(5)) rate \(random.pick(["1", "0.5", "151.5", "0.000001", "12345.6789"]))"
+                line =
+                    "currency \(code) \(bind(text(nonEmpty: false), in: engine)) digits \(random.below(5)) rate \(random.pick(["1", "0.5", "151.5", "0.000001", "12345.6789"]))"
                 if engine.evaluate(line).diagnostics.isEmpty { currencies.append(code) }
                 continue
             case 4:

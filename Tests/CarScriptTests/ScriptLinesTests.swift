@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CarScript
 
 /// `ScriptLines`: a whole text as an editor reads it, by the engine's lexer.

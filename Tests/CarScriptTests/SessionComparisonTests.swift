@@ -1,7 +1,7 @@
 import CarFactory
+import CarScript
 import Foundation
 import Testing
-import CarScript
 
 /// `diff FILE [FILE]`: a session saved and compared with itself is the same; after one change,
 /// the comparison names exactly that change.
@@ -30,7 +30,8 @@ import CarScript
         let engine = Self.engine()
         let first = "a.carfab"
         let second = "b.carfab"
-        let run = engine.evaluate("""
+        let run = engine.evaluate(
+            """
             car sports; car suv 2; car compact; var who Ann; save \(first)
             remove 1; select 1; set drivetrain rear; rate GBP 0.5; var who Bo
             option drivetrain hybrid "H" price 10; model roadster "R" price 40000 floorplan short suspension race drivetrain rear
@@ -43,10 +44,11 @@ import CarScript
             ("added", "rule", "forbid drivetrain rear with floorplan standard"), ("added", "currency", "CHF"),
             ("changed", "rate", "GBP"), ("changed", "variable", "who"),
             ("removed", "line", "1"), ("changed", "line", "2 -> 1"), ("changed", "current line", ""),
-            ("changed", "total", ""),
+            ("changed", "total", "")
         ]
         guard case .table(let fromFile) = run.results[0].result, case .table(let fromFiles) = run.results[1].result,
-              case .table(let same) = run.results[2].result, case .table(let now) = run.results[3].result else {
+            case .table(let same) = run.results[2].result, case .table(let now) = run.results[3].result
+        else {
             Issue.record("diff printed no tables: \(run.results.map(\.command))")
             return
         }
@@ -63,23 +65,28 @@ import CarScript
 
     @Test func a_family_and_the_parts_cars_have_of_it_are_compared() throws {
         let engine = Self.engine()
-        let run = engine.evaluate("""
+        let run = engine.evaluate(
+            """
             car sports; save a.carfab
             family paint "Paint" default white "White"; option paint red "Red" price 300; set paint red; save b.carfab
             diff a.carfab b.carfab
             """)
         #expect(run.diagnostics.isEmpty, "\(run.diagnostics.map(\.message))")
         let rows = Self.rows(run)?.map { [$0.change, $0.what, $0.name] }
-        #expect(rows == [["added", "family", "paint"], ["added", "option", "paint red"],
-                         ["changed", "line", "1 -> 1"], ["changed", "total", ""]])
+        #expect(
+            rows == [
+                ["added", "family", "paint"], ["added", "option", "paint red"],
+                ["changed", "line", "1 -> 1"], ["changed", "total", ""]
+            ])
     }
 
     @Test func loading_writes_nothing_and_a_failure_names_its_place() throws {
         let files = MemoryHost(["saving.carfab": "car sports\nsave written.carfab\n", "plain.carfab": "car sports\n"])
         let run = Self.engine(files).evaluate("diff saving.carfab")
-        #expect(run.diagnostics.map(\.message) == [
-            "cannot load 'saving.carfab' to compare: saving.carfab:2: 'save' writes files and is refused while loading a session to compare",
-        ])
+        #expect(
+            run.diagnostics.map(\.message) == [
+                "cannot load 'saving.carfab' to compare: saving.carfab:2: 'save' writes files and is refused while loading a session to compare"
+            ])
         #expect(files.files["written.carfab"] == nil)
         var safe = EngineOptions()
         safe.host = files
@@ -140,11 +147,13 @@ import CarScript
             if change.hasPrefix("clear") {
                 #expect(named.count == lines && named.allSatisfy { $0.change == "removed" && $0.what == "line" }, "\(description)")
             } else if change.hasPrefix("var") {
-                #expect(named.count == 1 && named.first?.what == "variable"
+                #expect(
+                    named.count == 1 && named.first?.what == "variable"
                         && named.first?.name == change.split(separator: " ")[1].description, "\(description)")
             } else if let expected = Self.expectedRow(for: change) {
-                #expect(named.count == 1 && named.first?.change == expected.change && named.first?.what == expected.what,
-                        "\(description)")
+                #expect(
+                    named.count == 1 && named.first?.change == expected.change && named.first?.what == expected.what,
+                    "\(description)")
             } else {
                 Issue.record("unexpected change \(change)")
             }

@@ -1,6 +1,6 @@
 import CarFactory
-import Testing
 import CarScript
+import Testing
 
 /// Random scripts run through the engine and through `ModelSession`, a small model of the
 /// language written for this test alone: after every script the two must hold the same
@@ -30,10 +30,13 @@ import CarScript
             return "car " + pick(["compact", "sports", "suv", "SUV", "nosuch"])
                 + pick(["", "", " 1", " 3", " 0", " x", " 9223372036854775807", " 4611686018427387904"])
         case 20..<50:
-            return "set " + pick(["floorplan short", "floorplan standard", "floorplan long", "suspension road",
-                                  "suspension race", "suspension sports", "suspension soft", "drivetrain front",
-                                  "drivetrain rear", "drivetrain 4wd", "drivetrain AWD", "drivetrain nosuch",
-                                  "colour red"])
+            return "set "
+                + pick([
+                    "floorplan short", "floorplan standard", "floorplan long", "suspension road",
+                    "suspension race", "suspension sports", "suspension soft", "drivetrain front",
+                    "drivetrain rear", "drivetrain 4wd", "drivetrain AWD", "drivetrain nosuch",
+                    "colour red"
+                ])
         case 50..<58: return "price" + pick(["", "", " XYZ"])
         case 58..<66: return "total" + pick(["", "", " XYZ"])
         case 66..<70: return pick(["show", "show 1", "show 2"])
@@ -150,8 +153,9 @@ struct ModelSession {
             names.append(byName)
         }
         for factory in catalog.registry.factories {
-            models[factory.model.lowercased()] = Model(name: factory.model, base: factory.basePriceMinorUnits,
-                                               defaults: families.map { factory.defaultPart(of: $0)?.name ?? "" })
+            models[factory.model.lowercased()] = Model(
+                name: factory.model, base: factory.basePriceMinorUnits,
+                defaults: families.map { factory.defaultPart(of: $0)?.name ?? "" })
         }
         rules = catalog.rules.map { ($0.first, $0.second) }
         for currency in catalog.currencies { rates[currency.code] = currency.rate.description }
@@ -162,20 +166,25 @@ struct ModelSession {
         let stock = engine.stock
         return ModelState(
             lines: stock.lines.map { line in
-                ModelState.Line(model: line.car.factory.model, parts: PartFamily.book.map { line.car.part(of: $0)?.name ?? "" },
-                                  count: line.count)
+                ModelState.Line(
+                    model: line.car.factory.model, parts: PartFamily.book.map { line.car.part(of: $0)?.name ?? "" },
+                    count: line.count)
             },
             current: stock.currentNumber, carCount: stock.carCount, value: stock.valueMinorUnits,
-            rules: Set(engine.catalog.rules.map { "\($0.first.family) \($0.first.option.lowercased()) \($0.second.family) \($0.second.option.lowercased())" }),
+            rules: Set(
+                engine.catalog.rules.map {
+                    "\($0.first.family) \($0.first.option.lowercased()) \($0.second.family) \($0.second.option.lowercased())"
+                }),
             rates: Dictionary(uniqueKeysWithValues: engine.catalog.currencies.map { ($0.code, $0.rate.description) }),
             variables: Dictionary(uniqueKeysWithValues: engine.variables.map { ($0.name, $0.value) }))
     }
 
     var state: ModelState {
-        ModelState(lines: lines, current: current, carCount: lines.reduce(0) { $0 + $1.count },
-                     value: lines.reduce(0) { $0 + price(of: $1) * $1.count },
-                     rules: Set(rules.map { "\($0.0.family) \($0.0.option.lowercased()) \($0.1.family) \($0.1.option.lowercased())" }),
-                     rates: rates, variables: variables)
+        ModelState(
+            lines: lines, current: current, carCount: lines.reduce(0) { $0 + $1.count },
+            value: lines.reduce(0) { $0 + price(of: $1) * $1.count },
+            rules: Set(rules.map { "\($0.0.family) \($0.0.option.lowercased()) \($0.1.family) \($0.1.option.lowercased())" }),
+            rates: rates, variables: variables)
     }
 
     private func price(of line: ModelState.Line) -> Int64 {
@@ -234,7 +243,8 @@ struct ModelSession {
             return true
         case "set":
             guard arguments.count == 2, let family = Self.family(named: arguments[0]),
-                  let option = names[family.index][arguments[1].lowercased()], let number = current else { return false }
+                let option = names[family.index][arguments[1].lowercased()], let number = current
+            else { return false }
             var line = lines[number - 1]
             line.parts[family.index] = option
             guard !breaksARule(line.parts) else {
@@ -278,18 +288,21 @@ struct ModelSession {
             reached.insert("remove")
             return true
         case "echo", "var":
-            if name == "var" { variables[arguments[0]] = arguments.dropFirst().joined(separator: " ").replacingOccurrences(of: "\"", with: "") }
+            if name == "var" {
+                variables[arguments[0]] = arguments.dropFirst().joined(separator: " ").replacingOccurrences(of: "\"", with: "")
+            }
             return true
         case "forbid":
             guard arguments.count == 5, let first = Self.family(named: arguments[0]), let second = Self.family(named: arguments[3]),
-                  let one = names[first.index][arguments[1].lowercased()], let two = names[second.index][arguments[4].lowercased()]
+                let one = names[first.index][arguments[1].lowercased()], let two = names[second.index][arguments[4].lowercased()]
             else { return false }
             let rule = (PartChoice(first, one), PartChoice(second, two))
             let both = { (parts: [String]) in parts[first.index] == one && parts[second.index] == two }
             // One family twice, a pair forbidden already (either way round), a model's own
             // defaults, or a car in stock: refused.
             guard first != second, !rules.contains(where: { Set([$0.0, $0.1]) == Set([rule.0, rule.1]) }),
-                  !models.values.contains(where: { both($0.defaults) }) else { return false }
+                !models.values.contains(where: { both($0.defaults) })
+            else { return false }
             guard !lines.contains(where: { both($0.parts) }) else {
                 reached.insert("refused")
                 return false
@@ -299,7 +312,8 @@ struct ModelSession {
             return true
         case "rate":
             guard arguments.count == 2, rates[arguments[0]] != nil, arguments[0] != Currency.base.code,
-                  let rate = try? DecimalNumber(parsing: arguments[1]), rate.significand > 0 else { return false }
+                let rate = try? DecimalNumber(parsing: arguments[1]), rate.significand > 0
+            else { return false }
             rates[arguments[0]] = rate.description
             reached.insert("rate")
             return true

@@ -1,5 +1,6 @@
 import CarFactory
 import Testing
+
 @testable import CarScript
 
 /// Sessions checked as data (results, diagnostics, stock) through the engine's own test host;
@@ -14,10 +15,17 @@ import Testing
     }
 
     @Test func errors_name_the_problem_and_change_nothing() {
-        let h = EngineHarness(options: { var o = EngineOptions(); o.keepGoing = true; return o }())
+        let h = EngineHarness(
+            options: {
+                var o = EngineOptions()
+                o.keepGoing = true
+                return o
+            }())
         h.run("car sports 3")
-        for bad in ["set floorplan long", "select 9", "remove 0", "car sports 9999999999999999", "rate usd 2",
-                    "rate gbp 0", "rate gbp -1", "rate gbp 1e3", "show 2", "car", "car sports 2 3", "set drivetrain"] {
+        for bad in [
+            "set floorplan long", "select 9", "remove 0", "car sports 9999999999999999", "rate usd 2",
+            "rate gbp 0", "rate gbp -1", "rate gbp 1e3", "show 2", "car", "car sports 2 3", "set drivetrain"
+        ] {
             let run = h.run(bad)
             #expect(run.results.isEmpty && run.diagnostics.count == 1, "\(bad)")
             #expect(run.diagnostics.first?.severity == .error && run.diagnostics.first?.file == "t", "\(bad)")
@@ -39,7 +47,7 @@ import Testing
         ("price GPB", 7, "unknown currency 'GPB'; did you mean 'GBP'?"),
         ("set drivetrian 4wd", 5, "unknown family 'drivetrian'; did you mean 'drivetrain'?"),
         ("rate USD 2", 6, "USD is the base currency; its rate is always 1"),
-        ("car suv 112615000000000", 9, "amount too large: the value would overflow"),
+        ("car suv 112615000000000", 9, "amount too large: the value would overflow")
     ])
     func diagnostics_carry_their_message_and_position(line: String, column: Int, message: String) {
         let h = EngineHarness()

@@ -1,4 +1,5 @@
 import CarFactory
+
 @testable import CarScript
 
 extension Catalog {
@@ -24,7 +25,8 @@ final class EngineHarness {
     /// Runs `text` (named `t`) and returns the results and diagnostics it made.
     @discardableResult
     func run(_ text: String) -> (results: [CommandResult], diagnostics: [Diagnostic]) {
-        let results = kept.results.count, diagnostics = kept.diagnostics.count
+        let results = kept.results.count
+        let diagnostics = kept.diagnostics.count
         session.run(text: text, name: "t")
         return (kept.results[results...].map(\.result), Array(kept.diagnostics[diagnostics...]))
     }
@@ -52,7 +54,10 @@ final class MemoryHost: EngineHost, @unchecked Sendable {
         var parts: [ArraySlice<UInt8>] = []
         for part in path.split(separator: UInt8(ascii: "/")) {
             if part.elementsEqual([0x2E]) { continue }
-            if part.elementsEqual([0x2E, 0x2E]) { _ = parts.popLast(); continue }
+            if part.elementsEqual([0x2E, 0x2E]) {
+                _ = parts.popLast()
+                continue
+            }
             parts.append(part)
         }
         return parts.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/")

@@ -1,6 +1,6 @@
 import CarFactory
-import Testing
 import CarScript
+import Testing
 
 /// `undo`, `redo` and transactions, judged by `save -`, which writes the whole session
 /// (definitions, rates, variables, every stock line and the current one).
@@ -74,12 +74,14 @@ import CarScript
 
     @Test func each_kind_of_change_is_undone_and_redone() {
         let engine = Self.engine(keepGoing: false)
-        let steps = ["car sports 2", "set drivetrain 4wd", "car suv", "select 1", "rate GBP 0.5",
-                     "option drivetrain hybrid \"Hybrid\" price 6500", "set drivetrain hybrid",
-                     "forbid drivetrain rear with floorplan long", "var colour red", "var colour blue", "remove 1",
-                     "clear", "car compact 3",
-                     "model roadster \"Mazda MX-5\" price 31000 floorplan short suspension race drivetrain hybrid",
-                     "car roadster", "currency CHF \"CHF \" digits 2 rate 0.88"]
+        let steps = [
+            "car sports 2", "set drivetrain 4wd", "car suv", "select 1", "rate GBP 0.5",
+            "option drivetrain hybrid \"Hybrid\" price 6500", "set drivetrain hybrid",
+            "forbid drivetrain rear with floorplan long", "var colour red", "var colour blue", "remove 1",
+            "clear", "car compact 3",
+            "model roadster \"Mazda MX-5\" price 31000 floorplan short suspension race drivetrain hybrid",
+            "car roadster", "currency CHF \"CHF \" digits 2 rate 0.88"
+        ]
         var states = [Self.saved(engine)]
         for step in steps {
             let run = engine.evaluate(step)
@@ -150,7 +152,8 @@ import CarScript
         }
         var stack: [String] = []
         for (index, line) in lines.enumerated() {
-            let before = saves[index], after = saves[index + 1]
+            let before = saves[index]
+            let after = saves[index + 1]
             let failed = failedLines.contains(2 * index + 3)
             switch line {
             case "begin":
@@ -171,7 +174,11 @@ import CarScript
             }
         }
         let warnings = run.diagnostics.filter { $0.severity == .warning }.map(\.message)
-        #expect(warnings == (stack.isEmpty ? [] : ["end of input with \(stack.count == 1 ? "a transaction" : "\(stack.count) nested transactions") open: rolled back"]))
+        #expect(
+            warnings
+                == (stack.isEmpty
+                    ? []
+                    : ["end of input with \(stack.count == 1 ? "a transaction" : "\(stack.count) nested transactions") open: rolled back"]))
         if let outermost = stack.first { #expect(Self.saved(engine) == outermost, "seed \(seed)") }
     }
 

@@ -1,7 +1,7 @@
 import CarFactory
+import CarScript
 import Foundation
 import Testing
-import CarScript
 
 /// `try COMMAND`: shows what COMMAND would change and leaves the session as it was, judged by
 /// `save -` (the whole session) and by what `undo` and `redo` do afterwards.
@@ -29,14 +29,18 @@ import CarScript
         let before = UndoHistoryTests.saved(engine)
         let run = engine.evaluate("try set drivetrain 4wd")
         #expect(run.diagnostics.isEmpty)
-        #expect(Self.rows(run.results.last?.result) == [
-            ["before", "1", "$68,300.00"], ["after", "1", "$70,800.00"], ["change", "+0", "+$2,500.00"],
-        ])
+        #expect(
+            Self.rows(run.results.last?.result) == [
+                ["before", "1", "$68,300.00"], ["after", "1", "$70,800.00"], ["change", "+0", "+$2,500.00"]
+            ])
         #expect(UndoHistoryTests.saved(engine) == before)
         // Its results are shown before the change: `try show` shows the car as it is.
         let shown = engine.evaluate("try car suv 2; total")
         #expect(Self.rows(shown.results.first?.result).last == ["change", "+2", "+$163,790.00"])
-        guard case .total(let count, _, _)? = shown.results.last?.result else { Issue.record("no total"); return }
+        guard case .total(let count, _, _)? = shown.results.last?.result else {
+            Issue.record("no total")
+            return
+        }
         #expect(count == 1)
         let removed = engine.evaluate("try clear")
         #expect(Self.rows(removed.results.last?.result).last == ["change", "-1", "-$68,300.00"])
@@ -76,15 +80,17 @@ import CarScript
         #expect(engine.stock.lineCount == 2)
         // Inside a transaction (one input: its end would roll the transaction back): tried
         // against its changes, not part of it.
-        let inside = engine.evaluate("""
+        let inside = engine.evaluate(
+            """
             begin; car compact; try remove 3; try car suv 5; undo; expect count 2
             expect error history undo
             rollback
             """)
         #expect(inside.diagnostics.isEmpty, "\(inside.diagnostics.map(\.message))")
-        #expect(Self.rows(inside.results.first?.result) == [
-            ["before", "3", "$178,190.00"], ["after", "2", "$150,195.00"], ["change", "-1", "-$27,995.00"],
-        ])
+        #expect(
+            Self.rows(inside.results.first?.result) == [
+                ["before", "3", "$178,190.00"], ["after", "2", "$150,195.00"], ["change", "-1", "-$27,995.00"]
+            ])
         #expect(engine.stock.lineCount == 2)
         // The two steps before the transaction are still there.
         #expect(engine.evaluate("undo 2").diagnostics.isEmpty)
@@ -99,7 +105,9 @@ import CarScript
     }
 
     @Test func try_source_tries_a_whole_file_and_writes_nothing() throws {
-        let files = MemoryHost(["quote.carfab": "car suv 2\nset drivetrain rear\nrate GBP 0.5\nbegin\ncar compact\nundo\ncommit\nvar q yes\nquit\ncar sports\n"])
+        let files = MemoryHost([
+            "quote.carfab": "car suv 2\nset drivetrain rear\nrate GBP 0.5\nbegin\ncar compact\nundo\ncommit\nvar q yes\nquit\ncar sports\n"
+        ])
         var options = EngineOptions()
         options.host = files
         let engine = Engine(options: options)
@@ -147,10 +155,16 @@ import CarScript
     @Test func steps_past_the_bound_are_forgotten_oldest_first_and_the_rest_undo_exactly() {
         let engine = UndoHistoryTests.engine(keepGoing: false)
         let value = String(repeating: "x", count: 900_000)
-        struct State: Equatable { var lines: Int; var value: Int64; var current: Int?; var variable: String? }
+        struct State: Equatable {
+            var lines: Int
+            var value: Int64
+            var current: Int?
+            var variable: String?
+        }
         func state() -> State {
-            State(lines: engine.stock.lineCount, value: engine.stock.valueMinorUnits, current: engine.stock.currentNumber,
-                  variable: engine.variables.first { $0.name == "v" }?.value.prefix(8).description)
+            State(
+                lines: engine.stock.lineCount, value: engine.stock.valueMinorUnits, current: engine.stock.currentNumber,
+                variable: engine.variables.first { $0.name == "v" }?.value.prefix(8).description)
         }
         var states = [state()]
         for round in 0..<70 {

@@ -13,7 +13,11 @@ import Testing
         var inEBNF = false
         var last: String?
         for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") { inEBNF = line == "```ebnf"; last = nil; continue }
+            if line.hasPrefix("```") {
+                inEBNF = line == "```ebnf"
+                last = nil
+                continue
+            }
             guard inEBNF else { continue }
             // Comments are not part of a rule.
             let text = line.replacing(/\(\*.*?\*\)/, with: "")

@@ -1,5 +1,6 @@
 import CarFactory
 import Testing
+
 @testable import CarScript
 @testable import CarfabCLI
 
@@ -9,26 +10,29 @@ import Testing
 
     @Test func a_list_of_models_lines_up_its_columns() {
         let models = completer.complete("car ")
-        #expect(EditLineSource.rows(models.candidates, models.descriptionColumns, width: 100) == """
-            compact  VW Golf            $27,995.00
-            sports   Porsche Boxster    $68,300.00
-            suv      Cadillac Escalade  $81,895.00
+        #expect(
+            EditLineSource.rows(models.candidates, models.descriptionColumns, width: 100) == """
+                compact  VW Golf            $27,995.00
+                sports   Porsche Boxster    $68,300.00
+                suv      Cadillac Escalade  $81,895.00
 
-            """)
+                """)
         let currencies = completer.complete("total ")
-        #expect(EditLineSource.rows(currencies.candidates, currencies.descriptionColumns, width: 100) == """
-            USD  $  1
-            GBP  £  0.60338
-            EUR  €  0.92
-            JPY  ¥  151.5
+        #expect(
+            EditLineSource.rows(currencies.candidates, currencies.descriptionColumns, width: 100) == """
+                USD  $  1
+                GBP  £  0.60338
+                EUR  €  0.92
+                JPY  ¥  151.5
 
-            """)
+                """)
     }
 
     @Test func completion_lists_pad_by_display_width() {
         // 東京東京 takes eight columns, as many as its four characters twice (issue 20 item 14).
         #expect(EditLineSource.columns(["東京東京", "abcdef", "x"], width: 30) == "東京東京  abcdef    x\n")
-        #expect(EditLineSource.rows(["東京", "cafe\u{301}", "x"], [["a", "1"], ["b", "2"], ["c", "3"]], width: 80)
+        #expect(
+            EditLineSource.rows(["東京", "cafe\u{301}", "x"], [["a", "1"], ["b", "2"], ["c", "3"]], width: 80)
                 == "東京  a  1\ncafe\u{301}  b  2\nx     c  3\n")
     }
 }

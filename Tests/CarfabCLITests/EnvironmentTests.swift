@@ -4,8 +4,9 @@ import Testing
 /// most"), never under `--safe`, and never in an engine whose host gives none.
 @Suite struct EnvironmentTests {
     @Test func an_environment_reference_is_the_variables_value() throws {
-        let run = try carfab(["-e", "echo ${env:QUOTE_MODEL} \"${env:QUOTE_MODEL}s\"; car ${env:QUOTE_MODEL}; show"],
-                             environment: ["QUOTE_MODEL": "suv"])
+        let run = try carfab(
+            ["-e", "echo ${env:QUOTE_MODEL} \"${env:QUOTE_MODEL}s\"; car ${env:QUOTE_MODEL}; show"],
+            environment: ["QUOTE_MODEL": "suv"])
         #expect(run.stdout.hasPrefix("suv suvs\nCar type: Cadillac Escalade\n") && run.status == 0, "\(run)")
     }
 
@@ -19,12 +20,16 @@ import Testing
 
     @Test func safe_refuses_the_environment() throws {
         let run = try carfab(["--safe", "-e", "echo ${env:HOME}"], environment: ["HOME": "/home/x"])
-        #expect(run == RunResult(stdout: "", stderr: """
-            <command-line>:1:6: error: reading the environment is refused by --safe
-            echo ${env:HOME}
-                 ^~~~~~~~~~~
+        #expect(
+            run
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        <command-line>:1:6: error: reading the environment is refused by --safe
+                        echo ${env:HOME}
+                             ^~~~~~~~~~~
 
-            """, status: 1))
+                        """, status: 1))
     }
 
     @Test func a_name_after_env_must_be_a_name() throws {
@@ -34,8 +39,9 @@ import Testing
 
     @Test func a_leading_tilde_is_the_home_folder_for_source_and_save() throws {
         let home = try temporaryDirectory(with: ["quote.carfab": "car sports; echo sourced\n"])
-        let run = try carfab(["-e", "source ~/quote.carfab; save ~/saved.carfab; source \"~/quote.carfab\""],
-                             environment: ["HOME": home.path])
+        let run = try carfab(
+            ["-e", "source ~/quote.carfab; save ~/saved.carfab; source \"~/quote.carfab\""],
+            environment: ["HOME": home.path])
         #expect(run.stdout == "sourced\nsourced\n" && run.status == 0, "\(run)")
         let saved = try String(contentsOf: home.appendingPathComponent("saved.carfab"), encoding: .utf8)
         #expect(saved == "# carfab session, saved by carfab 0.1.0\ncar sports 1\n")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CarfabCLI
 
 /// Runs every `Scripts/examples/*.carfab` and compares its whole stdout, stderr and status
@@ -32,13 +33,14 @@ import Testing
 @Suite struct ExampleTestsTests {
     @Test func the_example_tests_pass_as_the_readme_shows() throws {
         let run = try carfab(["--test", "Scripts/examples/tests", "--var", "size=4"])
-        #expect(run.stdout == """
-            ok Scripts/examples/tests/defaults.carfab (9 expects)
-            ok Scripts/examples/tests/fleet.carfab (1 expect)
-            ok Scripts/examples/tests/quote.carfab (3 expects)
-            3 passed, 0 failed
+        #expect(
+            run.stdout == """
+                ok Scripts/examples/tests/defaults.carfab (9 expects)
+                ok Scripts/examples/tests/fleet.carfab (1 expect)
+                ok Scripts/examples/tests/quote.carfab (3 expects)
+                3 passed, 0 failed
 
-            """)
+                """)
         #expect(run.status == 0)
         let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains("$ carfab --test Scripts/examples/tests --var size=4\n" + run.stdout))

@@ -1,7 +1,8 @@
 import CarfabFuzz
-@testable import CarfabCLI
 import Foundation
 import Testing
+
+@testable import CarfabCLI
 
 /// The fuzz target's checks (Fuzz/Case) over its corpus, on every `swift test`, as GoAWK runs
 /// its fuzz seeds: the checked-in seeds (Fuzz/corpus), every input the fuzzer ever crashed
@@ -9,8 +10,10 @@ import Testing
 @Suite struct FuzzCorpusTests {
     static let inputs: [String] = {
         var paths: [String] = []
-        for folder in ["Fuzz/corpus", "Tests/EndToEndTests/FuzzRegressions", "Scripts/examples", "Scripts/examples/catalogs",
-                       "Scripts/examples/tests"] {
+        for folder in [
+            "Fuzz/corpus", "Tests/EndToEndTests/FuzzRegressions", "Scripts/examples", "Scripts/examples/catalogs",
+            "Scripts/examples/tests"
+        ] {
             let directory = packageRoot.appendingPathComponent(folder)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
             paths += names.sorted().filter { !$0.hasPrefix(".") && !isFolder(directory.appendingPathComponent($0)) }

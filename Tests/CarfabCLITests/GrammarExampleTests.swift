@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CarfabCLI
 
 /// One example of grammar.md: a ```carfab block, the ```output after it, and an optional ```error.
@@ -39,7 +40,8 @@ struct GrammarExample: CustomTestStringConvertible, Sendable {
 }
 
 @Suite struct GrammarExampleTests {
-    static let examples = GrammarExample.all(in: (try? String(contentsOf: packageRoot.appendingPathComponent("grammar.md"), encoding: .utf8)) ?? "")
+    static let examples = GrammarExample.all(
+        in: (try? String(contentsOf: packageRoot.appendingPathComponent("grammar.md"), encoding: .utf8)) ?? "")
 
     @Test func grammar_md_has_examples_each_with_an_output_block() throws {
         let markdown = try String(contentsOf: packageRoot.appendingPathComponent("grammar.md"), encoding: .utf8)

@@ -1,6 +1,7 @@
-@testable import CarfabCLI
 import Foundation
 import Testing
+
+@testable import CarfabCLI
 
 /// The history file is read a block at a time and only its last entries are kept: what comes
 /// back is exactly the file's last entries, whatever the blocks, and a malformed line anywhere

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import CarfabCLI
 
 /// Every kind of result and error in --format json has the keys grammar.md documents, in order.
@@ -23,22 +24,29 @@ import TestSupport
             """#
         let run = try carfab(["--format", "json", "-e", script])
         #expect(run.stderr.isEmpty && run.status == 0, "\(run)")
-        #expect(run.stdout == #"""
-            {"type":"result","command":"price","amount":{"currency":"XAA","minor_units":27995,"amount":"2.7995","formatted":"F\"r2.7995"}}
-            {"type":"result","command":"total","count":1,"value":{"currency":"XAB","minor_units":0,"amount":"0","formatted":"\\y0"}}
-            {"type":"result","command":"echo","text":"tab\there q\"uote back\\slash"}
+        #expect(
+            run.stdout == #"""
+                {"type":"result","command":"price","amount":{"currency":"XAA","minor_units":27995,"amount":"2.7995","formatted":"F\"r2.7995"}}
+                {"type":"result","command":"total","count":1,"value":{"currency":"XAB","minor_units":0,"amount":"0","formatted":"\\y0"}}
+                {"type":"result","command":"echo","text":"tab\there q\"uote back\\slash"}
 
-            """#)
+                """#)
     }
 
     @Test func every_result_kind_has_its_documented_keys() throws {
-        let result = try carfab(["--format", "json", "-e", """
+        let result = try carfab([
+            "--format", "json", "-e",
+            """
             car sports; set drivetrain 4wd; show; price GBP; total JPY; echo hi; list; models; parts floorplan
             currencies; var fleet suv; vars; help total
-            """])
+            """
+        ])
         #expect(result.status == 0 && result.stderr.isEmpty)
         let lines = try objects(result.stdout)
-        #expect(lines.map { $0.value["command"] as? String } == ["show", "price", "total", "echo", "list", "models", "parts", "currencies", "vars", "help"])
+        #expect(
+            lines.map { $0.value["command"] as? String } == [
+                "show", "price", "total", "echo", "list", "models", "parts", "currencies", "vars", "help"
+            ])
         for line in lines { #expect(Array(line.keys.prefix(2)) == ["type", "command"] && line.value["type"] as? String == "result") }
         #expect(lines[0].keys == ["type", "command", "model", "car_type", "seats", "engine", "suspension", "drive", "options", "price"])
         #expect(lines[0].value["seats"] as? Int == 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CarfabCLI
 
 /// The server's diagnostics are `carfab --check --keep-going --format json`'s for the same
@@ -13,7 +14,7 @@ import Testing
     @Test(arguments: [
         "car spörts\necho \"🚗 𝄞\"; car 𝄞sprots # 🚗\nset suspension rcae\n",
         "var m suv\n  car $m; set drivetrain 4wdd\ntotal XYZ; rate GBP abc\nsource \"othér 🚗.carfab\"\nvar\ncar\n",
-        "\u{FEFF}car sprots\nmodel 𝄞 \"Caf é\" 10 short road front\nsave out.carfab\n",
+        "\u{FEFF}car sprots\nmodel 𝄞 \"Caf é\" 10 short road front\nsave out.carfab\n"
     ])
     func diagnostics_match_check_json(_ text: String) throws {
         try compare(text, options: [])
@@ -22,7 +23,7 @@ import Testing
     /// --catalog, --var and --safe apply to the server's analysis as to --check's.
     @Test(arguments: [
         ["--catalog", "$DIR/catalog.carfab"], ["--var", "m=roadster", "--var", "n=x"], ["--safe"],
-        ["--safe", "--var", "m=suvv", "--catalog", "$DIR/catalog.carfab"],
+        ["--safe", "--var", "m=suvv", "--catalog", "$DIR/catalog.carfab"]
     ])
     func command_line_settings_apply_as_they_do_to_check(_ options: [String]) throws {
         let text = "car $m\ncar roadster $n\nset drivetrain electric\nsource \"othér 🚗.carfab\"\necho ${env:HOME}\nvar m suv\n"
@@ -33,7 +34,7 @@ import Testing
         let directory = try temporaryDirectory(with: [
             "quoté 🚗.carfab": text, "othér 🚗.carfab": "car ✈️plane\necho fine\n\tcar x\n",
             "catalog.carfab": "model roadster \"Mazda MX-5\" price 31000 floorplan short suspension race drivetrain rear\n"
-                + "option drivetrain hybrid \"Hybrid AWD\" price 6500 alias electric\n",
+                + "option drivetrain hybrid \"Hybrid AWD\" price 6500 alias electric\n"
         ])
         let options = options.map { $0.replacingOccurrences(of: "$DIR", with: directory.path) }
         let path = directory.appendingPathComponent("quoté 🚗.carfab").path
@@ -57,18 +58,22 @@ import Testing
                 start = lines[line].prefix { $0 == " " || $0 == "\t" }.count
                 end = lines[line].utf16.count
             }
-            expected.append(["line": line, "start": start, "end": end, "code": object["id"] as? String ?? "",
-                             "severity": ["error": 1, "warning": 2, "note": 3][object["severity"] as? String ?? ""] ?? 0,
-                             "message": object["message"] as? String ?? ""])
+            expected.append([
+                "line": line, "start": start, "end": end, "code": object["id"] as? String ?? "",
+                "severity": ["error": 1, "warning": 2, "note": 3][object["severity"] as? String ?? ""] ?? 0,
+                "message": object["message"] as? String ?? ""
+            ])
         }
         let uri = DocumentURI.uri(of: path)
         let session = try serve(initializeRequest + didOpen(uri, text) + shutdownAndExit, arguments: options)
         let diagnostics = session.published.first?["diagnostics"] as? [[String: Any]] ?? []
         let actual: [[String: AnyHashable]] = diagnostics.map { diagnostic in
             let range = diagnostic["range"] as? [String: [String: Int]]
-            return ["line": range?["start"]?["line"] ?? -1, "start": range?["start"]?["character"] ?? -1,
-                    "end": range?["end"]?["character"] ?? -1, "code": diagnostic["code"] as? String ?? "",
-                    "severity": diagnostic["severity"] as? Int ?? 0, "message": diagnostic["message"] as? String ?? ""]
+            return [
+                "line": range?["start"]?["line"] ?? -1, "start": range?["start"]?["character"] ?? -1,
+                "end": range?["end"]?["character"] ?? -1, "code": diagnostic["code"] as? String ?? "",
+                "severity": diagnostic["severity"] as? Int ?? 0, "message": diagnostic["message"] as? String ?? ""
+            ]
         }
         #expect(!expected.isEmpty)
         #expect(actual == expected)
@@ -79,15 +84,18 @@ import Testing
 
     @Test func a_catalog_that_does_not_load_is_reported_and_the_server_does_not_start() throws {
         let directory = try temporaryDirectory(with: ["bad.carfab": "model x\n"])
-        let session = try serve(initializeRequest + shutdownAndExit, arguments: ["--catalog", directory.appendingPathComponent("bad.carfab").path])
+        let session = try serve(
+            initializeRequest + shutdownAndExit, arguments: ["--catalog", directory.appendingPathComponent("bad.carfab").path])
         #expect(session.messages.isEmpty)
         #expect(session.stderr.contains("bad.carfab:1:"))
         #expect(session.status == 1)
     }
 
     @Test func a_sourced_file_is_found_beside_the_document_and_its_problem_is_related_information() throws {
-        let directory = try temporaryDirectory(with: ["sub/main.carfab": "car suv\n  source parts.carfab\n",
-                                                      "sub/parts.carfab": "set drivetrain 4wdd\n"])
+        let directory = try temporaryDirectory(with: [
+            "sub/main.carfab": "car suv\n  source parts.carfab\n",
+            "sub/parts.carfab": "set drivetrain 4wdd\n"
+        ])
         let uri = DocumentURI.uri(of: directory.appendingPathComponent("sub/main.carfab").path)
         let session = try serve(initializeRequest + didOpen(uri, "car suv\n  source parts.carfab\n") + shutdownAndExit)
         let diagnostic = (session.published.first?["diagnostics"] as? [[String: Any]])?.first
@@ -103,8 +111,9 @@ import Testing
         let path = directory.appendingPathComponent("q.carfab").path
         let uri = DocumentURI.uri(of: path)
         let text = "car suv\nsave written.carfab\nsource -\nset suspension \n"
-        let session = try serve(initializeRequest + didOpen(uri, text) + request(2, "textDocument/completion", at(uri, 3, 15))
-                                + request(3, "textDocument/hover", at(uri, 3, 1)) + shutdownAndExit)
+        let session = try serve(
+            initializeRequest + didOpen(uri, text) + request(2, "textDocument/completion", at(uri, 3, 15))
+                + request(3, "textDocument/hover", at(uri, 3, 1)) + shutdownAndExit)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("written.carfab").path))
         let items = (session.response(2)?["result"] as? [String: Any])?["items"] as? [[String: Any]]
         #expect(items?.first?["label"] as? String == "road")

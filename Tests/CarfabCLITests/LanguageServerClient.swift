@@ -76,8 +76,9 @@ func serve(_ input: Data, arguments: [String] = []) throws -> ServerSession {
     while !bytes.isEmpty {
         let prefix = Array("Content-Length: ".utf8)
         guard bytes.starts(with: prefix), let end = bytes.firstRange(of: Array("\r\n\r\n".utf8)),
-              let length = Int(String(decoding: bytes[(bytes.startIndex + prefix.count)..<end.lowerBound], as: UTF8.self)),
-              bytes.count - (end.upperBound - bytes.startIndex) >= length else { break }
+            let length = Int(String(decoding: bytes[(bytes.startIndex + prefix.count)..<end.lowerBound], as: UTF8.self)),
+            bytes.count - (end.upperBound - bytes.startIndex) >= length
+        else { break }
         messages.append(String(decoding: bytes[end.upperBound..<(end.upperBound + length)], as: UTF8.self))
         bytes = bytes[(end.upperBound + length)...]
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CarfabCLI
 
 /// Code actions: a diagnostic's fix-its, and the configurator's repair of a refused `set`.
@@ -8,14 +9,19 @@ import Testing
     private let text = "car sprots\ncar sports; set floorplan long\nset drivetrain 4wd\ntotl\n"
 
     private func codeActions(_ id: Int, _ first: Int, _ last: Int) -> Data {
-        request(id, "textDocument/codeAction", ["textDocument": ["uri": uri],
-                                               "range": ["start": ["line": first, "character": 0], "end": ["line": last, "character": 0]],
-                                               "context": ["diagnostics": [Any]()]])
+        request(
+            id, "textDocument/codeAction",
+            [
+                "textDocument": ["uri": uri],
+                "range": ["start": ["line": first, "character": 0], "end": ["line": last, "character": 0]],
+                "context": ["diagnostics": [Any]()]
+            ])
     }
 
     @Test func code_action_transcript() throws {
-        let session = try serve(initializeRequest + didOpen(uri, text) + codeActions(2, 0, 0) + codeActions(3, 1, 1)
-                                + codeActions(4, 2, 3) + shutdownAndExit)
+        let session = try serve(
+            initializeRequest + didOpen(uri, text) + codeActions(2, 0, 0) + codeActions(3, 1, 1)
+                + codeActions(4, 2, 3) + shutdownAndExit)
         let url = packageRoot.appendingPathComponent("Tests/CarfabCLITests/Expected/LanguageServer/codeAction.jsonl")
         let golden = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(Array(session.messages.dropFirst(2).dropLast()) == golden)
@@ -29,8 +35,10 @@ import Testing
             let range = edit["range"] as? [String: [String: Int]] ?? [:]
             let line = range["start"]?["line"] ?? 0
             let units = Array(lines[line].utf16)
-            let start = range["start"]?["character"] ?? 0, end = range["end"]?["character"] ?? 0
-            lines[line] = String(decoding: units[..<start], as: UTF16.self) + (edit["newText"] as? String ?? "")
+            let start = range["start"]?["character"] ?? 0
+            let end = range["end"]?["character"] ?? 0
+            lines[line] =
+                String(decoding: units[..<start], as: UTF16.self) + (edit["newText"] as? String ?? "")
                 + String(decoding: units[end...], as: UTF16.self)
         }
         return lines.joined(separator: "\n")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CarfabCLI
 
 /// Document symbols, semantic tokens, formatting and inlay hints: one golden transcript each.
@@ -33,24 +34,38 @@ import Testing
     }
 
     @Test func formatting_transcript() throws {
-        try transcript("formatting", request(2, "textDocument/formatting", ["textDocument": ["uri": uri],
-                                                                             "options": ["tabSize": 4, "insertSpaces": true]]))
+        try transcript(
+            "formatting",
+            request(
+                2, "textDocument/formatting",
+                [
+                    "textDocument": ["uri": uri],
+                    "options": ["tabSize": 4, "insertSpaces": true]
+                ]))
     }
 
     @Test func inlay_hint_transcript() throws {
         let range = ["start": ["line": 0, "character": 0], "end": ["line": 7, "character": 0]]
-        try transcript("inlayHint", request(2, "textDocument/inlayHint", ["textDocument": ["uri": uri], "range": range])
-                       + request(3, "textDocument/inlayHint", ["textDocument": ["uri": uri],
-                                                               "range": ["start": ["line": 4, "character": 0], "end": ["line": 4, "character": 3]]]))
+        try transcript(
+            "inlayHint",
+            request(2, "textDocument/inlayHint", ["textDocument": ["uri": uri], "range": range])
+                + request(
+                    3, "textDocument/inlayHint",
+                    [
+                        "textDocument": ["uri": uri],
+                        "range": ["start": ["line": 4, "character": 0], "end": ["line": 4, "character": 3]]
+                    ]))
     }
 
     /// The semantic tokens decoded: each token's text and type, so that the golden numbers are checked by meaning too.
     @Test func semantic_tokens_name_each_word_by_what_the_engine_reads_it_as() throws {
-        let session = try serve(initializeRequest + didOpen(uri, "car sports 2 # c\necho \"x\" $n\n")
-                                + request(2, "textDocument/semanticTokens/full", ["textDocument": ["uri": uri]]) + shutdownAndExit)
+        let session = try serve(
+            initializeRequest + didOpen(uri, "car sports 2 # c\necho \"x\" $n\n")
+                + request(2, "textDocument/semanticTokens/full", ["textDocument": ["uri": uri]]) + shutdownAndExit)
         let data = ((session.response(2)?["result"] as? [String: Any])?["data"] as? [Int]) ?? []
         var decoded: [String] = []
-        var line = 0, character = 0
+        var line = 0
+        var character = 0
         let lines = ["car sports 2 # c", "echo \"x\" $n"]
         for index in stride(from: 0, to: data.count, by: 5) {
             line += data[index]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CarScript
 @testable import CarfabCLI
 
@@ -16,12 +17,16 @@ import Testing
         // Two 512 KiB words fit the budget exactly; the third passes it, at its `$`.
         let script = Self.bomb + "echo $a $a $a; echo same line\necho next line\n"
         let stopped = try carfab([], stdin: script)
-        #expect(stopped == RunResult(stdout: "", stderr: """
-            <stdin>:21:12: error: the words of this line grow past 1 MiB in all once their variables are put in
-            echo $a $a $a; echo same line
-                       ^~
+        #expect(
+            stopped
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        <stdin>:21:12: error: the words of this line grow past 1 MiB in all once their variables are put in
+                        echo $a $a $a; echo same line
+                                   ^~
 
-            """, status: 1))
+                        """, status: 1))
         let going = try carfab(["--keep-going"], stdin: script + "echo $a $a\n")
         #expect(going.stdout == "same line\nnext line\n\(Self.half) \(Self.half)\n", "\(going.stderr)")
         #expect(going.status == 1)
@@ -58,15 +63,18 @@ import Testing
     @Test func words_past_a_commands_arguments_are_never_made() throws {
         // `x` is one word too many: it is refused before `$a$a$a` (1.5 MiB) is made.
         let run = try carfab([], stdin: Self.bomb + "car sports 1 x $a$a$a $a$a$a\n")
-        #expect(run.stderr == """
-            <stdin>:21:14: error: unexpected argument 'x'; usage: car MODEL [COUNT]
-            car sports 1 x $a$a$a $a$a$a
-                         ^
+        #expect(
+            run.stderr == """
+                <stdin>:21:14: error: unexpected argument 'x'; usage: car MODEL [COUNT]
+                car sports 1 x $a$a$a $a$a$a
+                             ^
 
-            """)
+                """)
         // A thousand long words cost no more than the two `car` takes: its error is the one it always gave.
         let many = try carfab([], stdin: Self.bomb + "car" + String(repeating: " $a", count: 1000) + "\n")
-        #expect(many.stderr.hasPrefix("<stdin>:21:5: error: unknown model '\(String(repeating: "x", count: 60))...'"), "\(many.stderr.prefix(200))")
+        #expect(
+            many.stderr.hasPrefix("<stdin>:21:5: error: unknown model '\(String(repeating: "x", count: 60))...'"),
+            "\(many.stderr.prefix(200))")
         #expect(many.status == 1)
     }
 
@@ -78,7 +86,7 @@ import Testing
         ("var c 2; car sports 1 x $nope", "1:25: error: unknown variable 'nope'; valid variables: c"),
         ("var c 2; cra $c $nope", "1:17: error: unknown variable 'nope'; valid variables: c"),
         ("var c cra; $c 1 2", "1:12: error: unknown command 'cra'; did you mean 'car'?"),
-        ("var c 2; clear $c", "1:16: error: unexpected argument '2'; usage: clear"),
+        ("var c 2; clear $c", "1:16: error: unexpected argument '2'; usage: clear")
     ])
     func errors_of_commands_with_too_many_words_are_unchanged(script: String, message: String) throws {
         let run = try carfab(["-e", script])
@@ -96,8 +104,9 @@ import Testing
         #expect(errors.map { $0["id"] as? String } == Array(repeating: "variables-too-large", count: 11))
         #expect(errors.map { $0["line"] as? Int } == Array(51...61))
         #expect(errors.first?["column"] as? Int == 9)
-        #expect(errors.first?["message"] as? String
-            == "the variables would hold more than 16 MiB in all (names and values); the variable is left as it was")
+        #expect(
+            errors.first?["message"] as? String
+                == "the variables would hold more than 16 MiB in all (names and values); the variable is left as it was")
         // v0 keeps its value; shortening v1 makes room for v30.
         let results = try jsonObjects(run.stdout).map(\.value)
         #expect(results.last?["text"] as? String == Self.half)
@@ -118,20 +127,30 @@ import Testing
         #expect(engine.variables.count == 16 && engine.variables.last?.name == "v15")
         let arguments = (0..<17).flatMap { ["--var", "v\($0)=" + mebibyte] }
         let run = try carfab(arguments + ["-e", "vars"])
-        #expect(run == RunResult(stdout: "", stderr: """
-            carfab: error: the --var names and values hold more than 16 MiB in all
-            usage: carfab [OPTIONS] [FILE...] (see 'carfab --help')
+        #expect(
+            run
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        carfab: error: the --var names and values hold more than 16 MiB in all
+                        usage: carfab [OPTIONS] [FILE...] (see 'carfab --help')
 
-            """, status: 64))
+                        """, status: 64))
         // The command line's variables are set again after the init file, which may have left no room for them.
         let initFile = "var big x\n" + Self.bomb + (0..<30).map { "var v\($0) $a\n" }.joined()
         let directory = try temporaryDirectory(with: ["init.carfab": initFile])
-        let late = try carfab(["--init", directory.appendingPathComponent("init.carfab").path, "--var", "big=" + mebibyte,
-                               "-e", "echo never"])
-        #expect(late == RunResult(stdout: "", stderr: """
-            carfab: error: --var big: the variables would hold more than 16 MiB in all
+        let late = try carfab([
+            "--init", directory.appendingPathComponent("init.carfab").path, "--var", "big=" + mebibyte,
+            "-e", "echo never"
+        ])
+        #expect(
+            late
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        carfab: error: --var big: the variables would hold more than 16 MiB in all
 
-            """, status: 1))
+                        """, status: 1))
     }
 
     @Test func a_definitions_names_and_texts_hold_at_most_sixty_four_kibibytes() throws {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import CarfabCLI
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,23 +10,29 @@ import Glibc
 /// Defects a new user met (issue 13), each as they met it.
 @Suite struct NewUserTests {
     @Test func a_change_that_would_price_a_car_below_zero_is_refused() throws {
-        let result = try carfab(["--keep-going", "-e", """
+        let result = try carfab([
+            "--keep-going", "-e",
+            """
             model budget "Budget" price 1000 floorplan short suspension road drivetrain rear
             option drivetrain free "Free" price 0
             car budget; set drivetrain free; show
-            """])
-        #expect(result.stderr == """
-            <command-line>:3:28: error: the car would cost -$500.00: a price cannot be below zero
-            car budget; set drivetrain free; show
-                                       ^~~~
+            """
+        ])
+        #expect(
+            result.stderr == """
+                <command-line>:3:28: error: the car would cost -$500.00: a price cannot be below zero
+                car budget; set drivetrain free; show
+                                           ^~~~
 
-            """)
+                """)
         #expect(result.stdout.hasSuffix("Drive: Rear\nPrice: $1,000.00\n"))
         // The brief's example: the model is refused at its price, and nothing is registered.
         let cheap = try carfab(["-e", "model cheap \"Cheap\" price 0 floorplan standard suspension road drivetrain 4wd; car cheap"])
-        #expect(cheap.stderr.hasPrefix("""
-            <command-line>:1:27: error: 'cheap' with short floorplan, rear drivetrain would cost -$4,500.00: a price cannot be below zero
-            """))
+        #expect(
+            cheap.stderr.hasPrefix(
+                """
+                <command-line>:1:27: error: 'cheap' with short floorplan, rear drivetrain would cost -$4,500.00: a price cannot be below zero
+                """))
         #expect(cheap.status == 1 && cheap.stdout == "")
     }
 
@@ -42,7 +50,7 @@ import Glibc
         ("rate GBP 99999999999999999999", "<command-line>:1:10: error: '99999999999999999999' is too large"),
         ("currency CHF \"x\" digits 7 rate 1", "<command-line>:1:25: error: minor digits must be from 0 to 4, not 7"),
         ("option drivetrain x \"X\" price 0.001", "<command-line>:1:31: error: '0.001' has more than 2 decimal places"),
-        ("exit 256", "<command-line>:1:6: error: an exit status must be from 0 to 255, not 256"),
+        ("exit 256", "<command-line>:1:6: error: an exit status must be from 0 to 255, not 256")
     ])
     func check_finds_the_value_errors_that_running_finds(line: String, message: String) throws {
         let checked = try carfab(["--check", "-e", line])
@@ -54,10 +62,13 @@ import Glibc
     @Test func expect_reads_currency_and_value_as_meant() throws {
         let missing = try carfab(["-e", "car sports; expect price GBP"])
         #expect(missing.stderr.hasPrefix("<command-line>:1:29: error: missing VALUE; usage: expect FIELD [CURRENCY] VALUE...\n"))
-        let typed = try carfab(["-e", """
+        let typed = try carfab([
+            "-e",
+            """
             model eb "EUR Boxster" price 50000 floorplan short suspension race drivetrain rear
             car eb 3; expect type EUR Boxster; expect count 03; expect seats 02; expect price EUR 46000
-            """])
+            """
+        ])
         #expect(typed == RunResult(stdout: "", stderr: "", status: 0))
         let wrong = try carfab(["-e", "car suv; expect count 2"])
         #expect(wrong.stderr.hasPrefix("<command-line>:1:23: error: expected count 2, got 1\n"))
@@ -90,10 +101,11 @@ import Glibc
 
     @Test func a_missing_file_is_named_in_json() throws {
         let result = try carfab(["--format", "json", "no-such.carfab"])
-        #expect(result.stderr == """
-            {"type":"error","id":"unreadable-file","severity":"error","file":"no-such.carfab","line":0,"column":0,"end_column":0,"message":"cannot open 'no-such.carfab': No such file or directory","source":"","source_column":0,"included_from":[],"notes":[],"fixits":[]}
+        #expect(
+            result.stderr == """
+                {"type":"error","id":"unreadable-file","severity":"error","file":"no-such.carfab","line":0,"column":0,"end_column":0,"message":"cannot open 'no-such.carfab': No such file or directory","source":"","source_column":0,"included_from":[],"notes":[],"fixits":[]}
 
-            """)
+                """)
     }
 
     @Test func help_lists_the_exit_statuses_of_signals() throws {

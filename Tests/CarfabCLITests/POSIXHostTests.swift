@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CarScript
 import CarfabPOSIX
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// carfab's POSIX host, the engine's platform outside the engine (issue 21). That a new file
 /// gets 0644 less the umask, read without setting it, is IntegrityTests' (`umask 027` in a

@@ -1,6 +1,7 @@
 import Testing
-@testable import CarfabCLI
+
 @testable import CarScript
+@testable import CarfabCLI
 
 @Suite struct ProgramArgumentsTests {
     @Test func inputs_keep_their_order() throws {
@@ -17,7 +18,9 @@ import Testing
 
     @Test func bad_command_lines() {
         #expect(throws: UsageError(message: "option '-e' needs a value")) { try ProgramArguments(parsing: ["-e"]) }
-        #expect(throws: UsageError(message: "unknown format 'xml' (use text, json, or tap with --test)")) { try ProgramArguments(parsing: ["--format", "xml"]) }
+        #expect(throws: UsageError(message: "unknown format 'xml' (use text, json, or tap with --test)")) {
+            try ProgramArguments(parsing: ["--format", "xml"])
+        }
         #expect(throws: UsageError(message: "option '--safe' takes no value")) { try ProgramArguments(parsing: ["--safe=1"]) }
         #expect(throws: UsageError(message: "unknown option '-x'")) { try ProgramArguments(parsing: ["-x"]) }
     }

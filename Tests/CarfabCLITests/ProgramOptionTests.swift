@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CarfabCLI
 
 /// The table of command-line options is the one source of `--help`, the man page's options,
@@ -30,7 +31,8 @@ import Testing
         let page = try String(contentsOf: packageRoot.appendingPathComponent("man/carfab.1"), encoding: .utf8)
         let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
         guard let start = lines.firstIndex(of: ".SH OPTIONS"),
-              let end = lines[start...].dropFirst().firstIndex(where: { $0.hasPrefix(".SH ") }) else {
+            let end = lines[start...].dropFirst().firstIndex(where: { $0.hasPrefix(".SH ") })
+        else {
             Issue.record("no OPTIONS section")
             return
         }

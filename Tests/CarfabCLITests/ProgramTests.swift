@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CarfabCLI
 
 /// The program as a user runs it: -e, files, stdin, exit statuses, whole outputs.
@@ -10,7 +11,8 @@ import Testing
     }
 
     @Test func two_suvs_in_pounds() throws {
-        #expect(try carfab(["-e", "car suv 2; total GBP"])
+        #expect(
+            try carfab(["-e", "car suv 2; total GBP"])
                 == RunResult(stdout: "2 Cars in Stock. Total Value: £98,827.61\n", stderr: "", status: 0))
     }
 
@@ -31,39 +33,48 @@ import Testing
 
     @Test func output_before_an_error_is_kept_in_order() throws {
         let result = try carfab(["-e", "echo before; car sprots; echo after"])
-        #expect(result == RunResult(stdout: "before\n", stderr: """
-            <command-line>:1:18: error: unknown model 'sprots'; did you mean 'sports'?
-            echo before; car sprots; echo after
-                             ^~~~~~
+        #expect(
+            result
+                == RunResult(
+                    stdout: "before\n",
+                    stderr: """
+                        <command-line>:1:18: error: unknown model 'sprots'; did you mean 'sports'?
+                        echo before; car sprots; echo after
+                                         ^~~~~~
 
-            """, status: 1))
+                        """, status: 1))
     }
 
     @Test func stdin_errors_are_named_stdin_with_the_line_number() throws {
         let result = try carfab([], stdin: "car suv\n\n  set  suspension race\n")
-        #expect(result == RunResult(stdout: "", stderr: """
-            <stdin>:3:19: error: race suspension cannot go with a long floorplan
-              set  suspension race
-                              ^~~~
-            note: the rule 'forbid suspension race with floorplan long' is part of the built-in catalog
-            note: suspension options allowed for this car: road (-$1,800.00)
-            note: 'fit suspension race' would also set floorplan short (-$5,900.00)
+        #expect(
+            result
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        <stdin>:3:19: error: race suspension cannot go with a long floorplan
+                          set  suspension race
+                                          ^~~~
+                        note: the rule 'forbid suspension race with floorplan long' is part of the built-in catalog
+                        note: suspension options allowed for this car: road (-$1,800.00)
+                        note: 'fit suspension race' would also set floorplan short (-$5,900.00)
 
-            """, status: 1))
+                        """, status: 1))
     }
 
     @Test func a_rejected_change_leaves_the_car_as_it_was() throws {
         let result = try carfab(["--keep-going", "-e", "car suv; set suspension race; show"])
         #expect(result.status == 1)
-        #expect(result.stdout == """
-            Car type: Cadillac Escalade
-            Seats: 8
-            Engine: Front
-            Suspension: Soft
-            Drive: 4WD
-            Price: $81,895.00
+        #expect(
+            result.stdout == """
+                Car type: Cadillac Escalade
+                Seats: 8
+                Engine: Front
+                Suspension: Soft
+                Drive: 4WD
+                Price: $81,895.00
 
-            """)
+                """)
     }
 
     @Test func keep_going_reports_every_error_and_still_fails() throws {
@@ -86,7 +97,8 @@ import Testing
     }
 
     @Test func a_missing_file_is_an_error() throws {
-        #expect(try carfab(["no-such.carfab"])
+        #expect(
+            try carfab(["no-such.carfab"])
                 == RunResult(stdout: "", stderr: "carfab: error: cannot open 'no-such.carfab': No such file or directory\n", status: 1))
     }
 
@@ -108,14 +120,16 @@ import Testing
 
     @Test func json_gives_one_object_per_result_and_error() throws {
         let result = try carfab(["--format", "json", "-e", "car suv 2; total GBP; car sprots"])
-        #expect(result.stdout == """
-            {"type":"result","command":"total","count":2,"value":{"currency":"GBP","minor_units":9882761,"amount":"98827.61","formatted":"£98,827.61"}}
+        #expect(
+            result.stdout == """
+                {"type":"result","command":"total","count":2,"value":{"currency":"GBP","minor_units":9882761,"amount":"98827.61","formatted":"£98,827.61"}}
 
-            """)
-        #expect(result.stderr == """
-            {"type":"error","id":"unknown-model","severity":"error","file":"<command-line>","line":1,"column":27,"end_column":33,"message":"unknown model 'sprots'; did you mean 'sports'?","source":"car suv 2; total GBP; car sprots","source_column":1,"included_from":[],"notes":[],"fixits":[{"column":27,"end_column":33,"replacement":"sports"}]}
+                """)
+        #expect(
+            result.stderr == """
+                {"type":"error","id":"unknown-model","severity":"error","file":"<command-line>","line":1,"column":27,"end_column":33,"message":"unknown model 'sprots'; did you mean 'sports'?","source":"car suv 2; total GBP; car sprots","source_column":1,"included_from":[],"notes":[],"fixits":[{"column":27,"end_column":33,"replacement":"sports"}]}
 
-            """)
+                """)
         #expect(result.status == 1)
     }
 

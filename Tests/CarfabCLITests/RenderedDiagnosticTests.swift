@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CarScript
 @testable import CarfabCLI
 
@@ -32,12 +33,13 @@ import Testing
     @Test func control_characters_are_escaped_and_the_caret_still_lines_up() {
         var d = diagnostic("car \u{1B}[31mred\u{202E} x", SourceRange(4, 15))
         d.message = "unknown model '\u{1B}[31mred\u{202E}'\nsecond line\u{0}"
-        #expect(rendered(d) == """
-            f.carfab:1:5: error: unknown model '\\e[31mred\\u{202E}'\\nsecond line\\x00
-            car \\e[31mred\\u{202E} x
-                ^~~~~~~~~~~~~~~~~
+        #expect(
+            rendered(d) == """
+                f.carfab:1:5: error: unknown model '\\e[31mred\\u{202E}'\\nsecond line\\x00
+                car \\e[31mred\\u{202E} x
+                    ^~~~~~~~~~~~~~~~~
 
-            """)
+                """)
         #expect(DisplayText.escaped("tab\tstays; £ too") == "tab\tstays; £ too")
     }
 

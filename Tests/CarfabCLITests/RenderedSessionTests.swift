@@ -1,8 +1,9 @@
 import CarFactory
+import CarfabPOSIX
 import Testing
+
 @testable import CarScript
 @testable import CarfabCLI
-import CarfabPOSIX
 
 /// A session with its output kept in memory, rendered as carfab renders it (text or JSON).
 final class Harness {
@@ -60,22 +61,30 @@ final class Harness {
         h.run("select 1; set drivetrain rear")
         #expect(h.run("price").out == "$29,495.00\n")
         h.run("remove 2")
-        #expect(h.run("list").out == """
-               #  model    car type           floorplan  suspension  drivetrain  count  unit price
-            *  1  compact  VW Golf            standard   road        rear            1  $29,495.00
-               2  suv      Cadillac Escalade  long       offroad     4wd             1  $81,895.00
+        #expect(
+            h.run("list").out == """
+                   #  model    car type           floorplan  suspension  drivetrain  count  unit price
+                *  1  compact  VW Golf            standard   road        rear            1  $29,495.00
+                   2  suv      Cadillac Escalade  long       offroad     4wd             1  $81,895.00
 
-            """)
+                """)
         h.run("clear")
         #expect(h.run("list").out == "The stock is empty.\n")
         #expect(h.run("total").out == "0 Cars in Stock. Total Value: $0.00\n")
     }
 
     @Test func errors_name_the_problem_and_change_nothing() {
-        let h = Harness(options: { var o = EngineOptions(); o.keepGoing = true; return o }())
+        let h = Harness(
+            options: {
+                var o = EngineOptions()
+                o.keepGoing = true
+                return o
+            }())
         h.run("car sports 3")
-        for bad in ["set floorplan long", "select 9", "remove 0", "car sports 9999999999999999", "rate usd 2",
-                    "rate gbp 0", "rate gbp -1", "rate gbp 1e3", "show 2", "car", "car sports 2 3", "set drivetrain"] {
+        for bad in [
+            "set floorplan long", "select 9", "remove 0", "car sports 9999999999999999", "rate usd 2",
+            "rate gbp 0", "rate gbp -1", "rate gbp 1e3", "show 2", "car", "car sports 2 3", "set drivetrain"
+        ] {
             #expect(h.run(bad).err != "", "\(bad)")
         }
         #expect(h.run("total; price GBP").out == "3 Cars in Stock. Total Value: $204,900.00\n£41,210.85\n")
@@ -95,8 +104,11 @@ final class Harness {
         ("rate GBP 0", "rate '0' is not a positive decimal"),
         ("rate GBP abc", "'abc' is not a decimal number"),
         ("rate USD 2", "USD is the base currency; its rate is always 1"),
-        ("help nope", "unknown help topic 'nope'; valid help topics: car, set, show, list, select, remove, clear, options, why, fit, cheapest, total, price, rate, models, parts, currencies, family, option, model, forbid, require, currency, undo, redo, begin, commit, rollback, try, source, save, diff and 7 more"),
-        ("car suv 112615000000000", "amount too large: the value would overflow"),
+        (
+            "help nope",
+            "unknown help topic 'nope'; valid help topics: car, set, show, list, select, remove, clear, options, why, fit, cheapest, total, price, rate, models, parts, currencies, family, option, model, forbid, require, currency, undo, redo, begin, commit, rollback, try, source, save, diff and 7 more"
+        ),
+        ("car suv 112615000000000", "amount too large: the value would overflow")
     ])
     func error_messages(line: String, message: String) {
         let h = Harness()
@@ -115,10 +127,15 @@ final class Harness {
 
     @Test func json_results_carry_raw_and_formatted_amounts() {
         let h = Harness(json: true)
-        #expect(h.run("car sports; set drivetrain 4wd; price JPY").out
-                == #"{"type":"result","command":"price","amount":{"currency":"JPY","minor_units":10726200,"amount":"10726200","formatted":"¥10,726,200"}}"# + "\n")
+        #expect(
+            h.run("car sports; set drivetrain 4wd; price JPY").out
+                == #"{"type":"result","command":"price","amount":{"currency":"JPY","minor_units":10726200,"amount":"10726200","formatted":"¥10,726,200"}}"#
+                + "\n")
         #expect(h.run("echo \"quote\\\" tab\\t\"").out == #"{"type":"result","command":"echo","text":"quote\" tab\t"}"# + "\n")
-        #expect(h.run("parts drivetrain").out.hasPrefix(#"{"type":"result","command":"parts","rows":[{"family":"drivetrain","option":"front","shown_as":"Front","other_names":[],"list_price":{"currency":"USD","minor_units":0,"amount":"0.00","formatted":"$0.00"},"seats":null,"engine":null}"#))
+        #expect(
+            h.run("parts drivetrain").out.hasPrefix(
+                #"{"type":"result","command":"parts","rows":[{"family":"drivetrain","option":"front","shown_as":"Front","other_names":[],"list_price":{"currency":"USD","minor_units":0,"amount":"0.00","formatted":"$0.00"},"seats":null,"engine":null}"#
+            ))
     }
 }
 

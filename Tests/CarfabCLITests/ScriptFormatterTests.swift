@@ -1,8 +1,9 @@
-import Foundation
-import Testing
-import TestSupport
-@testable import CarfabCLI
 import CarScript
+import Foundation
+import TestSupport
+import Testing
+
+@testable import CarfabCLI
 
 /// Formatting keeps a script's meaning (the words the lexer reads, what it prints and the
 /// state `save` writes) and is idempotent, for every example script and random ones.
@@ -18,7 +19,7 @@ import CarScript
     struct Generator: RandomNumberGenerator {
         var state: UInt64
         mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state ^ (state >> 29)
         }
     }
@@ -30,7 +31,7 @@ import CarScript
             ["car", "sports"], ["car", "suv", "2"], ["set", "drivetrain", "4wd"], ["set", "floorplan", "long"],
             ["echo", "\"a;b  c # d\""], ["var", "x", "3"], ["car", "compact", "$x"], ["total", "GBP"], ["show"], ["list"],
             ["echo", "pre\"q p\"post"], ["echo", "\\$5", "${x}"], ["remove"], ["select", "1"], ["price", "EUR"],
-            ["set", "suspension", "race"], ["currency", "CHF", "\"Fr\"", "digits", "2", "rate", "0.9"], ["total", "CHF"],
+            ["set", "suspension", "race"], ["currency", "CHF", "\"Fr\"", "digits", "2", "rate", "0.9"], ["total", "CHF"]
         ]
         let blanks = [" ", "  ", "\t", " \t "]
         var lines: [String] = []

@@ -1,15 +1,23 @@
-import Testing
-@testable import CarfabCLI
 import CarFactory
+import Testing
+
+@testable import CarfabCLI
 
 final class RecordingService: Service {
     let name: String
     let failSetUp: Bool
     let log: Log
     final class Log { var events: [String] = [] }
-    init(_ name: String, log: Log, failSetUp: Bool = false) { self.name = name; self.log = log; self.failSetUp = failSetUp }
+    init(_ name: String, log: Log, failSetUp: Bool = false) {
+        self.name = name
+        self.log = log
+        self.failSetUp = failSetUp
+    }
     struct Failure: Error {}
-    func setUp() throws { log.events.append("setUp \(name)"); if failSetUp { throw Failure() } }
+    func setUp() throws {
+        log.events.append("setUp \(name)")
+        if failSetUp { throw Failure() }
+    }
     func start() throws { log.events.append("start \(name)") }
     func stop() { log.events.append("stop \(name)") }
 }

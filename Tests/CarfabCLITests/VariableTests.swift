@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CarScript
 @testable import CarfabCLI
 
@@ -17,24 +18,26 @@ import Testing
             car compact $n; expect $field ${n}5
             """
         let run = try carfab(["-e", script])
-        #expect(run.stdout == """
-            £47,905.36
-            2 Cars in Stock. Total Value: £95,810.71
-            2 Cars in Stock. Total Value: €146,086.80
-            Car type: Cadillac Escalade
-            Seats: 8
-            Engine: Front
-            Suspension: Soft
-            Drive: Rear
-            Price: $79,395.00
+        #expect(
+            run.stdout == """
+                £47,905.36
+                2 Cars in Stock. Total Value: £95,810.71
+                2 Cars in Stock. Total Value: €146,086.80
+                Car type: Cadillac Escalade
+                Seats: 8
+                Engine: Front
+                Suspension: Soft
+                Drive: Rear
+                Price: $79,395.00
 
-            """, "\(run)")
-        #expect(run.stderr == """
-            <command-line>:6:31: error: expected count 35, got 5
-            car compact $n; expect $field ${n}5
-                                          ^~~~~
-            
-            """)
+                """, "\(run)")
+        #expect(
+            run.stderr == """
+                <command-line>:6:31: error: expected count 35, got 5
+                car compact $n; expect $field ${n}5
+                                              ^~~~~
+
+                """)
         #expect(run.status == 1)
     }
 
@@ -68,12 +71,27 @@ import Testing
 
     @Test(arguments: [
         ("echo $nope", "<command-line>:1:6: error: unknown variable 'nope'\necho $nope\n     ^~~~~\n"),
-        ("var colour red; echo ${color}", "<command-line>:1:22: error: unknown variable 'color'; did you mean '${colour}'?\nvar colour red; echo ${color}\n                     ^~~~~~~~\n"),
-        ("echo ${a-b}", "<command-line>:1:6: error: 'a-b' is not a variable name (letters, digits and '_', not starting with a digit)\necho ${a-b}\n     ^~~~~~\n"),
-        ("echo ${}", "<command-line>:1:6: error: '' is not a variable name (letters, digits and '_', not starting with a digit)\necho ${}\n     ^~~\n"),
+        (
+            "var colour red; echo ${color}",
+            "<command-line>:1:22: error: unknown variable 'color'; did you mean '${colour}'?\nvar colour red; echo ${color}\n                     ^~~~~~~~\n"
+        ),
+        (
+            "echo ${a-b}",
+            "<command-line>:1:6: error: 'a-b' is not a variable name (letters, digits and '_', not starting with a digit)\necho ${a-b}\n     ^~~~~~\n"
+        ),
+        (
+            "echo ${}",
+            "<command-line>:1:6: error: '' is not a variable name (letters, digits and '_', not starting with a digit)\necho ${}\n     ^~~\n"
+        ),
         ("echo ${ab", "<command-line>:1:6: error: '${' without a closing '}'\necho ${ab\n     ^~\n"),
-        ("var 1x 2", "<command-line>:1:5: error: '1x' is not a variable name (letters, digits and '_', not starting with a digit)\nvar 1x 2\n    ^~\n"),
-        ("car sports; var m nosuch; car $m", "<command-line>:1:31: error: unknown model 'nosuch'; valid models: compact, sports, suv\ncar sports; var m nosuch; car $m\n                              ^~\n"),
+        (
+            "var 1x 2",
+            "<command-line>:1:5: error: '1x' is not a variable name (letters, digits and '_', not starting with a digit)\nvar 1x 2\n    ^~\n"
+        ),
+        (
+            "car sports; var m nosuch; car $m",
+            "<command-line>:1:31: error: unknown model 'nosuch'; valid models: compact, sports, suv\ncar sports; var m nosuch; car $m\n                              ^~\n"
+        )
     ])
     func bad_references_are_errors_at_their_place(line: String, message: String) throws {
         let run = try carfab(["-e", line])
@@ -94,13 +112,14 @@ import Testing
         let check = try carfab(["--check", "-e", "var m suv; car $m; car $other"])
         #expect(check.stderr.hasPrefix("<command-line>:1:24: error: unknown variable 'other'"), "\(check)")
         let saved = try carfab(["--var", "price=$5 a \"b\"", "-e", "var m suv; car $m 2; save -"])
-        #expect(saved.stdout == """
-            # carfab session, saved by carfab \(Engine.version)
-            var price "\\$5 a \\"b\\""
-            var m suv
-            car suv 2
+        #expect(
+            saved.stdout == """
+                # carfab session, saved by carfab \(Engine.version)
+                var price "\\$5 a \\"b\\""
+                var m suv
+                car suv 2
 
-            """)
+                """)
         // Replayed, it makes the same variables.
         let replayed = try carfab(["-e", saved.stdout + "vars"])
         #expect(replayed.stdout == "name   value\nprice  $5 a \"b\"\nm      suv\n")
@@ -124,7 +143,7 @@ import Testing
             ("var a 1\necho $a \"\\q\necho hello world\n", "hello world\n"),
             ("var abc 1\necho x $nope\necho [$abc]\n", "[1]\n"),
             ("var a 1\necho x \\\n $nope\necho \"m $a\"\n", "m 1\n"),
-            ("var a 1\necho $nope\necho [$a]\necho x\ncar suv; show 1\n", "[1]\nx\n"),
+            ("var a 1\necho $nope\necho [$a]\necho x\ncar suv; show 1\n", "[1]\nx\n")
         ]
         for (script, expected) in cases {
             let run = try carfab(["--keep-going"], stdin: script)

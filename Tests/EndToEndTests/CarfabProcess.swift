@@ -2,7 +2,6 @@ import Foundation
 // The helpers both tiers share (RunResult, temporaryDirectory, jsonObjects), for every file of this target.
 @_exported import TestSupport
 
-
 /// The package root, found from this file's path.
 let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -18,8 +17,10 @@ let carfabBinary: String = {
 }()
 
 /// Runs carfab with `arguments`, feeding `stdin` (none: /dev/null), in `directory`.
-func carfab(_ arguments: [String], stdin: String? = nil, stdinData: Data? = nil, directory: URL? = nil,
-            environment: [String: String] = [:]) throws -> RunResult {
+func carfab(
+    _ arguments: [String], stdin: String? = nil, stdinData: Data? = nil, directory: URL? = nil,
+    environment: [String: String] = [:]
+) throws -> RunResult {
     try launch(carfabBinary, arguments, stdin: stdin, stdinData: stdinData, directory: directory, environment: environment)
 }
 
@@ -30,8 +31,10 @@ func shell(_ script: String, directory: URL? = nil, environment: [String: String
 }
 
 /// Runs `program` with `arguments`, feeding `stdin` (none: /dev/null), in `directory`.
-func launch(_ program: String, _ arguments: [String], stdin: String? = nil, stdinData: Data? = nil, directory: URL? = nil,
-            environment: [String: String] = [:]) throws -> RunResult {
+func launch(
+    _ program: String, _ arguments: [String], stdin: String? = nil, stdinData: Data? = nil, directory: URL? = nil,
+    environment: [String: String] = [:]
+) throws -> RunResult {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("carfab-e2e-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
@@ -64,11 +67,11 @@ func launch(_ program: String, _ arguments: [String], stdin: String? = nil, stdi
     try outHandle.close()
     try errHandle.close()
     let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-    return RunResult(stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                     stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
-                     status: status)
+    return RunResult(
+        stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+        stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
+        status: status)
 }
-
 
 /// Waits until process `pid` is asleep in a read (of a pipe or a terminal), as the kernel names
 /// where it waits (/proc/PID/wchan: `pipe_read` or `anon_pipe_read` for a pipe, `wait_woken`

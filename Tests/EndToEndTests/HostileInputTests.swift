@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,9 @@ import Glibc
         let script = "echo " + String(repeating: "y", count: 2_000_000) + "\necho after\n"
         let stopped = try carfab([], stdin: script)
         #expect(stopped.status == 1 && stopped.stdout.isEmpty)
-        #expect(stopped.stderr.hasPrefix("<stdin>:1:1: error: line longer than the limit of 1024 KiB (1048576 bytes); it is skipped\necho yyyy"))
+        #expect(
+            stopped.stderr.hasPrefix("<stdin>:1:1: error: line longer than the limit of 1024 KiB (1048576 bytes); it is skipped\necho yyyy")
+        )
         #expect(stopped.stderr.utf8.count < 400)
         let going = try carfab(["--keep-going"], stdin: script)
         #expect(going.status == 1 && going.stdout == "after\n")
@@ -26,23 +29,28 @@ import Glibc
     @Test func an_error_deep_in_a_long_line_shows_a_window_around_it() throws {
         let padding = String(repeating: "echo x; ", count: 100)
         let result = try carfab(["-e", padding + "car sprots; " + padding])
-        #expect(result.stderr == """
-            <command-line>:1:805: error: unknown model 'sprots'; did you mean 'sports'?
-            ... x; echo x; echo x; car sprots; echo x; echo x; echo x; echo x; echo x; ec...
-                                       ^~~~~~
+        #expect(
+            result.stderr == """
+                <command-line>:1:805: error: unknown model 'sprots'; did you mean 'sports'?
+                ... x; echo x; echo x; car sprots; echo x; echo x; echo x; echo x; echo x; ec...
+                                           ^~~~~~
 
-            """)
+                """)
         #expect(result.status == 1)
     }
 
     @Test func a_byte_order_mark_and_crlf_line_ends_are_accepted() throws {
         let result = try carfab([], stdinData: Data([0xEF, 0xBB, 0xBF] + Array("car suv 2\r\ntotal GBP\r\ncar sprots\r\n".utf8)))
-        #expect(result == RunResult(stdout: "2 Cars in Stock. Total Value: £98,827.61\n", stderr: """
-            <stdin>:3:5: error: unknown model 'sprots'; did you mean 'sports'?
-            car sprots
-                ^~~~~~
+        #expect(
+            result
+                == RunResult(
+                    stdout: "2 Cars in Stock. Total Value: £98,827.61\n",
+                    stderr: """
+                        <stdin>:3:5: error: unknown model 'sprots'; did you mean 'sports'?
+                        car sprots
+                            ^~~~~~
 
-            """, status: 1))
+                        """, status: 1))
     }
 
     @Test func two_hundred_thousand_empty_commands() throws {
@@ -61,7 +69,7 @@ import Glibc
         ("rate gbp 99999999999999999999", "1:10: error: '99999999999999999999' is too large"),
         ("rate gbp 0.0", "1:10: error: rate '0.0' is not a positive decimal"),
         ("rate jpy 1e9", "1:10: error: '1e9' is not a decimal number"),
-        ("option drivetrain x \"X\" price 999999999999999999", "1:31: error: '999999999999999999' is too large"),
+        ("option drivetrain x \"X\" price 999999999999999999", "1:31: error: '999999999999999999' is too large")
     ])
     func numbers_beyond_range_are_errors(line: String, error: String) throws {
         let result = try carfab(["-e", line])
@@ -70,10 +78,13 @@ import Glibc
     }
 
     @Test func money_overflow_in_a_change_leaves_the_car_as_it_was() throws {
-        let result = try carfab(["--keep-going", "-e", """
+        let result = try carfab([
+            "--keep-going", "-e",
+            """
             model m "M" price 92233720368547758 floorplan standard suspension road drivetrain front
             car m; set drivetrain 4wd; expect drive front; price
-            """])
+            """
+        ])
         #expect(result.stdout == "$92,233,720,368,547,758.00\n")
         #expect(result.stderr.hasPrefix("<command-line>:2:23: error: amount too large: the value would overflow\n"))
         #expect(result.status == 1)
@@ -82,12 +93,16 @@ import Glibc
     @Test func unreadable_files_are_errors() throws {
         let dir = try temporaryDirectory(with: ["secret.carfab": "echo hidden\n"])
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("folder"), withIntermediateDirectories: true)
-        #expect(try carfab(["folder"], directory: dir)
+        #expect(
+            try carfab(["folder"], directory: dir)
                 == RunResult(stdout: "", stderr: "carfab: error: cannot read 'folder': it is a directory\n", status: 1))
-        #expect(try carfab(["-e", "source folder"], directory: dir).stderr.hasPrefix("<command-line>:1:8: error: cannot read 'folder': it is a directory\n"))
+        #expect(
+            try carfab(["-e", "source folder"], directory: dir).stderr.hasPrefix(
+                "<command-line>:1:8: error: cannot read 'folder': it is a directory\n"))
         chmod(dir.appendingPathComponent("secret.carfab").path, 0)
         let arguments = ["-e", "source secret.carfab"]
-        let result = getuid() == 0
+        let result =
+            getuid() == 0
             ? try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", carfabBinary] + arguments, in: dir)
             : try carfab(arguments, directory: dir)
         #expect(result.status == 1)
@@ -109,10 +124,11 @@ import Glibc
         input.fileHandleForWriting.write(Data("echo from the pipe\n".utf8))
         // carfab has read the line (the pipe holds nothing unread) and waits for the next.
         let pipe = input.fileHandleForWriting.fileDescriptor
-        #expect(waitUntilBlockedReading(process.processIdentifier) {
-            var unread: Int32 = 0
-            return ioctl(pipe, UInt(FIONREAD), &unread) == 0 && unread == 0
-        })
+        #expect(
+            waitUntilBlockedReading(process.processIdentifier) {
+                var unread: Int32 = 0
+                return ioctl(pipe, UInt(FIONREAD), &unread) == 0 && unread == 0
+            })
         kill(process.processIdentifier, signal)
         let stdout = output.fileHandleForReading.readDataToEndOfFile()
         let stderr = errors.fileHandleForReading.readDataToEndOfFile()
@@ -134,19 +150,21 @@ import Glibc
 @Suite struct HostileTextTests {
     @Test func control_characters_in_a_name_are_shown_escaped_on_one_line() throws {
         let result = try carfab([], stdinData: Data("car \"red\u{1B}[31m\"\ncar \"a\\nb\u{202E}\"\n".utf8), environment: [:])
-        #expect(result.stderr == """
-            <stdin>:1:5: error: unknown model 'red\\e[31m'; valid models: compact, sports, suv
-            car "red\\e[31m"
-                ^~~~~~~~~~~
+        #expect(
+            result.stderr == """
+                <stdin>:1:5: error: unknown model 'red\\e[31m'; valid models: compact, sports, suv
+                car "red\\e[31m"
+                    ^~~~~~~~~~~
 
-            """)
+                """)
         let going = try carfab(["--keep-going"], stdinData: Data("car \"a\\nb\u{202E}\"\n".utf8))
-        #expect(going.stderr == """
-            <stdin>:1:5: error: unknown model 'a\\nb\\u{202E}'; valid models: compact, sports, suv
-            car "a\\nb\\u{202E}"
-                ^~~~~~~~~~~~~~
+        #expect(
+            going.stderr == """
+                <stdin>:1:5: error: unknown model 'a\\nb\\u{202E}'; valid models: compact, sports, suv
+                car "a\\nb\\u{202E}"
+                    ^~~~~~~~~~~~~~
 
-            """)
+                """)
     }
 
     @Test func a_file_name_with_control_characters_is_shown_escaped() throws {
@@ -208,15 +226,20 @@ import Glibc
     @Test func unknown_names_get_bounded_messages() throws {
         let long = String(repeating: "x", count: 40_000)
         let result = try carfab(["-e", "car \(long)"])
-        #expect(result.stderr.hasPrefix("<command-line>:1:5: error: unknown model '\(String(repeating: "x", count: 60))...'; valid models: compact, sports, suv\n"))
-        let models = (0..<40).map { "model m\($0) \"M\" price 9000 floorplan short suspension race drivetrain rear" }.joined(separator: "\n")
+        #expect(
+            result.stderr.hasPrefix(
+                "<command-line>:1:5: error: unknown model '\(String(repeating: "x", count: 60))...'; valid models: compact, sports, suv\n"))
+        let models = (0..<40).map { "model m\($0) \"M\" price 9000 floorplan short suspension race drivetrain rear" }.joined(
+            separator: "\n")
         let many = try carfab(["-e", models + "\ncar zzzzzzzzz"])
         let listed = (["compact", "sports", "suv"] + (0..<29).map { "m\($0)" }).joined(separator: ", ")
         #expect(many.stderr.hasPrefix("<command-line>:41:5: error: unknown model 'zzzzzzzzz'; valid models: \(listed) and 11 more\n"))
     }
 
     @Test func a_rule_is_checked_against_the_stock_as_it_changes() throws {
-        let result = try carfab(["--keep-going", "-e", """
+        let result = try carfab([
+            "--keep-going", "-e",
+            """
             car suv; car sports; set drivetrain 4wd
             forbid suspension race with drivetrain 4wd
             set drivetrain rear
@@ -225,33 +248,35 @@ import Glibc
             forbid suspension offroad with drivetrain front
             select 1; set drivetrain front
             expect drive 4wd; total
-            """])
+            """
+        ])
         #expect(result.stdout == "2 Cars in Stock. Total Value: $150,195.00\n")
-        #expect(result.stderr == """
-            <command-line>:2:1: error: stock line 2 already breaks this rule: race suspension cannot go with a 4wd drivetrain
-            forbid suspension race with drivetrain 4wd
-            ^~~~~~
-            <command-line>:5:16: error: race suspension cannot go with a 4wd drivetrain
-            set drivetrain 4wd
-                           ^~~
-            <command-line>:4: note: the rule 'forbid suspension race with drivetrain 4wd' is defined here
-            note: no other drivetrain option is allowed for this car
-            note: 'fit drivetrain 4wd' would also set suspension road (+$100.00)
-            <command-line>:7:26: error: offroad suspension cannot go with a front drivetrain
-            select 1; set drivetrain front
-                                     ^~~~~
-            <command-line>:6: note: the rule 'forbid suspension offroad with drivetrain front' is defined here
-            note: drivetrain options allowed for this car: rear (-$2,500.00)
-            note: 'fit drivetrain front' would also set floorplan standard, suspension race (-$7,900.00)
+        #expect(
+            result.stderr == """
+                <command-line>:2:1: error: stock line 2 already breaks this rule: race suspension cannot go with a 4wd drivetrain
+                forbid suspension race with drivetrain 4wd
+                ^~~~~~
+                <command-line>:5:16: error: race suspension cannot go with a 4wd drivetrain
+                set drivetrain 4wd
+                               ^~~
+                <command-line>:4: note: the rule 'forbid suspension race with drivetrain 4wd' is defined here
+                note: no other drivetrain option is allowed for this car
+                note: 'fit drivetrain 4wd' would also set suspension road (+$100.00)
+                <command-line>:7:26: error: offroad suspension cannot go with a front drivetrain
+                select 1; set drivetrain front
+                                         ^~~~~
+                <command-line>:6: note: the rule 'forbid suspension offroad with drivetrain front' is defined here
+                note: drivetrain options allowed for this car: rear (-$2,500.00)
+                note: 'fit drivetrain front' would also set floorplan standard, suspension race (-$7,900.00)
 
-            """)
+                """)
     }
 
     @Test func a_line_just_over_the_limit_is_skipped_to_its_end_with_keep_going() throws {
         // Its end falls in the next chunk read: it once came back as a line of its own.
         for over in [1, 20, 60_000] {
             let directory = try temporaryDirectory(with: [
-                "long.carfab": "echo " + String(repeating: "x", count: 1_048_576 - 5 + over) + ";echo INJECTED\ncar nosuch\n",
+                "long.carfab": "echo " + String(repeating: "x", count: 1_048_576 - 5 + over) + ";echo INJECTED\ncar nosuch\n"
             ])
             let run = try carfab(["--keep-going", "long.carfab"], directory: directory)
             #expect(!run.stdout.contains("INJECTED"), "over by \(over)")
@@ -266,34 +291,47 @@ import Glibc
             "echo.carfab": bomb + "echo" + String(repeating: " $a", count: 10_000) + "\necho never\n",
             "car.carfab": bomb + "car" + String(repeating: " $a", count: 10_000) + "\n",
             "var.carfab": bomb + (0..<4_000).map { "var v\($0) $a\n" }.joined(),
-            "model.carfab": bomb + (0..<4_000).map { "model m\($0)$a \"M\" price 9 floorplan short suspension race drivetrain rear\n" }.joined(),
+            "model.carfab": bomb
+                + (0..<4_000).map { "model m\($0)$a \"M\" price 9 floorplan short suspension race drivetrain rear\n" }.joined()
         ])
         let shown = String(repeating: " $a", count: 23) + " ..."
         let expected: [(String, String)] = [
-            ("echo.carfab", """
+            (
+                "echo.carfab",
+                """
                 echo.carfab:21:12: error: the words of this line grow past 1 MiB in all once their variables are put in
                 echo\(shown)
                            ^~
 
-                """),
-            ("car.carfab", """
+                """
+            ),
+            (
+                "car.carfab",
+                """
                 car.carfab:21:5: error: unknown model '\(String(repeating: "x", count: 60))...'; valid models: compact, sports, suv
                 car\(String(repeating: " $a", count: 23)) $...
                     ^~
 
-                """),
-            ("var.carfab", """
+                """
+            ),
+            (
+                "var.carfab",
+                """
                 var.carfab:51:9: error: the variables would hold more than 16 MiB in all (names and values); the variable is left as it was
                 var v30 $a
                         ^~
 
-                """),
-            ("model.carfab", """
+                """
+            ),
+            (
+                "model.carfab",
+                """
                 model.carfab:21:7: error: a name or text longer than 64 KiB (65536 bytes) in a definition
                 model m0$a "M" price 9 floorplan short suspension race drivetrain rear
                       ^~~~
 
-                """),
+                """
+            )
         ]
         for (file, stderr) in expected {
             let run = try shell("ulimit -v 300000; \"$CARFAB\" \(file)", directory: directory)
@@ -301,8 +339,9 @@ import Glibc
         }
         // Going on after each error, the whole file runs in the same few hundred megabytes.
         for file in ["var.carfab", "model.carfab"] {
-            let run = try shell("ulimit -v 300000; \"$CARFAB\" --keep-going \(file) 2>&1 >/dev/null | grep -c ': error: '; echo \"${PIPESTATUS[0]}\"",
-                                directory: directory)
+            let run = try shell(
+                "ulimit -v 300000; \"$CARFAB\" --keep-going \(file) 2>&1 >/dev/null | grep -c ': error: '; echo \"${PIPESTATUS[0]}\"",
+                directory: directory)
             #expect(run.stdout == (file == "var.carfab" ? "3970\n1\n" : "4000\n1\n"), "\(file): \(run)")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,8 +42,9 @@ extension ReplTests {
     @Test func init_file_at_the_prompt_runs_instead_of_the_default_one_as_help_says() throws {
         let config = try config("echo default init ran\n")
         try Data("echo named init ran\n".utf8).write(to: config.appendingPathComponent("named.carfab"))
-        let terminal = try PseudoTerminal(arguments: ["--init", config.appendingPathComponent("named.carfab").path],
-                                          environment: ["XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": config.path])
+        let terminal = try PseudoTerminal(
+            arguments: ["--init", config.appendingPathComponent("named.carfab").path],
+            environment: ["XDG_STATE_HOME": state.path, "XDG_CONFIG_HOME": config.path])
         #expect(terminal.waitFor("named init ran\r\n"))
         #expect(terminal.enter("echo prompt", expecting: "prompt\r\n"))
         terminal.type("\u{04}")
@@ -50,12 +52,14 @@ extension ReplTests {
         #expect(!terminal.output.contains("default init ran"))
         // What --help, the README and the man page say is that behaviour.
         let help = try carfab(["--help"]).stdout
-        #expect(help.contains("""
-              --init FILE       run FILE first, instead of the init file, in any
-                                mode (also for scripts and pipes)
-              --no-init         run no init file (the prompt runs
-                                $XDG_CONFIG_HOME/carfab/init.carfab first)
-            """), "\(help)")
+        #expect(
+            help.contains(
+                """
+                  --init FILE       run FILE first, instead of the init file, in any
+                                    mode (also for scripts and pipes)
+                  --no-init         run no init file (the prompt runs
+                                    $XDG_CONFIG_HOME/carfab/init.carfab first)
+                """), "\(help)")
         let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains("| `--init FILE`, `--no-init` | run FILE first, instead of the init file, in any mode; run no init file |"))
         #expect(readme.contains("`--init FILE` runs FILE first instead, in any mode"))
@@ -75,7 +79,9 @@ extension ReplTests {
 
 @Suite struct InitFileScriptTests {
     @Test func scripts_and_pipes_never_read_it_unless_named() throws {
-        let config = try temporaryDirectory(with: ["carfab/init.carfab": "var model suv\necho init ran\n", "other.carfab": "var model sports\n"])
+        let config = try temporaryDirectory(with: [
+            "carfab/init.carfab": "var model suv\necho init ran\n", "other.carfab": "var model sports\n"
+        ])
         let environment = ["XDG_CONFIG_HOME": config.path]
         let script = try carfab(["-e", "echo $model"], environment: environment)
         #expect(script.stdout == "" && script.stderr.hasPrefix("<command-line>:1:6: error: unknown variable 'model'"))
@@ -100,8 +106,9 @@ extension ReplTests {
     @Test func a_default_init_file_that_is_not_a_regular_file_is_refused_and_var_wins() throws {
         let config = try temporaryDirectory(with: ["carfab/.keep": "", "init2.carfab": "var who init\n"])
         let fifo = config.appendingPathComponent("carfab/init.carfab").path
-        let run = try shell("mkfifo '\(fifo)'; \"$CARFAB\" -i -e 'echo never' < /dev/null; echo \"status $?\"",
-                            environment: ["XDG_CONFIG_HOME": config.path])
+        let run = try shell(
+            "mkfifo '\(fifo)'; \"$CARFAB\" -i -e 'echo never' < /dev/null; echo \"status $?\"",
+            environment: ["XDG_CONFIG_HOME": config.path])
         #expect(run.stdout == "status 1\n" && run.stderr == "carfab: error: cannot read '\(fifo)': not a regular file\n", "\(run)")
         let wins = try carfab(["-i", "--init", "init2.carfab", "--var", "who=cli"], stdin: "echo $who\n", directory: config)
         #expect(wins.stdout == "cli\n", "\(wins)")

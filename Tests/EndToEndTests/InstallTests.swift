@@ -36,9 +36,12 @@ import Testing
     }
 
     @Test func bash_completes_options_formats_files_and_var_values() throws {
-        let directory = try temporaryDirectory(with: ["quote.carfab": "", "notes.txt": "", "tests/a.carfab": "",
-                                                      "my fleet.carfab": ""])
-        let run = try shell("""
+        let directory = try temporaryDirectory(with: [
+            "quote.carfab": "", "notes.txt": "", "tests/a.carfab": "",
+            "my fleet.carfab": ""
+        ])
+        let run = try shell(
+            """
             source <("$CARFAB" --generate-completion-script bash)
             complete -p carfab
             show() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _carfab; printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' '; echo; }
@@ -50,19 +53,21 @@ import Testing
             show carfab --catalog no
             show carfab my
             """, directory: directory)
-        #expect(run.stdout == """
-            complete -F _carfab carfab
-            --format 
-            json tap text 
-            zsh 
-            my fleet.carfab quote.carfab tests 
-            sports suv 
-            notes.txt 
-            my fleet.carfab 
+        #expect(
+            run.stdout == """
+                complete -F _carfab carfab
+                --format 
+                json tap text 
+                zsh 
+                my fleet.carfab quote.carfab tests 
+                sports suv 
+                notes.txt 
+                my fleet.carfab 
 
-            """, "\(run)")
+                """, "\(run)")
         // Every option --help lists is offered.
-        let options = try shell("""
+        let options = try shell(
+            """
             source <("$CARFAB" --generate-completion-script bash)
             COMP_WORDS=(carfab -); COMP_CWORD=1; _carfab; printf '%s\\n' "${COMPREPLY[@]}"
             """)
@@ -88,31 +93,34 @@ import Testing
             zpty -d z
             """#
         let directory = try temporaryDirectory(with: ["my quote.carfab": "", "drive.zsh": driver])
-        let zsh = try shell("""
+        let zsh = try shell(
+            """
             "$CARFAB" --generate-completion-script zsh > _carfab
             zsh -n _carfab && zsh -f drive.zsh
             """, directory: directory)
         #expect(zsh.stdout == "found\nfound\nfound\nfound\nfound\n" && zsh.stderr.isEmpty, "\(zsh)")
-        let fish = try shell("""
+        let fish = try shell(
+            """
             export HOME=$(pwd) XDG_CONFIG_HOME=$(pwd) XDG_DATA_HOME=$(pwd)
             fish --no-config -c '"$CARFAB" --generate-completion-script fish | source; complete -C "carfab --form"
                 complete -C "carfab --format "; complete -C "carfab --generate-completion-script "; complete -C "carfab -j "'
             """, directory: try temporaryDirectory(with: [:]))
         // The option is described once; each of its values by what it is.
-        #expect(fish.stdout == """
-            --format\ttext, json, or tap (with --test)
-            json\tone JSON object per line
-            tap\tTAP, with --test
-            text\tplain text (the default)
-            bash\tcompletion script for bash
-            fish\tcompletion script for fish
-            zsh\tcompletion script for zsh
-            1\tone test file at a time
-            2\t2 test files at a time
-            4\t4 test files at a time
-            8\t8 test files at a time
+        #expect(
+            fish.stdout == """
+                --format\ttext, json, or tap (with --test)
+                json\tone JSON object per line
+                tap\tTAP, with --test
+                text\tplain text (the default)
+                bash\tcompletion script for bash
+                fish\tcompletion script for fish
+                zsh\tcompletion script for zsh
+                1\tone test file at a time
+                2\t2 test files at a time
+                4\t4 test files at a time
+                8\t8 test files at a time
 
-            """, "\(fish)")
+                """, "\(fish)")
         let unknown = try carfab(["--generate-completion-script", "tcsh"])
         #expect(unknown.status == 64 && unknown.stderr.hasPrefix("carfab: error: no completion script for 'tcsh' (use bash, zsh or fish)"))
     }
@@ -122,10 +130,13 @@ import Testing
         let install = packageRoot.appendingPathComponent("Scripts/install").path
         let installed = try launch(install, [prefix.path], environment: ["CARFAB": carfabBinary])
         #expect(installed.status == 0, "\(installed)")
-        let files = ["bin/carfab", "share/man/man1/carfab.1", "share/bash-completion/completions/carfab",
-                     "share/zsh/site-functions/_carfab", "share/fish/vendor_completions.d/carfab.fish"]
+        let files = [
+            "bin/carfab", "share/man/man1/carfab.1", "share/bash-completion/completions/carfab",
+            "share/zsh/site-functions/_carfab", "share/fish/vendor_completions.d/carfab.fish"
+        ]
         for file in files { #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)") }
-        let run = try shell("""
+        let run = try shell(
+            """
             "$PREFIX/bin/carfab" -e 'car suv; total GBP'
             MANPAGER=cat man -l "$PREFIX/share/man/man1/carfab.1" | head -1
             source "$PREFIX/share/bash-completion/completions/carfab"
@@ -162,17 +173,21 @@ import Testing
 
         let removed = try launch(install, ["--uninstall", prefix.path])
         let path = prefix.path
-        #expect(removed == RunResult(stdout: """
-            removed \(path)/share/bash-completion/completions/carfab
-            removed \(path)/share/zsh/site-functions/_carfab
-            removed \(path)/share/fish/vendor_completions.d/carfab.fish
+        #expect(
+            removed
+                == RunResult(
+                    stdout: """
+                        removed \(path)/share/bash-completion/completions/carfab
+                        removed \(path)/share/zsh/site-functions/_carfab
+                        removed \(path)/share/fish/vendor_completions.d/carfab.fish
 
-            """, stderr: """
-            Scripts/install: left \(path)/bin/carfab: it is not the file installed (its checksum differs)
-            Scripts/install: left \(path)/share/man/man1/carfab.1: it is reached through a symbolic link (\(path)/share/man/man1), so it may not be the file installed
-            Scripts/install: kept \(path)/share/carfab/install-manifest: run --uninstall again once the files above are dealt with
+                        """,
+                    stderr: """
+                        Scripts/install: left \(path)/bin/carfab: it is not the file installed (its checksum differs)
+                        Scripts/install: left \(path)/share/man/man1/carfab.1: it is reached through a symbolic link (\(path)/share/man/man1), so it may not be the file installed
+                        Scripts/install: kept \(path)/share/carfab/install-manifest: run --uninstall again once the files above are dealt with
 
-            """, status: 1))
+                        """, status: 1))
         #expect(try String(contentsOf: own, encoding: .utf8) == "#!/bin/sh\necho mine\n")
         #expect(FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("man1/carfab.1").path))
         #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/carfab/install-manifest").path))
@@ -193,49 +208,60 @@ import Testing
         let home = try temporaryDirectory(with: [:])
         let prefix = home.appendingPathComponent("prefix").path
         let install = packageRoot.appendingPathComponent("Scripts/install").path
-        let environment = ["CARFAB": carfabBinary, "HOME": home.path, "XDG_CONFIG_HOME": home.path + "/.config",
-                           "XDG_DATA_HOME": home.path + "/.local/share", "XDG_DATA_DIRS": "/usr/share"]
+        let environment = [
+            "CARFAB": carfabBinary, "HOME": home.path, "XDG_CONFIG_HOME": home.path + "/.config",
+            "XDG_DATA_HOME": home.path + "/.local/share", "XDG_DATA_DIRS": "/usr/share"
+        ]
         let installed = try launch(install, [prefix], environment: environment)
         let directory = prefix + "/share/fish/vendor_completions.d"
-        #expect(installed.status == 0 && installed.stderr == """
-            Scripts/install: fish does not look in \(directory); for carfab's completion in fish,
-              put \(prefix)/share in XDG_DATA_DIRS (as XDG_DATA_DIRS=\(prefix)/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}),
-              or add to ~/.config/fish/config.fish: set -p fish_complete_path \(directory)
+        #expect(
+            installed.status == 0
+                && installed.stderr == """
+                    Scripts/install: fish does not look in \(directory); for carfab's completion in fish,
+                      put \(prefix)/share in XDG_DATA_DIRS (as XDG_DATA_DIRS=\(prefix)/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}),
+                      or add to ~/.config/fish/config.fish: set -p fish_complete_path \(directory)
 
-            """, "\(installed)")
+                    """,
+            "\(installed)")
         let complete = #"complete -C "carfab --form""#
-        let run = try shell("""
+        let run = try shell(
+            """
             export PATH="$PREFIX/bin:$PATH"
             fish -c '\(complete)'; echo without
             fish -c 'set -p fish_complete_path $PREFIX/share/fish/vendor_completions.d; \(complete)'
             XDG_DATA_DIRS="$PREFIX/share:/usr/share" fish -c '\(complete)'
             """, environment: environment.merging(["PREFIX": prefix]) { _, new in new })
-        #expect(run.stdout == """
-            without
-            --format\ttext, json, or tap (with --test)
-            --format\ttext, json, or tap (with --test)
+        #expect(
+            run.stdout == """
+                without
+                --format\ttext, json, or tap (with --test)
+                --format\ttext, json, or tap (with --test)
 
-            """, "\(run)")
+                """, "\(run)")
         // Where fish looks, no word of it.
-        let again = try launch(install, [prefix], environment: environment.merging(["XDG_DATA_DIRS": prefix + "/share:/usr/share"]) { _, new in new })
+        let again = try launch(
+            install, [prefix], environment: environment.merging(["XDG_DATA_DIRS": prefix + "/share:/usr/share"]) { _, new in new })
         #expect(again.status == 0 && again.stderr.isEmpty, "\(again)")
     }
 
     @Test func the_debian_package_installs_and_removes_cleanly() throws {
         let out = try temporaryDirectory(with: [:])
-        let built = try launch(packageRoot.appendingPathComponent("Scripts/package").path, [out.path],
-                               environment: ["CARFAB": carfabBinary])
+        let built = try launch(
+            packageRoot.appendingPathComponent("Scripts/package").path, [out.path],
+            environment: ["CARFAB": carfabBinary])
         #expect(built.status == 0, "\(built)")
         let package = built.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(package.hasSuffix(".deb") && package.contains("carfab_0.1.0_"))
         let info = try launch("/usr/bin/dpkg-deb", ["--field", package, "Package", "Version", "Suggests"])
         #expect(info.stdout == "Package: carfab\nVersion: 0.1.0\nSuggests: less\n", "\(info)")
         let contents = try launch("/usr/bin/dpkg-deb", ["--contents", package]).stdout
-        for path in ["./usr/bin/carfab", "./usr/share/man/man1/carfab.1.gz", "./usr/share/bash-completion/completions/carfab",
-                     "./usr/share/zsh/site-functions/_carfab", "./usr/share/fish/vendor_completions.d/carfab.fish",
-                     "./usr/share/doc/carfab/copyright", "./usr/share/doc/carfab/changelog.gz",
-                     "./usr/share/doc/carfab/README.md", "./usr/share/doc/carfab/grammar.md",
-                     "./usr/share/doc/carfab/ARCHITECTURE.md"] {
+        for path in [
+            "./usr/bin/carfab", "./usr/share/man/man1/carfab.1.gz", "./usr/share/bash-completion/completions/carfab",
+            "./usr/share/zsh/site-functions/_carfab", "./usr/share/fish/vendor_completions.d/carfab.fish",
+            "./usr/share/doc/carfab/copyright", "./usr/share/doc/carfab/changelog.gz",
+            "./usr/share/doc/carfab/README.md", "./usr/share/doc/carfab/grammar.md",
+            "./usr/share/doc/carfab/ARCHITECTURE.md"
+        ] {
             #expect(contents.contains(" \(path)\n"), "\(path)")
         }
         // Every file the shipped documents link to is shipped beside them (the README once
@@ -248,7 +274,8 @@ import Testing
             }
         }
         // A changelog entry for this version, and a copyright notice with a year.
-        let documents = try shell("""
+        let documents = try shell(
+            """
             dpkg-deb --fsys-tarfile "$PACKAGE" | tar -xO ./usr/share/doc/carfab/changelog.gz | gzip -d | head -1
             dpkg-deb --fsys-tarfile "$PACKAGE" | tar -xO ./usr/share/doc/carfab/copyright | grep '^Copyright:'
             """, environment: ["PACKAGE": package])
@@ -256,7 +283,8 @@ import Testing
         #expect(contents.contains("drwxr-xr-x root/root         0") && !contents.contains("drwx------"))
         // Into a root of its own: dpkg's database, the files, and nothing outside it.
         let root = try temporaryDirectory(with: ["var/lib/dpkg/status": ""])
-        let run = try shell("""
+        let run = try shell(
+            """
             mkdir -p "$ROOT/var/lib/dpkg/info" "$ROOT/var/lib/dpkg/updates"
             dpkg() { command dpkg --root="$ROOT" --log="$ROOT/dpkg.log" --force-not-root "$@"; }
             dpkg -i "$PACKAGE" > /dev/null && "$ROOT/usr/bin/carfab" -e 'echo installed'
@@ -267,7 +295,8 @@ import Testing
     }
 
     /// lintian's path: `LINTIAN` if set, else Debian's /usr/bin/lintian if installed.
-    static let lintian: String? = ProcessInfo.processInfo.environment["LINTIAN"]
+    static let lintian: String? =
+        ProcessInfo.processInfo.environment["LINTIAN"]
         ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/lintian") ? "/usr/bin/lintian" : nil)
 
     /// What lintian may still say of the package, and why it stays: the binary is static by
@@ -278,12 +307,14 @@ import Testing
     @Test(.enabled(if: lintian != nil, "lintian is not installed (Scripts/test does not install it: on Debian 12 it upgrades perl)"))
     func lintian_finds_no_error_or_warning_beyond_the_allowed() throws {
         let out = try temporaryDirectory(with: [:])
-        let built = try launch(packageRoot.appendingPathComponent("Scripts/package").path, [out.path],
-                               environment: ["CARFAB": carfabBinary])
+        let built = try launch(
+            packageRoot.appendingPathComponent("Scripts/package").path, [out.path],
+            environment: ["CARFAB": carfabBinary])
         #expect(built.status == 0, "\(built)")
         let package = built.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let lint = try shell(#""$LINTIAN" --no-cfg --fail-on none "$PACKAGE" 2>&1"#,
-                             environment: ["LINTIAN": Self.lintian ?? "", "PACKAGE": package])
+        let lint = try shell(
+            #""$LINTIAN" --no-cfg --fail-on none "$PACKAGE" 2>&1"#,
+            environment: ["LINTIAN": Self.lintian ?? "", "PACKAGE": package])
         #expect(lint.status == 0, "\(lint)")
         // "E: carfab: TAG [details]" and "W: ...": errors and warnings, by tag.
         let tags = lint.stdout.split(separator: "\n").filter { $0.hasPrefix("E: ") || $0.hasPrefix("W: ") }
@@ -304,11 +335,15 @@ import Testing
         // --uninstall after PREFIX still uninstalls (and installs nothing); with no manifest,
         // it removes nothing and says why.
         let after = try launch(install, [prefix.path, "--uninstall"], environment: ["CARFAB": carfabBinary])
-        #expect(after == RunResult(stdout: "", stderr: """
-            Scripts/install: nothing removed: no install manifest at \(prefix.path)/share/carfab/install-manifest \
-            (nothing installed under \(prefix.path) by this script, or installed before it kept one: remove such files by hand)
+        #expect(
+            after
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        Scripts/install: nothing removed: no install manifest at \(prefix.path)/share/carfab/install-manifest \
+                        (nothing installed under \(prefix.path) by this script, or installed before it kept one: remove such files by hand)
 
-            """, status: 1))
+                        """, status: 1))
         #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("bin").path))
     }
 }

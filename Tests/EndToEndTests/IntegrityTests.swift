@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,7 +24,8 @@ import Glibc
         let dir = try temporaryDirectory(with: [:])
         // A file-size limit of one block (1 KiB; standard error's file stays below it): the
         // output, larger, fails as on a full disk.
-        let result = try shell("ulimit -f 1; exec \"$CARFAB\" --format \(format) -e 'car suv 2; total GBP; help; help' > out", directory: dir)
+        let result = try shell(
+            "ulimit -f 1; exec \"$CARFAB\" --format \(format) -e 'car suv 2; total GBP; help; help' > out", directory: dir)
         #expect(result == RunResult(stdout: "", stderr: "carfab: write error: File too large\n", status: 1))
     }
 
@@ -37,9 +39,11 @@ import Glibc
     }
 
     @Test func a_closed_standard_output_is_a_write_error() throws {
-        #expect(try shell("exec \"$CARFAB\" -e 'echo lost' >&-")
+        #expect(
+            try shell("exec \"$CARFAB\" -e 'echo lost' >&-")
                 == RunResult(stdout: "", stderr: "carfab: write error: Bad file descriptor\n", status: 1))
-        #expect(try shell("exec \"$CARFAB\" --format json -e 'echo lost' >&-")
+        #expect(
+            try shell("exec \"$CARFAB\" --format json -e 'echo lost' >&-")
                 == RunResult(stdout: "", stderr: "carfab: write error: Bad file descriptor\n", status: 1))
         // With nothing to print, nothing fails.
         #expect(try shell("exec \"$CARFAB\" -e 'car suv' >&-") == RunResult(stdout: "", stderr: "", status: 0))
@@ -54,10 +58,12 @@ import Glibc
 
     @Test func failing_standard_error_neither_loops_nor_crashes() throws {
         // Both closed: nothing can be said, the status still tells.
-        #expect(try shell("\"$CARFAB\" -e 'echo lost; car sprots' >&- 2>&-; echo \"status $?\"")
+        #expect(
+            try shell("\"$CARFAB\" -e 'echo lost; car sprots' >&- 2>&-; echo \"status $?\"")
                 == RunResult(stdout: "status 1\n", stderr: "", status: 0))
         // Standard error open for reading only: every write to it fails.
-        #expect(try shell("\"$CARFAB\" --keep-going -e 'car sprots; car sprots; echo ok' 2</dev/null; echo \"status $?\"")
+        #expect(
+            try shell("\"$CARFAB\" --keep-going -e 'car sprots; car sprots; echo ok' 2</dev/null; echo \"status $?\"")
                 == RunResult(stdout: "ok\nstatus 1\n", stderr: "", status: 0))
     }
 
@@ -65,9 +71,13 @@ import Glibc
 
     @Test func save_writes_through_a_symbolic_link_to_its_file() throws {
         let dir = try temporaryDirectory(with: ["target.carfab": "echo old\n"])
-        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link.carfab").path, withDestinationPath: "target.carfab")
-        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("dangling.carfab").path, withDestinationPath: "new.carfab")
-        #expect(try carfab(["-e", "car suv; save link.carfab; save dangling.carfab"], directory: dir) == RunResult(stdout: "", stderr: "", status: 0))
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.appendingPathComponent("link.carfab").path, withDestinationPath: "target.carfab")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.appendingPathComponent("dangling.carfab").path, withDestinationPath: "new.carfab")
+        #expect(
+            try carfab(["-e", "car suv; save link.carfab; save dangling.carfab"], directory: dir)
+                == RunResult(stdout: "", stderr: "", status: 0))
         let link = try FileManager.default.destinationOfSymbolicLink(atPath: dir.appendingPathComponent("link.carfab").path)
         #expect(link == "target.carfab")
         let saved = try String(contentsOf: dir.appendingPathComponent("target.carfab"), encoding: .utf8)
@@ -82,18 +92,22 @@ import Glibc
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("folder"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("to-fifo").path, withDestinationPath: "fifo")
         let result = try carfab(["--keep-going", "-e", "car suv; save fifo; save folder; save to-fifo"], directory: dir)
-        #expect(result == RunResult(stdout: "", stderr: """
-            <command-line>:1:15: error: cannot save 'fifo': it is a FIFO, not a regular file
-            car suv; save fifo; save folder; save to-fifo
-                          ^~~~
-            <command-line>:1:26: error: cannot save 'folder': it is a directory
-            car suv; save fifo; save folder; save to-fifo
-                                     ^~~~~~
-            <command-line>:1:39: error: cannot save 'to-fifo': it is a FIFO, not a regular file
-            car suv; save fifo; save folder; save to-fifo
-                                                  ^~~~~~~
+        #expect(
+            result
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        <command-line>:1:15: error: cannot save 'fifo': it is a FIFO, not a regular file
+                        car suv; save fifo; save folder; save to-fifo
+                                      ^~~~
+                        <command-line>:1:26: error: cannot save 'folder': it is a directory
+                        car suv; save fifo; save folder; save to-fifo
+                                                 ^~~~~~
+                        <command-line>:1:39: error: cannot save 'to-fifo': it is a FIFO, not a regular file
+                        car suv; save fifo; save folder; save to-fifo
+                                                              ^~~~~~~
 
-            """, status: 1))
+                        """, status: 1))
         var info = stat()
         #expect(lstat(dir.appendingPathComponent("fifo").path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
         #expect(try names(in: dir) == ["fifo", "folder", "to-fifo"])
@@ -103,7 +117,8 @@ import Glibc
         let dir = try temporaryDirectory(with: ["private.carfab": "", "shared.carfab": ""])
         chmod(dir.appendingPathComponent("private.carfab").path, 0o600)
         chmod(dir.appendingPathComponent("shared.carfab").path, 0o640)
-        let result = try shell("umask 027; exec \"$CARFAB\" -e 'car suv; save private.carfab; save shared.carfab; save new.carfab'", directory: dir)
+        let result = try shell(
+            "umask 027; exec \"$CARFAB\" -e 'car suv; save private.carfab; save shared.carfab; save new.carfab'", directory: dir)
         #expect(result == RunResult(stdout: "", stderr: "", status: 0))
         #expect(try mode(dir.appendingPathComponent("private.carfab")) == 0o600)
         #expect(try mode(dir.appendingPathComponent("shared.carfab")) == 0o640)
@@ -137,7 +152,8 @@ import Glibc
         let dir = try temporaryDirectory(with: [:])
         // Saving a large stock again and again: whenever SIGTERM lands, the file is the old
         // whole script or the new one, and nothing else is in the directory.
-        let script = "car suv 1\n" + String(repeating: "car compact; set drivetrain rear; set floorplan short\n", count: 20_000)
+        let script =
+            "car suv 1\n" + String(repeating: "car compact; set drivetrain rear; set floorplan short\n", count: 20_000)
             + String(repeating: "save fleet.carfab\n", count: 1_000)
         try Data(script.utf8).write(to: dir.appendingPathComponent("build.carfab"))
         let process = Process()
@@ -164,13 +180,16 @@ import Glibc
         // In a folder of its own: a binary that wrote a file named '-' once left one at the
         // repository's root (the tests' working directory), where it was committed.
         let directory = try temporaryDirectory(with: [:])
-        #expect(try carfab(["-e", "car sports; set drivetrain 4wd; rate gbp 0.5; save -"], directory: directory) == RunResult(stdout: """
-            # carfab session, saved by carfab 0.1.0
-            rate GBP 0.5
-            car sports 1
-            set drivetrain 4wd
+        #expect(
+            try carfab(["-e", "car sports; set drivetrain 4wd; rate gbp 0.5; save -"], directory: directory)
+                == RunResult(
+                    stdout: """
+                        # carfab session, saved by carfab 0.1.0
+                        rate GBP 0.5
+                        car sports 1
+                        set drivetrain 4wd
 
-            """, stderr: "", status: 0))
+                        """, stderr: "", status: 0))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
     }
 }
@@ -180,9 +199,11 @@ extension IntegrityTests {
         let dir = try temporaryDirectory(with: [:])
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try Data("echo in sub\nsource -\necho after\n".utf8).write(to: dir.appendingPathComponent("sub/a.carfab"))
-        #expect(try carfab(["sub/a.carfab"], stdin: "echo piped\n", directory: dir)
+        #expect(
+            try carfab(["sub/a.carfab"], stdin: "echo piped\n", directory: dir)
                 == RunResult(stdout: "in sub\npiped\nafter\n", stderr: "", status: 0))
-        #expect(try carfab(["--safe", "-e", "source -; save -"], stdin: "car suv\n")
+        #expect(
+            try carfab(["--safe", "-e", "source -; save -"], stdin: "car suv\n")
                 == RunResult(stdout: "# carfab session, saved by carfab 0.1.0\ncar suv 1\n", stderr: "", status: 0))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every kind of result and error in --format json has the keys grammar.md documents, in order.
 @Suite struct JSONSchemaTests {
@@ -18,8 +18,11 @@ import TestSupport
         let errors = try objects(result.stderr)
         #expect(errors.count == 2)
         for error in errors {
-            #expect(error.keys == ["type", "id", "severity", "file", "line", "column", "end_column", "message", "source",
-                                   "source_column", "included_from", "notes", "fixits"])
+            #expect(
+                error.keys == [
+                    "type", "id", "severity", "file", "line", "column", "end_column", "message", "source",
+                    "source_column", "included_from", "notes", "fixits"
+                ])
             #expect(error.value["type"] as? String == "error")
         }
         #expect(errors[0].value["column"] as? Int == 1 && errors[0].value["end_column"] as? Int == 4)

@@ -12,26 +12,29 @@ import Testing
         let directory = try temporaryDirectory(with: ["quote 🚗.carfab": script, "client.lua": Self.client])
         // Everything Neovim might write (logs, state) stays in the scratch folder, not under HOME.
         let home = directory.appendingPathComponent("nvim").path
-        let result = try shell("nvim --headless -u NONE -i NONE -n -c 'luafile client.lua'", directory: directory, environment: [
-            "XDG_CONFIG_HOME": home, "XDG_DATA_HOME": home, "XDG_CACHE_HOME": home, "XDG_STATE_HOME": home,
-            "SCRIPT": directory.appendingPathComponent("quote 🚗.carfab").path,
-            "RESULT": directory.appendingPathComponent("result.txt").path,
-        ])
+        let result = try shell(
+            "nvim --headless -u NONE -i NONE -n -c 'luafile client.lua'", directory: directory,
+            environment: [
+                "XDG_CONFIG_HOME": home, "XDG_DATA_HOME": home, "XDG_CACHE_HOME": home, "XDG_STATE_HOME": home,
+                "SCRIPT": directory.appendingPathComponent("quote 🚗.carfab").path,
+                "RESULT": directory.appendingPathComponent("result.txt").path
+            ])
         #expect(result.status == 0, "\(result)")
         let seen = try String(contentsOf: directory.appendingPathComponent("result.txt"), encoding: .utf8)
-        #expect(seen == #"""
-            diagnostic {"code":"unknown-option","col":15,"end_col":19,"lnum":1,"message":"unknown suspension option 'rcae'; did you mean 'race'?","severity":1}
-            diagnostic {"code":"missing-argument","col":14,"end_col":15,"lnum":2,"message":"missing OPTION; usage: set FAMILY OPTION [FAMILY OPTION]...","severity":1}
-            diagnostic {"code":"unknown-model","col":4,"end_col":14,"lnum":3,"message":"unknown model '🚗sprots'; did you mean 'sports'?","severity":1}
-            completion front repair +$500.00 (not with a short floorplan)
-            completion rear (current)
-            completion 4wd +$2,500.00
-            completion all (4wd) +$2,500.00
-            completion awd (4wd) +$2,500.00
-            hover set FAMILY OPTION [FAMILY OPTION]...|change parts of the current car
-            exit 0
+        #expect(
+            seen == #"""
+                diagnostic {"code":"unknown-option","col":15,"end_col":19,"lnum":1,"message":"unknown suspension option 'rcae'; did you mean 'race'?","severity":1}
+                diagnostic {"code":"missing-argument","col":14,"end_col":15,"lnum":2,"message":"missing OPTION; usage: set FAMILY OPTION [FAMILY OPTION]...","severity":1}
+                diagnostic {"code":"unknown-model","col":4,"end_col":14,"lnum":3,"message":"unknown model '🚗sprots'; did you mean 'sports'?","severity":1}
+                completion front repair +$500.00 (not with a short floorplan)
+                completion rear (current)
+                completion 4wd +$2,500.00
+                completion all (4wd) +$2,500.00
+                completion awd (4wd) +$2,500.00
+                hover set FAMILY OPTION [FAMILY OPTION]...|change parts of the current car
+                exit 0
 
-            """#)
+                """#)
     }
 
     /// The client: opens the script, attaches a `carfab --lsp` client, waits for the
@@ -93,32 +96,38 @@ import Testing
     /// actions (a fix-it, the configurator's repair of a refused `set`), formatting.
     @Test func neovim_goes_to_definitions_renames_applies_code_actions_and_formats() throws {
         let script = "source defs.carfab\ncar   roadster 2\nset drivetrain electric\ncar sprots\ncar sports; set floorplan long\n"
-        let definitions = "model roadster \"Mazda MX-5\" price 31000 floorplan short suspension race drivetrain rear\n"
+        let definitions =
+            "model roadster \"Mazda MX-5\" price 31000 floorplan short suspension race drivetrain rear\n"
             + "option drivetrain hybrid \"Hybrid AWD\" price 6500 alias electric\n"
-        let directory = try temporaryDirectory(with: ["quote 🚗.carfab": script, "defs.carfab": definitions,
-                                                      "client.lua": Self.editingClient])
-        let home = directory.appendingPathComponent("nvim").path
-        let result = try shell("nvim --headless -u NONE -i NONE -n -c 'luafile client.lua'", directory: directory, environment: [
-            "XDG_CONFIG_HOME": home, "XDG_DATA_HOME": home, "XDG_CACHE_HOME": home, "XDG_STATE_HOME": home,
-            "SCRIPT": directory.appendingPathComponent("quote 🚗.carfab").path,
-            "RESULT": directory.appendingPathComponent("result.txt").path,
+        let directory = try temporaryDirectory(with: [
+            "quote 🚗.carfab": script, "defs.carfab": definitions,
+            "client.lua": Self.editingClient
         ])
+        let home = directory.appendingPathComponent("nvim").path
+        let result = try shell(
+            "nvim --headless -u NONE -i NONE -n -c 'luafile client.lua'", directory: directory,
+            environment: [
+                "XDG_CONFIG_HOME": home, "XDG_DATA_HOME": home, "XDG_CACHE_HOME": home, "XDG_STATE_HOME": home,
+                "SCRIPT": directory.appendingPathComponent("quote 🚗.carfab").path,
+                "RESULT": directory.appendingPathComponent("result.txt").path
+            ])
         #expect(result.status == 0, "\(result)")
         let seen = try String(contentsOf: directory.appendingPathComponent("result.txt"), encoding: .utf8)
-        #expect(seen == #"""
-            definition defs.carfab 0:6
-            renamed in defs.carfab: model miata "Mazda MX-5" price 31000 floorplan short suspension race drivetrain rear
-            rename refused: 'sports' is a built-in model, so it cannot be renamed: only names the script (or a file it sources) defines can be
-            code action Change 'sprots' to 'sports'
-            code action Fit floorplan long: also set suspension road (+$4,100.00)
-            | source defs.carfab
-            | car miata 2
-            | set drivetrain electric
-            | car sports
-            | car sports; set floorplan long suspension road
-            exit 0
+        #expect(
+            seen == #"""
+                definition defs.carfab 0:6
+                renamed in defs.carfab: model miata "Mazda MX-5" price 31000 floorplan short suspension race drivetrain rear
+                rename refused: 'sports' is a built-in model, so it cannot be renamed: only names the script (or a file it sources) defines can be
+                code action Change 'sprots' to 'sports'
+                code action Fit floorplan long: also set suspension road (+$4,100.00)
+                | source defs.carfab
+                | car miata 2
+                | set drivetrain electric
+                | car sports
+                | car sports; set floorplan long suspension road
+                exit 0
 
-            """#)
+                """#)
         // The edits went to Neovim's buffers; the files are as they were.
         #expect(try String(contentsOf: directory.appendingPathComponent("defs.carfab"), encoding: .utf8) == definitions)
     }

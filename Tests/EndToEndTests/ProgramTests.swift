@@ -38,19 +38,24 @@ import Testing
     @Test func the_first_error_stops_the_run_with_status_1() throws {
         let dir = try temporaryDirectory(with: ["q.carfab": "car sports\nset drivetrain front\necho not reached\n"])
         let result = try carfab(["q.carfab", "-e", "echo nor this"], directory: dir)
-        #expect(result == RunResult(stdout: "", stderr: """
-            q.carfab:2:16: error: front drivetrain cannot go with a short floorplan
-            set drivetrain front
-                           ^~~~~
-            note: the rule 'forbid drivetrain front with floorplan short' is part of the built-in catalog
-            note: drivetrain options allowed for this car: 4wd (+$2,500.00)
-            note: 'fit drivetrain front' would also set floorplan standard (+$500.00)
+        #expect(
+            result
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        q.carfab:2:16: error: front drivetrain cannot go with a short floorplan
+                        set drivetrain front
+                                       ^~~~~
+                        note: the rule 'forbid drivetrain front with floorplan short' is part of the built-in catalog
+                        note: drivetrain options allowed for this car: 4wd (+$2,500.00)
+                        note: 'fit drivetrain front' would also set floorplan standard (+$500.00)
 
-            """, status: 1))
+                        """, status: 1))
     }
 
     @Test func a_closed_pipe_ends_quietly() throws {
-        let script = "carfab_out=$(\"$0\" -e 'car suv' -e \"$(printf 'show\\n%.0s' $(seq 1 20000))\" 2>/tmp/carfab-pipe-err.$$ | head -1); "
+        let script =
+            "carfab_out=$(\"$0\" -e 'car suv' -e \"$(printf 'show\\n%.0s' $(seq 1 20000))\" 2>/tmp/carfab-pipe-err.$$ | head -1); "
             + "echo \"$carfab_out\"; cat /tmp/carfab-pipe-err.$$; rm -f /tmp/carfab-pipe-err.$$"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,8 +13,10 @@ final class PseudoTerminal {
 
     /// carfab on a new terminal; its standard output goes to `standardOutput` instead if given;
     /// the variables named in `unset` are not set at all.
-    init(arguments: [String] = [], environment: [String: String], unset: Set<String> = [], directory: URL? = nil,
-         standardOutput: URL? = nil) throws {
+    init(
+        arguments: [String] = [], environment: [String: String], unset: Set<String> = [], directory: URL? = nil,
+        standardOutput: URL? = nil
+    ) throws {
         var master: Int32 = 0
         var slave: Int32 = 0
         var size = winsize(ws_row: 24, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
@@ -39,8 +42,8 @@ final class PseudoTerminal {
         var cArgv = argv.map { strdup($0) } + [nil]
         var cEnv = env.map { strdup($0) } + [nil]
         defer {
-            cArgv.forEach { free($0) }
-            cEnv.forEach { free($0) }
+            for pointer in cArgv { free(pointer) }
+            for pointer in cEnv { free(pointer) }
         }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, argv[0], &actions, nil, &cArgv, &cEnv)
@@ -72,7 +75,8 @@ final class PseudoTerminal {
     /// Whether carfab is stopped (by SIGSTOP).
     var isStopped: Bool {
         guard let stat = try? String(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/stat"), encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
+            let close = stat.lastIndex(of: ")")
+        else { return false }
         return stat[stat.index(close, offsetBy: 2)] == "T"
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,7 +37,9 @@ extension ReplTests {
         #expect(terminal.enter("echo works", expecting: "works\r\n"))
         terminal.type("\u{04}")
         #expect(terminal.exitStatus() == 0)
-        #expect(terminal.output.contains("carfab: warning: history file '\(historyFile.path)' is a symbolic link; it is neither read nor written"))
+        #expect(
+            terminal.output.contains(
+                "carfab: warning: history file '\(historyFile.path)' is a symbolic link; it is neither read nor written"))
         #expect(try String(contentsOf: elsewhere, encoding: .utf8) == "precious\n")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: historyFile.path) == elsewhere.path)
     }
@@ -56,10 +59,12 @@ extension ReplTests {
         let home = state.appendingPathComponent("no/such/home")
         // By default, and with XDG_STATE_HOME inside that HOME.
         for xdg in [nil, home.path + "/state"] {
-            let terminal = try PseudoTerminal(environment: ["HOME": home.path, "XDG_STATE_HOME": xdg ?? ""],
-                                              unset: xdg == nil ? ["XDG_STATE_HOME"] : [])
+            let terminal = try PseudoTerminal(
+                environment: ["HOME": home.path, "XDG_STATE_HOME": xdg ?? ""],
+                unset: xdg == nil ? ["XDG_STATE_HOME"] : [])
             let folder = xdg.map { $0 + "/carfab" } ?? home.path + "/.local/state/carfab"
-            let warning = "carfab: warning: history will not be saved: cannot make its folder '\(folder)': "
+            let warning =
+                "carfab: warning: history will not be saved: cannot make its folder '\(folder)': "
                 + "'\(home.path)' does not exist (carfab never makes $HOME)\r\n"
             #expect(terminal.waitFor("carfab> "))
             #expect(terminal.output.contains(warning + "carfab "), "\(terminal.output)")
@@ -84,7 +89,8 @@ extension ReplTests {
         terminal.type("\u{04}")
         #expect(terminal.exitStatus() == 0)
         #expect(!terminal.output.contains("warning"), "\(terminal.output)")
-        #expect(try String(contentsOf: xdg.appendingPathComponent("carfab/history"), encoding: .utf8)
+        #expect(
+            try String(contentsOf: xdg.appendingPathComponent("carfab/history"), encoding: .utf8)
                 == "_HiStOrY_V2_\necho\\040kept\n")
     }
 
@@ -93,10 +99,12 @@ extension ReplTests {
         try Data().write(to: file)
         let terminal = try PseudoTerminal(environment: ["HOME": state.path, "XDG_STATE_HOME": file.path + "/state"])
         #expect(terminal.waitFor("carfab> "))
-        #expect(terminal.output.contains("""
-            carfab: warning: history will not be saved: cannot make its folder '\(file.path)/state/carfab': \
-            '\(file.path)': Not a directory\r\ncarfab 
-            """), "\(terminal.output)")
+        #expect(
+            terminal.output.contains(
+                """
+                carfab: warning: history will not be saved: cannot make its folder '\(file.path)/state/carfab': \
+                '\(file.path)': Not a directory\r\ncarfab 
+                """), "\(terminal.output)")
         #expect(terminal.enter("echo works", expecting: "works\r\n"))
         terminal.type("\u{04}")
         #expect(terminal.exitStatus() == 0)
@@ -111,14 +119,17 @@ extension ReplTests {
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         let link = shared.appendingPathComponent("state")
-        let planted = try shell("chmod 1777 '\(shared.path)' && ln -s '\(target.path)' '\(link.path)' && chown -h 65534:65534 '\(link.path)'")
+        let planted = try shell(
+            "chmod 1777 '\(shared.path)' && ln -s '\(target.path)' '\(link.path)' && chown -h 65534:65534 '\(link.path)'")
         #expect(planted.status == 0, "\(planted)")
         let terminal = try PseudoTerminal(environment: ["HOME": state.path, "XDG_STATE_HOME": link.path])
         #expect(terminal.waitFor("carfab> "))
-        #expect(terminal.output.contains("""
-            carfab: warning: history will not be saved: cannot make its folder '\(link.path)/carfab': \
-            '\(link.path)' is a symbolic link another user made in a shared folder\r\n
-            """), "\(terminal.output)")
+        #expect(
+            terminal.output.contains(
+                """
+                carfab: warning: history will not be saved: cannot make its folder '\(link.path)/carfab': \
+                '\(link.path)' is a symbolic link another user made in a shared folder\r\n
+                """), "\(terminal.output)")
         #expect(terminal.enter("echo works", expecting: "works\r\n"))
         terminal.type("\u{04}")
         #expect(terminal.exitStatus() == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,8 +13,9 @@ extension ReplTests {
         terminal.type("car sports; set suspension \t")
         // On the sports car race suspension is its own; on the SUV's long floorplan it is forbidden.
         #expect(terminal.waitFor("(current)"), "\(terminal.output.debugDescription)")
-        #expect(terminal.output.contains("race  ") && !terminal.output.contains("(not with a long floorplan)"),
-                "\(terminal.output.debugDescription)")
+        #expect(
+            terminal.output.contains("race  ") && !terminal.output.contains("(not with a long floorplan)"),
+            "\(terminal.output.debugDescription)")
         terminal.interrupt()
         #expect(terminal.enter("list", expecting: "suv"))
         #expect(!terminal.output.contains("Porsche"))
@@ -31,10 +33,12 @@ extension ReplTests {
 
     @Test func bytes_that_are_not_utf8_and_nul_reach_the_engine_as_in_a_script() throws {
         let terminal = try start()
-        for line: [UInt8] in [Array("echo a".utf8) + [0xFF] + Array("b".utf8),      // a byte no UTF-8 has
-                              Array("echo é".utf8) + [0xC3, 0x41],                    // a lead without its continuation
-                              Array("echo ".utf8) + [0xE9, 0x74, 0xE9],              // Latin-1
-                              Array("echo a".utf8) + [0x00] + Array("b".utf8)] {     // NUL
+        for line: [UInt8] in [
+            Array("echo a".utf8) + [0xFF] + Array("b".utf8),  // a byte no UTF-8 has
+            Array("echo é".utf8) + [0xC3, 0x41],  // a lead without its continuation
+            Array("echo ".utf8) + [0xE9, 0x74, 0xE9],  // Latin-1
+            Array("echo a".utf8) + [0x00] + Array("b".utf8)
+        ] {  // NUL
             let expected = try scriptError(line)
             #expect(expected.hasPrefix("<stdin>:1:"), "\(expected)")
             terminal.type(bytes: line + [0x0D])
@@ -59,8 +63,11 @@ extension ReplTests {
     /// A session at a terminal of type `term` (nil: TERM unset) that may colour (NO_COLOR empty):
     /// `car ` is typed, then an unknown model.
     func session(term: String?) throws -> PseudoTerminal {
-        let terminal = try PseudoTerminal(environment: ["XDG_STATE_HOME": state.path, "HOME": state.path, "NO_COLOR": "",
-                                                        "TERM": term ?? ""], unset: term == nil ? ["TERM"] : [])
+        let terminal = try PseudoTerminal(
+            environment: [
+                "XDG_STATE_HOME": state.path, "HOME": state.path, "NO_COLOR": "",
+                "TERM": term ?? ""
+            ], unset: term == nil ? ["TERM"] : [])
         terminal.type("car ")
         #expect(terminal.waitFor("car "))
         return terminal

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,8 +11,12 @@ import Glibc
 extension ReplTests {
     /// A prompt on a terminal that shows styles (hints and colour), 100 columns wide.
     private func styled(_ arguments: [String] = []) throws -> PseudoTerminal {
-        try PseudoTerminal(arguments: arguments, environment: ["XDG_STATE_HOME": state.path, "HOME": state.path,
-                                                               "TERM": "xterm", "NO_COLOR": ""])
+        try PseudoTerminal(
+            arguments: arguments,
+            environment: [
+                "XDG_STATE_HOME": state.path, "HOME": state.path,
+                "TERM": "xterm", "NO_COLOR": ""
+            ])
     }
 
     @Test func tab_lists_options_with_price_changes_the_rules_that_forbid_them_and_the_repairs_they_need() throws {
@@ -34,8 +39,10 @@ extension ReplTests {
     @Test func lists_are_cut_to_the_terminal_width() throws {
         let terminal = try start()
         let long = String(repeating: "Long ", count: 40)
-        #expect(terminal.enter("model wide \"\(long)\" price 9000 floorplan short suspension race drivetrain rear",
-                               expecting: "carfab> "))
+        #expect(
+            terminal.enter(
+                "model wide \"\(long)\" price 9000 floorplan short suspension race drivetrain rear",
+                expecting: "carfab> "))
         terminal.type("car \t")
         #expect(terminal.waitFor("wide     Long Long"))
         #expect(terminal.waitFor("...\r\n"))
@@ -84,8 +91,10 @@ extension ReplTests {
 
     @Test func a_refused_change_explains_itself_at_the_prompt() throws {
         let terminal = try start()
-        #expect(terminal.enter("car sports; set drivetrain front",
-                               expecting: "note: drivetrain options allowed for this car: 4wd (+$2,500.00)\r\n"))
+        #expect(
+            terminal.enter(
+                "car sports; set drivetrain front",
+                expecting: "note: drivetrain options allowed for this car: 4wd (+$2,500.00)\r\n"))
         #expect(terminal.output.contains("note: the rule 'forbid drivetrain front with floorplan short' is part of the built-in catalog"))
         terminal.type("\u{04}")
         #expect(terminal.exitStatus() == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,8 +41,9 @@ import Glibc
     @Test func several_candidates_are_listed() throws {
         let terminal = try start()
         terminal.type("car s\t")
-        #expect(terminal.waitFor("sports  Porsche Boxster    $68,300.00\r\nsuv     Cadillac Escalade  $81,895.00\r\n"),
-                "\(terminal.output)")
+        #expect(
+            terminal.waitFor("sports  Porsche Boxster    $68,300.00\r\nsuv     Cadillac Escalade  $81,895.00\r\n"),
+            "\(terminal.output)")
         // Names with nothing to say about them are listed in columns.
         terminal.interrupt()
         terminal.type("set \t")
@@ -115,7 +117,9 @@ import Glibc
         #expect(terminal.enter("echo still works", expecting: "still works\r\n"))
         terminal.type("\u{04}")
         #expect(terminal.exitStatus() == 0)
-        #expect(terminal.output.contains("carfab: warning: history file '\(historyFile.path)' is not a regular file; it is neither read nor written"))
+        #expect(
+            terminal.output.contains(
+                "carfab: warning: history file '\(historyFile.path)' is not a regular file; it is neither read nor written"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: historyFile.path).isEmpty)
     }
 

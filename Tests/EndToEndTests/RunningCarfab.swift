@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,8 +53,8 @@ final class RunningCarfab {
         let environment: [String] = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" } + ["NO_COLOR=1"]
         var cEnv: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
         defer {
-            cArgv.forEach { free($0) }
-            cEnv.forEach { free($0) }
+            for pointer in cArgv { free(pointer) }
+            for pointer in cEnv { free(pointer) }
         }
         // A test runner's thread may block signals; the child must start with none blocked.
         var attributes = posix_spawnattr_t()
@@ -69,7 +70,7 @@ final class RunningCarfab {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
         let status = posix_spawn(&pid, argv[0], &actions, &attributes, &cArgv, &cEnv)
-        toClose.forEach { close($0) }
+        for descriptor in toClose { close(descriptor) }
         guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EINVAL) }
         self.pid = pid
     }
@@ -120,7 +121,8 @@ final class RunningCarfab {
     /// Whether carfab is asleep in the kernel (blocked reading, writing or opening), not running.
     var isBlocked: Bool {
         guard let stat = try? String(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/stat"), encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
+            let close = stat.lastIndex(of: ")")
+        else { return false }
         return stat[stat.index(close, offsetBy: 2)] == "S"
     }
 

@@ -8,15 +8,19 @@ import Testing
     @Test func source_and_save_are_refused() throws {
         let dir = try temporaryDirectory(with: ["x.carfab": "echo x\n"])
         let result = try carfab(["--safe", "--keep-going", "-e", "source x.carfab; save y.carfab; echo still here"], directory: dir)
-        #expect(result == RunResult(stdout: "still here\n", stderr: """
-            <command-line>:1:1: error: 'source' touches files and is refused by --safe
-            source x.carfab; save y.carfab; echo still here
-            ^~~~~~
-            <command-line>:1:18: error: 'save' touches files and is refused by --safe
-            source x.carfab; save y.carfab; echo still here
-                             ^~~~
+        #expect(
+            result
+                == RunResult(
+                    stdout: "still here\n",
+                    stderr: """
+                        <command-line>:1:1: error: 'source' touches files and is refused by --safe
+                        source x.carfab; save y.carfab; echo still here
+                        ^~~~~~
+                        <command-line>:1:18: error: 'save' touches files and is refused by --safe
+                        source x.carfab; save y.carfab; echo still here
+                                         ^~~~
 
-            """, status: 1))
+                        """, status: 1))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("y.carfab").path))
     }
 
@@ -37,12 +41,14 @@ import Testing
 
     @Test func the_default_less_runs_with_lesssecure_and_never_under_safe() throws {
         // A `less` first on PATH that records how it was run, then shows the page.
-        let dir = try temporaryDirectory(with: ["bin/less": """
+        let dir = try temporaryDirectory(with: [
+            "bin/less": """
             #!/bin/sh
             echo "LESSSECURE=${LESSSECURE-unset} $*" > "$(dirname "$0")/../seen"
             cat
 
-            """])
+            """
+        ])
         let less = dir.appendingPathComponent("bin/less")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: less.path)
         let seen = dir.appendingPathComponent("seen")
@@ -61,8 +67,9 @@ import Testing
 
     @Test func the_prompt_completes_no_file_names() throws {
         let dir = try temporaryDirectory(with: ["visible.carfab": ""])
-        let terminal = try PseudoTerminal(arguments: ["--safe"], environment: ["XDG_STATE_HOME": dir.path, "HOME": dir.path],
-                                          directory: dir)
+        let terminal = try PseudoTerminal(
+            arguments: ["--safe"], environment: ["XDG_STATE_HOME": dir.path, "HOME": dir.path],
+            directory: dir)
         terminal.type("source vis\t")
         terminal.type("\r")
         #expect(terminal.waitFor("refused by --safe"))

@@ -63,11 +63,15 @@ import Testing
     @Test func a_unicode_escape_names_one_character() throws {
         #expect(try carfab(["-e", "echo \"\\u{41}\\u{e9}\\u{1F600}\\r|\""]) == RunResult(stdout: "Aé😀\r|\n", stderr: "", status: 0))
         let bad = try carfab(["-e", "echo \"\\u{D800}\" \"\\u{0}\" \"\\u{110000}\" \"\\u41\"", "--keep-going"])
-        #expect(bad == RunResult(stdout: "", stderr: """
-            <command-line>:1:7: error: '\\u{D800}' is not a Unicode escape (\\u{ and one to six hex digits naming a character other than NUL, then })
-            echo "\\u{D800}" "\\u{0}" "\\u{110000}" "\\u41"
-                  ^~~~~~~~
+        #expect(
+            bad
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        <command-line>:1:7: error: '\\u{D800}' is not a Unicode escape (\\u{ and one to six hex digits naming a character other than NUL, then })
+                        echo "\\u{D800}" "\\u{0}" "\\u{110000}" "\\u41"
+                              ^~~~~~~~
 
-            """, status: 1))
+                        """, status: 1))
     }
 }

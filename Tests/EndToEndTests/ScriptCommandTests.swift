@@ -8,36 +8,47 @@ import Testing
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("parts"), withIntermediateDirectories: true)
         try Data("set drivetrain 4wd\nsource echo.carfab\n".utf8).write(to: dir.appendingPathComponent("parts/four.carfab"))
         try Data("echo sourced".utf8).write(to: dir.appendingPathComponent("parts/echo.carfab"))
-        #expect(try carfab(["main.carfab"], directory: dir)
+        #expect(
+            try carfab(["main.carfab"], directory: dir)
                 == RunResult(stdout: "sourced\n1 Car in Stock. Total Value: £42,719.30\n", stderr: "", status: 0))
         // From -e, paths are relative to the current directory.
         #expect(try carfab(["-e", "source parts/echo.carfab"], directory: dir).stdout == "sourced\n")
     }
 
     @Test func an_error_in_a_sourced_file_shows_the_include_chain_and_stops_the_includer() throws {
-        let dir = try temporaryDirectory(with: ["a.carfab": "car suv\nsource b.carfab\necho not reached\n",
-                                                "b.carfab": "echo in b\nset suspension race\n"])
-        #expect(try carfab(["a.carfab"], directory: dir) == RunResult(stdout: "in b\n", stderr: """
-            In file included from a.carfab:2:
-            b.carfab:2:16: error: race suspension cannot go with a long floorplan
-            set suspension race
-                           ^~~~
-            note: the rule 'forbid suspension race with floorplan long' is part of the built-in catalog
-            note: suspension options allowed for this car: road (-$1,800.00)
-            note: 'fit suspension race' would also set floorplan short (-$5,900.00)
+        let dir = try temporaryDirectory(with: [
+            "a.carfab": "car suv\nsource b.carfab\necho not reached\n",
+            "b.carfab": "echo in b\nset suspension race\n"
+        ])
+        #expect(
+            try carfab(["a.carfab"], directory: dir)
+                == RunResult(
+                    stdout: "in b\n",
+                    stderr: """
+                        In file included from a.carfab:2:
+                        b.carfab:2:16: error: race suspension cannot go with a long floorplan
+                        set suspension race
+                                       ^~~~
+                        note: the rule 'forbid suspension race with floorplan long' is part of the built-in catalog
+                        note: suspension options allowed for this car: road (-$1,800.00)
+                        note: 'fit suspension race' would also set floorplan short (-$5,900.00)
 
-            """, status: 1))
+                        """, status: 1))
     }
 
     @Test func source_cycles_are_errors_that_show_the_chain() throws {
         let dir = try temporaryDirectory(with: ["a.carfab": "echo a\nsource b.carfab\n", "b.carfab": "source a.carfab\n"])
-        #expect(try carfab(["a.carfab"], directory: dir) == RunResult(stdout: "a\n", stderr: """
-            In file included from a.carfab:2:
-            b.carfab:1:8: error: 'source' cycle: a.carfab -> b.carfab -> a.carfab
-            source a.carfab
-                   ^~~~~~~~
+        #expect(
+            try carfab(["a.carfab"], directory: dir)
+                == RunResult(
+                    stdout: "a\n",
+                    stderr: """
+                        In file included from a.carfab:2:
+                        b.carfab:1:8: error: 'source' cycle: a.carfab -> b.carfab -> a.carfab
+                        source a.carfab
+                               ^~~~~~~~
 
-            """, status: 1))
+                        """, status: 1))
     }
 
     @Test func source_depth_is_limited() throws {
@@ -53,33 +64,39 @@ import Testing
     }
 
     @Test func a_missing_sourced_file_is_an_error_at_its_name() throws {
-        #expect(try carfab(["-e", "source nowhere.carfab"]) == RunResult(stdout: "", stderr: """
-            <command-line>:1:8: error: cannot open 'nowhere.carfab': No such file or directory
-            source nowhere.carfab
-                   ^~~~~~~~~~~~~~
+        #expect(
+            try carfab(["-e", "source nowhere.carfab"])
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        <command-line>:1:8: error: cannot open 'nowhere.carfab': No such file or directory
+                        source nowhere.carfab
+                               ^~~~~~~~~~~~~~
 
-            """, status: 1))
+                        """, status: 1))
     }
 
     @Test func save_writes_a_script_that_replays_to_the_same_state() throws {
         let dir = try temporaryDirectory(with: [:])
-        let build = "car compact 3; set drivetrain rear; set floorplan short; set suspension soft\n"
+        let build =
+            "car compact 3; set drivetrain rear; set floorplan short; set suspension soft\n"
             + "car suv 2; car \"sports\"; set drivetrain all; rate gbp 0.5; rate EUR 0.9; rate eur 0.92; select 2\n"
         let report = "list; total GBP; total EUR; show"
         let original = try carfab(["-e", build + "save fleet.carfab;" + report], directory: dir)
         #expect(original.status == 0 && original.stderr.isEmpty)
         let saved = try String(contentsOf: dir.appendingPathComponent("fleet.carfab"), encoding: .utf8)
-        #expect(saved == """
-            # carfab session, saved by carfab 0.1.0
-            rate GBP 0.5
-            car compact 3
-            set floorplan short suspension offroad drivetrain rear
-            car suv 2
-            car sports 1
-            set drivetrain 4wd
-            select 2
+        #expect(
+            saved == """
+                # carfab session, saved by carfab 0.1.0
+                rate GBP 0.5
+                car compact 3
+                set floorplan short suspension offroad drivetrain rear
+                car suv 2
+                car sports 1
+                set drivetrain 4wd
+                select 2
 
-            """)
+                """)
         let replayed = try carfab(["fleet.carfab", "-e", report], directory: dir)
         #expect(replayed == original)
     }
@@ -90,7 +107,8 @@ import Testing
         chmod(dir.path, 0o555)
         defer { chmod(dir.path, 0o755) }
         let arguments = ["-e", "car suv; save keep.carfab"]
-        let result = getuid() == 0
+        let result =
+            getuid() == 0
             ? try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", carfabBinary] + arguments, in: dir)
             : try carfab(arguments, directory: dir)
         #expect(result.status == 1)
@@ -107,26 +125,39 @@ import Testing
 
     @Test func check_follows_source_but_writes_nothing() throws {
         let dir = try temporaryDirectory(with: ["ok.carfab": "car sports; show\n", "bad.carfab": "car sports\nset drivetrain hover\n"])
-        #expect(try carfab(["--check", "-e", "source ok.carfab; save out.carfab"], directory: dir) == RunResult(stdout: "", stderr: "", status: 0))
+        #expect(
+            try carfab(["--check", "-e", "source ok.carfab; save out.carfab"], directory: dir)
+                == RunResult(stdout: "", stderr: "", status: 0))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.carfab").path))
         let bad = try carfab(["--check", "-e", "source bad.carfab"], directory: dir)
-        #expect(bad.status == 1 && bad.stderr.hasPrefix("In file included from <command-line>:1:\nbad.carfab:2:16: error: unknown drivetrain option 'hover'"))
+        #expect(
+            bad.status == 1
+                && bad.stderr.hasPrefix(
+                    "In file included from <command-line>:1:\nbad.carfab:2:16: error: unknown drivetrain option 'hover'")
+        )
     }
 
     @Test func expect_passes_silently_and_fails_with_both_values() throws {
-        let passing = "car sports; set drivetrain 4wd; expect count 1; expect seats 2; expect engine mid; expect suspension Firm; "
+        let passing =
+            "car sports; set drivetrain 4wd; expect count 1; expect seats 2; expect engine mid; expect suspension Firm; "
             + "expect suspension race; expect drive 4WD; expect drive awd; expect type \"Porsche Boxster\"; expect type porsche boxster; "
             + "expect price $70,800.00; expect price 70800; expect price GBP £42,719.30; expect price jpy 10726200; "
             + "expect total EUR 65136; car suv 2; expect count 3; expect total GBP £141,546.91"
         #expect(try carfab(["-e", passing]) == RunResult(stdout: "", stderr: "", status: 0))
-        #expect(try carfab(["-e", "car sports; expect price GBP 42719.31"]) == RunResult(stdout: "", stderr: """
-            <command-line>:1:30: error: expected price 42719.31, got £41,210.85
-            car sports; expect price GBP 42719.31
-                                         ^~~~~~~~
+        #expect(
+            try carfab(["-e", "car sports; expect price GBP 42719.31"])
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        <command-line>:1:30: error: expected price 42719.31, got £41,210.85
+                        car sports; expect price GBP 42719.31
+                                                     ^~~~~~~~
 
-            """, status: 1))
-        #expect(try carfab(["-e", "car suv; expect drive Rear"]).stderr.hasPrefix("<command-line>:1:23: error: expected drive Rear, got 4WD\n"))
-        #expect(try carfab(["-e", "expect seats 2"]).stderr.hasPrefix("<command-line>:1:1: error: no current car: add one with 'car MODEL'\n"))
+                        """, status: 1))
+        #expect(
+            try carfab(["-e", "car suv; expect drive Rear"]).stderr.hasPrefix("<command-line>:1:23: error: expected drive Rear, got 4WD\n"))
+        #expect(
+            try carfab(["-e", "expect seats 2"]).stderr.hasPrefix("<command-line>:1:1: error: no current car: add one with 'car MODEL'\n"))
         #expect(try carfab(["-e", "expect count 0"]).status == 0)
     }
 }
@@ -146,6 +177,7 @@ func run(_ program: String, _ arguments: [String], in directory: URL) throws -> 
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return RunResult(stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
-                     status: process.terminationStatus)
+    return RunResult(
+        stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
+        status: process.terminationStatus)
 }

@@ -55,91 +55,133 @@ import Testing
     /// A folder with Scripts/test, Scripts/carfab and Scripts/lib copied in, a Sources folder, and the fake swift in bin/.
     private func sandbox() throws -> URL {
         // Scripts/docs plays the documentation build: fails when DOCS_FAIL is set, as docc does on a warning.
-        let fakeDocs = "#!/bin/sh\necho 'building the documentation'\n[ -z \"${DOCS_FAIL:-}\" ] || { echo 'warning: undocumented'; exit 1; }\n"
+        let fakeDocs =
+            "#!/bin/sh\necho 'building the documentation'\n[ -z \"${DOCS_FAIL:-}\" ] || { echo 'warning: undocumented'; exit 1; }\n"
         // Scripts/pytest-lsp plays pytest-lsp's run: fails when PYTEST_LSP_FAIL is set, as it does when PyPI is out of reach.
-        let fakePytest = "#!/bin/sh\necho 'running pytest-lsp'\n[ -z \"${PYTEST_LSP_FAIL:-}\" ] || "
+        let fakePytest =
+            "#!/bin/sh\necho 'running pytest-lsp'\n[ -z \"${PYTEST_LSP_FAIL:-}\" ] || "
             + "{ echo 'carfab: cannot install pytest-lsp from PyPI (is PyPI reachable?)'; exit 1; }\n"
-        let directory = try temporaryDirectory(with: ["bin/swift": Self.fakeSwift, "Sources/a.swift": "", "Package.swift": "",
-                                                      "Scripts/docs": fakeDocs, "Scripts/pytest-lsp": fakePytest])
+        // Scripts/lint plays swift-format's lint: fails when LINT_FAIL is set, as it does on a misplaced line.
+        let fakeLint =
+            "#!/bin/sh\necho 'checking the layout'\n[ -z \"${LINT_FAIL:-}\" ] || "
+            + "{ echo 'Sources/a.swift:1:1: error: [Indentation] replace leading whitespace with 4 spaces'; exit 1; }\n"
+        let directory = try temporaryDirectory(with: [
+            "bin/swift": Self.fakeSwift, "Sources/a.swift": "", "Package.swift": "",
+            "Scripts/docs": fakeDocs, "Scripts/pytest-lsp": fakePytest, "Scripts/lint": fakeLint
+        ])
         for script in ["Scripts/test", "Scripts/carfab", "Scripts/lib/ensure-deps"] {
             let target = directory.appendingPathComponent(script)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(script), to: target)
         }
-        for tool in ["bin/swift", "Scripts/docs", "Scripts/pytest-lsp"] {
+        for tool in ["bin/swift", "Scripts/docs", "Scripts/pytest-lsp", "Scripts/lint"] {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.appendingPathComponent(tool).path)
         }
         return directory
     }
 
     private func run(_ script: String, in directory: URL, _ environment: [String: String] = [:]) throws -> RunResult {
-        try shell("PATH=\"$PWD/bin:$PATH\" \(script) 2>&1", directory: directory,
-                  environment: environment.merging(["CARFAB": ""]) { _, new in new })
+        try shell(
+            "PATH=\"$PWD/bin:$PATH\" \(script) 2>&1", directory: directory,
+            environment: environment.merging(["CARFAB": ""]) { _, new in new })
     }
 
     @Test func scripts_test_prints_a_line_a_stage_and_one_count_over_all_of_them() throws {
         let directory = try sandbox()
         let passing = try run("Scripts/test", in: directory)
-        #expect(passing == RunResult(stdout: """
-            == build
-            == release-build
-            == tests
-            ➜ Test skipped() skipped: "not here"
-            == docs
-            == pytest-lsp
-            == asan-build
-            == asan-tests
-            ➜ Test skipped() skipped: "not here"
-            7 passed, 0 failed
+        #expect(
+            passing
+                == RunResult(
+                    stdout: """
+                        == build
+                        == release-build
+                        == tests
+                        ➜ Test skipped() skipped: "not here"
+                        == docs
+                        == lint
+                        == pytest-lsp
+                        == asan-build
+                        == asan-tests
+                        ➜ Test skipped() skipped: "not here"
+                        7 passed, 0 failed
 
-            """, stderr: "", status: 0))
+                        """, stderr: "", status: 0))
         // A failure: what failed and why, not the tests that passed nor the build's noise.
         let log = directory.appendingPathComponent(".build/test-logs/tests.log").path
         let failing = try run("Scripts/test", in: directory, ["TESTS": "6", "FAILURES": "2"])
-        #expect(failing == RunResult(stdout: """
-            == build
-            == release-build
-            == tests
-            ➜ Test skipped() skipped: "not here"
-            tests failed (log: \(log)):
-            ✘ Test failing1() recorded an issue at X.swift:1:5: Expectation failed: 1 == 2
-            ✘ Test failing1() failed after 0.001 seconds with 1 issue.
-            ✘ Test failing2() recorded an issue at X.swift:2:5: Expectation failed: 1 == 2
-            ✘ Test failing2() failed after 0.001 seconds with 1 issue.
-            ➜ Test skipped() skipped: "not here"
-            ✘ Test run with 6 tests in 1 suite failed after 0.002 seconds with 2 issues.
-            == docs
-            == pytest-lsp
-            == asan-build
-            == asan-tests
-            ➜ Test skipped() skipped: "not here"
-            6 passed, 2 failed
+        #expect(
+            failing
+                == RunResult(
+                    stdout: """
+                        == build
+                        == release-build
+                        == tests
+                        ➜ Test skipped() skipped: "not here"
+                        tests failed (log: \(log)):
+                        ✘ Test failing1() recorded an issue at X.swift:1:5: Expectation failed: 1 == 2
+                        ✘ Test failing1() failed after 0.001 seconds with 1 issue.
+                        ✘ Test failing2() recorded an issue at X.swift:2:5: Expectation failed: 1 == 2
+                        ✘ Test failing2() failed after 0.001 seconds with 1 issue.
+                        ➜ Test skipped() skipped: "not here"
+                        ✘ Test run with 6 tests in 1 suite failed after 0.002 seconds with 2 issues.
+                        == docs
+                        == lint
+                        == pytest-lsp
+                        == asan-build
+                        == asan-tests
+                        ➜ Test skipped() skipped: "not here"
+                        6 passed, 2 failed
 
-            """, stderr: "", status: 1))
+                        """, stderr: "", status: 1))
         // Arguments go to swift test, and the sanitizer and pytest-lsp stages are skipped.
         let filtered = try run("Scripts/test --filter X", in: directory, ["TESTS": "3"])
-        #expect(filtered.stdout.hasSuffix("== tests\n➜ Test skipped() skipped: \"not here\"\n== docs\n3 passed, 0 failed\n") && filtered.status == 0, "\(filtered)")
+        #expect(
+            filtered.stdout.hasSuffix("== tests\n➜ Test skipped() skipped: \"not here\"\n== docs\n== lint\n3 passed, 0 failed\n")
+                && filtered.status == 0, "\(filtered)")
         // A documentation build that fails is shown and counted, whatever the tests did.
         let docs = try run("Scripts/test", in: directory, ["DOCS_FAIL": "1"])
         let docsLog = directory.appendingPathComponent(".build/test-logs/docs.log").path
-        #expect(docs.status == 1 && docs.stdout.contains("""
-            == docs
-            docs failed (log: \(docsLog)):
-            building the documentation
-            warning: undocumented
-            == pytest-lsp
-            == asan-build
-            """) && docs.stdout.hasSuffix("7 passed, 1 failed\n"), "\(docs)")
+        #expect(
+            docs.status == 1
+                && docs.stdout.contains(
+                    """
+                    == docs
+                    docs failed (log: \(docsLog)):
+                    building the documentation
+                    warning: undocumented
+                    == lint
+                    == pytest-lsp
+                    == asan-build
+                    """)
+                && docs.stdout.hasSuffix("7 passed, 1 failed\n"), "\(docs)")
+        // So is a file swift-format's lint finds out of layout.
+        let lint = try run("Scripts/test", in: directory, ["LINT_FAIL": "1"])
+        let lintLog = directory.appendingPathComponent(".build/test-logs/lint.log").path
+        #expect(
+            lint.status == 1
+                && lint.stdout.contains(
+                    """
+                    == lint
+                    lint failed (log: \(lintLog)):
+                    checking the layout
+                    Sources/a.swift:1:1: error: [Indentation] replace leading whitespace with 4 spaces
+                    == pytest-lsp
+                    """)
+                && lint.stdout.hasSuffix("7 passed, 1 failed\n"), "\(lint)")
         // So is a pytest-lsp run that cannot get pytest-lsp: a failure, never a skip.
         let pytest = try run("Scripts/test", in: directory, ["PYTEST_LSP_FAIL": "1"])
         let pytestLog = directory.appendingPathComponent(".build/test-logs/pytest-lsp.log").path
-        #expect(pytest.status == 1 && pytest.stdout.contains("""
-            == pytest-lsp
-            pytest-lsp failed (log: \(pytestLog)):
-            running pytest-lsp
-            carfab: cannot install pytest-lsp from PyPI (is PyPI reachable?)
-            == asan-build
-            """) && pytest.stdout.hasSuffix("7 passed, 1 failed\n"), "\(pytest)")
+        #expect(
+            pytest.status == 1
+                && pytest.stdout.contains(
+                    """
+                    == pytest-lsp
+                    pytest-lsp failed (log: \(pytestLog)):
+                    running pytest-lsp
+                    carfab: cannot install pytest-lsp from PyPI (is PyPI reachable?)
+                    == asan-build
+                    """)
+                && pytest.stdout.hasSuffix("7 passed, 1 failed\n"), "\(pytest)")
     }
 
     @Test func a_failed_build_is_shown_whole_and_counted_as_a_failure() throws {
@@ -152,26 +194,34 @@ import Testing
 
     @Test func scripts_test_fails_if_the_tests_change_the_repository() throws {
         let directory = try sandbox()
-        let git = try shell("""
+        let git = try shell(
+            """
             git init -q . && git add -A && git -c user.name=t -c user.email=t@localhost commit -qm start && echo '.build/' > .git/info/exclude
             """, directory: directory)
         #expect(git.status == 0, "\(git)")
         let clean = try run("Scripts/test", in: directory)
         #expect(clean.status == 0 && clean.stdout.hasSuffix("7 passed, 0 failed\n"), "\(clean)")
         let written = try run("Scripts/test", in: directory, ["WRITE_INTO_THE_TREE": "1"])
-        #expect(written.status == 1 && written.stdout.hasSuffix("""
-            the repository changed during the run (git status before and after differ; a test writing into it?):
-              ?? -
-            7 passed, 1 failed
+        #expect(
+            written.status == 1
+                && written.stdout.hasSuffix(
+                    """
+                    the repository changed during the run (git status before and after differ; a test writing into it?):
+                      ?? -
+                    7 passed, 1 failed
 
-            """), "\(written)")
+                    """),
+            "\(written)")
     }
 
     @Test func scripts_carfab_says_in_one_line_that_it_builds_and_then_nothing() throws {
         let directory = try sandbox()
         let first = try shell("PATH=\"$PWD/bin:$PATH\" Scripts/carfab -e x", directory: directory, environment: ["CARFAB": ""])
-        #expect(first == RunResult(stdout: "ran -e x\n", stderr: "carfab: building .build/release/carfab (once; about a minute)...\n",
-                                   status: 0))
+        #expect(
+            first
+                == RunResult(
+                    stdout: "ran -e x\n", stderr: "carfab: building .build/release/carfab (once; about a minute)...\n",
+                    status: 0))
         let second = try shell("PATH=\"$PWD/bin:$PATH\" Scripts/carfab -e y", directory: directory)
         #expect(second == RunResult(stdout: "ran -e y\n", stderr: "", status: 0))
         let broken = try shell("touch Sources/a.swift; PATH=\"$PWD/bin:$PATH\" FAIL_BUILD=1 Scripts/carfab -e z", directory: directory)
@@ -181,7 +231,8 @@ import Testing
     }
 
     @Test func the_readme_names_exactly_the_packages_each_command_installs() throws {
-        let lists = try shell("""
+        let lists = try shell(
+            """
             bash -c 'source Scripts/lib/ensure-deps; echo "${build_packages[*]}"'
             sed -n 's/^test_packages=(\\(.*\\))$/\\1/p' Scripts/test
             """, directory: packageRoot)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,8 @@ import Glibc
     @Test func an_endless_line_is_reported_at_the_limit_and_a_signal_stops_the_skipping() throws {
         // Input that never pauses and never ends its line: without a check of its own, a read
         // loop would never notice the signal. (--keep-going reads on after the error.)
-        let result = try shell("""
+        let result = try shell(
+            """
             yes | tr -d '\\n' | tr y '\\0' | "$CARFAB" --keep-going 2> err & pid=$!
             for i in $(seq 1000); do grep -q 'line longer' err 2>/dev/null && break; sleep 0.01; done
             kill -TERM $pid
@@ -19,13 +21,14 @@ import Glibc
             kill -KILL $pid 2>/dev/null; wait $pid; echo "status $?"; cat err
             """, directory: try temporaryDirectory(with: [:]))
         let nul = String(repeating: "\\x00", count: 18)
-        #expect(result.stdout == """
-            status 143
-            <stdin>:1:1: error: line longer than the limit of 1024 KiB (1048576 bytes); it is skipped
-            \(nul)...
-            ^~~~
+        #expect(
+            result.stdout == """
+                status 143
+                <stdin>:1:1: error: line longer than the limit of 1024 KiB (1048576 bytes); it is skipped
+                \(nul)...
+                ^~~~
 
-            """)
+                """)
     }
 
     @Test func an_endless_line_ends_a_script_at_the_limit() throws {

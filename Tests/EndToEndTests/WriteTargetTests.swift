@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,8 +13,10 @@ import Glibc
 @Suite struct WriteTargetTests {
     /// The names in `directory`, each as bash's `printf %q` shows it (so bytes that are not UTF-8 show).
     func names(in directory: URL) throws -> String {
-        try shell("for name in * .*; do [ \"$name\" = . ] || [ \"$name\" = .. ] || [ ! -e \"$name\" -a ! -L \"$name\" ] || printf '%q\\n' \"$name\"; done",
-                  directory: directory).stdout
+        try shell(
+            "for name in * .*; do [ \"$name\" = . ] || [ \"$name\" = .. ] || [ ! -e \"$name\" -a ! -L \"$name\" ] || printf '%q\\n' \"$name\"; done",
+            directory: directory
+        ).stdout
     }
 
     /// A test folder with one passing test, `t/a.carfab`.
@@ -39,32 +42,39 @@ import Glibc
         try Data("secret\n".utf8).write(to: sticky.appendingPathComponent("victim"))
         #expect(chmod(sticky.appendingPathComponent("victim").path, 0o600) == 0)
         // Nobody's links: to root's private file, and to a name that does not exist yet.
-        let planted = try shell("""
+        let planted = try shell(
+            """
             setpriv --reuid=65534 --regid=65534 --clear-groups ln -s victim sticky/planted &&
             setpriv --reuid=65534 --regid=65534 --clear-groups ln -s new sticky/planted-new
             """, directory: dir)
         #expect(planted == RunResult(stdout: "", stderr: "", status: 0))
         let result = try carfab(["--keep-going", "-e", "car suv; save sticky/planted; save sticky/planted-new"], directory: dir)
-        #expect(result == RunResult(stdout: "", stderr: """
-            <command-line>:1:15: error: cannot save 'sticky/planted': the symbolic link 'sticky/planted' belongs to another user (uid 65534) and is in a sticky folder anyone may write to; it is not followed
-            car suv; save sticky/planted; save sticky/planted-new
-                          ^~~~~~~~~~~~~~
-            <command-line>:1:36: error: cannot save 'sticky/planted-new': the symbolic link 'sticky/planted-new' belongs to another user (uid 65534) and is in a sticky folder anyone may write to; it is not followed
-            car suv; save sticky/planted; save sticky/planted-new
-                                               ^~~~~~~~~~~~~~~~~~
+        #expect(
+            result
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        <command-line>:1:15: error: cannot save 'sticky/planted': the symbolic link 'sticky/planted' belongs to another user (uid 65534) and is in a sticky folder anyone may write to; it is not followed
+                        car suv; save sticky/planted; save sticky/planted-new
+                                      ^~~~~~~~~~~~~~
+                        <command-line>:1:36: error: cannot save 'sticky/planted-new': the symbolic link 'sticky/planted-new' belongs to another user (uid 65534) and is in a sticky folder anyone may write to; it is not followed
+                        car suv; save sticky/planted; save sticky/planted-new
+                                                           ^~~~~~~~~~~~~~~~~~
 
-            """, status: 1))
+                        """, status: 1))
         let junit = try carfab(["--test", "t", "--junit", "sticky/planted"], directory: dir)
         #expect(junit.stdout == "ok t/a.carfab (1 expect)\n1 passed, 0 failed\n")
-        #expect(untimed(junit.stderr) == """
-            carfab: error: JUnit report not written: cannot save 'sticky/planted': the symbolic link 'sticky/planted' belongs to another user (uid 65534) and is in a sticky folder anyone may write to; it is not followed
+        #expect(
+            untimed(junit.stderr) == """
+                carfab: error: JUnit report not written: cannot save 'sticky/planted': the symbolic link 'sticky/planted' belongs to another user (uid 65534) and is in a sticky folder anyone may write to; it is not followed
 
-            """)
+                """)
         #expect(junit.status == 1)
         // A link reached through another link is judged where it lies.
         #expect(symlink("sticky/planted", dir.appendingPathComponent("mine").path) == 0)
-        #expect(try carfab(["-e", "save mine"], directory: dir).stderr.hasPrefix(
-            "<command-line>:1:6: error: cannot save 'mine': the symbolic link 'sticky/planted' belongs to another user (uid 65534)"))
+        #expect(
+            try carfab(["-e", "save mine"], directory: dir).stderr.hasPrefix(
+                "<command-line>:1:6: error: cannot save 'mine': the symbolic link 'sticky/planted' belongs to another user (uid 65534)"))
         // Root's file is as it was, nothing was created, no temporary file is left.
         #expect(try String(contentsOf: sticky.appendingPathComponent("victim"), encoding: .utf8) == "secret\n")
         var info = stat()
@@ -76,13 +86,15 @@ import Glibc
     func a_link_of_the_writer_or_of_the_folders_owner_is_followed_in_a_sticky_folder() throws {
         let dir = try temporaryDirectory(with: [:])
         // Root's own link in root's sticky folder; nobody's link in nobody's sticky folder.
-        let made = try shell("""
+        let made = try shell(
+            """
             mkdir -m 1777 roots theirs && chown 65534:65534 theirs &&
             ln -s own-target roots/own &&
             setpriv --reuid=65534 --regid=65534 --clear-groups ln -s their-target theirs/link
             """, directory: dir)
         #expect(made == RunResult(stdout: "", stderr: "", status: 0))
-        #expect(try carfab(["-e", "car suv; save roots/own; save theirs/link"], directory: dir) == RunResult(stdout: "", stderr: "", status: 0))
+        #expect(
+            try carfab(["-e", "car suv; save roots/own; save theirs/link"], directory: dir) == RunResult(stdout: "", stderr: "", status: 0))
         let saved = "# carfab session, saved by carfab 0.1.0\ncar suv 1\n"
         #expect(try String(contentsOf: dir.appendingPathComponent("roots/own-target"), encoding: .utf8) == saved)
         #expect(try String(contentsOf: dir.appendingPathComponent("theirs/their-target"), encoding: .utf8) == saved)
@@ -98,9 +110,11 @@ import Glibc
         let result = try shell("exec > out; \"$CARFAB\" -e \"echo before; save \(path)\"; echo \"status $?\"", directory: dir)
         let shown = path.replacingOccurrences(of: "$$", with: "[0-9]*")
         #expect(result.stdout == "")
-        #expect(result.stderr.range(of: """
-            ^<command-line>:1:19: error: cannot save '\(shown)': it is a process's open stream \\(a link in /proc\\), not a file; use 'save -' to print the script\\n
-            """, options: .regularExpression) != nil, "\(result.stderr)")
+        #expect(
+            result.stderr.range(
+                of: """
+                    ^<command-line>:1:19: error: cannot save '\(shown)': it is a process's open stream \\(a link in /proc\\), not a file; use 'save -' to print the script\\n
+                    """, options: .regularExpression) != nil, "\(result.stderr)")
         #expect(try String(contentsOf: dir.appendingPathComponent("out"), encoding: .utf8) == "before\nstatus 1\n")
         #expect(try names(in: dir) == "out\nto-stdout\n")
     }
@@ -109,15 +123,16 @@ import Glibc
         let dir = try temporaryDirectory(with: [:])
         let result = try shell("\"$CARFAB\" -e 'car nosuch; save /dev/stderr' --keep-going 2> err; echo \"status $?\"", directory: dir)
         #expect(result == RunResult(stdout: "status 1\n", stderr: "", status: 0))
-        #expect(try String(contentsOf: dir.appendingPathComponent("err"), encoding: .utf8) == """
-            <command-line>:1:5: error: unknown model 'nosuch'; valid models: compact, sports, suv
-            car nosuch; save /dev/stderr
-                ^~~~~~
-            <command-line>:1:18: error: cannot save '/dev/stderr': it is a process's open stream (a link in /proc), not a file; use 'save -' to print the script
-            car nosuch; save /dev/stderr
-                             ^~~~~~~~~~~
+        #expect(
+            try String(contentsOf: dir.appendingPathComponent("err"), encoding: .utf8) == """
+                <command-line>:1:5: error: unknown model 'nosuch'; valid models: compact, sports, suv
+                car nosuch; save /dev/stderr
+                    ^~~~~~
+                <command-line>:1:18: error: cannot save '/dev/stderr': it is a process's open stream (a link in /proc), not a file; use 'save -' to print the script
+                car nosuch; save /dev/stderr
+                                 ^~~~~~~~~~~
 
-            """)
+                """)
     }
 
     @Test(arguments: [("/dev/stdout", "> out"), ("/dev/stderr", "2> out"), ("/dev/fd/1", "> out")])
@@ -125,7 +140,8 @@ import Glibc
         let dir = try testFolder()
         let result = try shell("exec \"$CARFAB\" --test t --junit \(path) \(redirection)", directory: dir)
         #expect(result.status == 1)
-        let message = "carfab: error: JUnit report not written: cannot save '\(path)': it is a process's open stream (a link in /proc), not a file; the report cannot share standard output or standard error\n"
+        let message =
+            "carfab: error: JUnit report not written: cannot save '\(path)': it is a process's open stream (a link in /proc), not a file; the report cannot share standard output or standard error\n"
         let results = "ok t/a.carfab (1 expect)\n1 passed, 0 failed\n"
         let out = try String(contentsOf: dir.appendingPathComponent("out"), encoding: .utf8)
         if path == "/dev/stderr" {
@@ -159,7 +175,9 @@ import Glibc
         let dir = try testFolder()
         let name = String(repeating: "n", count: length - 4) + ".xml"
         #expect(try carfab(["-e", "car suv; save \(name)"], directory: dir) == RunResult(stdout: "", stderr: "", status: 0))
-        #expect(try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8) == "# carfab session, saved by carfab 0.1.0\ncar suv 1\n")
+        #expect(
+            try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
+                == "# carfab session, saved by carfab 0.1.0\ncar suv 1\n")
         try FileManager.default.removeItem(at: dir.appendingPathComponent(name))
         let junit = try carfab(["--test", "t", "--junit", name], directory: dir)
         #expect(junit.status == 0 && untimed(junit.stderr) == "", "\(junit.stderr)")

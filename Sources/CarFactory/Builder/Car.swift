@@ -31,11 +31,13 @@ public struct Car: Sendable {
 
     /// The five detail lines of the book (car type, seats, engine, suspension, drive), then one per defined family.
     public var details: [(label: String, value: String)] {
-        [("Car type", carType),
-         ("Seats", String(floorplan.seats)),
-         ("Engine", floorplan.engine.rawValue),
-         ("Suspension", suspension.shownAs),
-         ("Drive", drivetrain.shownAs)]
+        [
+            ("Car type", carType),
+            ("Seats", String(floorplan.seats)),
+            ("Engine", floorplan.engine.rawValue),
+            ("Suspension", suspension.shownAs),
+            ("Drive", drivetrain.shownAs)
+        ]
             + configuration.others.map { part in (Self.familyShownAs(part), part.shownAs) }
     }
 

@@ -51,8 +51,10 @@ public struct CarBuilder: Sendable {
 
     /// `current` with `part` in place of its part of that family, checked: the one place a
     /// change is priced and checked (builders and the engine's `set` both come here).
-    package static func configuration(_ current: CarConfiguration, with part: any Part,
-                              rules: RuleSet) throws(CarFactoryError) -> CarConfiguration {
+    package static func configuration(
+        _ current: CarConfiguration, with part: any Part,
+        rules: RuleSet
+    ) throws(CarFactoryError) -> CarConfiguration {
         let current = rules.completed(current)
         let family = part.family
         guard holds(current, family) else { throw .unknownOption(part.name, family: part.familyName) }

@@ -27,8 +27,10 @@ public final class CarConfiguration: Sendable {
     /// Each part's list price, by family index, so a change is priced without asking the old part.
     let listPrices: (Int64, Int64, Int64)
 
-    init(factory: any CarFactory, floorplan: any Floorplan, suspension: any Suspension,
-         drivetrain: any Drivetrain, others: [any Part] = [], priceMinorUnits: Int64, brokenRule: Rule?) {
+    init(
+        factory: any CarFactory, floorplan: any Floorplan, suspension: any Suspension,
+        drivetrain: any Drivetrain, others: [any Part] = [], priceMinorUnits: Int64, brokenRule: Rule?
+    ) {
         self.factory = factory
         self.floorplan = floorplan
         self.suspension = suspension
@@ -74,8 +76,10 @@ struct ConfigurationKey: Hashable, Sendable {
     /// catalog's keys make no array).
     var others: [ObjectIdentifier]
 
-    init(_ factory: any CarFactory, _ floorplan: any Floorplan, _ suspension: any Suspension, _ drivetrain: any Drivetrain,
-         others: [any Part] = []) {
+    init(
+        _ factory: any CarFactory, _ floorplan: any Floorplan, _ suspension: any Suspension, _ drivetrain: any Drivetrain,
+        others: [any Part] = []
+    ) {
         self.factory = ObjectIdentifier(factory)
         self.floorplan = ObjectIdentifier(floorplan)
         self.suspension = ObjectIdentifier(suspension)

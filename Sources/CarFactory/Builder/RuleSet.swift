@@ -134,7 +134,8 @@ public final class RuleSet: Sendable {
     /// when it holds them all already, which is one comparison in a catalog of the book's three.
     package func completed(_ configuration: CarConfiguration) -> CarConfiguration {
         if configuration.others.count == familyDefaults.count,
-           familyDefaults.isEmpty || zip(configuration.others, familyDefaults).allSatisfy({ Self.sameFamily($0, $1) }) {
+            familyDefaults.isEmpty || zip(configuration.others, familyDefaults).allSatisfy({ Self.sameFamily($0, $1) })
+        {
             return configuration
         }
         return complete(configuration)
@@ -160,7 +161,8 @@ public final class RuleSet: Sendable {
             var overflow = false
             let book: [any Part] = [configuration.floorplan, configuration.suspension, configuration.drivetrain]
             for (position, part) in (book + others).enumerated() {
-                let standard = position < 3 ? factory.defaultPart(of: PartFamily(index: position)) : modelDefault(of: factory, family: position - 3)
+                let standard =
+                    position < 3 ? factory.defaultPart(of: PartFamily(index: position)) : modelDefault(of: factory, family: position - 3)
                 let delta = part.listPriceMinorUnits.subtractingReportingOverflow(standard?.listPriceMinorUnits ?? part.listPriceMinorUnits)
                 let next = sum.addingReportingOverflow(delta.partialValue)
                 overflow = overflow || delta.overflow || next.overflow
@@ -171,8 +173,9 @@ public final class RuleSet: Sendable {
         let key = ConfigurationKey(factory, configuration.floorplan, configuration.suspension, configuration.drivetrain, others: others)
         return made.withLock { table in
             table.configuration(for: key) {
-                make(factory, configuration.floorplan, configuration.suspension, configuration.drivetrain, others,
-                     priceMinorUnits: price)
+                make(
+                    factory, configuration.floorplan, configuration.suspension, configuration.drivetrain, others,
+                    priceMinorUnits: price)
             }
         }
     }
@@ -180,8 +183,10 @@ public final class RuleSet: Sendable {
     /// The shared configuration of `current` (holding every family: see `completed`) with
     /// `part` in place of its part of that family, priced `priceMinorUnits`, made and checked
     /// the first time. Finding one already made needs only the part's identity.
-    func configuration(_ current: CarConfiguration, with part: any Part, of family: PartFamily,
-                       priceMinorUnits: Int64) -> CarConfiguration {
+    func configuration(
+        _ current: CarConfiguration, with part: any Part, of family: PartFamily,
+        priceMinorUnits: Int64
+    ) -> CarConfiguration {
         made.withLock { table in
             table.configuration(for: current.key.replacing(family, with: ObjectIdentifier(part))) {
                 switch part.kind {
@@ -192,8 +197,9 @@ public final class RuleSet: Sendable {
                 case .drivetrain(let new):
                     make(current.factory, current.floorplan, current.suspension, new, current.others, priceMinorUnits: priceMinorUnits)
                 case .defined:
-                    make(current.factory, current.floorplan, current.suspension, current.drivetrain,
-                         Self.replacing(current.others, at: family.index - 3, with: part), priceMinorUnits: priceMinorUnits)
+                    make(
+                        current.factory, current.floorplan, current.suspension, current.drivetrain,
+                        Self.replacing(current.others, at: family.index - 3, with: part), priceMinorUnits: priceMinorUnits)
                 }
             }
         }
@@ -205,16 +211,21 @@ public final class RuleSet: Sendable {
         return others
     }
 
-    private func make(_ factory: any CarFactory, _ floorplan: any Floorplan, _ suspension: any Suspension,
-                      _ drivetrain: any Drivetrain, _ others: [any Part], priceMinorUnits: Int64) -> CarConfiguration {
-        CarConfiguration(factory: factory, floorplan: floorplan, suspension: suspension, drivetrain: drivetrain,
-                         others: others, priceMinorUnits: priceMinorUnits,
-                         brokenRule: firstBroken(floorplan, suspension, drivetrain, others: others))
+    private func make(
+        _ factory: any CarFactory, _ floorplan: any Floorplan, _ suspension: any Suspension,
+        _ drivetrain: any Drivetrain, _ others: [any Part], priceMinorUnits: Int64
+    ) -> CarConfiguration {
+        CarConfiguration(
+            factory: factory, floorplan: floorplan, suspension: suspension, drivetrain: drivetrain,
+            others: others, priceMinorUnits: priceMinorUnits,
+            brokenRule: firstBroken(floorplan, suspension, drivetrain, others: others))
     }
 
     /// The first rule (in definition order) a car with these parts breaks, if any.
-    public func firstBroken(_ floorplan: any Floorplan, _ suspension: any Suspension,
-                            _ drivetrain: any Drivetrain, others: [any Part] = []) -> Rule? {
+    public func firstBroken(
+        _ floorplan: any Floorplan, _ suspension: any Suspension,
+        _ drivetrain: any Drivetrain, others: [any Part] = []
+    ) -> Rule? {
         let count = self.count
         return shared.rules.withLock { rules in
             var first = count

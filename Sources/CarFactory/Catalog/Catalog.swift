@@ -103,8 +103,9 @@ public struct Catalog: Sendable {
         guard familyNames.count < PartFamily.limit else { throw .tooManyFamilies(limit: PartFamily.limit) }
         let family = PartFamily(index: familyNames.count)
         let label = FamilyLabel(name: definition.name, shownAs: definition.shownAs)
-        let option = OptionDefinition(family: family, familyName: definition.name, name: definition.option, shownAs: definition.optionShownAs,
-                                      listPrice: definition.listPrice)
+        let option = OptionDefinition(
+            family: family, familyName: definition.name, name: definition.option, shownAs: definition.optionShownAs,
+            listPrice: definition.listPrice)
         let part = CatalogDefinedOption(option, label: label)
         var table = OptionTable()
         try table.add(part)
@@ -156,11 +157,12 @@ public struct Catalog: Sendable {
             guard definition.seats == nil, definition.engine == nil else {
                 throw .layoutOnlyForFloorplans(name(of: family))
             }
-            part = switch family.index {
-            case 1: CatalogSuspension(definition)
-            case 2: CatalogDrivetrain(definition)
-            default: CatalogDefinedOption(definition, label: familyLabels[family.index - 3])
-            }
+            part =
+                switch family.index {
+                case 1: CatalogSuspension(definition)
+                case 2: CatalogDrivetrain(definition)
+                default: CatalogDefinedOption(definition, label: familyLabels[family.index - 3])
+                }
         }
         try optionTables[family.index].add(part)
         definitions.append(.option(definition))
@@ -172,8 +174,8 @@ public struct Catalog: Sendable {
     public mutating func define(_ definition: ModelDefinition) throws(CarFactoryError) -> any CarFactory {
         guard !registry.contains(definition.name) else { throw .duplicateModel(definition.name) }
         guard case .floorplan(let floorplan) = try option(named: definition.floorplan, in: .floorplan).kind,
-              case .suspension(let suspension) = try option(named: definition.suspension, in: .suspension).kind,
-              case .drivetrain(let drivetrain) = try option(named: definition.drivetrain, in: .drivetrain).kind
+            case .suspension(let suspension) = try option(named: definition.suspension, in: .suspension).kind,
+            case .drivetrain(let drivetrain) = try option(named: definition.drivetrain, in: .drivetrain).kind
         else { preconditionFailure("option tables hold parts of their own family") }
         var others = ruleSet.familyDefaults
         for (familyName, optionName) in definition.others {
@@ -182,9 +184,10 @@ public struct Catalog: Sendable {
             }
             others[family.index - 3] = try option(named: optionName, in: family)
         }
-        let factory = CatalogCarFactory(model: definition.name, carType: definition.carType,
-                                        basePrice: definition.basePrice, floorplan: floorplan,
-                                        suspension: suspension, drivetrain: drivetrain, others: others)
+        let factory = CatalogCarFactory(
+            model: definition.name, carType: definition.carType,
+            basePrice: definition.basePrice, floorplan: floorplan,
+            suspension: suspension, drivetrain: drivetrain, others: others)
         let pairs = defaultPairs(of: factory)
         for pair in pairs {
             if let broken = rulesByPair[pair] { throw .defaultsBreakRule(model: definition.name, rules[broken]) }
@@ -242,9 +245,10 @@ public struct Catalog: Sendable {
         search(0, factory.basePriceMinorUnits)
         guard let lowest else { return }
         let changed = standards.indices.filter { lowest.parts[$0] !== standards[$0] }
-        throw .modelCouldCostLessThanNothing(model: factory.model,
-                                             options: changed.map { "\(lowest.parts[$0].name) \(familyNames[$0])" },
-                                             price: lowest.price)
+        throw .modelCouldCostLessThanNothing(
+            model: factory.model,
+            options: changed.map { "\(lowest.parts[$0].name) \(familyNames[$0])" },
+            price: lowest.price)
     }
 
     /// The most steps the search for a model's cheapest car takes.
@@ -270,23 +274,29 @@ public struct Catalog: Sendable {
     /// Adds a rule forbidding two options together; returns it with canonical option names.
     /// `origin` says where it was defined (`FILE:LINE`), for messages about it.
     @discardableResult
-    public mutating func forbid(_ first: PartChoice, with second: PartChoice,
-                                origin: String? = nil) throws(CarFactoryError) -> Rule {
+    public mutating func forbid(
+        _ first: PartChoice, with second: PartChoice,
+        origin: String? = nil
+    ) throws(CarFactoryError) -> Rule {
         try add(.forbid, first, with: second, origin: origin)
     }
 
     /// Adds a rule allowing `first` only on a car that also has `second`; returns it with
     /// canonical option names. `origin` says where it was defined (`FILE:LINE`).
     @discardableResult
-    public mutating func require(_ first: PartChoice, with second: PartChoice,
-                                 origin: String? = nil) throws(CarFactoryError) -> Rule {
+    public mutating func require(
+        _ first: PartChoice, with second: PartChoice,
+        origin: String? = nil
+    ) throws(CarFactoryError) -> Rule {
         try add(.require, first, with: second, origin: origin)
     }
 
     /// Adds a rule of `kind` on `first` and `second`, once checked; returns it with canonical option names.
     @discardableResult
-    public mutating func add(_ kind: Rule.Kind, _ first: PartChoice, with second: PartChoice,
-                             origin: String? = nil) throws(CarFactoryError) -> Rule {
+    public mutating func add(
+        _ kind: Rule.Kind, _ first: PartChoice, with second: PartChoice,
+        origin: String? = nil
+    ) throws(CarFactoryError) -> Rule {
         let rule = try self.rule(kind, first, with: second)
         switch rule.kind {
         case .forbid: if let pair = PartPair(rule) { rulesByPair[pair] = rules.count }
@@ -302,7 +312,8 @@ public struct Catalog: Sendable {
     /// Where `rule` was defined (`FILE:LINE`), if known.
     public func origin(of rule: Rule) -> String? {
         guard let position = rules.firstIndex(of: rule), position < ruleOrigins.count,
-              !ruleOrigins[position].isEmpty else { return nil }
+            !ruleOrigins[position].isEmpty
+        else { return nil }
         return ruleOrigins[position]
     }
 
@@ -365,7 +376,8 @@ struct PartPair: Hashable, Sendable {
     let second: ObjectIdentifier
 
     init(_ a: any Part, _ b: any Part) {
-        (first, second) = a.family.index < b.family.index
+        (first, second) =
+            a.family.index < b.family.index
             ? (ObjectIdentifier(a), ObjectIdentifier(b)) : (ObjectIdentifier(b), ObjectIdentifier(a))
     }
 

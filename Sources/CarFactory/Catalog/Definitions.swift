@@ -20,8 +20,10 @@ public struct OptionDefinition: Sendable {
     public var engine: EnginePosition?
 
     /// Describes an option; `seats` and `engine` are for floorplans only.
-    public init(family: PartFamily, familyName: String? = nil, name: String, shownAs: String, otherNames: [String] = [],
-                listPrice: Money, seats: Int? = nil, engine: EnginePosition? = nil) {
+    public init(
+        family: PartFamily, familyName: String? = nil, name: String, shownAs: String, otherNames: [String] = [],
+        listPrice: Money, seats: Int? = nil, engine: EnginePosition? = nil
+    ) {
         self.family = family
         self.familyName = familyName ?? family.description
         self.name = name
@@ -48,9 +50,11 @@ public struct ModelDefinition: Sendable {
     public var others: [(family: String, option: String)]
 
     /// Describes a model and its default options.
-    public init(name: String, carType: String, basePrice: Money,
-                floorplan: String, suspension: String, drivetrain: String,
-                others: [(family: String, option: String)] = []) {
+    public init(
+        name: String, carType: String, basePrice: Money,
+        floorplan: String, suspension: String, drivetrain: String,
+        others: [(family: String, option: String)] = []
+    ) {
         self.name = name
         self.carType = carType
         self.basePrice = basePrice

@@ -88,7 +88,8 @@ extension ConfigurationSpace {
         }
         func choice(_ named: PartChoice) -> Choice? {
             guard let part = try? catalog.option(named: named.option, in: named.family),
-                  let position = positions[ObjectIdentifier(part)] else { return nil }
+                let position = positions[ObjectIdentifier(part)]
+            else { return nil }
             return Choice(named.family.index, position)
         }
         let rules = catalog.rules.compactMap { rule -> Constraint? in

@@ -85,8 +85,11 @@ public struct Configurator {
         self.shouldStop = shouldStop
         familyCount = space.familyCount
         optionCounts = space.prices.map(\.count)
-        var offsets: [Int] = [], counts: [Int] = [], bases: [Int] = []
-        var words = 0, options = 0
+        var offsets: [Int] = []
+        var counts: [Int] = []
+        var bases: [Int] = []
+        var words = 0
+        var options = 0
         for count in optionCounts {
             offsets.append(words)
             counts.append(max(1, (count + 63) / 64))
@@ -119,8 +122,12 @@ public struct Configurator {
                 }
             }
         }
-        var start: [Int] = [0], family: [Int] = [], maskAt: [Int] = [], store: [UInt64] = []
-        var ruleStart: [Int] = [0], rules: [Int] = []
+        var start: [Int] = [0]
+        var family: [Int] = []
+        var maskAt: [Int] = []
+        var store: [UInt64] = []
+        var ruleStart: [Int] = [0]
+        var rules: [Int] = []
         for id in 0..<options {
             for (other, entry) in partners[id].sorted(by: { $0.key < $1.key }) {
                 family.append(other)
@@ -177,8 +184,10 @@ public struct Configurator {
         domains[wordOffset[f] + o >> 6] = 1 << UInt64(o & 63)
         let id = optionBase[f] + o
         for edge in edgeStart[id]..<edgeStart[id + 1] {
-            let g = edgeFamily[edge], mask = edgeMask[edge]
-            var any: UInt64 = 0, changed = false
+            let g = edgeFamily[edge]
+            let mask = edgeMask[edge]
+            var any: UInt64 = 0
+            var changed = false
             for w in 0..<wordCount[g] {
                 let before = domains[wordOffset[g] + w]
                 let after = before & ~masks[mask + w]
@@ -321,12 +330,18 @@ public struct Configurator {
         }
         // The family in the most clashes goes first (then the one with the fewest options).
         var counts = [Int](repeating: 0, count: familyCount)
-        var pick = -1, most = 0, fewest = Int.max
+        var pick = -1
+        var most = 0
+        var fewest = Int.max
         for i in effort.scratch.clashing.indices {
             let g = effort.scratch.clashing[i]
             counts[g] += 1
             let options = optionCount(domains, g)
-            if counts[g] > most || (counts[g] == most && options < fewest) { most = counts[g]; fewest = options; pick = g }
+            if counts[g] > most || (counts[g] == most && options < fewest) {
+                most = counts[g]
+                fewest = options
+                pick = g
+            }
         }
         let g = pick
         state.assigned[g] = true
@@ -357,13 +372,17 @@ public struct Configurator {
     /// `fixed` is true are not changed. Ranked by price change, then number of changes, then
     /// option names in family order. Empty if no valid car has `wanted`; `[]`-changes if it
     /// can be set alone.
-    public func repairs(of current: [Int], wanting wanted: ConfigurationSpace.Choice, fixed: [Bool] = [],
-                        limit: Int? = nil) throws(CarFactoryError) -> [Repair] {
+    public func repairs(
+        of current: [Int], wanting wanted: ConfigurationSpace.Choice, fixed: [Bool] = [],
+        limit: Int? = nil
+    ) throws(CarFactoryError) -> [Repair] {
         try repairs(of: current, wanting: wanted, fixed: fixed, limit: limit, Effort())
     }
 
-    private func repairs(of current: [Int], wanting wanted: ConfigurationSpace.Choice, fixed: [Bool],
-                         limit: Int?, _ effort: Effort) throws(CarFactoryError) -> [Repair] {
+    private func repairs(
+        of current: [Int], wanting wanted: ConfigurationSpace.Choice, fixed: [Bool],
+        limit: Int?, _ effort: Effort
+    ) throws(CarFactoryError) -> [Repair] {
         let limit = limit ?? limits.repairs
         guard limit > 0 else { return [] }
         var domains = fullDomains()
@@ -423,11 +442,15 @@ public struct Configurator {
         let current = search.current
         // A free family whose option can no longer stay must change; else two free families
         // whose options clash (only if the car itself broke a rule) must not both stay.
-        var forced: Int?, forcedChoices = Int.max
+        var forced: Int?
+        var forcedChoices = Int.max
         for g in 0..<familyCount where !search.assigned[g] && !contains(domains, g, current[g]) {
             // The family with the fewest options left goes first: dead ends show soonest.
             let choices = optionCount(domains, g)
-            if choices < forcedChoices { forced = g; forcedChoices = choices }
+            if choices < forcedChoices {
+                forced = g
+                forcedChoices = choices
+            }
         }
         // The price change can fall no lower than each open family's cheapest option still
         // possible (the current one for a family not forced). The forest bound of `cheapest`
@@ -567,8 +590,10 @@ public struct Configurator {
         try status(of: choice, for: current, Effort())
     }
 
-    private func status(of choice: ConfigurationSpace.Choice, for current: [Int], _ effort: Effort) throws(CarFactoryError) -> OptionStatus {
-        let f = choice.family, o = choice.option
+    private func status(of choice: ConfigurationSpace.Choice, for current: [Int], _ effort: Effort) throws(CarFactoryError) -> OptionStatus
+    {
+        let f = choice.family
+        let o = choice.option
         if current[f] == o { return .current }
         var car = current
         car[f] = o
@@ -606,8 +631,10 @@ public struct Configurator {
     }
 
     /// Whether some valid car has `choice`; gathers into `used` every rule that took an option out.
-    private func satisfiable(_ choice: ConfigurationSpace.Choice, fixed: [Bool] = [], current: [Int] = [],
-                             recording used: RuleRecord, _ effort: Effort) throws(CarFactoryError) -> Bool {
+    private func satisfiable(
+        _ choice: ConfigurationSpace.Choice, fixed: [Bool] = [], current: [Int] = [],
+        recording used: RuleRecord, _ effort: Effort
+    ) throws(CarFactoryError) -> Bool {
         var domains = fullDomains()
         guard choose(choice.family, choice.option, in: &domains, used: used) else { return false }
         var assigned = Array(repeating: false, count: familyCount)
@@ -619,15 +646,21 @@ public struct Configurator {
         return try satisfiable(domains, &assigned, used, effort)
     }
 
-    private func satisfiable(_ domains: [UInt64], _ assigned: inout [Bool], _ used: RuleRecord,
-                             _ effort: Effort) throws(CarFactoryError) -> Bool {
+    private func satisfiable(
+        _ domains: [UInt64], _ assigned: inout [Bool], _ used: RuleRecord,
+        _ effort: Effort
+    ) throws(CarFactoryError) -> Bool {
         try step(effort)
         // The free family with the fewest options left goes first.
-        var pick: Int?, fewest = Int.max
+        var pick: Int?
+        var fewest = Int.max
         for g in 0..<familyCount where !assigned[g] {
             var count = 0
             for w in 0..<wordCount[g] { count += domains[wordOffset[g] + w].nonzeroBitCount }
-            if count < fewest { fewest = count; pick = g }
+            if count < fewest {
+                fewest = count
+                pick = g
+            }
         }
         guard let g = pick else { return true }
         assigned[g] = true

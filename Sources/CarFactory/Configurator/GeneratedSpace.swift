@@ -42,7 +42,8 @@ extension ConfigurationSpace {
             let f = random.below(families)
             var g = random.below(families - 1)
             if g >= f { g += 1 }
-            let a = Choice(f, random.below(options)), b = Choice(g, random.below(options))
+            let a = Choice(f, random.below(options))
+            let b = Choice(g, random.below(options))
             let rule = Constraint(random.below(5) == 0 ? .require : .forbid, a, b)
             guard !rule.isBroken(by: car), seen.insert(rule).inserted else { continue }
             rules.append(rule)

@@ -78,9 +78,11 @@ extension Configurator {
             for g in 0..<familyCount where !assigned[g] {
                 let id = optionBase[g] + scratch.pick[g]
                 for edge in edgeStart[id]..<edgeStart[id + 1] {
-                    let h = edgeFamily[edge], p = scratch.pick[h]
+                    let h = edgeFamily[edge]
+                    let p = scratch.pick[h]
                     guard !assigned[h], masks[edgeMask[edge] + p >> 6] & (1 << UInt64(p & 63)) != 0 else { continue }
-                    let a = top(g, &scratch.root), b = top(h, &scratch.root)
+                    let a = top(g, &scratch.root)
+                    let b = top(h, &scratch.root)
                     guard a != b else { continue }
                     scratch.root[a] = b
                     scratch.edgeFrom.append(g)
@@ -97,7 +99,8 @@ extension Configurator {
         for g in 0..<familyCount where !assigned[g] {
             let id = optionBase[g] + scratch.pick[g]
             for edge in edgeStart[id]..<edgeStart[id + 1] {
-                let h = edgeFamily[edge], p = scratch.pick[h]
+                let h = edgeFamily[edge]
+                let p = scratch.pick[h]
                 if h > g, !assigned[h], masks[edgeMask[edge] + p >> 6] & (1 << UInt64(p & 63)) != 0 {
                     scratch.clashing.append(g)
                     scratch.clashing.append(h)
@@ -119,13 +122,18 @@ extension Configurator {
                     continue
                 }
                 let (relative, overflow) = space.prices[g][o].subtractingReportingOverflow(offset)
-                scratch.cost[optionBase[g] + o] = overflow ? (offset > 0 ? -unreachable : unreachable)
+                scratch.cost[optionBase[g] + o] =
+                    overflow
+                    ? (offset > 0 ? -unreachable : unreachable)
                     : max(-unreachable, min(unreachable - 1, relative))
             }
         }
         // The forest's neighbours of each family: `adjacent[degree[f]..<degree[f + 1]]`; each
         // tree rooted where a walk from its first family starts, the families listed from the roots down.
-        var degree = scratch.degree, adjacent = scratch.adjacent, fill = scratch.fill, seen = scratch.seen
+        var degree = scratch.degree
+        var adjacent = scratch.adjacent
+        var fill = scratch.fill
+        var seen = scratch.seen
         scratch.degree = []
         scratch.adjacent = []
         scratch.fill = []
@@ -145,7 +153,8 @@ extension Configurator {
         if adjacent.count < degree[familyCount] { adjacent = Array(repeating: 0, count: 2 * degree[familyCount]) }
         for g in 0...familyCount { fill[g] = degree[g] }
         for i in scratch.edgeFrom.indices {
-            let a = scratch.edgeFrom[i], b = scratch.edgeTo[i]
+            let a = scratch.edgeFrom[i]
+            let b = scratch.edgeTo[i]
             adjacent[fill[a]] = b
             fill[a] += 1
             adjacent[fill[b]] = a
@@ -172,7 +181,8 @@ extension Configurator {
         // From the leaves up: each option's price plus, per child, the cheapest of the
         // child's subtree that goes with it.
         for index in scratch.order.indices.reversed() {
-            let h = scratch.order[index], g = scratch.parent[h]
+            let h = scratch.order[index]
+            let g = scratch.parent[h]
             guard g >= 0 else { continue }
             for o in 0..<optionCounts[g] where scratch.cost[optionBase[g] + o] < unreachable {
                 let mask = clashMask(g, o, h)
@@ -192,7 +202,8 @@ extension Configurator {
         for h in scratch.order {
             let g = scratch.parent[h]
             let mask = g >= 0 ? clashMask(g, scratch.pick[g], h) : nil
-            var best = unreachable, choice = -1
+            var best = unreachable
+            var choice = -1
             for p in byPrice[h] {
                 let value = scratch.cost[optionBase[h] + p]
                 guard value < best else { continue }

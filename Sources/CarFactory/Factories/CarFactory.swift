@@ -45,8 +45,10 @@ final class CatalogCarFactory: CarFactory {
     private let drivetrain: any Drivetrain
     let otherDefaults: [any Part]
 
-    init(model: String, carType: String, basePrice: Money,
-         floorplan: any Floorplan, suspension: any Suspension, drivetrain: any Drivetrain, others: [any Part] = []) {
+    init(
+        model: String, carType: String, basePrice: Money,
+        floorplan: any Floorplan, suspension: any Suspension, drivetrain: any Drivetrain, others: [any Part] = []
+    ) {
         otherDefaults = others
         self.model = model
         self.carType = carType

@@ -78,7 +78,10 @@ public struct DecimalNumber: Hashable, Sendable {
     public var normalized: DecimalNumber {
         var s = significand
         var k = scale
-        while k > 0 && s % 10 == 0 { s /= 10; k -= 1 }
+        while k > 0 && s % 10 == 0 {
+            s /= 10
+            k -= 1
+        }
         return DecimalNumber(significand: s, scale: k)
     }
 

@@ -38,7 +38,9 @@ public struct PartFamily: Hashable, Sendable, CustomStringConvertible {
 
 /// Where a floorplan puts the engine.
 public enum EnginePosition: String, CaseIterable, Sendable, CustomStringConvertible {
-    case front = "Front", mid = "Mid", rear = "Rear"
+    case front = "Front"
+    case mid = "Mid"
+    case rear = "Rear"
 
     /// How it is shown: `Mid`.
     public var description: String { rawValue }

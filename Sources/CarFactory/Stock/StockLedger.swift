@@ -118,8 +118,10 @@ public struct StockLedger: Sendable {
         _ = try line(target)
         let removed = entries[target - 1]
         if journal != nil {
-            journal?.append(.insertLine(target, configurations[Int(removed.configuration)], count: removed.count,
-                                        current: currentNumber))
+            journal?.append(
+                .insertLine(
+                    target, configurations[Int(removed.configuration)], count: removed.count,
+                    current: currentNumber))
         }
         valueMinorUnits = try Self.adding(prices[Int(removed.configuration)], times: -removed.count, to: valueMinorUnits)
         carCount -= removed.count
@@ -170,7 +172,7 @@ public struct StockLedger: Sendable {
             linesByConfiguration = counts
         }
         guard let counts = linesByConfiguration,
-              counts.indices.contains(where: { counts[$0] > 0 && rule.isBroken(by: configurations[$0].part(of:)) })
+            counts.indices.contains(where: { counts[$0] > 0 && rule.isBroken(by: configurations[$0].part(of:)) })
         else { return nil }
         // Rare (the rule is refused): find the line to name.
         return entries.firstIndex { rule.isBroken(by: configurations[Int($0.configuration)].part(of:)) }.map { $0 + 1 }
@@ -337,8 +339,10 @@ public struct StockLedger: Sendable {
             if linesByConfiguration != nil { linesByConfiguration?[Int(removed.configuration)] -= 1 }
             entries.remove(at: number - 1)
             currentNumber = current
-            journal?.append(.insertLine(number, configurations[Int(removed.configuration)], count: removed.count,
-                                        current: before))
+            journal?.append(
+                .insertLine(
+                    number, configurations[Int(removed.configuration)], count: removed.count,
+                    current: before))
         case .configuration(let number, let configuration):
             // The id first: giving it out may renumber the lines' configurations.
             let id = id(of: configuration)

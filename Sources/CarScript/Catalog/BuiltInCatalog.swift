@@ -44,8 +44,10 @@ extension Engine {
 
     /// `base` and the definitions of catalog files, each opened when its turn comes (a FIFO
     /// waits for its writer then); nil if any fails or a stop is asked for.
-    package static func catalog(_ base: Catalog = builtInCatalog, files: [[UInt8]], reportingTo sink: any ResultSink,
-                                options: EngineOptions) -> Catalog? {
+    package static func catalog(
+        _ base: Catalog = builtInCatalog, files: [[UInt8]], reportingTo sink: any ResultSink,
+        options: EngineOptions
+    ) -> Catalog? {
         var options = options
         options.definitionsOnly = true
         let loader = Session(catalog: base, sink: sink, options: options)
@@ -55,8 +57,10 @@ extension Engine {
                     throw LineSourceFailure.unreadable("cannot read '\(String(decoding: path, as: UTF8.self))': no files without a host")
                 }
                 // `-` is standard input, as on carfab's command line.
-                loader.run(path == [UInt8(ascii: "-")] ? try host.openStandardInput(stop: options.stop)
-                                                       : try host.openFile(path, stop: options.stop))
+                loader.run(
+                    path == [UInt8(ascii: "-")]
+                        ? try host.openStandardInput(stop: options.stop)
+                        : try host.openFile(path, stop: options.stop))
             } catch .interrupted {
                 return nil
             } catch {

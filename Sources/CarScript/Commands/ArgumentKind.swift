@@ -161,7 +161,7 @@ extension ArgumentKind {
         case .amountCurrency(let field):
             field >= words.count || ExpectField(rawValue: nameKey(words[field]))?.isAmount == true
         case .model, .family, .option, .optionOf, .currency, .foreignCurrency, .count, .lineNumber, .rate, .amount,
-             .file, .command, .helpTopic, .field, .keyword, .name, .variable, .text, .integer, .words:
+            .file, .command, .helpTopic, .field, .keyword, .name, .variable, .text, .integer, .words:
             true
         }
     }
@@ -175,7 +175,7 @@ extension ArgumentKind {
             let key = nameKey(word)
             return catalog.currencies.contains { nameKey($0.code).utf8.starts(with: key.utf8) }
         case .model, .family, .option, .optionOf, .currency, .foreignCurrency, .count, .lineNumber, .rate, .amount,
-             .file, .command, .helpTopic, .field, .keyword, .name, .variable, .text, .integer, .words:
+            .file, .command, .helpTopic, .field, .keyword, .name, .variable, .text, .integer, .words:
             return true
         }
     }
@@ -219,8 +219,10 @@ extension ArgumentKind {
     /// The kinds of the common commands (`car`, `set`, `price`, `total`, `echo`) are worked
     /// out here; the rest in functions out of line, which keeps this small enough to inline.
     @inline(__always)
-    func resolve(_ word: ArgumentWord, after resolved: ArgumentWriter, lexer: Lexer, index: CatalogIndex,
-                 in session: Session) throws(ScriptError) -> ArgumentValue {
+    func resolve(
+        _ word: ArgumentWord, after resolved: ArgumentWriter, lexer: Lexer, index: CatalogIndex,
+        in session: Session
+    ) throws(ScriptError) -> ArgumentValue {
         switch self {
         case .model:
             guard let position = index.models.lookup(word.bytes) else { throw Self.unknownModel(word, index) }
@@ -243,7 +245,8 @@ extension ArgumentKind {
             return .words(word.token..<word.end)
         case .foreignCurrency: return try Self.foreignCurrency(word, index)
         case .lineNumber: return .lineNumber(try Self.integer(word, from: 1, else: .notALineNumber(Self.string(word))))
-        case .amountCurrency(let fieldArgument): return try Self.amountCurrency(word, fieldArgument: fieldArgument, after: resolved, lexer: lexer, index: index)
+        case .amountCurrency(let fieldArgument):
+            return try Self.amountCurrency(word, fieldArgument: fieldArgument, after: resolved, lexer: lexer, index: index)
         case .integer(let number): return try Self.integer(word, number)
         case .rate: return try Self.rate(word)
         case .amount: return try Self.amount(word)
@@ -277,8 +280,10 @@ extension ArgumentKind {
         Session.unknown("currency", string(word), index.valuations.all.map(\.currency.code), at: word.range)
     }
 
-    private static func option(_ word: ArgumentWord, of family: PartFamily, index: CatalogIndex,
-                               in session: Session) throws(ScriptError) -> ArgumentValue {
+    private static func option(
+        _ word: ArgumentWord, of family: PartFamily, index: CatalogIndex,
+        in session: Session
+    ) throws(ScriptError) -> ArgumentValue {
         guard let position = index.option(word.bytes, family: family.index) else {
             throw unknownOption(word, of: family, in: session)
         }
@@ -288,8 +293,9 @@ extension ArgumentKind {
     @inline(never)
     private static func unknownOption(_ word: ArgumentWord, of family: PartFamily, in session: Session) -> ScriptError {
         let table = session.catalog.options(of: family)
-        return Session.unknown("\(session.catalog.name(of: family)) option", string(word), table.parts.map(\.name), suggestFrom: table.allNames,
-                               at: word.range)
+        return Session.unknown(
+            "\(session.catalog.name(of: family)) option", string(word), table.parts.map(\.name), suggestFrom: table.allNames,
+            at: word.range)
     }
 
     /// `rate`'s CURRENCY: any but the base currency, whose rate is fixed at 1.
@@ -307,11 +313,14 @@ extension ArgumentKind {
 
     /// `expect`'s CURRENCY: only an amount is in a currency (`expect type EUR Boxster` names none).
     @inline(never)
-    private static func amountCurrency(_ word: ArgumentWord, fieldArgument: Int,
-                                       after resolved: ArgumentWriter, lexer: Lexer,
-                                       index: CatalogIndex) throws(ScriptError) -> ArgumentValue {
+    private static func amountCurrency(
+        _ word: ArgumentWord, fieldArgument: Int,
+        after resolved: ArgumentWriter, lexer: Lexer,
+        index: CatalogIndex
+    ) throws(ScriptError) -> ArgumentValue {
         guard case .word(let fieldToken) = resolved.value(fieldArgument),
-              ExpectField(rawValue: nameKey(lexer.string(lexer.tokens[fieldToken])))?.isAmount == true else {
+            ExpectField(rawValue: nameKey(lexer.string(lexer.tokens[fieldToken])))?.isAmount == true
+        else {
             throw ScriptError(.reported, at: word.range)
         }
         guard let position = index.currencies.lookup(word.bytes) else { throw unknownCurrency(word, index) }
@@ -393,8 +402,10 @@ extension ArgumentKind {
 
     /// A whole number from `minimum`, in decimal digits only.
     @inline(__always)
-    private static func integer<T: FixedWidthInteger>(_ word: ArgumentWord, from minimum: T,
-                                                      else error: @autoclosure () -> ScriptError.Kind) throws(ScriptError) -> T {
+    private static func integer<T: FixedWidthInteger>(
+        _ word: ArgumentWord, from minimum: T,
+        else error: @autoclosure () -> ScriptError.Kind
+    ) throws(ScriptError) -> T {
         let bytes = word.bytes.bytes
         var value: T = 0
         guard !bytes.isEmpty else { throw ScriptError(error(), at: word.range) }

@@ -6,8 +6,10 @@ import CarFactory
 // and for error messages. What each kind accepts is `ArgumentKind.resolve`.
 extension Session {
     /// Resolves the arguments of `spec` from tokens `wordRange` of `lexer`'s line into `block`; returns how many.
-    func resolve(_ spec: CommandSpec, words wordRange: Range<Int>, lexer: Lexer, index catalogIndex: CatalogIndex,
-                 into block: ArgumentSpace.Block) throws(ScriptError) -> Int {
+    func resolve(
+        _ spec: CommandSpec, words wordRange: Range<Int>, lexer: Lexer, index catalogIndex: CatalogIndex,
+        into block: ArgumentSpace.Block
+    ) throws(ScriptError) -> Int {
         let end = wordRange.upperBound
         var arguments = ArgumentWriter(block, commandAt: lexer.tokens[wordRange.lowerBound].range)
         var token = wordRange.lowerBound + 1
@@ -21,8 +23,9 @@ extension Session {
                 }
                 throw missingArgument(spec, position: arguments.count, after: lexer.tokens[end - 1].range)
             }
-            let word = ArgumentWord(bytes: lexer.word(lexer.tokens[token]), token: token, end: end,
-                                    range: lexer.tokens[token].range)
+            let word = ArgumentWord(
+                bytes: lexer.word(lexer.tokens[token]), token: token, end: end,
+                range: lexer.tokens[token].range)
             // An optional argument before required ones takes the word if it fits; the
             // required ones then need words of their own (`expect price GBP` lacks its VALUE).
             if step.optional && requiredLeft > 0 {
@@ -62,17 +65,22 @@ extension Session {
 
     /// The value of `word` if it fits `kind`, else nil (`expect`'s optional CURRENCY).
     @inline(never)
-    private func fittingValue(of word: ArgumentWord, as kind: ArgumentKind,
-                              after resolved: ArgumentWriter, lexer: Lexer,
-                              index: CatalogIndex) -> ArgumentValue? {
+    private func fittingValue(
+        of word: ArgumentWord, as kind: ArgumentKind,
+        after resolved: ArgumentWriter, lexer: Lexer,
+        index: CatalogIndex
+    ) -> ArgumentValue? {
         try? kind.resolve(word, after: resolved, lexer: lexer, index: index, in: self)
     }
 
     /// An unknown-name error suggesting the closest valid name, or listing them all.
-    static func unknown(_ what: String, _ word: String, _ valid: [String], suggestFrom: [String]? = nil,
-                        at range: SourceRange) -> ScriptError {
-        ScriptError(.unknownName(what, word, suggestion: closestName(to: word, in: suggestFrom ?? valid), valid: valid),
-                    at: range)
+    static func unknown(
+        _ what: String, _ word: String, _ valid: [String], suggestFrom: [String]? = nil,
+        at range: SourceRange
+    ) -> ScriptError {
+        ScriptError(
+            .unknownName(what, word, suggestion: closestName(to: word, in: suggestFrom ?? valid), valid: valid),
+            at: range)
     }
 
     /// The most decimal places a rate may have.

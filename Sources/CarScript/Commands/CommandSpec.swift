@@ -65,10 +65,12 @@ public final class CommandSpec: Sendable {
     /// resolve whether the command then runs or is only checked (`--check`).
     let check: Run?
 
-    init(name: String, aliases: [String], group: CommandGroup, arguments: [ArgumentSpec], summary: String,
-         details: String, example: String, runsWhenChecking: Bool = false,
-         check: Run? = nil,
-         run: @escaping @Sendable (Session, Invocation) throws(ScriptError) -> Void) {
+    init(
+        name: String, aliases: [String], group: CommandGroup, arguments: [ArgumentSpec], summary: String,
+        details: String, example: String, runsWhenChecking: Bool = false,
+        check: Run? = nil,
+        run: @escaping @Sendable (Session, Invocation) throws(ScriptError) -> Void
+    ) {
         self.name = name
         self.aliases = aliases
         self.group = group

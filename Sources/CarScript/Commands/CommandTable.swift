@@ -1,3 +1,5 @@
+import CarFactory
+
 /// The one table of commands, looked up by name or alias, case-insensitively.
 package final class CommandTable: Sendable {
     /// Every command, in `help` order.
@@ -35,7 +37,5 @@ package final class CommandTable: Sendable {
     /// carfab's commands.
     package static let standard = CommandTable(
         ConfigureCommands.all + ConfiguratorCommands.all + ValueCommands.all + CatalogCommands.all + DefinitionCommands.all
-        + HistoryCommands.all + ScriptCommands.all)
+            + HistoryCommands.all + ScriptCommands.all)
 }
-
-import CarFactory

@@ -10,7 +10,8 @@ package enum ConfiguratorCommands {
             name: "options", aliases: [], group: .configure,
             arguments: [.optional("[FAMILY] [in CURRENCY]", .words)],
             summary: "list every option for the current car: current, settable, needing a repair, or impossible",
-            details: "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest repair that makes a valid car with it (as a 'set' command) and the total price change; or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY.",
+            details:
+                "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest repair that makes a valid car with it (as a 'set' command) and the total price change; or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "options drivetrain in GBP",
             run: { session, call throws(ScriptError) in
                 var words = Words(call, from: 1, session.catalog)
@@ -24,7 +25,7 @@ package enum ConfiguratorCommands {
                 }
                 var table = Table([
                     .init("family"), .init("option"), .init("status"),
-                    .init("price change", alignRight: true), .init("repair"), .init("rules"),
+                    .init("price change", alignRight: true), .init("repair"), .init("rules")
                 ])
                 for (f, family) in statuses.enumerated() {
                     for (o, status) in family.enumerated() {
@@ -36,8 +37,11 @@ package enum ConfiguratorCommands {
                         case .settable(let change):
                             table.append(base + [.text("settable"), .money(try convert(change, valuation, call)), .none, .none])
                         case .needsRepair(let repair):
-                            table.append(base + [.text("repair"), .money(try convert(repair.priceChange, valuation, call)),
-                                                 .text(answer.command(setting: .init(f, o), repair)), .none])
+                            table.append(
+                                base + [
+                                    .text("repair"), .money(try convert(repair.priceChange, valuation, call)),
+                                    .text(answer.command(setting: .init(f, o), repair)), .none
+                                ])
                         case .impossible(let rules):
                             table.append(base + [.text("impossible"), .none, .none, .names(rules.map { answer.rule($0).description })])
                         }
@@ -47,10 +51,13 @@ package enum ConfiguratorCommands {
             }),
         CommandSpec(
             name: "why", aliases: [], group: .configure,
-            arguments: [.required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)),
-                        .optional("[in CURRENCY]", .words)],
+            arguments: [
+                .required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)),
+                .optional("[in CURRENCY]", .words)
+            ],
             summary: "explain what stands in the way of an option, and every minimal repair",
-            details: "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (other changes none of which can be left out), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed. For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY.",
+            details:
+                "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (other changes none of which can be left out), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed. For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "why drivetrain front",
             run: { session, call throws(ScriptError) in
                 var words = Words(call, from: 3, session.catalog)
@@ -61,38 +68,48 @@ package enum ConfiguratorCommands {
                 var car = answer.current
                 car[wanted.family] = wanted.option
                 let repairs = try call.at(0) { () throws(CarFactoryError) in
-                    answer.current[wanted.family] == wanted.option ? []
+                    answer.current[wanted.family] == wanted.option
+                        ? []
                         : try answer.configurator.repairs(of: answer.current, wanting: wanted)
                 }
                 let possible = answer.current[wanted.family] == wanted.option || !repairs.isEmpty
-                let rules = possible ? answer.space.brokenRules(by: car)
+                let rules =
+                    possible
+                    ? answer.space.brokenRules(by: car)
                     : try call.at(0) { () throws(CarFactoryError) in try answer.configurator.rulesRuling(out: wanted) }
                 let what = "\(call.option(2).name) \(call.option(2).familyName)"
-                var ruleTable = Table([.init("rule"), .init("defined at", key: "defined_at")],
-                                      emptyMessage: answer.current[wanted.family] == wanted.option
-                                          ? "The car has the \(what) already." : "No rule stands in the way of the \(what).")
+                var ruleTable = Table(
+                    [.init("rule"), .init("defined at", key: "defined_at")],
+                    emptyMessage: answer.current[wanted.family] == wanted.option
+                        ? "The car has the \(what) already." : "No rule stands in the way of the \(what).")
                 for index in rules {
                     let rule = answer.rule(index)
                     ruleTable.append([.text(rule.description), .text(answer.origin(of: rule))])
                 }
                 session.emit(.table(ruleTable), call)
                 if answer.current[wanted.family] == wanted.option { return }
-                var repairTable = Table([
-                    .init("#", key: "rank", alignRight: true), .init("price change", alignRight: true),
-                    .init("changes", alignRight: true), .init("commands"),
-                ], emptyMessage: "No valid car has the \(what).")
+                var repairTable = Table(
+                    [
+                        .init("#", key: "rank", alignRight: true), .init("price change", alignRight: true),
+                        .init("changes", alignRight: true), .init("commands")
+                    ], emptyMessage: "No valid car has the \(what).")
                 for (rank, repair) in repairs.enumerated() {
-                    repairTable.append([.integer(Int64(rank + 1)), .money(try convert(repair.priceChange, valuation, call)),
-                                        .integer(Int64(repair.changes.count)), .text(answer.command(setting: wanted, repair))])
+                    repairTable.append([
+                        .integer(Int64(rank + 1)), .money(try convert(repair.priceChange, valuation, call)),
+                        .integer(Int64(repair.changes.count)), .text(answer.command(setting: wanted, repair))
+                    ])
                 }
                 session.emit(.table(repairTable), call)
             }),
         CommandSpec(
             name: "fit", aliases: [], group: .configure,
-            arguments: [.required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)),
-                        .optional("[in CURRENCY]", .words)],
+            arguments: [
+                .required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)),
+                .optional("[in CURRENCY]", .words)
+            ],
             summary: "set an option and the cheapest repair it needs, in one step",
-            details: "Sets OPTION on the current car together with the cheapest minimal repair (as 'why' ranks them), all or nothing, and prints each change with its price change. An error if no valid car has the option. 'in CURRENCY' gives the amounts in CURRENCY.",
+            details:
+                "Sets OPTION on the current car together with the cheapest minimal repair (as 'why' ranks them), all or nothing, and prints each change with its price change. An error if no valid car has the option. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "fit drivetrain front",
             run: { session, call throws(ScriptError) in
                 var words = Words(call, from: 3, session.catalog)
@@ -101,8 +118,9 @@ package enum ConfiguratorCommands {
                 let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
                 let answer = try Answer(session, call)
                 let wanted = try answer.choice(call.option(2), call)
-                var table = Table([.init("family"), .init("from"), .init("to"), .init("price change", alignRight: true)],
-                                  emptyMessage: "The car has the \(call.option(2).name) \(call.option(2).family) already.")
+                var table = Table(
+                    [.init("family"), .init("from"), .init("to"), .init("price change", alignRight: true)],
+                    emptyMessage: "The car has the \(call.option(2).name) \(call.option(2).family) already.")
                 guard answer.current[wanted.family] != wanted.option else {
                     session.emit(.table(table), call)
                     return
@@ -123,8 +141,10 @@ package enum ConfiguratorCommands {
                 for change in changes {
                     let was = ConfigurationSpace.Choice(change.family, answer.current[change.family])
                     let delta = answer.space.prices[change.family][change.option] - answer.space.prices[was.family][was.option]
-                    table.append([.text(answer.catalog.familyNames[change.family]), .text(answer.name(was)),
-                                  .text(answer.name(change)), .money(try convert(delta, valuation, call))])
+                    table.append([
+                        .text(answer.catalog.familyNames[change.family]), .text(answer.name(was)),
+                        .text(answer.name(change)), .money(try convert(delta, valuation, call))
+                    ])
                 }
                 session.emit(.table(table), call)
             }),
@@ -132,7 +152,8 @@ package enum ConfiguratorCommands {
             name: "cheapest", aliases: [], group: .configure,
             arguments: [.optional("[MODEL] [FAMILY OPTION]... [in CURRENCY]", .words)],
             summary: "show the cheapest valid car (of MODEL, or of any model) with the options given",
-            details: "Shows the car as 'show' does, then the commands that build it. Ties go to the model name, then the option names in family order. 'in CURRENCY' adds its price in CURRENCY. The stock is not changed.",
+            details:
+                "Shows the car as 'show' does, then the commands that build it. Ties go to the model name, then the option names in family order. 'in CURRENCY' adds its price in CURRENCY. The stock is not changed.",
             example: "cheapest drivetrain 4wd",
             run: { session, call throws(ScriptError) in
                 var words = Words(call, from: 1, session.catalog)
@@ -168,7 +189,8 @@ package enum ConfiguratorCommands {
                 guard let best else { return }
                 let car = try call.at(0) { () throws(CarFactoryError) in
                     var builder = CarBuilder(factory: best.factory, rules: call.rules)
-                    try builder.set(options.enumerated().map { session.catalog.options(of: PartFamily(index: $0.offset)).parts[$0.element] })
+                    try builder.set(
+                        options.enumerated().map { session.catalog.options(of: PartFamily(index: $0.offset)).parts[$0.element] })
                     return try builder.build()
                 }
                 session.emit(.car(car), call)
@@ -176,23 +198,29 @@ package enum ConfiguratorCommands {
                 let catalog = session.catalog
                 let changed = catalog.families.filter { catalog.part(of: $0, on: car) !== catalog.defaultPart(of: $0, for: best.factory) }
                 if !changed.isEmpty {
-                    commands += "; set " + changed.map {
-                        "\(SessionScript.word(catalog.name(of: $0))) \(SessionScript.word(catalog.part(of: $0, on: car).name))"
-                    }
+                    commands +=
+                        "; set "
+                        + changed.map {
+                            "\(SessionScript.word(catalog.name(of: $0))) \(SessionScript.word(catalog.part(of: $0, on: car).name))"
+                        }
                         .joined(separator: " ")
                 }
                 session.emit(.text(commands), call)
                 if let valuation {
-                    let price = try call.at(0) { () throws(CarFactoryError) in try valuation.converter.convertMinorUnits(car.priceMinorUnits) }
+                    let price = try call.at(0) { () throws(CarFactoryError) in
+                        try valuation.converter.convertMinorUnits(car.priceMinorUnits)
+                    }
                     session.emit(.amount(price, valuation), call)
                 }
-            }),
+            })
     ]
 
     /// `factory`'s price with `options`: base price plus, per family, the option's list price
     /// less the default's.
-    private static func modelPrice(_ factory: any CarFactory, _ options: [Int], _ space: ConfigurationSpace,
-                                   _ catalog: Catalog) throws(CarFactoryError) -> Int64 {
+    private static func modelPrice(
+        _ factory: any CarFactory, _ options: [Int], _ space: ConfigurationSpace,
+        _ catalog: Catalog
+    ) throws(CarFactoryError) -> Int64 {
         var price = factory.basePriceMinorUnits
         for family in catalog.families {
             let difference = space.prices[family.index][options[family.index]]
@@ -206,10 +234,13 @@ package enum ConfiguratorCommands {
 
     /// The cheapest repair that puts `part` on `car` (none in the list: no valid car has it;
     /// nil: the search could not answer, or the car is not in the catalog's terms).
-    static func cheapestRepair(for part: any Part, on car: Car, in space: ConfigurationSpace, catalog: Catalog,
-                               stop: StopRequest?) -> [Repair]? {
+    static func cheapestRepair(
+        for part: any Part, on car: Car, in space: ConfigurationSpace, catalog: Catalog,
+        stop: StopRequest?
+    ) -> [Repair]? {
         guard let current = ConfigurationSpace.options(of: car, in: catalog),
-              let option = catalog.options(of: part.family).parts.firstIndex(where: { $0 === part }) else { return nil }
+            let option = catalog.options(of: part.family).parts.firstIndex(where: { $0 === part })
+        else { return nil }
         let configurator = Configurator(space: space, shouldStop: { stop?.isRequested ?? false })
         let wanted = ConfigurationSpace.Choice(part.family.index, option)
         return try? configurator.repairs(of: current, wanting: wanted, limit: 1)
@@ -238,7 +269,8 @@ package enum ConfiguratorCommands {
     /// name, and the price change; `.some(nil)` if no valid car has it; nil if the search
     /// could not answer.
     package static func cheapestRepair(for part: any Part, on car: Car, catalog: Catalog, stop: StopRequest)
-        -> (changes: [(family: String, option: String)], priceChange: Int64)?? {
+        -> (changes: [(family: String, option: String)], priceChange: Int64)??
+    {
         let space = ConfigurationSpace(catalog)
         guard let repairs = cheapestRepair(for: part, on: car, in: space, catalog: catalog, stop: stop) else { return nil }
         guard let repair = repairs.first else { return .some(nil) }
@@ -280,15 +312,17 @@ private struct Answer {
 
     /// `set drivetrain front floorplan standard`.
     func command(setting wanted: ConfigurationSpace.Choice, _ repair: Repair) -> String {
-        "set " + ([wanted] + repair.changes).map {
-            "\(SessionScript.word(catalog.familyNames[$0.family])) \(SessionScript.word(name($0)))"
-        }.joined(separator: " ")
+        "set "
+            + ([wanted] + repair.changes).map {
+                "\(SessionScript.word(catalog.familyNames[$0.family])) \(SessionScript.word(name($0)))"
+            }.joined(separator: " ")
     }
 
     /// The rule at `index` of the space, which is the catalog's rule at the same place.
     func rule(_ index: Int) -> Rule {
         let constraint = space.rules[index]
-        let first = PartChoice(part(constraint.first)), second = PartChoice(part(constraint.second))
+        let first = PartChoice(part(constraint.first))
+        let second = PartChoice(part(constraint.second))
         return constraint.kind == .forbid ? Rule(forbid: first, with: second) : Rule(require: first, with: second)
     }
 
@@ -330,7 +364,8 @@ private struct Words {
     /// A model name first, if the first word is one.
     mutating func takeModel(_ session: Session) -> (any CarFactory)? {
         guard start < end, catalog.family(named: words[start]) == nil,
-              let factory = try? session.catalog.registry.factory(named: words[start]) else { return nil }
+            let factory = try? session.catalog.registry.factory(named: words[start])
+        else { return nil }
         start += 1
         return factory
     }
@@ -349,11 +384,14 @@ private struct Words {
     mutating func takeOption(of family: PartFamily, _ session: Session) throws(ScriptError) -> any Part {
         guard start < end else {
             let after = ranges[start - 1]
-            throw ScriptError(.missingArgument("an option after '\(catalog.name(of: family))'", usage: call.spec.usage), at: SourceRange(after.end, after.end + 1))
+            throw ScriptError(
+                .missingArgument("an option after '\(catalog.name(of: family))'", usage: call.spec.usage),
+                at: SourceRange(after.end, after.end + 1))
         }
         let table = session.catalog.options(of: family)
         guard let part = try? session.catalog.option(named: words[start], in: family) else {
-            throw Session.unknown("\(catalog.name(of: family)) option", words[start], table.parts.map(\.name), suggestFrom: table.allNames, at: ranges[start])
+            throw Session.unknown(
+                "\(catalog.name(of: family)) option", words[start], table.parts.map(\.name), suggestFrom: table.allNames, at: ranges[start])
         }
         start += 1
         return part

@@ -7,7 +7,8 @@ enum ConfigureCommands {
             name: "car", aliases: [], group: .configure,
             arguments: [.required("MODEL", .model), .optional("COUNT", .count)],
             summary: "add a stock line of COUNT cars (default 1) of MODEL; it becomes current",
-            details: "Builds MODEL with its default options and adds it to the stock as a new line of COUNT cars. The new line becomes the current car, which 'set', 'show' and 'price' work on.",
+            details:
+                "Builds MODEL with its default options and adds it to the stock as a new line of COUNT cars. The new line becomes the current car, which 'set', 'show' and 'price' work on.",
             example: "car suv 2",
             run: { session, call throws(ScriptError) in
                 let id = try call.at(1) { () throws(CarFactoryError) in
@@ -17,10 +18,13 @@ enum ConfigureCommands {
             }),
         CommandSpec(
             name: "set", aliases: [], group: .configure,
-            arguments: [.required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)),
-                        .optional("[FAMILY OPTION]...", .words)],
+            arguments: [
+                .required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)),
+                .optional("[FAMILY OPTION]...", .words)
+            ],
             summary: "change parts of the current car",
-            details: "Replaces the current car's part of FAMILY (floorplan, suspension, drivetrain, or a family defined with 'family') with OPTION. Several FAMILY OPTION pairs change several parts in one step: only the car they make together must keep the catalog's rules, so a change that would pass through a forbidden car one part at a time can be made at once. A change that breaks a catalog rule is refused and the car stays as it was.",
+            details:
+                "Replaces the current car's part of FAMILY (floorplan, suspension, drivetrain, or a family defined with 'family') with OPTION. Several FAMILY OPTION pairs change several parts in one step: only the car they make together must keep the catalog's rules, so a change that would pass through a forbidden car one part at a time can be made at once. A change that breaks a catalog rule is refused and the car stays as it was.",
             example: "set drivetrain 4wd",
             check: { session, call throws(ScriptError) in if call.hasWords(3) { _ = try morePartsToSet(call, session) } },
             run: { session, call throws(ScriptError) in
@@ -42,8 +46,10 @@ enum ConfigureCommands {
                         let car = Car(configuration: session.stock.configuration(current))
                         explained.notes = OptionAdvice.notes(refusing: family, of: car, by: rule, catalog: session.catalog)
                         // And the cheapest way to have it after all, which `fit` would take.
-                        if let repair = ConfiguratorCommands.note(repairing: call.option(2), on: car,
-                                                                  catalog: session.catalog, stop: session.stop) {
+                        if let repair = ConfiguratorCommands.note(
+                            repairing: call.option(2), on: car,
+                            catalog: session.catalog, stop: session.stop)
+                        {
                             explained.notes.append(repair)
                         }
                         throw explained
@@ -65,7 +71,8 @@ enum ConfigureCommands {
             name: "show", aliases: [], group: .configure,
             arguments: [.optional("N", .lineNumber)],
             summary: "show the current car (or line N) and its unit price",
-            details: "Prints six lines, 'Field: value', for the car: Car type, Seats, Engine, Suspension, Drive, and Price, the price of one such car in US dollars (the base currency). Each family defined with 'family' adds a line before Price, 'SHOWN AS: OPTION SHOWN AS'.",
+            details:
+                "Prints six lines, 'Field: value', for the car: Car type, Seats, Engine, Suspension, Drive, and Price, the price of one such car in US dollars (the base currency). Each family defined with 'family' adds a line before Price, 'SHOWN AS: OPTION SHOWN AS'.",
             example: "show",
             run: { session, call throws(ScriptError) in
                 let line = try call.at(1) { () throws(CarFactoryError) in
@@ -85,18 +92,20 @@ enum ConfigureCommands {
                 // Rows are made as they are written, from a copy of the stock (copied only if it
                 // changes meanwhile), so listing a million lines holds one row at a time.
                 let stock = session.stock
-                let table = Table([
-                    .init("", key: "current"), .init("#", key: "line", alignRight: true), .init("model"),
-                    .init("car type"), .init("floorplan"), .init("suspension"), .init("drivetrain"),
-                    .init("count", alignRight: true), .init("unit price", alignRight: true),
-                ], emptyMessage: "The stock is empty.", count: stock.lineCount) { index in
+                let table = Table(
+                    [
+                        .init("", key: "current"), .init("#", key: "line", alignRight: true), .init("model"),
+                        .init("car type"), .init("floorplan"), .init("suspension"), .init("drivetrain"),
+                        .init("count", alignRight: true), .init("unit price", alignRight: true)
+                    ], emptyMessage: "The stock is empty.", count: stock.lineCount
+                ) { index in
                     // Within range: the table asks only for rows below `count`.
                     guard let line = try? stock.line(index + 1) else { return [] }
                     let car = line.car
                     return [
                         .flag(stock.currentNumber == index + 1), .integer(Int64(index + 1)),
                         .text(car.factory.model), .text(car.carType), .text(car.floorplan.name),
-                        .text(car.suspension.name), .text(car.drivetrain.name), .integer(line.count), .money(car.price),
+                        .text(car.suspension.name), .text(car.drivetrain.name), .integer(line.count), .money(car.price)
                     ]
                 }
                 session.emit(.table(table), call)
@@ -125,13 +134,14 @@ enum ConfigureCommands {
             summary: "remove every stock line",
             details: "Empties the stock; the catalog and rates stay as they are.",
             example: "clear",
-            run: { session, _ throws(ScriptError) in session.stock.clear() }),
+            run: { session, _ throws(ScriptError) in session.stock.clear() })
     ]
 
     /// The parts named after `set`'s first pair, each with where its option stands: each
     /// family once, every option one of its family's.
     private static func morePartsToSet(_ call: Invocation, _ session: Session)
-        throws(ScriptError) -> [(part: any Part, range: SourceRange)] {
+        throws(ScriptError) -> [(part: any Part, range: SourceRange)]
+    {
         guard call.hasWords(3) else { return [] }
         let words = call.words(3)
         let ranges = call.wordRanges
@@ -146,13 +156,15 @@ enum ConfigureCommands {
                 throw ScriptError(.refused("\(name) is named twice; name each family once"), at: ranges[index])
             }
             guard index + 1 < words.count else {
-                throw ScriptError(.missingArgument("an option after '\(name)'", usage: call.spec.usage),
-                                  at: SourceRange(ranges[index].end, ranges[index].end + 1))
+                throw ScriptError(
+                    .missingArgument("an option after '\(name)'", usage: call.spec.usage),
+                    at: SourceRange(ranges[index].end, ranges[index].end + 1))
             }
             let table = session.catalog.options(of: family)
             guard let part = try? session.catalog.option(named: words[index + 1], in: family) else {
-                throw Session.unknown("\(name) option", words[index + 1], table.parts.map(\.name),
-                                      suggestFrom: table.allNames, at: ranges[index + 1])
+                throw Session.unknown(
+                    "\(name) option", words[index + 1], table.parts.map(\.name),
+                    suggestFrom: table.allNames, at: ranges[index + 1])
             }
             families.append(family)
             parts.append((part, ranges[index + 1]))

@@ -12,11 +12,14 @@ enum DefinitionCommands {
     static let all: [CommandSpec] = [
         CommandSpec(
             name: "family", aliases: [], group: .definition,
-            arguments: [.required("NAME", .name), .required("\"SHOWN AS\"", .text), .keyword(.default),
-                        .required("OPTION", .name), .required("\"OPTION SHOWN AS\"", .text),
-                        .optional("[price AMOUNT]", .words)],
+            arguments: [
+                .required("NAME", .name), .required("\"SHOWN AS\"", .text), .keyword(.default),
+                .required("OPTION", .name), .required("\"OPTION SHOWN AS\"", .text),
+                .optional("[price AMOUNT]", .words)
+            ],
             summary: "define a new part family and its first option",
-            details: "Every model has OPTION (list price AMOUNT, default 0, in US dollars) unless its 'model' line names another ('model ... drivetrain rear paint red'); cars already in stock take it. 'option NAME ...' adds more options. 'show' prints the family after Drive as 'SHOWN AS: OPTION SHOWN AS'. A catalog holds at most \(PartFamily.limit) families (the three built-in ones among them), a family at most \(PartFamily.optionLimit) options.",
+            details:
+                "Every model has OPTION (list price AMOUNT, default 0, in US dollars) unless its 'model' line names another ('model ... drivetrain rear paint red'); cars already in stock take it. 'option NAME ...' adds more options. 'show' prints the family after Drive as 'SHOWN AS: OPTION SHOWN AS'. A catalog holds at most \(PartFamily.limit) families (the three built-in ones among them), a family at most \(PartFamily.optionLimit) options.",
             example: "family paint \"Paint\" default white \"White\" price 0",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
@@ -28,8 +31,9 @@ enum DefinitionCommands {
                         throw ScriptError(.expectedKeyword("price", found: words[0]), at: ranges[0])
                     }
                     guard words.count >= 2 else {
-                        throw ScriptError(.missingArgument("an AMOUNT after 'price'", usage: call.spec.usage),
-                                          at: SourceRange(ranges[0].end, ranges[0].end + 1))
+                        throw ScriptError(
+                            .missingArgument("an AMOUNT after 'price'", usage: call.spec.usage),
+                            at: SourceRange(ranges[0].end, ranges[0].end + 1))
                     }
                     guard words.count == 2 else { throw ScriptError(.unexpectedArgument(words[2], usage: call.spec.usage), at: ranges[2]) }
                     do throws(CarFactoryError) {
@@ -45,17 +49,21 @@ enum DefinitionCommands {
             }),
         CommandSpec(
             name: "option", aliases: [], group: .definition,
-            arguments: [.required("FAMILY", .family), .required("NAME", .name), .required("\"SHOWN AS\"", .text),
-                        .keyword(.price), .required("AMOUNT", .amount),
-                        .optional("[seats N engine POSITION] [alias NAME]...", .words)],
+            arguments: [
+                .required("FAMILY", .family), .required("NAME", .name), .required("\"SHOWN AS\"", .text),
+                .keyword(.price), .required("AMOUNT", .amount),
+                .optional("[seats N engine POSITION] [alias NAME]...", .words)
+            ],
             summary: "define a new option of a family",
-            details: "AMOUNT is the list price in US dollars. A floorplan also needs 'seats N' (1 to 99) and 'engine POSITION' (front, mid or rear). 'alias NAME' (repeatable) adds another name the option answers to. Names must not clash with another option of the family.",
+            details:
+                "AMOUNT is the list price in US dollars. A floorplan also needs 'seats N' (1 to 99) and 'engine POSITION' (front, mid or rear). 'alias NAME' (repeatable) adds another name the option answers to. Names must not clash with another option of the family.",
             example: "option drivetrain hybrid \"Hybrid AWD\" price 6500 alias electric",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
                 let family = call.family(1) ?? .floorplan
                 var definition = OptionDefinition(
-                    family: family, familyName: session.catalog.name(of: family), name: try catalogText(call, 2), shownAs: try catalogText(call, 3),
+                    family: family, familyName: session.catalog.name(of: family), name: try catalogText(call, 2),
+                    shownAs: try catalogText(call, 3),
                     listPrice: call.amount(5))
                 let aliases = try readExtras(call, into: &definition)
                 do throws(CarFactoryError) {
@@ -76,13 +84,16 @@ enum DefinitionCommands {
             }),
         CommandSpec(
             name: "model", aliases: [], group: .definition,
-            arguments: [.required("NAME", .name), .required("\"CAR TYPE\"", .text), .keyword(.price), .required("AMOUNT", .amount),
-                        .keyword(.floorplan), .required("OPTION", .optionOf(.floorplan)),
-                        .keyword(.suspension), .required("OPTION", .optionOf(.suspension)),
-                        .keyword(.drivetrain), .required("OPTION", .optionOf(.drivetrain)),
-                        .optional("[FAMILY OPTION]...", .words)],
+            arguments: [
+                .required("NAME", .name), .required("\"CAR TYPE\"", .text), .keyword(.price), .required("AMOUNT", .amount),
+                .keyword(.floorplan), .required("OPTION", .optionOf(.floorplan)),
+                .keyword(.suspension), .required("OPTION", .optionOf(.suspension)),
+                .keyword(.drivetrain), .required("OPTION", .optionOf(.drivetrain)),
+                .optional("[FAMILY OPTION]...", .words)
+            ],
             summary: "define a new model and its default options",
-            details: "AMOUNT is the base price in US dollars. The default options must exist and keep every rule. A family defined with 'family' that the line does not name gives the model that family's first option.",
+            details:
+                "AMOUNT is the base price in US dollars. The default options must exist and keep every rule. A family defined with 'family' that the line does not name gives the model that family's first option.",
             example: "model roadster \"Mazda MX-5\" price 31000 floorplan short suspension race drivetrain rear",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
@@ -94,8 +105,9 @@ enum DefinitionCommands {
                 do throws(CarFactoryError) {
                     try session.changeCatalog(.model(definition))
                 } catch .modelCouldCostLessThanNothing(let model, let options, let price) {
-                    throw ScriptError(.domain(.modelCouldCostLessThanNothing(model: model, options: options, price: price)),
-                                      at: call.range(4))
+                    throw ScriptError(
+                        .domain(.modelCouldCostLessThanNothing(model: model, options: options, price: price)),
+                        at: call.range(4))
                 } catch {
                     throw ScriptError(.domain(error), at: call.range(1))
                 }
@@ -104,7 +116,8 @@ enum DefinitionCommands {
             name: "forbid", aliases: [], group: .definition,
             arguments: ruleArguments,
             summary: "forbid two options on one car",
-            details: "The options must be of two different families. A rule that a model's default options, or a car already in stock, would break is refused.",
+            details:
+                "The options must be of two different families. A rule that a model's default options, or a car already in stock, would break is refused.",
             example: "forbid drivetrain rear with floorplan long",
             runsWhenChecking: true,
             run: addRule(.forbid)),
@@ -112,17 +125,21 @@ enum DefinitionCommands {
             name: "require", aliases: [], group: .definition,
             arguments: ruleArguments,
             summary: "allow an option only on a car that also has another",
-            details: "The first option may go only on a car that also has the second (of another family). A rule that a model's default options, or a car already in stock, would break is refused.",
+            details:
+                "The first option may go only on a car that also has the second (of another family). A rule that a model's default options, or a car already in stock, would break is refused.",
             example: "require drivetrain 4wd with floorplan long",
             runsWhenChecking: true,
             run: addRule(.require)),
         CommandSpec(
             name: "currency", aliases: [], group: .definition,
-            arguments: [.required("CODE", .name), .required("\"SYMBOL\"", .text), .keyword(.digits),
-                        .required("N", .integer(.minorDigits)),
-                        .keyword(.rate), .required("RATE", .rate)],
+            arguments: [
+                .required("CODE", .name), .required("\"SYMBOL\"", .text), .keyword(.digits),
+                .required("N", .integer(.minorDigits)),
+                .keyword(.rate), .required("RATE", .rate)
+            ],
             summary: "define a new currency",
-            details: "CODE is three letters (shown in capitals); SYMBOL is written before amounts (include a blank if one should follow it); N is the number of minor digits, 0 to 4; RATE is how many units one US dollar buys, a positive decimal.",
+            details:
+                "CODE is three letters (shown in capitals); SYMBOL is written before amounts (include a blank if one should follow it); N is the number of minor digits, 0 to 4; RATE is how many units one US dollar buys, a positive decimal.",
             example: "currency CHF \"CHF \" digits 2 rate 0.88",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
@@ -130,8 +147,9 @@ enum DefinitionCommands {
                 let currency: Currency
                 let symbol = try catalogText(call, 2)
                 do throws(CarFactoryError) {
-                    currency = try Currency(code: call.word(1).uppercased(), symbol: symbol,
-                                            digits: call.integer(4), rate: call.decimal(6))
+                    currency = try Currency(
+                        code: call.word(1).uppercased(), symbol: symbol,
+                        digits: call.integer(4), rate: call.decimal(6))
                 } catch .invalidCurrencyCode {
                     throw ScriptError(.domain(.invalidCurrencyCode(call.word(1))), at: call.range(1))
                 } catch .invalidDigits(let digits) {
@@ -140,7 +158,7 @@ enum DefinitionCommands {
                     throw ScriptError(.domain(error), at: call.range(6))
                 }
                 try call.at(1) { () throws(CarFactoryError) in try session.changeCatalog(.currency(currency)) }
-            }),
+            })
     ]
 
     /// Argument `argument` of `call`, a name or text the catalog keeps; refused if longer
@@ -157,7 +175,7 @@ enum DefinitionCommands {
     /// `forbid` and `require` read the same words: FAMILY OPTION with FAMILY OPTION.
     private static let ruleArguments: [ArgumentSpec] = [
         .required("FAMILY", .family), .required("OPTION", .option(familyArgument: 1)), .keyword(.with),
-        .required("FAMILY", .family), .required("OPTION", .option(familyArgument: 4)),
+        .required("FAMILY", .family), .required("OPTION", .option(familyArgument: 4))
     ]
 
     /// Adds a rule of `kind` between the two options named: an error in one family is said at
@@ -175,7 +193,8 @@ enum DefinitionCommands {
     /// The `FAMILY OPTION` pairs after a model's drivetrain: defined families only, each once,
     /// each option one of its family's (canonical names, as `save` writes them).
     private static func otherDefaults(_ call: Invocation, _ session: Session)
-        throws(ScriptError) -> [(family: String, option: String)] {
+        throws(ScriptError) -> [(family: String, option: String)]
+    {
         guard call.hasWords(11) else { return [] }
         let words = call.words(11)
         let ranges = call.wordRanges
@@ -192,13 +211,15 @@ enum DefinitionCommands {
                 throw ScriptError(.refused("\(name) is named twice; name each family once"), at: ranges[index])
             }
             guard index + 1 < words.count else {
-                throw ScriptError(.missingArgument("an option after '\(name)'", usage: call.spec.usage),
-                                  at: SourceRange(ranges[index].end, ranges[index].end + 1))
+                throw ScriptError(
+                    .missingArgument("an option after '\(name)'", usage: call.spec.usage),
+                    at: SourceRange(ranges[index].end, ranges[index].end + 1))
             }
             let table = catalog.options(of: family)
             guard let part = try? catalog.option(named: words[index + 1], in: family) else {
-                throw Session.unknown("\(name) option", words[index + 1], table.parts.map(\.name),
-                                      suggestFrom: table.allNames, at: ranges[index + 1])
+                throw Session.unknown(
+                    "\(name) option", words[index + 1], table.parts.map(\.name),
+                    suggestFrom: table.allNames, at: ranges[index + 1])
             }
             named.append(family)
             pairs.append((name, part.name))
@@ -209,7 +230,8 @@ enum DefinitionCommands {
     /// Reads `seats N`, `engine POSITION` and `alias NAME` pairs after an option's price; returns
     /// each alias with where it stands.
     private static func readExtras(_ call: Invocation, into definition: inout OptionDefinition)
-        throws(ScriptError) -> [(name: String, range: SourceRange)] {
+        throws(ScriptError) -> [(name: String, range: SourceRange)]
+    {
         let words = call.words(6)
         var aliases: [(name: String, range: SourceRange)] = []
         var index = 0
@@ -220,8 +242,9 @@ enum DefinitionCommands {
                 throw Session.unknown("keyword", words[index], ["seats", "engine", "alias"], at: keywordRange)
             }
             guard index + 1 < words.count else {
-                throw ScriptError(.missingArgument("a value after '\(keyword)'", usage: call.spec.usage),
-                                  at: SourceRange(keywordRange.end, keywordRange.end + 1))
+                throw ScriptError(
+                    .missingArgument("a value after '\(keyword)'", usage: call.spec.usage),
+                    at: SourceRange(keywordRange.end, keywordRange.end + 1))
             }
             let value = words[index + 1]
             let valueRange = call.wordRanges[index + 1]

@@ -25,8 +25,9 @@ enum ExpectCommand {
             guard let field = ExpectField(rawValue: nameKey(words[1])) else {
                 throw Session.unknown("field", words[1], ExpectField.allCases.map(\.rawValue), at: ranges[1])
             }
-            try expect(field, words: Array(words[2...]), ranges: Array(ranges[2...]), currency: nil, line: number, session,
-                       command: call.range(0))
+            try expect(
+                field, words: Array(words[2...]), ranges: Array(ranges[2...]), currency: nil, line: number, session,
+                command: call.range(0))
         default:
             guard let field = ExpectField(rawValue: nameKey(call.word(1))) else { return }
             try expect(field, words: words, ranges: ranges, currency: call.currency(2), line: nil, session, command: call.range(0))
@@ -35,8 +36,10 @@ enum ExpectCommand {
 
     /// Checks `field` (of stock line `line`, or of the stock and current car) against VALUE
     /// `words`, which may begin with a currency for amounts (`expect price GBP 10`).
-    private static func expect(_ field: ExpectField, words: [String], ranges: [SourceRange], currency named: Currency?,
-                               line: Int?, _ session: Session, command: SourceRange) throws(ScriptError) {
+    private static func expect(
+        _ field: ExpectField, words: [String], ranges: [SourceRange], currency named: Currency?,
+        line: Int?, _ session: Session, command: SourceRange
+    ) throws(ScriptError) {
         var words = words
         var ranges = ranges
         var currency = named ?? .base
@@ -89,8 +92,10 @@ enum ExpectCommand {
     private static func expectError(_ session: Session, _ call: Invocation, words: [String]) throws(ScriptError) {
         guard words.count >= 2, case .words(let tokens) = call.value(3) else {
             let end = call.wordRanges.last?.end ?? call.range(1).end
-            throw ScriptError(.missingArgument(words.isEmpty ? "an error id" : "a COMMAND",
-                                               usage: "expect error ID COMMAND..."), at: SourceRange(end, end + 1))
+            throw ScriptError(
+                .missingArgument(
+                    words.isEmpty ? "an error id" : "a COMMAND",
+                    usage: "expect error ID COMMAND..."), at: SourceRange(end, end + 1))
         }
         let id = words[0]
         let lexer = call.lexerRef.takeUnretainedValue()

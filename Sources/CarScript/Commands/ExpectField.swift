@@ -36,8 +36,10 @@ package enum ExpectField: String, CaseIterable, Sendable {
 
     /// The field's value now, and whether `expected` matches it: of stock line `line` (its
     /// count, its value, its car) if given, else of the stock and the current car.
-    func check(_ expected: Expected, currency: Currency, line: Int? = nil,
-               in session: Session) throws(CarFactoryError) -> (actual: String, matches: Bool) {
+    func check(
+        _ expected: Expected, currency: Currency, line: Int? = nil,
+        in session: Session
+    ) throws(CarFactoryError) -> (actual: String, matches: Bool) {
         var stockLine: StockLine?
         if let line { stockLine = try session.stock.line(line) }
         switch (self, expected) {
@@ -112,7 +114,8 @@ package enum ExpectField: String, CaseIterable, Sendable {
             minorUnits += half
             example += ".5"
         }
-        return .notAnAmount(text, currency: currency.code,
-                            shown: Money(minorUnits: minorUnits, currency: currency).description, plain: example)
+        return .notAnAmount(
+            text, currency: currency.code,
+            shown: Money(minorUnits: minorUnits, currency: currency).description, plain: example)
     }
 }

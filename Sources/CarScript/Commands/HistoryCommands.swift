@@ -10,44 +10,50 @@ enum HistoryCommands {
             name: "undo", aliases: [], group: .history,
             arguments: [.optional("N", .integer(.steps))],
             summary: "take back the last N changes (default 1)",
-            details: "A step is one command that changed the stock, the current line, the catalog (a definition or a rate) or a variable; a whole 'source' is one step. Commands that change nothing are not steps. 'redo' replays what was undone until the next change. Undoing more steps than there are is an error that changes nothing; inside a transaction, undo goes back no further than its 'begin'. The history is kept at the prompt (and, in a script, from its first 'begin'), up to about \(UndoHistory.memoryBound >> 20) MiB: the oldest steps are forgotten first.",
+            details:
+                "A step is one command that changed the stock, the current line, the catalog (a definition or a rate) or a variable; a whole 'source' is one step. Commands that change nothing are not steps. 'redo' replays what was undone until the next change. Undoing more steps than there are is an error that changes nothing; inside a transaction, undo goes back no further than its 'begin'. The history is kept at the prompt (and, in a script, from its first 'begin'), up to about \(UndoHistory.memoryBound >> 20) MiB: the oldest steps are forgotten first.",
             example: "begin; car compact 2; undo; commit",
             run: { session, call throws(ScriptError) in try session.undo(steps(call), at: call.range(0)) }),
         CommandSpec(
             name: "redo", aliases: [], group: .history,
             arguments: [.optional("N", .integer(.steps))],
             summary: "replay the last N steps undone (default 1)",
-            details: "Replays what 'undo' took back, most recently undone first, until a new change is made, which forgets them. Redoing more steps than were undone is an error that changes nothing.",
+            details:
+                "Replays what 'undo' took back, most recently undone first, until a new change is made, which forgets them. Redoing more steps than were undone is an error that changes nothing.",
             example: "begin; car compact 2; undo; redo; commit",
             run: { session, call throws(ScriptError) in try session.redo(steps(call), at: call.range(0)) }),
         CommandSpec(
             name: "begin", aliases: [], group: .history,
             arguments: [],
             summary: "open a transaction (inside one: a savepoint)",
-            details: "The changes after 'begin' are kept together: 'commit' keeps them (as one step for 'undo'), 'rollback' takes them all back. A 'begin' inside a transaction opens a savepoint, which 'commit' and 'rollback' close first. In a script, an error inside a transaction rolls every open one back (with --keep-going the script then goes on); at the prompt, a failed command changes nothing and the transaction stays open. At the end of input an open transaction is rolled back, with a warning.",
+            details:
+                "The changes after 'begin' are kept together: 'commit' keeps them (as one step for 'undo'), 'rollback' takes them all back. A 'begin' inside a transaction opens a savepoint, which 'commit' and 'rollback' close first. In a script, an error inside a transaction rolls every open one back (with --keep-going the script then goes on); at the prompt, a failed command changes nothing and the transaction stays open. At the end of input an open transaction is rolled back, with a warning.",
             example: "begin; car compact 2; rollback",
             run: { session, _ throws(ScriptError) in session.beginTransaction() }),
         CommandSpec(
             name: "commit", aliases: [], group: .history,
             arguments: [],
             summary: "keep the changes since the innermost 'begin'",
-            details: "Closes the innermost transaction or savepoint; its changes become one step, which 'undo' takes back whole. Without an open transaction it is an error.",
+            details:
+                "Closes the innermost transaction or savepoint; its changes become one step, which 'undo' takes back whole. Without an open transaction it is an error.",
             example: "begin; car compact 2; commit",
             run: { session, call throws(ScriptError) in try session.commitTransaction(at: call.range(0)) }),
         CommandSpec(
             name: "rollback", aliases: [], group: .history,
             arguments: [],
             summary: "take back every change since the innermost 'begin'",
-            details: "Puts the stock, the catalog and the variables back as they were at the innermost 'begin', and closes that transaction or savepoint. Without an open transaction it is an error.",
+            details:
+                "Puts the stock, the catalog and the variables back as they were at the innermost 'begin', and closes that transaction or savepoint. Without an open transaction it is an error.",
             example: "begin; rate GBP 0.5; rollback",
             run: { session, call throws(ScriptError) in try session.rollBackTransaction(at: call.range(0)) }),
         CommandSpec(
             name: "try", aliases: [], group: .history,
             arguments: [.required("COMMAND", .words)],
             summary: "show what COMMAND would change, and change nothing",
-            details: "Runs COMMAND (up to the next ';' or the end of the line) as a what-if: its results are shown, then the cars in stock and their total value in the base currency before, after and the change; then everything it changed is taken back, so the session is exactly as it was. 'try source FILE' tries a whole file. Files are not written inside 'try' ('save -' still prints). It is not a step for 'undo', and inside a transaction it is not part of it: the transaction, 'undo' and 'redo' are as they were. It cannot try undo, redo, begin, commit, rollback or another try: to try several changes together, use 'begin' ... 'rollback'. If COMMAND fails, that is the error of 'try', and nothing is changed.",
+            details:
+                "Runs COMMAND (up to the next ';' or the end of the line) as a what-if: its results are shown, then the cars in stock and their total value in the base currency before, after and the change; then everything it changed is taken back, so the session is exactly as it was. 'try source FILE' tries a whole file. Files are not written inside 'try' ('save -' still prints). It is not a step for 'undo', and inside a transaction it is not part of it: the transaction, 'undo' and 'redo' are as they were. It cannot try undo, redo, begin, commit, rollback or another try: to try several changes together, use 'begin' ... 'rollback'. If COMMAND fails, that is the error of 'try', and nothing is changed.",
             example: "car sports; try set drivetrain 4wd",
-            run: { session, call throws(ScriptError) in try session.whatIf(call) }),
+            run: { session, call throws(ScriptError) in try session.whatIf(call) })
     ]
 
     private static func steps(_ call: Invocation) -> Int {

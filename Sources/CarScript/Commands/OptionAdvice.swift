@@ -73,7 +73,9 @@ package enum OptionAdvice: Equatable {
         }
         let (names, unchecked) = allowed(family, for: car, catalog: catalog)
         let familyName = catalog.name(of: family)
-        var allowedText = names.isEmpty ? "no other \(familyName) option is allowed for this car"
+        var allowedText =
+            names.isEmpty
+            ? "no other \(familyName) option is allowed for this car"
             : "\(familyName) options allowed for this car: " + names.joined(separator: ", ")
         if unchecked > 0 { allowedText += " (\(unchecked) more options not checked)" }
         notes.append(Diagnostic.Note(allowedText))

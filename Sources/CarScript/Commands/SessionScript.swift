@@ -22,13 +22,14 @@ package enum SessionScript {
             for line in try variableLines(name, session.variables[name] ?? "") { add(line, to: &head) }
         }
         for definition in session.definitions {
-            let line = switch definition {
-            case .family(let family): try fitting(Self.definition(of: family), "family '\(family.name)'")
-            case .option(let option): try fitting(Self.definition(of: option), "option '\(option.name)'")
-            case .model(let model): try fitting(Self.definition(of: model), "model '\(model.name)'")
-            case .rule(let rule): try fitting(Self.definition(of: rule), "a rule on '\(rule.first.option)'")
-            case .currency(let currency): try fitting(Self.definition(of: currency), "currency \(currency.code)")
-            }
+            let line =
+                switch definition {
+                case .family(let family): try fitting(Self.definition(of: family), "family '\(family.name)'")
+                case .option(let option): try fitting(Self.definition(of: option), "option '\(option.name)'")
+                case .model(let model): try fitting(Self.definition(of: model), "model '\(model.name)'")
+                case .rule(let rule): try fitting(Self.definition(of: rule), "a rule on '\(rule.first.option)'")
+                case .currency(let currency): try fitting(Self.definition(of: currency), "currency \(currency.code)")
+                }
             add(line, to: &head)
         }
         // A rate is written if it changed since the session began, or since its currency was defined in it.
@@ -92,8 +93,10 @@ package enum SessionScript {
                 catalog.part(of: $0, on: car) !== catalog.defaultPart(of: $0, for: car.factory)
             }
             let pairs = changes.map { "\(word(catalog.name(of: $0))) \(word(catalog.part(of: $0, on: car).name))" }
-            let text = (Array("car \(word(car.factory.model)) ".utf8),
-                        changes.isEmpty ? [] : Array(("set " + pairs.joined(separator: " ")).utf8))
+            let text = (
+                Array("car \(word(car.factory.model)) ".utf8),
+                changes.isEmpty ? [] : Array(("set " + pairs.joined(separator: " ")).utf8)
+            )
             made[Int(id)] = text
             return text
         }
@@ -215,15 +218,19 @@ package enum SessionScript {
 
     /// `model roadster "Mazda MX-5" price 31000 floorplan short suspension race drivetrain rear`.
     static func definition(of model: ModelDefinition) -> String {
-        ["model", word(model.name), quoted(model.carType), "price", amount(model.basePrice),
-         "floorplan", word(model.floorplan), "suspension", word(model.suspension), "drivetrain", word(model.drivetrain)]
-            .joined(separator: " ") + model.others.map { " \(word($0.family)) \(word($0.option))" }.joined()
+        [
+            "model", word(model.name), quoted(model.carType), "price", amount(model.basePrice),
+            "floorplan", word(model.floorplan), "suspension", word(model.suspension), "drivetrain", word(model.drivetrain)
+        ]
+        .joined(separator: " ") + model.others.map { " \(word($0.family)) \(word($0.option))" }.joined()
     }
 
     /// `family paint "Paint" default white "White" price 0`.
     static func definition(of family: FamilyDefinition) -> String {
-        ["family", word(family.name), quoted(family.shownAs), "default", word(family.option), quoted(family.optionShownAs),
-         "price", amount(family.listPrice)].joined(separator: " ")
+        [
+            "family", word(family.name), quoted(family.shownAs), "default", word(family.option), quoted(family.optionShownAs),
+            "price", amount(family.listPrice)
+        ].joined(separator: " ")
     }
 
     /// `forbid suspension race with floorplan long`, `require drivetrain 4wd with floorplan long`.

@@ -7,7 +7,8 @@ enum ValueCommands {
             name: "total", aliases: [], group: .value,
             arguments: [.optional("CURRENCY", .currency)],
             summary: "count the cars in stock and their value (default: USD)",
-            details: "Prints 'N Cars in Stock. Total Value: AMOUNT'. The value is summed in the base currency and converted once, rounding half to even.",
+            details:
+                "Prints 'N Cars in Stock. Total Value: AMOUNT'. The value is summed in the base currency and converted once, rounding half to even.",
             example: "total GBP",
             run: { session, call throws(ScriptError) in
                 let count = session.stock.carCount
@@ -51,6 +52,6 @@ enum ValueCommands {
             run: { session, call throws(ScriptError) in
                 let code = call.currency(1)?.code ?? ""
                 try call.at(2) { () throws(CarFactoryError) in try session.changeCatalog(.rate(code: code, call.decimal(2))) }
-            }),
+            })
     ]
 }

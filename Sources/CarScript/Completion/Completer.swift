@@ -71,8 +71,10 @@ package struct Completion: Equatable, Sendable {
             let other = Array(name.unicodeScalars)
             var length = 0
             while length < common.count && length < other.count
-                    && (ignoringCase ? common[length].properties.lowercaseMapping == other[length].properties.lowercaseMapping
-                                     : common[length] == other[length]) {
+                && (ignoringCase
+                    ? common[length].properties.lowercaseMapping == other[length].properties.lowercaseMapping
+                    : common[length] == other[length])
+            {
                 length += 1
             }
             common.removeLast(common.count - length)
@@ -105,8 +107,10 @@ package struct Completer {
     package var host: (any EngineHost)?
 
     /// A completer over `commands` and `catalog`, completing file names in `workingDirectory` if `completesFiles`.
-    package init(commands: CommandTable, catalog: Catalog, variables: [String] = [], currentCar: Car? = nil,
-                 workingDirectory: String = ".", completesFiles: Bool = true) {
+    package init(
+        commands: CommandTable, catalog: Catalog, variables: [String] = [], currentCar: Car? = nil,
+        workingDirectory: String = ".", completesFiles: Bool = true
+    ) {
         self.commands = commands
         self.catalog = catalog
         self.variables = variables
@@ -151,8 +155,10 @@ package struct Completer {
             guard Self.endsInBlank(bytes) || bytes.last == UInt8(ascii: ";") else { return none }
             // The name typed so far, its escapes read as the lexer reads them once the quote closes.
             guard let partial = Self.quotedName(opened) else { return none }
-            return described(Completion(partial: partial, candidates: candidates(after: words, partial: partial),
-                                         typed: String(decoding: opened, as: UTF8.self)), after: words)
+            return described(
+                Completion(
+                    partial: partial, candidates: candidates(after: words, partial: partial),
+                    typed: String(decoding: opened, as: UTF8.self)), after: words)
         }
         var partial = ""
         var typed = ""
@@ -162,8 +168,9 @@ package struct Completer {
             // A word already quoted and closed is not completed further.
             if typed != partial && typed.utf8.last == UInt8(ascii: "\"") { return none }
         }
-        return described(Completion(partial: partial, candidates: candidates(after: words, partial: partial), typed: typed),
-                         after: words)
+        return described(
+            Completion(partial: partial, candidates: candidates(after: words, partial: partial), typed: typed),
+            after: words)
     }
 
     /// `completion` with what each candidate is: a command's summary, a model's car type and
@@ -202,9 +209,12 @@ package struct Completer {
                                 // What `fit` would cost: the cheapest repair's price change, marked.
                                 let catalogSpace = space ?? ConfigurationSpace(catalog)
                                 space = catalogSpace
-                                if let repair = ConfiguratorCommands.cheapestRepair(for: part, on: car, in: catalogSpace,
-                                                                                    catalog: catalog, stop: nil)?.first {
-                                    description = alias + "repair " + OptionAdvice.signed(repair.priceChange) + " " + advice.text(for: family)
+                                if let repair = ConfiguratorCommands.cheapestRepair(
+                                    for: part, on: car, in: catalogSpace,
+                                    catalog: catalog, stop: nil)?.first
+                                {
+                                    description =
+                                        alias + "repair " + OptionAdvice.signed(repair.priceChange) + " " + advice.text(for: family)
                                 }
                             }
                             if case .refused = advice { forbidden = true }
@@ -216,7 +226,8 @@ package struct Completer {
                 case .command:
                     description = commands.lookup(name)?.summary ?? ""
                 case .helpTopic:
-                    description = commands.lookup(name)?.summary
+                    description =
+                        commands.lookup(name)?.summary
                         ?? HelpPage.topics.first { $0.name == nameKey(name) }?.summary ?? ""
                 case .variable:
                     description = variableValues[name] ?? ""
@@ -240,7 +251,8 @@ package struct Completer {
         guard !Self.inComment(bytes) else { return nil }
         let lexer = Lexer()
         guard let outcome = try? bytes.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) }),
-              outcome == .complete else { return nil }
+            outcome == .complete
+        else { return nil }
         var tokens = lexer.tokens[...]
         if let separator = tokens.lastIndex(where: { $0.kind == .separator }) { tokens = tokens[(separator + 1)...] }
         // `try COMMAND`: once COMMAND is typed, the hint is its own.
@@ -253,7 +265,8 @@ package struct Completer {
         for word in words.dropFirst() {
             // An optional argument the word cannot be is left out (`expect drive 4WD` gives no CURRENCY).
             while argument < spec.arguments.count && spec.arguments[argument].optional
-                    && !spec.arguments[argument].kind.fits(word, after: words, catalog: catalog) {
+                && !spec.arguments[argument].kind.fits(word, after: words, catalog: catalog)
+            {
                 argument += 1
             }
             guard argument < spec.arguments.count else { return nil }
@@ -277,7 +290,7 @@ package struct Completer {
         let lexer = Lexer()
         let closed = opened + [UInt8(ascii: "\"")]
         guard let outcome = try? closed.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) }),
-              outcome == .complete, lexer.tokens.count == 1, lexer.references.isEmpty, let word = lexer.tokens.first
+            outcome == .complete, lexer.tokens.count == 1, lexer.references.isEmpty, let word = lexer.tokens.first
         else { return nil }
         return lexer.string(word)
     }
@@ -298,15 +311,20 @@ package struct Completer {
             outcome = before
         }
         guard outcome == .complete, !inComment(bytes),
-              let separator = lexer.tokens.last(where: { $0.kind == .separator }) else { return nil }
+            let separator = lexer.tokens.last(where: { $0.kind == .separator })
+        else { return nil }
         return separator.range.end
     }
 
     /// The variable reference the line ends in, as typed (`$mo`, `${mo`, `$`), if it ends in one.
     private static func openReference(_ bytes: [UInt8]) -> String? {
         var start = bytes.count
-        while start > 0, bytes[start - 1] == UInt8(ascii: "_") || (bytes[start - 1] | 0x20) >= UInt8(ascii: "a")
-                && (bytes[start - 1] | 0x20) <= UInt8(ascii: "z") || (bytes[start - 1] >= UInt8(ascii: "0") && bytes[start - 1] <= UInt8(ascii: "9")) {
+        while start > 0,
+            bytes[start - 1] == UInt8(ascii: "_")
+                || (bytes[start - 1] | 0x20) >= UInt8(ascii: "a")
+                    && (bytes[start - 1] | 0x20) <= UInt8(ascii: "z")
+                || (bytes[start - 1] >= UInt8(ascii: "0") && bytes[start - 1] <= UInt8(ascii: "9"))
+        {
             start -= 1
         }
         if start > 0 && bytes[start - 1] == UInt8(ascii: "{") { start -= 1 }
@@ -322,8 +340,9 @@ package struct Completer {
         let braced = typed.hasPrefix("${")
         let partial = String(typed.dropFirst(braced ? 2 : 1))
         let names = variables.filter { $0.hasPrefix(partial) }
-        var completion = Completion(partial: typed, candidates: names.map { braced ? "${\($0)}" : "$" + $0 }, typed: typed,
-                                    verbatim: true)
+        var completion = Completion(
+            partial: typed, candidates: names.map { braced ? "${\($0)}" : "$" + $0 }, typed: typed,
+            verbatim: true)
         completion.descriptions = names.map { variableValues[$0] ?? "" }
         completion.descriptionColumns = completion.descriptions.map { [$0] }
         completion.forbidden = names.map { _ in false }
@@ -374,8 +393,9 @@ package struct Completer {
             var names = kind.candidates(after: words, catalog: catalog, commands: commands, variables: variables)
             // The words after an `expect` field are compared with that field: offer what it can be.
             if kind.takesRemainingWords, let field = spec.arguments.firstIndex(where: { $0.kind.isExpectField }),
-               field + 1 < words.count,
-               let named = ExpectField(rawValue: nameKey(words[field + 1])) {
+                field + 1 < words.count,
+                let named = ExpectField(rawValue: nameKey(words[field + 1]))
+            {
                 names = values(of: named)
             }
             for name in matching(names, partial) where !result.contains(name) {
@@ -421,7 +441,8 @@ package struct Completer {
         for entry in entries {
             let name = String(decoding: entry.name, as: UTF8.self)
             guard name != ".", name != "..", name.utf8.starts(with: stem),
-                  stem.first == UInt8(ascii: ".") || name.utf8.first != UInt8(ascii: ".") else { continue }
+                stem.first == UInt8(ascii: ".") || name.utf8.first != UInt8(ascii: ".")
+            else { continue }
             names.append(directoryPart + name + (entry.isFolder ? "/" : ""))
         }
         return names.sorted()

@@ -70,9 +70,11 @@ public struct Diagnostic: Equatable, Sendable {
     public var fixIts: [FixIt]
 
     /// Makes a diagnostic.
-    package init(id: String, severity: Severity = .error, file: String, line: Int, column: Int, endColumn: Int? = nil,
-                message: String, source: SourceExcerpt? = nil, includedFrom: [String] = [], notes: [Note] = [],
-                fixIts: [FixIt] = []) {
+    package init(
+        id: String, severity: Severity = .error, file: String, line: Int, column: Int, endColumn: Int? = nil,
+        message: String, source: SourceExcerpt? = nil, includedFrom: [String] = [], notes: [Note] = [],
+        fixIts: [FixIt] = []
+    ) {
         self.id = id
         self.severity = severity
         self.file = file
@@ -175,15 +177,19 @@ struct SourceLines {
     /// line, or a window of a long one `width` columns wide (the sink's choice, see
     /// `ResultSink.sourceWindowWidth`). The work is proportional to the window and to the
     /// distance from the last error positioned, not to the length of the line.
-    mutating func diagnostic(message: String, range: SourceRange, includedFrom: [String] = [],
-                             width: Int = defaultWidth) -> Diagnostic {
+    mutating func diagnostic(
+        message: String, range: SourceRange, includedFrom: [String] = [],
+        width: Int = defaultWidth
+    ) -> Diagnostic {
         if let lent { return diagnostic(in: lent, message: message, range: range, includedFrom: includedFrom, width: width) }
         let bytes = buffer.bytes
         return diagnostic(in: bytes, message: message, range: range, includedFrom: includedFrom, width: width)
     }
 
-    private mutating func diagnostic(in bytes: UnsafeBufferPointer<UInt8>, message: String, range: SourceRange,
-                                     includedFrom: [String], width windowWidth: Int) -> Diagnostic {
+    private mutating func diagnostic(
+        in bytes: UnsafeBufferPointer<UInt8>, message: String, range: SourceRange,
+        includedFrom: [String], width windowWidth: Int
+    ) -> Diagnostic {
         let start = min(max(range.start, 0), bytes.count)
         let physical = physicalIndex(at: start)
         let lineStart = lineStarts[physical]
@@ -203,16 +209,20 @@ struct SourceLines {
         column += Self.characters(bytes, from..<markStart)
         columnCache = (markStart, column)
         let width = max(Self.characters(bytes, markStart..<markEnd), 1)
-        var diagnostic = Diagnostic(id: "error", file: file, line: firstLine + physical, column: column,
-                                    endColumn: column + width, message: message, includedFrom: includedFrom)
-        diagnostic.source = Self.excerpt(bytes, line: lineStart..<lineEnd, mark: markStart..<markEnd, column: column,
-                                         width: max(windowWidth, Self.narrowestWidth))
+        var diagnostic = Diagnostic(
+            id: "error", file: file, line: firstLine + physical, column: column,
+            endColumn: column + width, message: message, includedFrom: includedFrom)
+        diagnostic.source = Self.excerpt(
+            bytes, line: lineStart..<lineEnd, mark: markStart..<markEnd, column: column,
+            width: max(windowWidth, Self.narrowestWidth))
         return diagnostic
     }
 
     /// The whole line if it fits in `maximumWidth` columns; else a window around the mark that does, "..." included.
-    private static func excerpt(_ bytes: UnsafeBufferPointer<UInt8>, line: Range<Int>, mark: Range<Int>,
-                                column: Int, width maximumWidth: Int) -> SourceExcerpt {
+    private static func excerpt(
+        _ bytes: UnsafeBufferPointer<UInt8>, line: Range<Int>, mark: Range<Int>,
+        column: Int, width maximumWidth: Int
+    ) -> SourceExcerpt {
         // The marked text's share of the width, and the most shown before it (more near the
         // end of the line): 40 and 24 of 80 columns.
         let markWidth = maximumWidth / 2
@@ -236,8 +246,9 @@ struct SourceLines {
             start = suffix(bytes, line.lowerBound..<mark.lowerBound, width: before.width + budget - after.width).start
         }
         let shownBefore = characters(bytes, start..<mark.lowerBound)
-        return SourceExcerpt(text(start..<(cutMark ? marked.end : after.end)), startColumn: column - shownBefore,
-                             cutBefore: start > line.lowerBound, cutAfter: (cutMark ? marked.end : after.end) < line.upperBound)
+        return SourceExcerpt(
+            text(start..<(cutMark ? marked.end : after.end)), startColumn: column - shownBefore,
+            cutBefore: start > line.lowerBound, cutAfter: (cutMark ? marked.end : after.end) < line.upperBound)
     }
 
     /// The end of the longest start of `range` that fits in `width` columns, and its width.

@@ -86,11 +86,11 @@ package enum DisplayText {
         case 0x1B: return "\\e"
         case 0x00..<0x20, 0x7F:
             return "\\x" + hex(value, digits: 2)
-        case 0x80..<0xA0,                      // C1 controls
-             0x061C, 0x200E, 0x200F,           // bidi marks
-             0x202A...0x202E, 0x2066...0x2069, // bidi embeddings, overrides and isolates
-             0x200B...0x200D, 0xFEFF,          // zero-width characters
-             0x2028, 0x2029:                   // line and paragraph separators
+        case 0x80..<0xA0,  // C1 controls
+            0x061C, 0x200E, 0x200F,  // bidi marks
+            0x202A...0x202E, 0x2066...0x2069,  // bidi embeddings, overrides and isolates
+            0x200B...0x200D, 0xFEFF,  // zero-width characters
+            0x2028, 0x2029:  // line and paragraph separators
             return "\\u{" + hex(value, digits: 4) + "}"
         default:
             return nil

@@ -44,7 +44,8 @@ extension Session {
         do throws(SaveFailure) {
             try host.save(bytes, to: Array(path.utf8), stop: stop)
         } catch {
-            throw ScriptError(.io(error.message(saving: Array(path.utf8), streamAdvice: "use 'save -' to print the script")), at: call.range(1))
+            throw ScriptError(
+                .io(error.message(saving: Array(path.utf8), streamAdvice: "use 'save -' to print the script")), at: call.range(1))
         }
     }
 

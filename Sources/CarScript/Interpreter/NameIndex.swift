@@ -19,11 +19,11 @@ struct NameIndex: Sendable {
         @exclusivity(unchecked) var slotCount: Int
         /// log2 of `slotCount`: slots are taken from the top bits of the hash.
         @exclusivity(unchecked) var slotBits: Int
-        @exclusivity(unchecked) var slots: UnsafeMutablePointer<Int32>     // -1 empty, else an entry number
+        @exclusivity(unchecked) var slots: UnsafeMutablePointer<Int32>  // -1 empty, else an entry number
         @exclusivity(unchecked) var entries: UnsafeMutablePointer<Entry>
         @exclusivity(unchecked) var entryCount = 0
         var entryCapacity: Int
-        @exclusivity(unchecked) var keys: UnsafeMutablePointer<UInt8>       // folded names, back to back (for names over 16 bytes)
+        @exclusivity(unchecked) var keys: UnsafeMutablePointer<UInt8>  // folded names, back to back (for names over 16 bytes)
         var keyCount = 0
         var keyCapacity: Int
         /// Entries not in their first slot: small tables are rearranged until there are none.
@@ -65,8 +65,9 @@ struct NameIndex: Sendable {
 
         @inline(__always)
         var view: View {
-            View(slots: slots, entries: entries, keys: keys, seed: seed, shift: UInt64(64 - slotBits),
-                 mask: slotCount - 1, changes: changes, changesSeen: changes.pointee)
+            View(
+                slots: slots, entries: entries, keys: keys, seed: seed, shift: UInt64(64 - slotBits),
+                mask: slotCount - 1, changes: changes, changesSeen: changes.pointee)
         }
 
         func add(_ folded: [UInt8], key: Key, value: Int) {
@@ -378,8 +379,9 @@ struct NameIndex: Sendable {
         let copy = Table(slots: table.slotCount)
         for number in 0..<table.entryCount {
             let entry = table.entries[number]
-            copy.add(Array(UnsafeBufferPointer(start: table.keys + entry.start, count: entry.key.length)),
-                     key: entry.key, value: entry.value)
+            copy.add(
+                Array(UnsafeBufferPointer(start: table.keys + entry.start, count: entry.key.length)),
+                key: entry.key, value: entry.value)
         }
         return copy
     }

@@ -50,17 +50,21 @@ extension Engine {
         Self.completer(for: session, workingDirectory: workingDirectory, completesFiles: completesFiles, rehearsing: true)
     }
 
-    private static func completer(for session: Session, workingDirectory: String, completesFiles: Bool,
-                                  rehearsing: Bool) -> Completer {
-        var completer = Completer(commands: session.commands, catalog: session.catalog, variables: session.variableNames,
-                                  currentCar: try? session.stock.currentLine().car, workingDirectory: workingDirectory,
-                                  completesFiles: completesFiles)
+    private static func completer(
+        for session: Session, workingDirectory: String, completesFiles: Bool,
+        rehearsing: Bool
+    ) -> Completer {
+        var completer = Completer(
+            commands: session.commands, catalog: session.catalog, variables: session.variableNames,
+            currentCar: try? session.stock.currentLine().car, workingDirectory: workingDirectory,
+            completesFiles: completesFiles)
         completer.variableValues = session.variables
         completer.host = session.options.host
         if rehearsing {
             completer.rehearse = { earlier in
-                Self.completer(for: session.rehearsal(of: earlier), workingDirectory: workingDirectory,
-                          completesFiles: completesFiles, rehearsing: false)
+                Self.completer(
+                    for: session.rehearsal(of: earlier), workingDirectory: workingDirectory,
+                    completesFiles: completesFiles, rehearsing: false)
             }
         }
         return completer

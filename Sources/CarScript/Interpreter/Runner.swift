@@ -59,8 +59,9 @@ extension Session {
         if history == nil && (source.isInteractive || options.keepsUndoHistory) && !options.rehearsing && !options.checkOnly {
             startHistory()
         }
-        let frame = ScriptFrame(source: source, directory: path.map(directoryName) ?? ".",
-                                identity: path.flatMap { options.host?.identity(of: Array($0.utf8)) }, includedFrom: [], session: self)
+        let frame = ScriptFrame(
+            source: source, directory: path.map(directoryName) ?? ".",
+            identity: path.flatMap { options.host?.identity(of: Array($0.utf8)) }, includedFrom: [], session: self)
         run(frame)
         if frames.isEmpty { endOfInput(frame) }
     }
@@ -258,8 +259,9 @@ extension Session {
         let nameToken = lexer.tokens[words.lowerBound]
         guard let position = commands.position(of: lexer.word(nameToken)) else {
             let name = lexer.string(nameToken)
-            throw ScriptError(.unknownCommand(name, suggestion: closestName(to: name, in: commands.allNames)),
-                              at: nameToken.range)
+            throw ScriptError(
+                .unknownCommand(name, suggestion: closestName(to: name, in: commands.allNames)),
+                at: nameToken.range)
         }
         // The spec is taken from the table with a reference counted: borrowing it through
         // `Unmanaged` in a closure instead cost 11 more instructions per command and 12% more
@@ -279,8 +281,9 @@ extension Session {
         let count = try resolve(spec, words: words, lexer: lexer, index: catalogIndex, into: block)
         // The spec, the argument block, the lexer and the index all outlive the command, so
         // the invocation refers to them without counting references.
-        let invocation = Invocation(specRef: .passUnretained(spec), block: block, count: count,
-                                    lexerRef: .passUnretained(lexer), indexRef: .passUnretained(catalogIndex))
+        let invocation = Invocation(
+            specRef: .passUnretained(spec), block: block, count: count,
+            lexerRef: .passUnretained(lexer), indexRef: .passUnretained(catalogIndex))
         if let check = spec.check { try check(self, invocation) }
         if options.checkOnly && !spec.runsWhenChecking { return }
         if options.rehearsing && !Self.rehearses(spec) { return }

@@ -167,8 +167,9 @@ final class Session {
         guard let value = variables[reference.name] else {
             // The suggestion is written as the reference was, so a fix-it replaces it whole.
             let suggestion = closestName(to: reference.name, in: variableNames).map { reference.braced ? "${\($0)}" : "$" + $0 }
-            throw ScriptError(.unknownName("variable", reference.name, suggestion: suggestion, valid: variableNames),
-                              at: reference.range)
+            throw ScriptError(
+                .unknownName("variable", reference.name, suggestion: suggestion, valid: variableNames),
+                at: reference.range)
         }
         return value
     }

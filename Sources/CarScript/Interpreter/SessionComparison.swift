@@ -33,10 +33,11 @@ extension Session {
         options.host = self.options.host
         options.environment = self.options.environment
         options.stop = stop
-        options.fileAccess = switch self.options.fileAccess {
-        case .allowed: .readOnly(otherwiseRefusedBy: "while loading a session to compare")
-        case let other: other
-        }
+        options.fileAccess =
+            switch self.options.fileAccess {
+            case .allowed: .readOnly(otherwiseRefusedBy: "while loading a session to compare")
+            case let other: other
+            }
         let errors = FirstError()
         let loaded = Session(catalog: initialCatalog, sink: errors, options: options, commands: commands)
         loaded.run(source)
@@ -90,13 +91,19 @@ private final class FirstError: ResultSink {
 package enum SessionComparison {
     static func table(_ first: SessionContents, _ second: SessionContents) -> Table {
         var rows: [[Table.Cell]] = []
-        func row(_ change: String, _ what: String, _ name: String, _ before: String?, _ after: String?,
-                 _ difference: String? = nil) {
-            rows.append([.text(change), .text(what), .text(name), before.map { .text($0) } ?? .none,
-                         after.map { .text($0) } ?? .none, difference.map { .text($0) } ?? .none])
+        func row(
+            _ change: String, _ what: String, _ name: String, _ before: String?, _ after: String?,
+            _ difference: String? = nil
+        ) {
+            rows.append([
+                .text(change), .text(what), .text(name), before.map { .text($0) } ?? .none,
+                after.map { .text($0) } ?? .none, difference.map { .text($0) } ?? .none
+            ])
         }
-        func compare(_ what: String, _ a: [(key: String, name: String, text: String)],
-                     _ b: [(key: String, name: String, text: String)]) {
+        func compare(
+            _ what: String, _ a: [(key: String, name: String, text: String)],
+            _ b: [(key: String, name: String, text: String)]
+        ) {
             let second = Dictionary(b.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
             let first = Dictionary(a.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
             for item in a {
@@ -114,24 +121,30 @@ package enum SessionComparison {
         compare("rule", rules(first.catalog), rules(second.catalog))
         compare("currency", currencies(first.catalog), currencies(second.catalog))
         compare("rate", rates(first.catalog, shared: second.catalog), rates(second.catalog, shared: first.catalog))
-        compare("variable", first.variableNames.map { ($0, $0, first.variables[$0] ?? "") },
-                second.variableNames.map { ($0, $0, second.variables[$0] ?? "") })
+        compare(
+            "variable", first.variableNames.map { ($0, $0, first.variables[$0] ?? "") },
+            second.variableNames.map { ($0, $0, second.variables[$0] ?? "") })
         let catalogRows = rows.count
         compareLines(first.stock, first.catalog, second.stock, second.catalog) { change, number, before, after, difference in
             row(change, "line", number, before, after, difference)
         }
         let linesDiffer = rows.count > catalogRows
         if first.stock.currentNumber != second.stock.currentNumber {
-            row("changed", "current line", "", first.stock.currentNumber.map(String.init) ?? "none",
+            row(
+                "changed", "current line", "", first.stock.currentNumber.map(String.init) ?? "none",
                 second.stock.currentNumber.map(String.init) ?? "none")
         }
         if linesDiffer || first.stock.valueMinorUnits != second.stock.valueMinorUnits {
-            let a = first.stock, b = second.stock
-            row(a.valueMinorUnits == b.valueMinorUnits && a.carCount == b.carCount ? "same" : "changed", "total", "",
+            let a = first.stock
+            let b = second.stock
+            row(
+                a.valueMinorUnits == b.valueMinorUnits && a.carCount == b.carCount ? "same" : "changed", "total", "",
                 total(a), total(b), signed(b.valueMinorUnits &- a.valueMinorUnits))
         }
-        var table = Table([.init("change"), .init("what"), .init("name"), .init("first"), .init("second"),
-                           .init("difference", alignRight: true)])
+        var table = Table([
+            .init("change"), .init("what"), .init("name"), .init("first"), .init("second"),
+            .init("difference", alignRight: true)
+        ])
         for item in rows { table.append(item) }
         return table
     }
@@ -161,8 +174,10 @@ package enum SessionComparison {
     private static func options(_ catalog: Catalog) -> [(key: String, name: String, text: String)] {
         catalog.definitions.compactMap {
             guard case .option(let option) = $0 else { return nil }
-            return ("\(nameKey(option.familyName)) \(nameKey(option.name))", "\(option.familyName) \(option.name)",
-                    SessionScript.definition(of: option))
+            return (
+                "\(nameKey(option.familyName)) \(nameKey(option.name))", "\(option.familyName) \(option.name)",
+                SessionScript.definition(of: option)
+            )
         }
     }
 
@@ -190,8 +205,10 @@ package enum SessionComparison {
     /// Stock lines, matched as diff(1) matches lines (the fewest added and removed); in each
     /// run of lines removed and added, a line removed and one added of the same model (else
     /// at the same place in the run) are one line changed.
-    private static func compareLines(_ first: StockLedger, _ firstCatalog: Catalog, _ second: StockLedger, _ secondCatalog: Catalog,
-                                     _ report: (String, String, String?, String?, String?) -> Void) {
+    private static func compareLines(
+        _ first: StockLedger, _ firstCatalog: Catalog, _ second: StockLedger, _ secondCatalog: Catalog,
+        _ report: (String, String, String?, String?, String?) -> Void
+    ) {
         let a = lines(first, catalog: firstCatalog)
         let b = lines(second, catalog: secondCatalog)
         let difference = b.map(\.key).difference(from: a.map(\.key))
@@ -203,7 +220,8 @@ package enum SessionComparison {
             case .insert(let offset, _, _): inserted.insert(offset)
             }
         }
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < a.count || j < b.count {
             guard (i < a.count && removed.contains(i)) || (j < b.count && inserted.contains(j)) else {
                 i += 1
@@ -213,8 +231,14 @@ package enum SessionComparison {
             // One run: the lines removed here and the lines added here.
             var gone: [Int] = []
             var new: [Int] = []
-            while i < a.count && removed.contains(i) { gone.append(i); i += 1 }
-            while j < b.count && inserted.contains(j) { new.append(j); j += 1 }
+            while i < a.count && removed.contains(i) {
+                gone.append(i)
+                i += 1
+            }
+            while j < b.count && inserted.contains(j) {
+                new.append(j)
+                j += 1
+            }
             var partner = [Int?](repeating: nil, count: gone.count)
             var taken = Set<Int>()
             for (index, line) in gone.enumerated() {
@@ -256,12 +280,14 @@ package enum SessionComparison {
                 let car = Car(configuration: stock.configuration(id))
                 let families = catalog.families
                 let changes = families.filter { catalog.part(of: $0, on: car) !== catalog.defaultPart(of: $0, for: car.factory) }
-                known = (families.map { nameKey(catalog.name(of: $0)) + " " + nameKey(catalog.part(of: $0, on: car).name) }
-                            .joined(separator: "|") + "|" + nameKey(car.factory.model),
-                         SessionScript.word(car.factory.model),
-                         changes.map { "\(SessionScript.word(catalog.name(of: $0))) \(SessionScript.word(catalog.part(of: $0, on: car).name))" }
-                            .joined(separator: " "),
-                         car.priceMinorUnits)
+                known = (
+                    families.map { nameKey(catalog.name(of: $0)) + " " + nameKey(catalog.part(of: $0, on: car).name) }
+                        .joined(separator: "|") + "|" + nameKey(car.factory.model),
+                    SessionScript.word(car.factory.model),
+                    changes.map { "\(SessionScript.word(catalog.name(of: $0))) \(SessionScript.word(catalog.part(of: $0, on: car).name))" }
+                        .joined(separator: " "),
+                    car.priceMinorUnits
+                )
                 made[id] = known
             }
             let value = known.unit.multipliedReportingOverflow(by: count).partialValue

@@ -14,14 +14,16 @@ extension Session {
         // two readers would take lines from each other. (At the prompt, `source -` reads the
         // terminal until Ctrl-D, and the prompt waits.)
         if name == "-", frames.contains(where: { $0.source.readsStandardInput }) {
-            throw ScriptError(.io("standard input is already being read: it holds the script that runs 'source -'"),
-                              at: call.range(1))
+            throw ScriptError(
+                .io("standard input is already being read: it holds the script that runs 'source -'"),
+                at: call.range(1))
         }
         let path = name == "-" ? name : try filePath(name, for: call)
         let chain = frames.map(\.lines.file) + [path]
         guard frames.count < maximumSourceDepth else {
-            throw ScriptError(.io("'source' nested more than \(maximumSourceDepth) deep: " + chain.joined(separator: " -> ")),
-                              at: call.range(1))
+            throw ScriptError(
+                .io("'source' nested more than \(maximumSourceDepth) deep: " + chain.joined(separator: " -> ")),
+                at: call.range(1))
         }
         let identity = options.host?.identity(of: Array(path.utf8))
         if let identity, frames.contains(where: { $0.identity == identity }) {
@@ -30,8 +32,10 @@ extension Session {
         let file = name == "-" ? try openStandardInput(for: call) : try openFile(path, for: call)
         let line = parent.lines.lineNumber(at: call.range(0).start)
         let failuresBefore = failureCount
-        run(ScriptFrame(source: file, directory: directoryName(path), identity: identity,
-                        includedFrom: parent.includedFrom + ["\(parent.lines.file):\(line)"], session: self))
+        run(
+            ScriptFrame(
+                source: file, directory: directoryName(path), identity: identity,
+                includedFrom: parent.includedFrom + ["\(parent.lines.file):\(line)"], session: self))
         if failureCount > failuresBefore && !options.keepGoing {
             throw ScriptError(.reported, at: call.range(0))
         }

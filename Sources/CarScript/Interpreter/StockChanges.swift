@@ -26,8 +26,9 @@ extension Session {
         let known = configurations.transitions.outcome(key)
         if known.id >= 0 { return known.id }
         // A refusal kept already is not kept again.
-        return try learnChange(of: current, family: family, option: option,
-                               key: known.id == ConfigurationCache.Known.unknown.id ? key : nil)
+        return try learnChange(
+            of: current, family: family, option: option,
+            key: known.id == ConfigurationCache.Known.unknown.id ? key : nil)
     }
 
     // Each configuration and change is worked out once; kept out of line from the lookups

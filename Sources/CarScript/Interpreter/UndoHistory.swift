@@ -243,7 +243,8 @@ extension Session {
     func drainStock(extra: Int = 0) {
         let count = stock.journalCount
         guard let base = history?.journalBase, let mark = history?.journalMark, base + count > mark,
-              let ledgerMark = history?.ledgerBytesMark else { return }
+            let ledgerMark = history?.ledgerBytesMark
+        else { return }
         // Each entry is 48 bytes but for a ledger kept whole, which the ledger has counted:
         // the entries themselves are not read (copying one out retains what it holds).
         let ledgers = stock.journaledLedgerBytes
@@ -295,8 +296,11 @@ extension Session {
         guard let available = history?.undoableSteps else { throw Self.noHistory("undo", at: range) }
         guard count <= available else {
             let limit = history?.inTransaction == true ? " since 'begin'" : ""
-            throw ScriptError(.history(available == 0 ? "nothing to undo\(limit)"
-                                       : "only \(available) step\(available == 1 ? "" : "s") to undo\(limit)"), at: range)
+            throw ScriptError(
+                .history(
+                    available == 0
+                        ? "nothing to undo\(limit)"
+                        : "only \(available) step\(available == 1 ? "" : "s") to undo\(limit)"), at: range)
         }
         for _ in 0..<count {
             guard let step = history?.popStep() else { return }
@@ -312,8 +316,11 @@ extension Session {
     func redo(_ count: Int, at range: SourceRange) throws(ScriptError) {
         guard let available = history?.redoableSteps else { throw Self.noHistory("redo", at: range) }
         guard count <= available else {
-            throw ScriptError(.history(available == 0 ? "nothing to redo"
-                                       : "only \(available) step\(available == 1 ? "" : "s") to redo"), at: range)
+            throw ScriptError(
+                .history(
+                    available == 0
+                        ? "nothing to redo"
+                        : "only \(available) step\(available == 1 ? "" : "s") to redo"), at: range)
         }
         for _ in 0..<count {
             guard let step = history?.popUndone() else { return }
@@ -399,12 +406,15 @@ extension Session {
         guard let open = history?.savepoints.count, open > 0 else { return }
         rollBackEverything()
         let what = open == 1 ? "a transaction" : "\(open) nested transactions"
-        sink.receive(Diagnostic(id: "history", severity: .warning, file: frame.lines.file, line: max(frame.lineNumber, 1),
-                                column: 1, message: "end of input with \(what) open: rolled back"))
+        sink.receive(
+            Diagnostic(
+                id: "history", severity: .warning, file: frame.lines.file, line: max(frame.lineNumber, 1),
+                column: 1, message: "end of input with \(what) open: rolled back"))
     }
 
     private static func noHistory(_ command: String, at range: SourceRange) -> ScriptError {
-        ScriptError(.history("no undo history is kept in a script: '\(command)' works at the prompt, or after 'begin'"),
-                    at: range)
+        ScriptError(
+            .history("no undo history is kept in a script: '\(command)' works at the prompt, or after 'begin'"),
+            at: range)
     }
 }

@@ -18,9 +18,13 @@ extension Session {
         let lexer = call.lexerRef.takeUnretainedValue()
         let nameToken = lexer.tokens[tokens.lowerBound]
         if let position = commands.position(of: lexer.word(nameToken)),
-           case let spec = commands.specs[position], spec.group == .history {
-            throw ScriptError(.refused("'try' tries a change, and '\(spec.name)' changes the history itself: to try several changes together, use 'begin' ... 'rollback'"),
-                              at: nameToken.range)
+            case let spec = commands.specs[position], spec.group == .history
+        {
+            throw ScriptError(
+                .refused(
+                    "'try' tries a change, and '\(spec.name)' changes the history itself: to try several changes together, use 'begin' ... 'rollback'"
+                ),
+                at: nameToken.range)
         }
         let carsBefore = stock.carCount
         let valueBefore = stock.valueMinorUnits
@@ -51,14 +55,18 @@ extension Session {
 
     /// Before, after and the change, in cars and in value (the base currency).
     private static func whatIfTable(cars: (Int64, Int64), value: (Int64, Int64)) -> Table {
-        var table = Table([.init("", key: "stock"), .init("cars", alignRight: true),
-                           .init("total value", alignRight: true)])
+        var table = Table([
+            .init("", key: "stock"), .init("cars", alignRight: true),
+            .init("total value", alignRight: true)
+        ])
         table.append([.text("before"), .integer(cars.0), .money(.base(value.0))])
         table.append([.text("after"), .integer(cars.1), .money(.base(value.1))])
         let carChange = cars.1 - cars.0
         let valueChange = value.1 - value.0
-        table.append([.text("change"), .text((carChange < 0 ? "" : "+") + String(carChange)),
-                      .text((valueChange < 0 ? "" : "+") + Money.base(valueChange).description)])
+        table.append([
+            .text("change"), .text((carChange < 0 ? "" : "+") + String(carChange)),
+            .text((valueChange < 0 ? "" : "+") + Money.base(valueChange).description)
+        ])
         return table
     }
 }

@@ -10,7 +10,7 @@ public enum HelpPage: Sendable {
 
     /// The pages `help NAME` shows besides the commands', each with its one-line summary.
     package static let topics: [(name: String, summary: String, page: HelpPage)] = [
-        ("keys", "the keys that edit a line at the prompt", keys),
+        ("keys", "the keys that edit a line at the prompt", keys)
     ]
 
     /// The keys libedit's emacs bindings give carfab's prompt (as `bind` lists them), and Tab.
@@ -39,18 +39,20 @@ public enum HelpPage: Sendable {
             ("Ctrl-V", "insert the next key as it is"),
             ("Ctrl-L", "clear the screen"),
             ("Ctrl-C", "abandon the line (or stop what is running)"),
-            ("Ctrl-D", "leave carfab on an empty line; else delete the character under the cursor"),
+            ("Ctrl-D", "leave carfab on an empty line; else delete the character under the cursor")
         ],
-        closing: "Keys can be changed in ~/.editrc (or the file $EDITRC names), read at start, as editrc(5) describes: 'bind KEY FUNCTION' for every libedit program, 'carfab:bind KEY FUNCTION' for carfab alone, 'bind -v' for vi's keys. Completion is the function carfab-complete ('carfab:bind ^N carfab-complete')."
+        closing:
+            "Keys can be changed in ~/.editrc (or the file $EDITRC names), read at start, as editrc(5) describes: 'bind KEY FUNCTION' for every libedit program, 'carfab:bind KEY FUNCTION' for carfab alone, 'bind -v' for vi's keys. Completion is the function carfab-complete ('carfab:bind ^N carfab-complete')."
     )
 
     /// The page for `spec`, or the overview of `table`.
     static func page(for spec: CommandSpec?, in table: CommandTable) -> HelpPage {
         guard let spec else {
-            return .overview(CommandGroup.allCases.compactMap { group in
-                let specs = table.specs.filter { $0.group == group }
-                return specs.isEmpty ? nil : (group.rawValue, specs.map { ($0.usage, $0.summary) })
-            })
+            return .overview(
+                CommandGroup.allCases.compactMap { group in
+                    let specs = table.specs.filter { $0.group == group }
+                    return specs.isEmpty ? nil : (group.rawValue, specs.map { ($0.usage, $0.summary) })
+                })
         }
         return .command(usage: spec.usage, details: spec.details, aliases: spec.aliases, example: spec.example)
     }
@@ -89,7 +91,8 @@ public enum HelpPage: Sendable {
             let column = (entries.map(\.key.count).max() ?? 0) + 4
             for (key, meaning) in entries {
                 let meaningLines = Self.wrap(meaning, width: width - column)
-                lines.append(("  " + key + String(repeating: " ", count: column - key.count - 2) + (meaningLines.first ?? "")).trimmingBlanks)
+                lines.append(
+                    ("  " + key + String(repeating: " ", count: column - key.count - 2) + (meaningLines.first ?? "")).trimmingBlanks)
                 lines += meaningLines.dropFirst().map { String(repeating: " ", count: column) + $0 }
             }
             lines.append("")

@@ -25,13 +25,13 @@ package enum VariableSyntax {
 /// A word or a `;` separator, with where it stands in the line and where its text is.
 struct Token: Equatable, Sendable {
     /// A word or a command separator.
-enum Kind: Equatable, Sendable { case word, separator }
+    enum Kind: Equatable, Sendable { case word, separator }
     /// What the token is.
-var kind: Kind
+    var kind: Kind
     /// Where it stands in the line, quotes included.
-var range: SourceRange
+    var range: SourceRange
     /// Where its decoded text is in `Lexer.text`.
-var text: Range<Int>
+    var text: Range<Int>
 }
 
 /// A word's bytes that may be read `readable` bytes from their start, beyond their end:
@@ -47,7 +47,7 @@ struct PaddedBytes {
 final class Lexer {
     // Fields of the hot path skip run-time exclusivity checks (see ARCHITECTURE.md).
     /// How far a line got.
-enum Outcome: Equatable, Sendable {
+    enum Outcome: Equatable, Sendable {
         /// The line is whole.
         case complete
         /// The line ends inside a string opened at this byte: it needs the next line.
@@ -67,7 +67,7 @@ enum Outcome: Equatable, Sendable {
     private let plain: UnsafeMutablePointer<UInt8>
 
     /// A lexer with empty buffers.
-init() {
+    init() {
         capacity = 256
         textCapacity = 256
         tokenStorage = .allocate(capacity: capacity)
@@ -85,12 +85,12 @@ init() {
     }
 
     /// The tokens of the last line.
-var tokens: UnsafeBufferPointer<Token> { UnsafeBufferPointer(start: tokenStorage, count: tokenCount) }
+    var tokens: UnsafeBufferPointer<Token> { UnsafeBufferPointer(start: tokenStorage, count: tokenCount) }
     /// The decoded text of the last line's words.
-var text: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: textStorage, count: textCount) }
+    var text: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: textStorage, count: textCount) }
 
     /// The decoded bytes of `token`.
-func bytes(_ token: Token) -> UnsafeBufferPointer<UInt8> {
+    func bytes(_ token: Token) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: textStorage + token.text.lowerBound, count: token.text.count)
     }
 
@@ -108,7 +108,7 @@ func bytes(_ token: Token) -> UnsafeBufferPointer<UInt8> {
     }
 
     /// The decoded text of `token`.
-func string(_ token: Token) -> String {
+    func string(_ token: Token) -> String {
         String(decoding: bytes(token), as: UTF8.self)
     }
 
@@ -261,7 +261,7 @@ func string(_ token: Token) -> String {
     var pendingPosition: Int? { pending?.position }
 
     /// Tokenizes `line`; at the end of input a trailing `\` is dropped instead of continuing.
-func tokenize(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(ScriptError) -> Outcome {
+    func tokenize(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(ScriptError) -> Outcome {
         tokenCount = 0
         textCount = 0
         pending = nil
@@ -279,7 +279,7 @@ func tokenize(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Sc
     /// Goes on lexing after `tokenize` or `resume` asked for more: `line` is the logical line
     /// so far, the bytes already lexed first, unchanged, then a line break and the next
     /// physical line. Only the new bytes are lexed.
-func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(ScriptError) -> Outcome {
+    func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(ScriptError) -> Outcome {
         guard let state = pending else { return try tokenize(line, atEnd: atEnd) }
         pending = nil
         return try lex(line, from: state, atEnd: atEnd)
@@ -302,8 +302,10 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
         @inline(__always)
         mutating func endWord(at end: Int) {
             if wordStart >= 0 {
-                (tokens + tokenIndex).initialize(to: Token(kind: .word, range: SourceRange(wordStart, end),
-                                                            text: textStart..<textIndex))
+                (tokens + tokenIndex).initialize(
+                    to: Token(
+                        kind: .word, range: SourceRange(wordStart, end),
+                        text: textStart..<textIndex))
                 tokenIndex += 1
                 wordStart = -1
             }
@@ -324,8 +326,10 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
         }
 
         mutating func separator() {
-            (tokens + tokenIndex).initialize(to: Token(kind: .separator, range: SourceRange(i, i + 1),
-                                                        text: textIndex..<textIndex))
+            (tokens + tokenIndex).initialize(
+                to: Token(
+                    kind: .separator, range: SourceRange(i, i + 1),
+                    text: textIndex..<textIndex))
             tokenIndex += 1
         }
 
@@ -417,8 +421,9 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
         reserve(count)
         guard let input = line.baseAddress else { return .complete }
         let plain = self.plain
-        var c = Cursor(input: input, count: count, tokens: tokenStorage, text: textStorage, i: state.position,
-                       tokenIndex: tokenCount, textIndex: textCount, wordStart: state.wordStart, textStart: state.textStart)
+        var c = Cursor(
+            input: input, count: count, tokens: tokenStorage, text: textStorage, i: state.position,
+            tokenIndex: tokenCount, textIndex: textCount, wordStart: state.wordStart, textStart: state.textStart)
         do {
             let outcome = try scan(line, &c, from: state, atEnd: atEnd, plain: plain)
             tokenCount = c.tokenIndex
@@ -433,8 +438,10 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
     }
 
     @inline(__always)
-    private func scan(_ line: UnsafeBufferPointer<UInt8>, _ c: inout Cursor, from state: Pending, atEnd: Bool,
-                      plain: UnsafeMutablePointer<UInt8>) throws(ScriptError) -> Outcome {
+    private func scan(
+        _ line: UnsafeBufferPointer<UInt8>, _ c: inout Cursor, from state: Pending, atEnd: Bool,
+        plain: UnsafeMutablePointer<UInt8>
+    ) throws(ScriptError) -> Outcome {
         let input = c.input
         let count = c.count
         let text = c.text
@@ -538,7 +545,7 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
                 scan: while c.i < count {
                     switch input[c.i] {
                     case 0x20, 0x09, 0x0D, 0x0B, 0x0C, 0x0A, UInt8(ascii: ";"), UInt8(ascii: "#"),
-                         UInt8(ascii: "\\"), UInt8(ascii: "\""), UInt8(ascii: "$"):
+                        UInt8(ascii: "\\"), UInt8(ascii: "\""), UInt8(ascii: "$"):
                         break scan
                     case 0:
                         throw ScriptError(.nulByte, at: SourceRange(c.i, c.i + 1))
@@ -609,7 +616,8 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
             nameEnd = nameStart
             // The name runs to `}`; a blank, `;`, a quote or the line's end first means no `}`.
             while nameEnd < c.count, input[nameEnd] != UInt8(ascii: "}"), input[nameEnd] > 0x20,
-                  input[nameEnd] != UInt8(ascii: ";"), input[nameEnd] != UInt8(ascii: "\"") {
+                input[nameEnd] != UInt8(ascii: ";"), input[nameEnd] != UInt8(ascii: "\"")
+            {
                 nameEnd += 1
             }
             guard nameEnd < c.count && input[nameEnd] == UInt8(ascii: "}") else {
@@ -642,9 +650,11 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
             while nameEnd < c.count && Self.continuesName(input[nameEnd]) { nameEnd += 1 }
             end = nameEnd
         }
-        references.append(Reference(token: c.tokenIndex, textOffset: c.textIndex, range: SourceRange(start, end),
-                                     name: Self.decode(line, nameStart..<nameEnd), braced: input[start + 1] == UInt8(ascii: "{"),
-                                     environment: environment))
+        references.append(
+            Reference(
+                token: c.tokenIndex, textOffset: c.textIndex, range: SourceRange(start, end),
+                name: Self.decode(line, nameStart..<nameEnd), braced: input[start + 1] == UInt8(ascii: "{"),
+                environment: environment))
         c.i = end
     }
 
@@ -675,12 +685,20 @@ func resume(_ line: UnsafeBufferPointer<UInt8>, atEnd: Bool = false) throws(Scri
         var high: UInt8 = 0xBF
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
+        case 0xE0:
+            length = 3
+            low = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
+        case 0xF4:
+            length = 4
+            high = 0x8F
         default: throw ScriptError(.invalidUTF8(lead), at: SourceRange(i, i + 1))
         }
         guard i + length <= line.count else { throw ScriptError(.invalidUTF8(lead), at: SourceRange(i, i + 1)) }

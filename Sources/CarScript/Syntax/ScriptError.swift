@@ -3,12 +3,12 @@ import CarFactory
 /// A byte range in a logical line: where an error points.
 struct SourceRange: Equatable, Sendable {
     /// First byte.
-var start: Int
+    var start: Int
     /// One past the last byte.
-var end: Int
+    var end: Int
 
     /// The bytes `start..<end`.
-init(_ start: Int, _ end: Int) {
+    init(_ start: Int, _ end: Int) {
         self.start = start
         self.end = end
     }
@@ -17,7 +17,7 @@ init(_ start: Int, _ end: Int) {
 /// Everything the language can refuse, with where it happened; the renderer adds file, line and column.
 struct ScriptError: Error, Equatable, Sendable {
     /// What went wrong.
-enum Kind: Error, Equatable, Sendable {
+    enum Kind: Error, Equatable, Sendable {
         case nulByte
         case invalidUTF8(UInt8)
         case unknownEscape(String)
@@ -63,14 +63,14 @@ enum Kind: Error, Equatable, Sendable {
     }
 
     /// What went wrong.
-let kind: Kind
+    let kind: Kind
     /// The offending bytes of the logical line.
-let range: SourceRange
+    let range: SourceRange
     /// More about it: where a rule that refused a change comes from, what is allowed instead.
     var notes: [Diagnostic.Note] = []
 
     /// An error of `kind` at `range`.
-init(_ kind: Kind, at range: SourceRange) {
+    init(_ kind: Kind, at range: SourceRange) {
         self.kind = kind
         self.range = range
     }
@@ -126,7 +126,7 @@ init(_ kind: Kind, at range: SourceRange) {
     }
 
     /// The message, without position.
-var message: String {
+    var message: String {
         switch kind {
         case .nulByte: "NUL byte in input"
         case .invalidUTF8(let byte): "invalid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)))"

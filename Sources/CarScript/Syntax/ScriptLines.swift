@@ -69,8 +69,10 @@ package enum ScriptLines {
                 if commentEnd > hash && text[commentEnd - 1] == 0x0D { commentEnd -= 1 }
                 comment = hash..<commentEnd
             }
-            lines.append(ScriptLine(range: start..<end, physicalLines: physical, commands: commands, comment: comment,
-                                    unreadable: failed))
+            lines.append(
+                ScriptLine(
+                    range: start..<end, physicalLines: physical, commands: commands, comment: comment,
+                    unreadable: failed))
             start = end + 1
         }
         return lines

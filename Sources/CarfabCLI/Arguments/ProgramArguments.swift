@@ -40,7 +40,10 @@ public struct VariableSetting: Equatable, Sendable {
         }
         let name = Array(bytes[..<equals])
         guard name.withUnsafeBufferPointer({ VariableSyntax.isName($0) }) else {
-            throw UsageError(message: "'\(String(decoding: name, as: UTF8.self))' is not a variable name (letters, digits and '_', not starting with a digit)")
+            throw UsageError(
+                message:
+                    "'\(String(decoding: name, as: UTF8.self))' is not a variable name (letters, digits and '_', not starting with a digit)"
+            )
         }
         guard bytes.count - equals - 1 <= 1 << 20 else {
             throw UsageError(message: "the value of --var \(String(decoding: name, as: UTF8.self)) is longer than 1 MiB")
@@ -129,7 +132,8 @@ public struct ProgramArguments: Equatable, Sendable {
                 nameBytes = argument[..<equals]
                 inline = Array(argument[(equals + 1)...])
             } else if argument.count > 2 && argument[1] != dash,
-                      let short = ProgramOption.named(String(decoding: argument[..<2], as: UTF8.self)), short.value != nil {
+                let short = ProgramOption.named(String(decoding: argument[..<2], as: UTF8.self)), short.value != nil
+            {
                 // A short option's value may be joined to it: `-etotal`, `-j4`.
                 nameBytes = argument[..<2]
                 inline = Array(argument[2...])
@@ -190,7 +194,8 @@ public struct ProgramArguments: Equatable, Sendable {
             if format.isOnlyForTests { throw UsageError(message: "--format \(format) is for --test") }
         }
         if list && (format != .standard || junit != nil) {
-            throw UsageError(message: "--list prints the test files and runs none; it cannot be used with \(junit != nil ? "--junit" : "--format")")
+            throw UsageError(
+                message: "--list prints the test files and runs none; it cannot be used with \(junit != nil ? "--junit" : "--format")")
         }
         // The last --var of a name is the one that counts, as it replaces the others.
         var held: [String: Int] = [:]
@@ -233,7 +238,8 @@ extension ProgramOption {
         var help = self.help
         if !help.isEmpty { help[0] = modeNote + help[0] }
         let left = "  " + names.joined(separator: ", ") + (value.map { " " + $0.placeholder } ?? "")
-        var lines = left.count < column
+        var lines =
+            left.count < column
             ? [left + String(repeating: " ", count: column - left.count) + (help.first ?? "")]
             : [left, indent + (help.first ?? "")]
         lines += help.dropFirst().map { indent + $0 }

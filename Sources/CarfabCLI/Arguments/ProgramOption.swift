@@ -81,85 +81,114 @@ struct ProgramOption: Sendable {
 
     /// Every option, in the order `--help` lists them.
     static let all: [ProgramOption] = [
-        ProgramOption(long: nil, short: "-e", effect: .value(.text) { $0.inputs.append(.text($1)) }, repeatable: true,
-                      summary: "run TEXT as commands", help: ["run TEXT as commands (repeatable)"]),
-        ProgramOption(long: nil, short: "-i", effect: .flag { $0.interactive = true },
-                      summary: "then read commands at the prompt", help: ["then read commands at the prompt"]),
-        ProgramOption(long: "--catalog", short: nil, effect: .value(.file) { $0.catalogs.append($1) }, repeatable: true,
-                      summary: "load catalog definitions from FILE first",
-                      help: ["load catalog definitions from FILE first (repeatable)"]),
-        ProgramOption(long: "--format", short: nil,
-                      effect: .value(.format) { arguments, value throws(UsageError) in
-                          arguments.format = try OutputFormat(argument: value.description)
-                      },
-                      summary: OutputFormat.choices(default: false), help: [OutputFormat.choices(default: true)]),
-        ProgramOption(long: "--check", short: nil, effect: .flag { $0.checkOnly = true },
-                      summary: "parse and resolve names only; run nothing", help: ["parse and resolve names only; run nothing"]),
-        ProgramOption(long: "--keep-going", short: nil, effect: .flag { $0.keepGoing = true },
-                      summary: "go on after a failed command", help: ["go on after a failed command; still exit 1"]),
-        ProgramOption(long: "--safe", short: nil, effect: .flag { $0.safe = true },
-                      summary: "refuse commands that touch files", help: ["refuse commands that touch files"]),
-        ProgramOption(long: "--var", short: nil,
-                      effect: .value(.variable) { arguments, value throws(UsageError) in
-                          arguments.variables.append(try VariableSetting(argument: value))
-                      },
-                      repeatable: true,
-                      summary: "set variable NAME", help: ["set variable NAME ($NAME in commands; repeatable)"]),
-        ProgramOption(long: "--init", short: nil, effect: .value(.file) { $0.initFile = $1 },
-                      summary: "run FILE first",
-                      help: ["run FILE first, instead of the init file, in any", "mode (also for scripts and pipes)"]),
-        ProgramOption(long: "--no-init", short: nil, effect: .flag { $0.noInit = true },
-                      summary: "skip the init file",
-                      help: ["run no init file (the prompt runs", "$XDG_CONFIG_HOME/carfab/init.carfab first)"]),
-        ProgramOption(long: "--test", short: nil, effect: .flag { $0.test = true },
-                      summary: "run files and folders of tests",
-                      help: ["run each PATH (a file, or every *.carfab under a",
-                             "folder) as a test in a fresh session; exit 1 if any fails"]),
-        ProgramOption(long: nil, short: "-j",
-                      effect: .value(.jobs) { arguments, value throws(UsageError) in
-                          let text = value.description
-                          guard let count = Int(text), count >= 1, count <= 1024 else {
-                              throw UsageError(message: "-j needs a number of jobs from 1 to 1024, not '\(text)'")
-                          }
-                          arguments.jobs = count
-                      },
-                      mode: .test, summary: "test files at a time", help: ["run N test files at a time (default: cores)"]),
-        ProgramOption(long: "--junit", short: nil, effect: .value(.file) { $0.junit = $1 }, mode: .test,
-                      summary: "write a JUnit XML report", help: ["also write a JUnit XML report to FILE"]),
-        ProgramOption(long: "--timeout", short: nil,
-                      effect: .value(.seconds) { arguments, value throws(UsageError) in
-                          let text = value.description
-                          guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 1_000_000,
-                                text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) else {
-                              throw UsageError(message: "--timeout needs a number of seconds above 0 and at most 1000000, not '\(DisplayText.escaped(text))'")
-                          }
-                          arguments.timeout = seconds
-                      },
-                      mode: .test, summary: "seconds a test file may take",
-                      help: ["fail a test file still running after SECONDS"]),
-        ProgramOption(long: "--filter", short: nil, effect: .value(.pattern) { $0.filters.append($1) }, repeatable: true,
-                      mode: .test, summary: "run the test files matching a glob",
-                      help: ["run only the test files whose path matches",
-                             "PATTERN, a glob ('*' also matches '/'; repeatable)"]),
-        ProgramOption(long: "--list", short: nil, effect: .flag { $0.list = true }, mode: .test,
-                      summary: "list the test files, run none", help: ["print the test files that would run; run none"]),
-        ProgramOption(long: "--generate-completion-script", short: nil,
-                      effect: .value(.shell) { arguments, value throws(UsageError) in
-                          arguments.completionShell = try CompletionShell(argument: value.description)
-                      },
-                      summary: "print a completion script",
-                      help: ["print a completion script for \(listed(CompletionShell.allCases.map(\.rawValue), serialComma: false))"]),
-        ProgramOption(long: "--diff", short: nil, effect: .flag { $0.diff = true },
-                      summary: "compare two saved sessions by meaning",
-                      help: ["compare the sessions files A and B save, by meaning;",
-                             "exit 0 if the same, 1 if not, 2 on trouble"]),
-        ProgramOption(long: "--lsp", short: nil, effect: .flag { $0.languageServer = true },
-                      summary: "serve the Language Server Protocol",
-                      help: ["serve the Language Server Protocol on standard input", "and output (for editors; see README)"]),
-        ProgramOption(long: "--version", short: nil, effect: .flag { $0.showVersion = true },
-                      summary: "print the version", help: ["print the version and exit"]),
-        ProgramOption(long: "--help", short: "-h", effect: .flag { $0.showHelp = true },
-                      summary: "print the help", help: ["print this help and exit"]),
+        ProgramOption(
+            long: nil, short: "-e", effect: .value(.text) { $0.inputs.append(.text($1)) }, repeatable: true,
+            summary: "run TEXT as commands", help: ["run TEXT as commands (repeatable)"]),
+        ProgramOption(
+            long: nil, short: "-i", effect: .flag { $0.interactive = true },
+            summary: "then read commands at the prompt", help: ["then read commands at the prompt"]),
+        ProgramOption(
+            long: "--catalog", short: nil, effect: .value(.file) { $0.catalogs.append($1) }, repeatable: true,
+            summary: "load catalog definitions from FILE first",
+            help: ["load catalog definitions from FILE first (repeatable)"]),
+        ProgramOption(
+            long: "--format", short: nil,
+            effect: .value(.format) { arguments, value throws(UsageError) in
+                arguments.format = try OutputFormat(argument: value.description)
+            },
+            summary: OutputFormat.choices(default: false), help: [OutputFormat.choices(default: true)]),
+        ProgramOption(
+            long: "--check", short: nil, effect: .flag { $0.checkOnly = true },
+            summary: "parse and resolve names only; run nothing", help: ["parse and resolve names only; run nothing"]),
+        ProgramOption(
+            long: "--keep-going", short: nil, effect: .flag { $0.keepGoing = true },
+            summary: "go on after a failed command", help: ["go on after a failed command; still exit 1"]),
+        ProgramOption(
+            long: "--safe", short: nil, effect: .flag { $0.safe = true },
+            summary: "refuse commands that touch files", help: ["refuse commands that touch files"]),
+        ProgramOption(
+            long: "--var", short: nil,
+            effect: .value(.variable) { arguments, value throws(UsageError) in
+                arguments.variables.append(try VariableSetting(argument: value))
+            },
+            repeatable: true,
+            summary: "set variable NAME", help: ["set variable NAME ($NAME in commands; repeatable)"]),
+        ProgramOption(
+            long: "--init", short: nil, effect: .value(.file) { $0.initFile = $1 },
+            summary: "run FILE first",
+            help: ["run FILE first, instead of the init file, in any", "mode (also for scripts and pipes)"]),
+        ProgramOption(
+            long: "--no-init", short: nil, effect: .flag { $0.noInit = true },
+            summary: "skip the init file",
+            help: ["run no init file (the prompt runs", "$XDG_CONFIG_HOME/carfab/init.carfab first)"]),
+        ProgramOption(
+            long: "--test", short: nil, effect: .flag { $0.test = true },
+            summary: "run files and folders of tests",
+            help: [
+                "run each PATH (a file, or every *.carfab under a",
+                "folder) as a test in a fresh session; exit 1 if any fails"
+            ]),
+        ProgramOption(
+            long: nil, short: "-j",
+            effect: .value(.jobs) { arguments, value throws(UsageError) in
+                let text = value.description
+                guard let count = Int(text), count >= 1, count <= 1024 else {
+                    throw UsageError(message: "-j needs a number of jobs from 1 to 1024, not '\(text)'")
+                }
+                arguments.jobs = count
+            },
+            mode: .test, summary: "test files at a time", help: ["run N test files at a time (default: cores)"]),
+        ProgramOption(
+            long: "--junit", short: nil, effect: .value(.file) { $0.junit = $1 }, mode: .test,
+            summary: "write a JUnit XML report", help: ["also write a JUnit XML report to FILE"]),
+        ProgramOption(
+            long: "--timeout", short: nil,
+            effect: .value(.seconds) { arguments, value throws(UsageError) in
+                let text = value.description
+                guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 1_000_000,
+                    text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
+                else {
+                    throw UsageError(
+                        message: "--timeout needs a number of seconds above 0 and at most 1000000, not '\(DisplayText.escaped(text))'")
+                }
+                arguments.timeout = seconds
+            },
+            mode: .test, summary: "seconds a test file may take",
+            help: ["fail a test file still running after SECONDS"]),
+        ProgramOption(
+            long: "--filter", short: nil, effect: .value(.pattern) { $0.filters.append($1) }, repeatable: true,
+            mode: .test, summary: "run the test files matching a glob",
+            help: [
+                "run only the test files whose path matches",
+                "PATTERN, a glob ('*' also matches '/'; repeatable)"
+            ]),
+        ProgramOption(
+            long: "--list", short: nil, effect: .flag { $0.list = true }, mode: .test,
+            summary: "list the test files, run none", help: ["print the test files that would run; run none"]),
+        ProgramOption(
+            long: "--generate-completion-script", short: nil,
+            effect: .value(.shell) { arguments, value throws(UsageError) in
+                arguments.completionShell = try CompletionShell(argument: value.description)
+            },
+            summary: "print a completion script",
+            help: ["print a completion script for \(listed(CompletionShell.allCases.map(\.rawValue), serialComma: false))"]),
+        ProgramOption(
+            long: "--diff", short: nil, effect: .flag { $0.diff = true },
+            summary: "compare two saved sessions by meaning",
+            help: [
+                "compare the sessions files A and B save, by meaning;",
+                "exit 0 if the same, 1 if not, 2 on trouble"
+            ]),
+        ProgramOption(
+            long: "--lsp", short: nil, effect: .flag { $0.languageServer = true },
+            summary: "serve the Language Server Protocol",
+            help: ["serve the Language Server Protocol on standard input", "and output (for editors; see README)"]),
+        ProgramOption(
+            long: "--version", short: nil, effect: .flag { $0.showVersion = true },
+            summary: "print the version", help: ["print the version and exit"]),
+        ProgramOption(
+            long: "--help", short: "-h", effect: .flag { $0.showHelp = true },
+            summary: "print the help", help: ["print this help and exit"])
     ]
 }
 

@@ -7,7 +7,8 @@ public enum CompletionShell: String, CaseIterable, Sendable {
     /// The shell `--generate-completion-script` names.
     init(argument: String) throws(UsageError) {
         guard let shell = CompletionShell(rawValue: argument) else {
-            throw UsageError(message: "no completion script for '\(argument)' (use \(listed(Self.allCases.map(\.rawValue), serialComma: false)))")
+            throw UsageError(
+                message: "no completion script for '\(argument)' (use \(listed(Self.allCases.map(\.rawValue), serialComma: false)))")
         }
         self = shell
     }
@@ -39,13 +40,16 @@ enum CompletionScripts {
     private static func bashCase(_ kind: ProgramOption.Value) -> String? {
         let names = ProgramOption.all.filter { $0.value == kind }.flatMap(\.names)
         guard !names.isEmpty else { return nil }
-        let action = switch kind {
-        case .format: #"mapfile -t COMPREPLY < <(compgen -W "\#(OutputFormat.allCases.map(\.rawValue).joined(separator: " "))" -- "$cur")"#
-        case .shell: #"mapfile -t COMPREPLY < <(compgen -W "\#(CompletionShell.allCases.map(\.rawValue).joined(separator: " "))" -- "$cur")"#
-        case .file: #"compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur")"#
-        case .jobs: #"mapfile -t COMPREPLY < <(compgen -W "\#(jobCounts.joined(separator: " "))" -- "$cur")"#
-        case .text, .seconds, .pattern, .variable: "COMPREPLY=()"
-        }
+        let action =
+            switch kind {
+            case .format:
+                #"mapfile -t COMPREPLY < <(compgen -W "\#(OutputFormat.allCases.map(\.rawValue).joined(separator: " "))" -- "$cur")"#
+            case .shell:
+                #"mapfile -t COMPREPLY < <(compgen -W "\#(CompletionShell.allCases.map(\.rawValue).joined(separator: " "))" -- "$cur")"#
+            case .file: #"compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur")"#
+            case .jobs: #"mapfile -t COMPREPLY < <(compgen -W "\#(jobCounts.joined(separator: " "))" -- "$cur")"#
+            case .text, .seconds, .pattern, .variable: "COMPREPLY=()"
+            }
         return "        \(names.joined(separator: "|"))) \(action); return ;;"
     }
 
@@ -80,17 +84,18 @@ enum CompletionScripts {
         func specs(_ option: ProgramOption) -> [String] {
             let described = summary(of: option).replacing("'", with: "'\\''").replacing("[", with: "\\[").replacing("]", with: "\\]")
             let repeatable = option.repeatable ? "*" : ""
-            let action: String = switch option.value {
-            case .file: ":file:_files"
-            case .format: ":format:(\(OutputFormat.allCases.map(\.rawValue).joined(separator: " ")))"
-            case .shell: ":shell:(\(CompletionShell.allCases.map(\.rawValue).joined(separator: " ")))"
-            case .jobs: ":jobs:(\(jobCounts.joined(separator: " ")))"
-            case .variable: ":NAME=VALUE:"
-            case .text: ":text:"
-            case .seconds: ":seconds:"
-            case .pattern: ":pattern:"
-            case nil: ""
-            }
+            let action: String =
+                switch option.value {
+                case .file: ":file:_files"
+                case .format: ":format:(\(OutputFormat.allCases.map(\.rawValue).joined(separator: " ")))"
+                case .shell: ":shell:(\(CompletionShell.allCases.map(\.rawValue).joined(separator: " ")))"
+                case .jobs: ":jobs:(\(jobCounts.joined(separator: " ")))"
+                case .variable: ":NAME=VALUE:"
+                case .text: ":text:"
+                case .seconds: ":seconds:"
+                case .pattern: ":pattern:"
+                case nil: ""
+                }
             return option.names.map { "'\(repeatable)\($0)[\(described)]\(action)'" }
         }
         return """
@@ -112,22 +117,25 @@ enum CompletionScripts {
     }
 
     private static func fish() -> String {
-        var lines = ["# fish completion for carfab (made by carfab --generate-completion-script fish)",
-                     "complete -c carfab -k -F -a '(__fish_complete_suffix .carfab)'"]
+        var lines = [
+            "# fish completion for carfab (made by carfab --generate-completion-script fish)",
+            "complete -c carfab -k -F -a '(__fish_complete_suffix .carfab)'"
+        ]
         // Each value with its own description (fish reads `VALUE\tDESCRIPTION` in -a):
         // without one, fish shows the option's description against every value.
         func values(_ pairs: [(String, String)]) -> String {
             " -x -a '" + pairs.map { "\($0.0)\\t\"\($0.1)\"" }.joined(separator: " ") + "'"
         }
         for option in ProgramOption.all {
-            let action: String = switch option.value {
-            case .file: " -r -F"
-            case .format: values(OutputFormat.allCases.map { ($0.rawValue, $0.summary) })
-            case .shell: values(CompletionShell.allCases.map { ($0.rawValue, "completion script for \($0.rawValue)") })
-            case .jobs: values(jobCounts.map { ($0, $0 == "1" ? "one test file at a time" : "\($0) test files at a time") })
-            case .variable, .text, .seconds, .pattern: " -x"
-            case nil: ""
-            }
+            let action: String =
+                switch option.value {
+                case .file: " -r -F"
+                case .format: values(OutputFormat.allCases.map { ($0.rawValue, $0.summary) })
+                case .shell: values(CompletionShell.allCases.map { ($0.rawValue, "completion script for \($0.rawValue)") })
+                case .jobs: values(jobCounts.map { ($0, $0 == "1" ? "one test file at a time" : "\($0) test files at a time") })
+                case .variable, .text, .seconds, .pattern: " -x"
+                case nil: ""
+                }
             for name in option.names {
                 let flag = name.hasPrefix("--") ? "-l \(name.dropFirst(2))" : "-s \(name.dropFirst())"
                 lines.append("complete -c carfab \(flag)\(action) -d '\(summary(of: option).replacing("'", with: "\\'"))'")

@@ -1,8 +1,9 @@
+import CEditLine
+import CarScript
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CarScript
-import CEditLine
 
 // The POSIX side of the program: what it learns of the process it runs in (terminals,
 // colour, environment variables) and where the signal handlers ask it to stop.
@@ -41,13 +42,14 @@ public struct ProgramEnvironment {
         // (libedit falls back to a dumb terminal), dumb (Emacs' shell, some CI logs) or a
         // terminal without colours (vt100), which would show the codes as text.
         let colors = !noColor && isatty(1) + isatty(2) > 0 && cf_terminal_colors(getenv("TERM")) >= 8
-        return ProgramEnvironment(colorOnStandardError: isatty(2) == 1 && colors,
-                                  colorOnStandardOutput: isatty(1) == 1 && colors,
-                                  standardInputIsTerminal: isatty(0) == 1,
-                                  standardOutputIsTerminal: isatty(1) == 1,
-                                  standardErrorIsTerminal: isatty(2) == 1,
-                                  variable: { name in getenv(name).map { String(cString: $0) } },
-                                  stop: programStop)
+        return ProgramEnvironment(
+            colorOnStandardError: isatty(2) == 1 && colors,
+            colorOnStandardOutput: isatty(1) == 1 && colors,
+            standardInputIsTerminal: isatty(0) == 1,
+            standardOutputIsTerminal: isatty(1) == 1,
+            standardErrorIsTerminal: isatty(2) == 1,
+            variable: { name in getenv(name).map { String(cString: $0) } },
+            stop: programStop)
     }
 }
 

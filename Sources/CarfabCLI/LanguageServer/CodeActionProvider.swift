@@ -7,22 +7,27 @@ import CarScript
 /// names, from `ConfiguratorCommands.cheapestRepair`) as one `set` of every part it changes.
 enum CodeActionProvider {
     /// The `CodeAction`s for the lines of `range` in `analysis`'s document.
-    static func actions(in analysis: DocumentAnalysis, range: (start: TextPosition, end: TextPosition),
-                        catalog: Catalog) -> JSONValue {
+    static func actions(
+        in analysis: DocumentAnalysis, range: (start: TextPosition, end: TextPosition),
+        catalog: Catalog
+    ) -> JSONValue {
         let document = analysis.document
         let lines = range.start.line...max(range.start.line, range.end.line)
         var actions: [JSONValue] = []
         var files: [String: TextDocument] = [:]
-        for diagnostic in analysis.diagnostics(catalog: catalog) where diagnostic.file == analysis.name
-            && lines.contains(diagnostic.line - 1) {
+        for diagnostic in analysis.diagnostics(catalog: catalog)
+        where diagnostic.file == analysis.name
+            && lines.contains(diagnostic.line - 1)
+        {
             for fix in diagnostic.fixIts {
                 let start = document.position(line: diagnostic.line - 1, column: fix.column)
                 let end = document.position(line: diagnostic.line - 1, column: fix.endColumn)
                 let replaced = document.text(from: start, to: end)
-                actions.append(action(
-                    title: "Change '\(replaced)' to '\(fix.replacement)'", uri: document.uri,
-                    edit: .object(["range": .object(["start": start.json, "end": end.json]), "newText": .string(fix.replacement)]),
-                    diagnostic: analysis.lspDiagnostic(diagnostic, files: &files), preferred: diagnostic.fixIts.count == 1))
+                actions.append(
+                    action(
+                        title: "Change '\(replaced)' to '\(fix.replacement)'", uri: document.uri,
+                        edit: .object(["range": .object(["start": start.json, "end": end.json]), "newText": .string(fix.replacement)]),
+                        diagnostic: analysis.lspDiagnostic(diagnostic, files: &files), preferred: diagnostic.fixIts.count == 1))
             }
         }
         for line in ScriptLines.read(document.bytes) {
@@ -38,8 +43,10 @@ enum CodeActionProvider {
     }
 
     /// The configurator's repair for `set FAMILY OPTION` (`words`) if a rule refuses it where it stands.
-    private static func repair(of words: [LineWord], lineStart: Int, line: Int, analysis: DocumentAnalysis,
-                               catalog: Catalog) -> JSONValue? {
+    private static func repair(
+        of words: [LineWord], lineStart: Int, line: Int, analysis: DocumentAnalysis,
+        catalog: Catalog
+    ) -> JSONValue? {
         let document = analysis.document
         let collector = DiagnosticCollector(keeping: false)
         let engine = analysis.session(before: line, catalog: catalog, sink: collector)
@@ -50,18 +57,21 @@ enum CodeActionProvider {
         collector.keeping = true
         engine.evaluate(openLineSource(text: Array(document.bytes[start..<end]), name: analysis.name, path: analysis.path))
         guard collector.diagnostics.contains(where: { $0.id == "rule-violation" }),
-              let family = engine.catalog.family(named: words[1].text),
-              let part = try? engine.catalog.option(named: words[2].text, in: family),
-              let car = try? engine.stock.currentLine().car,
-              case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(for: part, on: car, catalog: engine.catalog,
-                                                                                   stop: StopRequest()) else { return nil }
+            let family = engine.catalog.family(named: words[1].text),
+            let part = try? engine.catalog.option(named: words[2].text, in: family),
+            let car = try? engine.stock.currentLine().car,
+            case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(
+                for: part, on: car, catalog: engine.catalog,
+                stop: StopRequest())
+        else { return nil }
         let familyName = engine.catalog.name(of: family)
         let pairs = [(familyName, part.name)] + repair.changes.map { ($0.family, $0.option) }
         let text = "set " + pairs.map { "\(SessionScript.word($0.0)) \(SessionScript.word($0.1))" }.joined(separator: " ")
         let changes = repair.changes.map { "\($0.family) \($0.option)" }.joined(separator: ", ")
         let range: JSONValue = .object(["start": document.position(of: start).json, "end": document.position(of: end).json])
-        return action(title: "Fit \(familyName) \(part.name): also set \(changes) (\(OptionAdvice.signed(repair.priceChange)))",
-                      uri: document.uri, edit: .object(["range": range, "newText": .string(text)]), diagnostic: nil, preferred: false)
+        return action(
+            title: "Fit \(familyName) \(part.name): also set \(changes) (\(OptionAdvice.signed(repair.priceChange)))",
+            uri: document.uri, edit: .object(["range": range, "newText": .string(text)]), diagnostic: nil, preferred: false)
     }
 
     private static func action(title: String, uri: String, edit: JSONValue, diagnostic: JSONValue?, preferred: Bool) -> JSONValue {

@@ -17,9 +17,10 @@ enum CompletionProvider {
         let cursor = document.offset(of: TextPosition(line: line, character: position.line == line ? position.character : Int.max))
         let prefix = Array(document.bytes[document.lineRange(line).lowerBound..<cursor])
         let engine = analysis.session(before: line, catalog: catalog)
-        var completer = Completer(commands: engine.commands, catalog: engine.catalog, variables: engine.variables.map(\.name),
-                                  currentCar: try? engine.stock.currentLine().car, workingDirectory: analysis.directory,
-                                  completesFiles: analysis.path != nil && !analysis.settings.safe)
+        var completer = Completer(
+            commands: engine.commands, catalog: engine.catalog, variables: engine.variables.map(\.name),
+            currentCar: try? engine.stock.currentLine().car, workingDirectory: analysis.directory,
+            completesFiles: analysis.path != nil && !analysis.settings.safe)
         completer.variableValues = Dictionary(engine.variables.map { ($0.name, $0.value) }) { _, last in last }
         completer.host = POSIXHost()
         let completion = completer.complete(String(decoding: prefix, as: UTF8.self))
@@ -31,30 +32,42 @@ enum CompletionProvider {
         for (index, candidate) in completion.candidates.enumerated() {
             let description = index < completion.descriptions.count ? completion.descriptions[index] : ""
             let forbidden = index < completion.forbidden.count && completion.forbidden[index]
-            var single = Completion(partial: completion.partial, candidates: [candidate], typed: completion.typed,
-                                    verbatim: completion.verbatim)
+            var single = Completion(
+                partial: completion.partial, candidates: [candidate], typed: completion.typed,
+                verbatim: completion.verbatim)
             single.descriptions = [description]
             var newText = single.replacement ?? candidate
             if newText.hasSuffix(" ") { newText.removeLast() }
             var members: [JSONMember] = [
                 JSONMember(key: "label", value: .string(candidate)),
-                JSONMember(key: "kind", value: .integer(candidate.hasSuffix("/") ? 19 : kind)),
+                JSONMember(key: "kind", value: .integer(candidate.hasSuffix("/") ? 19 : kind))
             ]
             if !description.isEmpty { members.append(JSONMember(key: "detail", value: .string(description))) }
-            if let documentation = documentation(of: candidate, kind: kind, forbidden: forbidden, description: description,
-                                                 commands: engine.commands) {
-                members.append(JSONMember(key: "documentation",
-                                          value: .object(["kind": .string("markdown"), "value": .string(documentation)])))
+            if let documentation = documentation(
+                of: candidate, kind: kind, forbidden: forbidden, description: description,
+                commands: engine.commands)
+            {
+                members.append(
+                    JSONMember(
+                        key: "documentation",
+                        value: .object(["kind": .string("markdown"), "value": .string(documentation)])))
             }
             // Options a rule forbids come after the allowed ones; otherwise the catalog's order.
             let order = String(index)
-            members.append(JSONMember(key: "sortText", value: .string((forbidden ? "1" : "0")
-                                                                       + String(repeating: "0", count: max(0, 6 - order.count)) + order)))
+            members.append(
+                JSONMember(
+                    key: "sortText",
+                    value: .string(
+                        (forbidden ? "1" : "0")
+                            + String(repeating: "0", count: max(0, 6 - order.count)) + order)))
             members.append(JSONMember(key: "filterText", value: .string(newText)))
-            members.append(JSONMember(key: "textEdit", value: .object([
-                "range": .object(["start": start.json, "end": end.json]),
-                "newText": .string(newText),
-            ])))
+            members.append(
+                JSONMember(
+                    key: "textEdit",
+                    value: .object([
+                        "range": .object(["start": start.json, "end": end.json]),
+                        "newText": .string(newText)
+                    ])))
             items.append(.object(members))
         }
         return .object(["isIncomplete": .bool(false), "items": .array(items)])
@@ -82,8 +95,10 @@ enum CompletionProvider {
     }
 
     /// More about a candidate than its one-line detail: a command's usage and details, why a rule forbids an option.
-    private static func documentation(of candidate: String, kind: Int, forbidden: Bool, description: String,
-                                      commands: CommandTable) -> String? {
+    private static func documentation(
+        of candidate: String, kind: Int, forbidden: Bool, description: String,
+        commands: CommandTable
+    ) -> String? {
         if kind == 3, let spec = commands.lookup(candidate) {
             return HoverProvider.commandText(spec)
         }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CarFactory
 import CarScript
 import CarfabPOSIX
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the engine makes of one open document: its diagnostics, exactly as
 /// `carfab --check --keep-going` reports them for the same text (the same engine options
@@ -59,7 +60,6 @@ struct DocumentAnalysis {
         return engine
     }
 
-
     /// `diagnostic` as an LSP `Diagnostic`: its range in UTF-16 code units of the document,
     /// its id as `code`, its notes as related information. A problem in a sourced file is
     /// shown on the `source` line that led to it, with its own place as related information.
@@ -75,19 +75,22 @@ struct DocumentAnalysis {
             let indent = text.unicodeScalars.prefix { $0 == " " || $0 == "\t" }.count
             range = .object([
                 "start": TextPosition(line: max(includingLine - 1, 0), character: indent).json,
-                "end": document.position(line: max(includingLine - 1, 0), column: Int.max).json,
+                "end": document.position(line: max(includingLine - 1, 0), column: Int.max).json
             ])
-            related.append(.object([
-                "location": .object(["uri": .string(uri(of: diagnostic.file)), "range": ownRange]),
-                "message": .string("\(diagnostic.severity.rawValue): \(diagnostic.message)"),
-            ]))
+            related.append(
+                .object([
+                    "location": .object(["uri": .string(uri(of: diagnostic.file)), "range": ownRange]),
+                    "message": .string("\(diagnostic.severity.rawValue): \(diagnostic.message)")
+                ]))
         }
         for note in diagnostic.notes {
             var location: JSONValue = .object(["uri": .string(uri(of: diagnostic.file)), "range": ownRange])
             if let place = note.place, let colon = place.lastIndex(of: ":"), let line = Int(place[place.index(after: colon)...]) {
                 let position = TextPosition(line: max(line - 1, 0), character: 0).json
-                location = .object(["uri": .string(uri(of: String(place[..<colon]))),
-                                    "range": .object(["start": position, "end": position])])
+                location = .object([
+                    "uri": .string(uri(of: String(place[..<colon]))),
+                    "range": .object(["start": position, "end": position])
+                ])
             }
             related.append(.object(["location": location, "message": .string(note.message)]))
         }
@@ -96,7 +99,7 @@ struct DocumentAnalysis {
             JSONMember(key: "severity", value: .integer(Self.severity(diagnostic.severity))),
             JSONMember(key: "code", value: .string(diagnostic.id)),
             JSONMember(key: "source", value: .string("carfab")),
-            JSONMember(key: "message", value: .string(diagnostic.message)),
+            JSONMember(key: "message", value: .string(diagnostic.message))
         ]
         if !related.isEmpty { members.append(JSONMember(key: "relatedInformation", value: .array(related))) }
         return .object(members)
@@ -119,7 +122,7 @@ struct DocumentAnalysis {
         }
         return .object([
             "start": document.position(line: diagnostic.line - 1, column: diagnostic.column).json,
-            "end": document.position(line: diagnostic.line - 1, column: diagnostic.endColumn).json,
+            "end": document.position(line: diagnostic.line - 1, column: diagnostic.endColumn).json
         ])
     }
 

@@ -12,10 +12,11 @@ enum DocumentSymbolProvider {
                 guard let spec = commands.lookup(words[0].text), words.count > 1 else { continue }
                 let whole = words[0].range.lowerBound..<words[words.count - 1].range.upperBound
                 let add = { (name: String, detail: String, kind: Int, word: LineWord) in
-                    symbols.append(.object([
-                        "name": .string(name), "detail": .string(detail), "kind": .integer(kind),
-                        "range": range(whole, in: document), "selectionRange": range(word.range, in: document),
-                    ]))
+                    symbols.append(
+                        .object([
+                            "name": .string(name), "detail": .string(detail), "kind": .integer(kind),
+                            "range": range(whole, in: document), "selectionRange": range(word.range, in: document)
+                        ]))
                 }
                 switch spec.name {
                 case "model": add(words[1].text, "model", 5, words[1])

@@ -24,7 +24,8 @@ enum HoverProvider {
             text = engine.commands.lookup(word.text).map(commandText)
             // On a line that configures a car, the price the script has reached after it.
             if let spec = engine.commands.lookup(word.text), spec.name == "car" || spec.name == "set",
-               let price = try? analysis.session(before: position.line + 1, catalog: catalog).stock.currentPriceMinorUnits() {
+                let price = try? analysis.session(before: position.line + 1, catalog: catalog).stock.currentPriceMinorUnits()
+            {
                 text = (text ?? "") + "\n\nThe current car's price after this line: \(Money.base(price))"
             }
         } else if let spec = engine.commands.lookup(words[0].text) {
@@ -47,8 +48,8 @@ enum HoverProvider {
             "contents": .object(["kind": .string("markdown"), "value": .string(text)]),
             "range": .object([
                 "start": document.position(of: lineRange.lowerBound + word.range.lowerBound).json,
-                "end": document.position(of: lineRange.lowerBound + word.range.upperBound).json,
-            ]),
+                "end": document.position(of: lineRange.lowerBound + word.range.upperBound).json
+            ])
         ])
     }
 
@@ -65,7 +66,8 @@ enum HoverProvider {
             scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
         }
         guard let first = name.unicodeScalars.first, isLetter(first),
-              name.unicodeScalars.allSatisfy({ isLetter($0) || ("0"..."9").contains($0) }) else { return nil }
+            name.unicodeScalars.allSatisfy({ isLetter($0) || ("0"..."9").contains($0) })
+        else { return nil }
         return String(name)
     }
 
@@ -78,12 +80,15 @@ enum HoverProvider {
     }
 
     /// `name` read as what `subject` says it is, described; nil if it is not one.
-    private static func describe(_ name: String, as subject: ArgumentSubject, catalog: Catalog,
-                                 commands: CommandTable, car: Car?) -> String? {
+    private static func describe(
+        _ name: String, as subject: ArgumentSubject, catalog: Catalog,
+        commands: CommandTable, car: Car?
+    ) -> String? {
         switch subject {
         case .model:
             guard let factory = try? catalog.registry.factory(named: name) else { return nil }
-            let defaults = catalog.families.map { "\(catalog.name(of: $0)) \(catalog.defaultPart(of: $0, for: factory).name)" }.joined(separator: ", ")
+            let defaults = catalog.families.map { "\(catalog.name(of: $0)) \(catalog.defaultPart(of: $0, for: factory).name)" }.joined(
+                separator: ", ")
             return "**\(factory.model)**: \(factory.carType)\n\nBase price: \(factory.basePrice)\n\nDefaults: \(defaults)"
         case .family:
             guard let family = catalog.family(named: name) else { return nil }
@@ -93,7 +98,8 @@ enum HoverProvider {
             return option(name, of: family, catalog: catalog, car: car)
         case .currency:
             guard let currency = try? catalog.currency(named: name) else { return nil }
-            return "**\(currency.code)**: symbol \(currency.symbol), \(currency.digits) minor digits, rate \(currency.rate) per \(Currency.base.code)"
+            return
+                "**\(currency.code)**: symbol \(currency.symbol), \(currency.digits) minor digits, rate \(currency.rate) per \(Currency.base.code)"
         case .command:
             return commands.lookup(name).map(commandText)
         case .helpTopic, .variable:

@@ -28,10 +28,11 @@ enum InlayHintProvider {
             if line.comment != nil, let last = line.commands.last?.last {
                 position = document.position(of: last.range.upperBound)
             }
-            hints.append(.object([
-                "position": position.json, "label": .string("\(Money.base(price))"), "kind": .integer(1),
-                "tooltip": .string("the current car's price after this line"), "paddingLeft": .bool(true),
-            ]))
+            hints.append(
+                .object([
+                    "position": position.json, "label": .string("\(Money.base(price))"), "kind": .integer(1),
+                    "tooltip": .string("the current car's price after this line"), "paddingLeft": .bool(true)
+                ]))
         }
         return .array(hints)
     }

@@ -46,9 +46,15 @@ struct JSONParser {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
         case UInt8(ascii: "["): return try array(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
         default: throw error("unexpected character in JSON text")
         }
@@ -83,7 +89,9 @@ struct JSONParser {
             skipBlanks()
             switch current {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"): position += 1; return .object(members)
+            case UInt8(ascii: "}"):
+                position += 1
+                return .object(members)
             default: throw error("expected ',' or '}' in an object")
             }
         }
@@ -104,7 +112,9 @@ struct JSONParser {
             skipBlanks()
             switch current {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"): position += 1; return .array(items)
+            case UInt8(ascii: "]"):
+                position += 1
+                return .array(items)
             default: throw error("expected ',' or ']' in an array")
             }
         }
@@ -184,7 +194,8 @@ struct JSONParser {
                 position += 2
                 let low = try hex4()
                 guard low >= 0xDC00 && low < 0xE000,
-                      let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) else {
+                    let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+                else {
                     throw error("a lone surrogate in a string")
                 }
                 return scalar
@@ -200,12 +211,13 @@ struct JSONParser {
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[position]
-            let digit: UInt32 = switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw error("'\\u' needs four hex digits")
-            }
+            let digit: UInt32 =
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+                default: throw error("'\\u' needs four hex digits")
+                }
             value = value << 4 | digit
             position += 1
         }

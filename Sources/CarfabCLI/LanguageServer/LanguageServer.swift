@@ -43,8 +43,10 @@ final class LanguageServer {
     /// The exit status, once the client has said `exit` (or gone).
     private var exitStatus: Int32?
 
-    init(input: any ByteInput, out: Output, err: Output, settings: AnalysisSettings,
-         catalog: Catalog = Engine.builtInCatalog) {
+    init(
+        input: any ByteInput, out: Output, err: Output, settings: AnalysisSettings,
+        catalog: Catalog = Engine.builtInCatalog
+    ) {
         reader = MessageReader(input: input)
         environment = settings
         self.out = out
@@ -80,12 +82,12 @@ final class LanguageServer {
         return exitStatus ?? 1
     }
 
-
     /// Marks queued requests that a queued `$/cancelRequest` names.
     private func noteCancellations() {
         for case .message(let body) in queue {
             guard let message = try? JSONParser.parse(body), message["method"]?.string == "$/cancelRequest",
-                  let id = message["params"]?["id"] else { continue }
+                let id = message["params"]?["id"]
+            else { continue }
             cancelled.insert(id.text)
         }
     }
@@ -176,8 +178,11 @@ final class LanguageServer {
             }
         case "textDocument/inlayHint":
             guard let (analysis, range) = locatedRange(params, id: id) else { return }
-            sendResult(id: id, InlayHintProvider.hints(in: analysis, lines: range.start.line...max(range.start.line, range.end.line),
-                                                        catalog: catalog))
+            sendResult(
+                id: id,
+                InlayHintProvider.hints(
+                    in: analysis, lines: range.start.line...max(range.start.line, range.end.line),
+                    catalog: catalog))
         case "textDocument/codeAction":
             guard let (analysis, range) = locatedRange(params, id: id) else { return }
             sendResult(id: id, CodeActionProvider.actions(in: analysis, range: range, catalog: catalog))
@@ -225,7 +230,8 @@ final class LanguageServer {
     /// The open document and range a request names; answers the request with an error if there is none.
     private func locatedRange(_ params: JSONValue, id: JSONValue) -> (DocumentAnalysis, (start: TextPosition, end: TextPosition))? {
         guard let uri = params["textDocument"]?["uri"]?.string, let start = TextPosition(json: params["range"]?["start"]),
-              let end = TextPosition(json: params["range"]?["end"]) else {
+            let end = TextPosition(json: params["range"]?["end"])
+        else {
             sendError(id: id, code: ErrorCode.invalidParams, message: "expected textDocument.uri and a range")
             return nil
         }
@@ -253,7 +259,8 @@ final class LanguageServer {
             publishUnlessChangesFollow(uri)
         case "textDocument/didChange":
             guard let uri = params["textDocument"]?["uri"]?.string, var document = documents[uri],
-                  let changes = params["contentChanges"]?.array else {
+                let changes = params["contentChanges"]?.array
+            else {
                 log("didChange of a document not open, or without contentChanges")
                 return
             }
@@ -274,8 +281,11 @@ final class LanguageServer {
             publishUnlessChangesFollow(uri)
         case "textDocument/didClose":
             guard let uri = params["textDocument"]?["uri"]?.string, documents.removeValue(forKey: uri) != nil else { return }
-            send(.object(["jsonrpc": .string("2.0"), "method": .string("textDocument/publishDiagnostics"),
-                          "params": .object(["uri": .string(uri), "diagnostics": .array([])])]))
+            send(
+                .object([
+                    "jsonrpc": .string("2.0"), "method": .string("textDocument/publishDiagnostics"),
+                    "params": .object(["uri": .string(uri), "diagnostics": .array([])])
+                ]))
         default:
             // initialized, $/cancelRequest (handled as read), $/setTrace and anything unknown.
             break
@@ -285,16 +295,22 @@ final class LanguageServer {
     /// Publishes `uri`'s diagnostics, unless a change to it is already waiting (then after that one).
     private func publishUnlessChangesFollow(_ uri: String) {
         if case .message(let body) = queue.first, let next = try? JSONParser.parse(body),
-           next["method"]?.string == "textDocument/didChange", next["params"]?["textDocument"]?["uri"]?.string == uri {
+            next["method"]?.string == "textDocument/didChange", next["params"]?["textDocument"]?["uri"]?.string == uri
+        {
             return
         }
         guard let document = documents[uri] else { return }
         let analysis = DocumentAnalysis(document, settings: environment)
         var files: [String: TextDocument] = [:]
         let diagnostics = analysis.diagnostics(catalog: catalog).map { analysis.lspDiagnostic($0, files: &files) }
-        send(.object(["jsonrpc": .string("2.0"), "method": .string("textDocument/publishDiagnostics"),
-                      "params": .object(["uri": .string(uri), "version": .integer(document.version),
-                                         "diagnostics": .array(diagnostics)])]))
+        send(
+            .object([
+                "jsonrpc": .string("2.0"), "method": .string("textDocument/publishDiagnostics"),
+                "params": .object([
+                    "uri": .string(uri), "version": .integer(document.version),
+                    "diagnostics": .array(diagnostics)
+                ])
+            ]))
     }
 
     /// What the server serves, and nothing else.
@@ -310,24 +326,28 @@ final class LanguageServer {
             "codeActionProvider": .object(["codeActionKinds": .array([.string("quickfix")])]),
             "documentSymbolProvider": .bool(true),
             "semanticTokensProvider": .object([
-                "legend": .object(["tokenTypes": .array(SemanticTokensProvider.tokenTypes.map(JSONValue.string)),
-                                   "tokenModifiers": .array(SemanticTokensProvider.tokenModifiers.map(JSONValue.string))]),
-                "full": .bool(true),
+                "legend": .object([
+                    "tokenTypes": .array(SemanticTokensProvider.tokenTypes.map(JSONValue.string)),
+                    "tokenModifiers": .array(SemanticTokensProvider.tokenModifiers.map(JSONValue.string))
+                ]),
+                "full": .bool(true)
             ]),
             "documentFormattingProvider": .bool(true),
-            "inlayHintProvider": .bool(true),
+            "inlayHintProvider": .bool(true)
         ]),
-        "serverInfo": .object(["name": .string("carfab"), "version": .string(Engine.version)]),
+        "serverInfo": .object(["name": .string("carfab"), "version": .string(Engine.version)])
     ])
-
 
     private func sendResult(id: JSONValue, _ result: JSONValue) {
         send(.object(["jsonrpc": .string("2.0"), "id": id, "result": result]))
     }
 
     private func sendError(id: JSONValue, code: Int, message: String) {
-        send(.object(["jsonrpc": .string("2.0"), "id": id,
-                      "error": .object(["code": .integer(code), "message": .string(message)])]))
+        send(
+            .object([
+                "jsonrpc": .string("2.0"), "id": id,
+                "error": .object(["code": .integer(code), "message": .string(message)])
+            ]))
     }
 
     private func send(_ message: JSONValue) {
@@ -339,8 +359,11 @@ final class LanguageServer {
 
     /// Tells the user something through the editor (`window/showMessage`, as information).
     private func showMessage(_ message: String) {
-        send(.object(["jsonrpc": .string("2.0"), "method": .string("window/showMessage"),
-                      "params": .object(["type": .integer(3), "message": .string(message)])]))
+        send(
+            .object([
+                "jsonrpc": .string("2.0"), "method": .string("window/showMessage"),
+                "params": .object(["type": .integer(3), "message": .string(message)])
+            ]))
     }
 
     private func log(_ message: String) {

@@ -17,8 +17,9 @@ package enum LanguageServerFuzzing {
         let prefix = Array("Content-Length: ".utf8)
         let end = Array("\r\n\r\n".utf8)
         while bytes.starts(with: prefix), let stop = bytes.firstRange(of: end),
-              let length = Int(String(decoding: bytes[(bytes.startIndex + prefix.count)..<stop.lowerBound], as: UTF8.self)),
-              length >= 0, bytes.endIndex - stop.upperBound >= length {
+            let length = Int(String(decoding: bytes[(bytes.startIndex + prefix.count)..<stop.lowerBound], as: UTF8.self)),
+            length >= 0, bytes.endIndex - stop.upperBound >= length
+        {
             bodies.append(Array(bytes[stop.upperBound..<(stop.upperBound + length)]))
             bytes = bytes[(stop.upperBound + length)...]
         }

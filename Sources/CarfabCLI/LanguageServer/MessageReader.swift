@@ -233,7 +233,8 @@ final class MessageReader {
             let trimmed = value.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
             if name == "content-length" {
                 guard !trimmed.isEmpty, trimmed.count <= 18, trimmed.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                      let number = Int(String(decoding: trimmed, as: UTF8.self)) else {
+                    let number = Int(String(decoding: trimmed, as: UTF8.self))
+                else {
                     return (nil, HeaderFailure("Content-Length is not a number of bytes"))
                 }
                 length = number

@@ -39,14 +39,21 @@ struct NavigationProvider {
                 return .result(.null, message: "'\(occurrence.written)' cannot be read as a file")
             }
             let start = TextPosition(line: 0, character: 0).json
-            return .result(.array([.object(["uri": .string(DocumentURI.uri(of: occurrence.key.name)),
-                                            "range": .object(["start": start, "end": start])])]))
+            return .result(
+                .array([
+                    .object([
+                        "uri": .string(DocumentURI.uri(of: occurrence.key.name)),
+                        "range": .object(["start": start, "end": start])
+                    ])
+                ]))
         }
         let definitions = index.occurrences(of: occurrence.key).filter(\.isDefinition)
         guard !definitions.isEmpty else {
             let key = occurrence.key
-            return .result(.null, message: key.kind == .variable || !isBuiltIn(key)
-                           ? notDefined(key) : "\(notDefined(key)): carfab's own catalog defines it, in no file (hover shows its entry)")
+            return .result(
+                .null,
+                message: key.kind == .variable || !isBuiltIn(key)
+                    ? notDefined(key) : "\(notDefined(key)): carfab's own catalog defines it, in no file (hover shows its entry)")
         }
         return .result(.array(definitions.map(index.location)))
     }
@@ -65,7 +72,9 @@ struct NavigationProvider {
             return .failure("there is no model, option, currency or variable here to rename")
         }
         let key = occurrence.key
-        if key.kind == .file { return .failure("a sourced file is not renamed by the editor: rename it on disk and change the 'source' line") }
+        if key.kind == .file {
+            return .failure("a sourced file is not renamed by the editor: rename it on disk and change the 'source' line")
+        }
         let all = index.occurrences(of: key)
         guard all.contains(where: \.isDefinition) else {
             return .failure("\(notDefined(key)), so it cannot be renamed: only names the script (or a file it sources) defines can be")
@@ -87,15 +96,18 @@ struct NavigationProvider {
         if key.kind == .variable {
             let valid = Array(newName.utf8).withUnsafeBufferPointer { VariableSyntax.isName($0) }
             guard valid else { return "'\(newName)' is not a variable name: a letter or '_', then letters, digits and '_'" }
-            if newName != old && index.occurrences.contains(where: { $0.key == SymbolKey(kind: .variable, name: newName) && $0.isDefinition }) {
+            if newName != old
+                && index.occurrences.contains(where: { $0.key == SymbolKey(kind: .variable, name: newName) && $0.isDefinition })
+            {
                 return "the variable $\(newName) is set already"
             }
             return nil
         }
         let lines = ScriptLines.read(Array(newName.utf8))
         guard lines.count == 1, lines[0].commands.count == 1, lines[0].commands[0].count == 1, lines[0].comment == nil,
-              lines[0].commands[0][0].text == newName, lines[0].commands[0][0].range == 0..<newName.utf8.count,
-              !newName.contains("$") else {
+            lines[0].commands[0][0].text == newName, lines[0].commands[0][0].range == 0..<newName.utf8.count,
+            !newName.contains("$")
+        else {
             return "'\(newName)' is not a name: one word, without blanks, quotes, ';', '#' or '$'"
         }
         guard newName.lowercased() != old.lowercased() else { return nil }
@@ -129,6 +141,7 @@ struct NavigationProvider {
     /// What `key` is, when the script does not define it.
     private func notDefined(_ key: SymbolKey) -> String {
         if key.kind == .variable { return "$\(key.name) is not set by this script" }
-        return isBuiltIn(key) ? "'\(key.name)' is a built-in \(key.noun)" : "'\(key.name)' is not a \(key.noun) the catalog or this script defines"
+        return isBuiltIn(key)
+            ? "'\(key.name)' is a built-in \(key.noun)" : "'\(key.name)' is not a \(key.noun) the catalog or this script defines"
     }
 }

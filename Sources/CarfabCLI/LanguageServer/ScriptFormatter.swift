@@ -35,12 +35,15 @@ enum ScriptFormatter {
 
     /// The `TextEdit`s that format `document`.
     static func textEdits(for document: TextDocument) -> JSONValue {
-        .array(edits(for: document.bytes).map { edit in
-            .object([
-                "range": .object(["start": document.position(of: edit.range.lowerBound).json,
-                                  "end": document.position(of: edit.range.upperBound).json]),
-                "newText": .string(edit.text),
-            ])
-        })
+        .array(
+            edits(for: document.bytes).map { edit in
+                .object([
+                    "range": .object([
+                        "start": document.position(of: edit.range.lowerBound).json,
+                        "end": document.position(of: edit.range.upperBound).json
+                    ]),
+                    "newText": .string(edit.text)
+                ])
+            })
     }
 }

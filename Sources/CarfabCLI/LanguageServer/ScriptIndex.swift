@@ -4,7 +4,9 @@ import CarScript
 /// What a name in a script stands for, as definition, references and rename match it.
 struct SymbolKey: Hashable, Sendable {
     enum Kind: Hashable, Sendable {
-        case model, option(PartFamily), currency, variable, file
+        case model
+        case option(PartFamily)
+        case currency, variable, file
     }
 
     var kind: Kind
@@ -58,8 +60,10 @@ struct ScriptIndex {
         index(analysis.document, path: analysis.path, catalog: catalog, commands: commands, depth: 0, analysis: analysis)
     }
 
-    private mutating func index(_ document: TextDocument, path: String?, catalog: Catalog, commands: CommandTable,
-                                depth: Int, analysis: DocumentAnalysis) {
+    private mutating func index(
+        _ document: TextDocument, path: String?, catalog: Catalog, commands: CommandTable,
+        depth: Int, analysis: DocumentAnalysis
+    ) {
         files[document.uri] = document
         let directory = path.map(Self.directory(of:)) ?? analysis.directory
         for line in ScriptLines.read(document.bytes) {
@@ -80,7 +84,9 @@ struct ScriptIndex {
                     case .option(let family, let defines, let canonical):
                         guard let family else { break }
                         var name = word.text
-                        if let canonical { name = canonical } else if !defines, let part = try? catalog.option(named: word.text, in: family) {
+                        if let canonical {
+                            name = canonical
+                        } else if !defines, let part = try? catalog.option(named: word.text, in: family) {
                             name = part.name
                         }
                         add(.init(kind: .option(family), name: name.lowercased()), document.uri, range, definition: defines, word.text)
@@ -92,9 +98,11 @@ struct ScriptIndex {
                         let full = word.text.hasPrefix("/") ? word.text : (directory == "/" ? "" : directory) + "/" + word.text
                         add(.init(kind: .file, name: full), document.uri, range, definition: false, word.text)
                         guard depth < Self.sourceDepth, !analysis.settings.safe, files[DocumentURI.uri(of: full)] == nil,
-                              let bytes = DocumentAnalysis.read(full) else { break }
-                        let sourced = TextDocument(uri: DocumentURI.uri(of: full), version: 0,
-                                                   text: String(decoding: bytes, as: UTF8.self))
+                            let bytes = DocumentAnalysis.read(full)
+                        else { break }
+                        let sourced = TextDocument(
+                            uri: DocumentURI.uri(of: full), version: 0,
+                            text: String(decoding: bytes, as: UTF8.self))
                         self.index(sourced, path: full, catalog: catalog, commands: commands, depth: depth + 1, analysis: analysis)
                     case .family, .keyword, .other:
                         break
@@ -127,8 +135,10 @@ struct ScriptIndex {
     /// An LSP `Range` of `occurrence` in its file.
     func range(_ occurrence: SymbolOccurrence) -> JSONValue {
         guard let file = files[occurrence.uri] else { return .null }
-        return .object(["start": file.position(of: occurrence.range.lowerBound).json,
-                        "end": file.position(of: occurrence.range.upperBound).json])
+        return .object([
+            "start": file.position(of: occurrence.range.lowerBound).json,
+            "end": file.position(of: occurrence.range.upperBound).json
+        ])
     }
 
     /// What a word of a command stands for.
@@ -209,8 +219,9 @@ struct ScriptIndex {
                 index += 2
             } else if command == "option", word == "alias", index + 1 < words.count {
                 roles[index] = .keyword
-                roles[index + 1] = .option(catalog.family(named: words[1].text), defines: true,
-                                           canonical: words.count > 2 ? words[2].text : nil)
+                roles[index + 1] = .option(
+                    catalog.family(named: words[1].text), defines: true,
+                    canonical: words.count > 2 ? words[2].text : nil)
                 index += 2
             } else if command == "option", word == "seats" || word == "engine" {
                 roles[index] = .keyword

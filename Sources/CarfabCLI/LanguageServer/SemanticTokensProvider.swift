@@ -62,8 +62,10 @@ enum SemanticTokensProvider {
             guard start.line == end.line, end.character > start.character else { continue }
             let deltaLine = start.line - previous.line
             let deltaStart = deltaLine == 0 ? start.character - previous.character : start.character
-            data += [.integer(deltaLine), .integer(deltaStart), .integer(end.character - start.character),
-                     .integer(token.type.rawValue), .integer(token.declaration ? 1 : 0)]
+            data += [
+                .integer(deltaLine), .integer(deltaStart), .integer(end.character - start.character),
+                .integer(token.type.rawValue), .integer(token.declaration ? 1 : 0)
+            ]
             previous = start
         }
         return .object(["data": .array(data)])

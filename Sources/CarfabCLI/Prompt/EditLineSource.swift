@@ -1,11 +1,12 @@
+import CEditLine
+import CarScript
+import CarfabPOSIX
+
 // The line source for a person at a terminal: libedit's line editing, history and tab
 // completion. Pipes and files never reach this file (see `openLineSource`).
 #if canImport(Glibc)
 import Glibc
 #endif
-import CEditLine
-import CarScript
-import CarfabPOSIX
 
 /// History kept by libedit for recall: bounded, consecutive duplicates collapsed; `HistoryService` fills it and keeps the file.
 final class HistoryStore {
@@ -37,12 +38,15 @@ final class EditLineSource: LineSource {
 
     /// The prompt, if standard input is a terminal and libedit loads; else nil (the caller
     /// reads standard input as a stream).
-    static func open(history: HistoryService?, color: Bool, terminal: Int32, stop: StopRequest,
-                     completer: @escaping () -> Completer, beforePrompt: @escaping () -> Void) -> EditLineSource? {
+    static func open(
+        history: HistoryService?, color: Bool, terminal: Int32, stop: StopRequest,
+        completer: @escaping () -> Completer, beforePrompt: @escaping () -> Void
+    ) -> EditLineSource? {
         guard isatty(0) == 1 else { return nil }
         useUTF8Locale()
-        return EditLineSource(history: history, color: color, terminal: terminal, stop: stop,
-                              completer: completer, beforePrompt: beforePrompt)
+        return EditLineSource(
+            history: history, color: color, terminal: terminal, stop: stop,
+            completer: completer, beforePrompt: beforePrompt)
     }
 
     /// Where Ctrl-C and the stop signals are noted.
@@ -72,8 +76,10 @@ final class EditLineSource: LineSource {
     /// turned out not to be UTF-8, each read again on its own.
     fileprivate var unread: [UInt8] = []
 
-    private init?(history: HistoryService?, color: Bool, terminal: Int32, stop: StopRequest,
-                  completer: @escaping () -> Completer, beforePrompt: @escaping () -> Void) {
+    private init?(
+        history: HistoryService?, color: Bool, terminal: Int32, stop: StopRequest,
+        completer: @escaping () -> Completer, beforePrompt: @escaping () -> Void
+    ) {
         guard let editor = cf_el_init("carfab", terminal) else { return nil }
         self.editor = editor
         self.terminal = terminal
@@ -90,24 +96,31 @@ final class EditLineSource: LineSource {
         // Signals stay ours: libedit's own handling re-sends them to the whole process group.
         cf_el_set_signal(editor, 0)
         cf_el_set_clientdata(editor, Unmanaged.passUnretained(self).toOpaque())
-        cf_el_set_prompt_esc(editor, { editor in
-            guard let editor, let data = cf_el_get_clientdata(editor) else { return nil }
-            let source = Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue()
-            return source.continuing ? source.prompts.continuation : source.prompts.primary
-        }, 1)
+        cf_el_set_prompt_esc(
+            editor,
+            { editor in
+                guard let editor, let data = cf_el_get_clientdata(editor) else { return nil }
+                let source = Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue()
+                return source.continuing ? source.prompts.continuation : source.prompts.primary
+            }, 1)
         if let store = history?.store { cf_el_set_hist(editor, store.history) }
-        cf_el_set_getcfn(editor, { editor, character in
-            guard let editor, let character, let data = cf_el_get_clientdata(editor) else { return -1 }
-            let source = Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue()
-            return readCharacter(from: source.input >= 0 ? source.input : 0, into: character, unread: &source.unread,
-                                 stop: source.stop, resumed: { cf_el_resume(editor) },
-                                 waiting: { source.drawHint() }, woken: { source.eraseHint() })
-        })
+        cf_el_set_getcfn(
+            editor,
+            { editor, character in
+                guard let editor, let character, let data = cf_el_get_clientdata(editor) else { return -1 }
+                let source = Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue()
+                return readCharacter(
+                    from: source.input >= 0 ? source.input : 0, into: character, unread: &source.unread,
+                    stop: source.stop, resumed: { cf_el_resume(editor) },
+                    waiting: { source.drawHint() }, woken: { source.eraseHint() })
+            })
         cf_watch_resume()
-        cf_el_addfn(editor, "carfab-complete", "complete the word before the cursor", { editor, _ in
-            guard let editor, let data = cf_el_get_clientdata(editor) else { return UInt8(CC_ERROR) }
-            return Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue().complete()
-        })
+        cf_el_addfn(
+            editor, "carfab-complete", "complete the word before the cursor",
+            { editor, _ in
+                guard let editor, let data = cf_el_get_clientdata(editor) else { return UInt8(CC_ERROR) }
+                return Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue().complete()
+            })
         cf_el_bind(editor, "^I", "carfab-complete")
         // The user's ~/.editrc, as every libedit program reads it.
         cf_el_source(editor)
@@ -150,7 +163,8 @@ final class EditLineSource: LineSource {
     /// The line being edited, as bytes: up to the cursor, or all of it.
     private func lineBytes(toCursor: Bool) -> [UInt8]? {
         guard let info = cf_el_wline(editor), let buffer = info.pointee.buffer,
-              let end = toCursor ? info.pointee.cursor : info.pointee.lastchar else { return nil }
+            let end = toCursor ? info.pointee.cursor : info.pointee.lastchar
+        else { return nil }
         return TerminalBytes.bytes(of: UnsafeBufferPointer(start: buffer, count: buffer.distance(to: end)))
     }
 
@@ -181,9 +195,11 @@ final class EditLineSource: LineSource {
         }
         guard completion.needsList else { return UInt8(CC_REFRESH_BEEP) }
         let width = Int(cf_terminal_columns(terminal))
-        writeToTerminal("\n" + (completion.descriptions.contains { !$0.isEmpty }
-            ? Self.rows(completion.candidates, completion.descriptionColumns, width: width)
-            : Self.columns(completion.candidates, width: width)))
+        writeToTerminal(
+            "\n"
+                + (completion.descriptions.contains { !$0.isEmpty }
+                    ? Self.rows(completion.candidates, completion.descriptionColumns, width: width)
+                    : Self.columns(completion.candidates, width: width)))
         return UInt8(CC_REDISPLAY)
     }
 
@@ -193,10 +209,12 @@ final class EditLineSource: LineSource {
     /// screen is never disturbed; the cursor goes back where libedit left it.
     fileprivate func drawHint() {
         guard hints, hintShown == 0, let info = cf_el_wline(editor), info.pointee.cursor == info.pointee.lastchar,
-              let typed = lineBytes(toCursor: false) else { return }
+            let typed = lineBytes(toCursor: false)
+        else { return }
         guard typed.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }),
-              let hint = completer().hint(for: String(decoding: typed, as: UTF8.self)),
-              hint.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return }
+            let hint = completer().hint(for: String(decoding: typed, as: UTF8.self)),
+            hint.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+        else { return }
         // The prompts are 8 columns wide; the hint must end before the last column.
         let columns = Int(cf_terminal_columns(terminal))
         guard columns > 0, 8 + typed.count + hint.count < columns else { return }
@@ -266,8 +284,10 @@ final class EditLineSource: LineSource {
 ///
 /// After Ctrl-Z and `fg` the shell hands the terminal back in its own mode, which would echo
 /// every key twice: `resumed` puts libedit's mode back first.
-private func readCharacter(from fd: Int32, into character: UnsafeMutablePointer<wchar_t>, unread: inout [UInt8],
-                           stop: StopRequest, resumed: () -> Void, waiting: () -> Void, woken: () -> Void) -> Int32 {
+private func readCharacter(
+    from fd: Int32, into character: UnsafeMutablePointer<wchar_t>, unread: inout [UInt8],
+    stop: StopRequest, resumed: () -> Void, waiting: () -> Void, woken: () -> Void
+) -> Int32 {
     /// The next byte: one put back first, else one from the terminal; nil with `result` at the end or on an error.
     var result: Int32 = 1
     func next(first: Bool) -> UInt8? {

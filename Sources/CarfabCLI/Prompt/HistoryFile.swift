@@ -3,10 +3,11 @@
 // carfab reads and writes it itself, so that it can merge, lock and refuse links; libedit
 // (and earlier carfab versions) read what it writes.
 
+import CarfabPOSIX
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CarfabPOSIX
 
 enum HistoryFile {
     /// The first line of every libedit history file.
@@ -15,8 +16,10 @@ enum HistoryFile {
     /// The last `count` entries of the history file open on `file`, oldest first; nil if it is
     /// not a history file. Read a block at a time: the memory it takes is that of the entries
     /// kept, not of the file (a 143 MB history once took 1.24 GB and 4.9 s to load whole).
-    static func lastEntries(_ count: Int, of file: Int32, atMost limit: Int,
-                            blockSize: Int = 1 << 16) throws(FileReadFailure) -> [[UInt8]]? {
+    static func lastEntries(
+        _ count: Int, of file: Int32, atMost limit: Int,
+        blockSize: Int = 1 << 16
+    ) throws(FileReadFailure) -> [[UInt8]]? {
         var info = stat()
         guard fstat(file, &info) == 0 else { throw .system(errno) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegular }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CarFactory
 import CarScript
 import CarfabPOSIX
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The prompt's history: read when set up; when stopped, on every way out, this session's
 /// new commands are added to what the file holds then, so that two prompts open at once
@@ -118,7 +119,8 @@ final class HistoryService: Service {
             var walked = stat()
             var opened = stat()
             guard fstat(folder, &walked) == 0, fstat(directory.fd, &opened) == 0,
-                  walked.st_dev == opened.st_dev, walked.st_ino == opened.st_ino else {
+                walked.st_dev == opened.st_dev, walked.st_ino == opened.st_ino
+            else {
                 warn("history not saved: its folder '\(location.directory)' changed while it was written")
                 return
             }
@@ -128,12 +130,17 @@ final class HistoryService: Service {
                 return
             }
             defer { flock(directory.fd, LOCK_UN) }
-            guard let onDisk = read(path, { () throws(FileReadFailure) in
-                try Self.lastEntries(of: openat(directory.fd, location.file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC))
-            }) else { return }
+            guard
+                let onDisk = read(
+                    path,
+                    { () throws(FileReadFailure) in
+                        try Self.lastEntries(of: openat(directory.fd, location.file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC))
+                    })
+            else { return }
             var merged = onDisk
             for entry in added where entry != merged.last { merged.append(entry) }
-            try directory.replace(Array(location.file.utf8), with: HistoryFile.bytes(of: Array(merged.suffix(Self.size))), mode: 0o600, stop: nil)
+            try directory.replace(
+                Array(location.file.utf8), with: HistoryFile.bytes(of: Array(merged.suffix(Self.size))), mode: 0o600, stop: nil)
         } catch {
             warn("cannot write history file '\(path)': \(error.text)")
         }
@@ -197,8 +204,10 @@ final class HistoryService: Service {
         var fd = open(location.base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
-            throw FolderFailure(reason: code == ENOENT ? "'\(location.base)' does not exist (carfab never makes $HOME)"
-                                                        : "'\(location.base)': \(String(cString: strerror(code)))")
+            throw FolderFailure(
+                reason: code == ENOENT
+                    ? "'\(location.base)' does not exist (carfab never makes $HOME)"
+                    : "'\(location.base)': \(String(cString: strerror(code)))")
         }
         var path = location.base
         for component in location.below {

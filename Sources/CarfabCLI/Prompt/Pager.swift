@@ -1,7 +1,8 @@
+import CEditLine
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CEditLine
 
 /// Shows text taller than the terminal through the user's pager (`$PAGER`, default
 /// `less -FRX`), as git and man do; only when standard output is a terminal, never under
@@ -38,11 +39,12 @@ struct Pager {
         posix_spawn_file_actions_addclose(&actions, ends[1])
         let argv = ["/bin/sh", "-c", command]
         var cArgv = argv.map { strdup($0) } + [nil]
-        defer { cArgv.forEach { free($0) } }
+        defer { for pointer in cArgv { free(pointer) } }
         var cEnvironment = isDefault ? Self.secureLessEnvironment() : []
-        defer { cEnvironment.forEach { free($0) } }
+        defer { for pointer in cEnvironment { free(pointer) } }
         var pid: pid_t = 0
-        let started = isDefault
+        let started =
+            isDefault
             ? posix_spawn(&pid, "/bin/sh", &actions, nil, &cArgv, &cEnvironment)
             : posix_spawn(&pid, "/bin/sh", &actions, nil, &cArgv, environ)
         close(ends[0])

@@ -150,19 +150,25 @@ public final class JSONRenderer: ResultRenderer {
         object.add("source", string: diagnostic.source?.text ?? "")
         object.add("source_column", raw: String(diagnostic.source?.startColumn ?? 0))
         object.add("included_from", raw: "[" + diagnostic.includedFrom.map(JSONObject.quote).joined(separator: ",") + "]")
-        object.add("notes", raw: "[" + diagnostic.notes.map { note in
-            var item = JSONObject()
-            item.add("message", string: note.message)
-            item.add("place", raw: note.place.map(JSONObject.quote) ?? "null")
-            return item.text
-        }.joined(separator: ",") + "]")
-        object.add("fixits", raw: "[" + diagnostic.fixIts.map { fix in
-            var item = JSONObject()
-            item.add("column", raw: String(fix.column))
-            item.add("end_column", raw: String(fix.endColumn))
-            item.add("replacement", string: fix.replacement)
-            return item.text
-        }.joined(separator: ",") + "]")
+        object.add(
+            "notes",
+            raw: "["
+                + diagnostic.notes.map { note in
+                    var item = JSONObject()
+                    item.add("message", string: note.message)
+                    item.add("place", raw: note.place.map(JSONObject.quote) ?? "null")
+                    return item.text
+                }.joined(separator: ",") + "]")
+        object.add(
+            "fixits",
+            raw: "["
+                + diagnostic.fixIts.map { fix in
+                    var item = JSONObject()
+                    item.add("column", raw: String(fix.column))
+                    item.add("end_column", raw: String(fix.endColumn))
+                    item.add("replacement", string: fix.replacement)
+                    return item.text
+                }.joined(separator: ",") + "]")
         return object.text
     }
 

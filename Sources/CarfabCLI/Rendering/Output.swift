@@ -1,7 +1,8 @@
+import CarScript
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CarScript
 
 /// A buffered writer to a file descriptor: output leaves in large blocks, or when flushed.
 ///

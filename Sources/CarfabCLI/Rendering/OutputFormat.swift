@@ -35,8 +35,9 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 
     /// The formats, as `--help` (with the default marked) and completion list them.
     static func choices(default marked: Bool) -> String {
-        listed(allCases.map { format in
-            format.rawValue + (marked && format == standard ? " (default)" : "") + (format.isOnlyForTests ? " (with --test)" : "")
-        }, serialComma: true)
+        listed(
+            allCases.map { format in
+                format.rawValue + (marked && format == standard ? " (default)" : "") + (format.isOnlyForTests ? " (with --test)" : "")
+            }, serialComma: true)
     }
 }

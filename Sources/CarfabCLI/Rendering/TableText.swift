@@ -55,8 +55,9 @@ struct TableText {
             let title = columns[column].title
             var bytes = title
             bytes.withUTF8 { bytes in
-                Self.cell(bytes, width: DisplayText.width(title), in: shownWidths[place], right: alignRight[place],
-                          first: place == 0, to: out)
+                Self.cell(
+                    bytes, width: DisplayText.width(title), in: shownWidths[place], right: alignRight[place],
+                    first: place == 0, to: out)
             }
         }
         out.endLine(from: start)
@@ -74,8 +75,10 @@ struct TableText {
 
     /// Writes one cell's `bytes`, `width` columns wide, padded to `columnWidth` on the side
     /// away from its alignment, after the two blanks that part it from the cell before.
-    private static func cell(_ bytes: UnsafeBufferPointer<UInt8>, width: Int, in columnWidth: Int, right: Bool,
-                             first: Bool, to out: Output) {
+    private static func cell(
+        _ bytes: UnsafeBufferPointer<UInt8>, width: Int, in columnWidth: Int, right: Bool,
+        first: Bool, to out: Output
+    ) {
         if !first { out.appendBlanks(2) }
         let padding = max(columnWidth - width, 0)
         if right { out.appendBlanks(padding) }
@@ -105,8 +108,10 @@ struct TableText {
     }
 
     /// Writes `cell` as shown (escaped) in a column `columnWidth` wide.
-    private mutating func write(_ cell: borrowing Table.Cell, in columnWidth: Int, right: Bool, first: Bool,
-                                to out: Output) {
+    private mutating func write(
+        _ cell: borrowing Table.Cell, in columnWidth: Int, right: Bool, first: Bool,
+        to out: Output
+    ) {
         switch cell {
         case .text(let text):
             Self.withShown(text) { Self.cell($0, width: $1, in: columnWidth, right: right, first: first, to: out) }
@@ -114,8 +119,9 @@ struct TableText {
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { room in
                 guard let base = room.baseAddress else { return }
                 let length = Output.writeDecimal(value, to: base)
-                Self.cell(UnsafeBufferPointer(start: base, count: length), width: length, in: columnWidth, right: right,
-                          first: first, to: out)
+                Self.cell(
+                    UnsafeBufferPointer(start: base, count: length), width: length, in: columnWidth, right: right,
+                    first: first, to: out)
             }
         case .money(let money):
             withShown(money) { Self.cell($0, width: $1, in: columnWidth, right: right, first: first, to: out) }
@@ -126,8 +132,9 @@ struct TableText {
         case .flag(let on):
             Self.withShown(on ? "*" : "") { Self.cell($0, width: $1, in: columnWidth, right: right, first: first, to: out) }
         case .none:
-            Self.cell(UnsafeBufferPointer(start: nil, count: 0), width: 0, in: columnWidth, right: right, first: first,
-                      to: out)
+            Self.cell(
+                UnsafeBufferPointer(start: nil, count: 0), width: 0, in: columnWidth, right: right, first: first,
+                to: out)
         }
     }
 

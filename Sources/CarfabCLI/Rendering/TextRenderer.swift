@@ -117,12 +117,16 @@ public final class TextRenderer: ResultRenderer {
         var text = ""
         for place in diagnostic.includedFrom { text += "In file included from \(DisplayText.escaped(place)):\n" }
         // Line 0: the problem is with the file as a whole (it could not be read); the message names it.
-        let location = diagnostic.line == 0 ? "carfab: "
+        let location =
+            diagnostic.line == 0
+            ? "carfab: "
             : "\(DisplayText.escaped(diagnostic.file)):\(diagnostic.line):\(diagnostic.column): "
         let message = DisplayText.escaped(diagnostic.message)
         let severity = diagnostic.severity.rawValue
-        text += color ? "\u{1B}[1m\(location)\u{1B}[\(diagnostic.severity == .error ? 31 : 35)m\(severity):\u{1B}[0m\u{1B}[1m \(message)\u{1B}[0m\n"
-                      : "\(location)\(severity): \(message)\n"
+        text +=
+            color
+            ? "\u{1B}[1m\(location)\u{1B}[\(diagnostic.severity == .error ? 31 : 35)m\(severity):\u{1B}[0m\u{1B}[1m \(message)\u{1B}[0m\n"
+            : "\(location)\(severity): \(message)\n"
         if diagnostic.line > 0, let source = diagnostic.source {
             text += (source.cutBefore ? "..." : "") + DisplayText.escaped(source.text) + (source.cutAfter ? "..." : "") + "\n"
             let marker = Self.marker(under: source, from: diagnostic.column, to: diagnostic.endColumn)

@@ -1,6 +1,8 @@
 // The composition root: services are registered once, set up and started in order,
 // and stopped in reverse order on every way out.
 
+import CarScript
+
 /// A part of the program with a lifetime: set up, started, stopped.
 public protocol Service: AnyObject {
     /// The name `services` shows.
@@ -22,8 +24,6 @@ extension Service {
 public enum ServiceState: String, Sendable {
     case registered, ready, running, stopped, failed
 }
-
-import CarScript
 
 /// Holds the program's services and runs their lifetimes in order.
 public final class ServiceCenter {

@@ -161,12 +161,14 @@ enum JUnitReport {
         let time = TestRunner.formatSeconds(seconds)
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"carfab\" tests=\"\(outcomes.count)\" failures=\"\(failed)\" errors=\"0\" time=\"\(time)\">\n"
-        xml += "  <testsuite name=\"carfab --test\" tests=\"\(outcomes.count)\" failures=\"\(failed)\" errors=\"0\""
+        xml +=
+            "  <testsuite name=\"carfab --test\" tests=\"\(outcomes.count)\" failures=\"\(failed)\" errors=\"0\""
             + " time=\"\(time)\" timestamp=\"\(timestamp)\" hostname=\"\(escaped(hostname))\">\n"
         for outcome in outcomes {
             let directory = outcome.path.split(separator: "/").dropLast().joined(separator: "/")
             // Only the attributes every reader's schema allows (name, classname, time).
-            xml += "    <testcase name=\"\(escaped(outcome.path))\" classname=\"\(escaped(directory.isEmpty ? "." : directory))\""
+            xml +=
+                "    <testcase name=\"\(escaped(outcome.path))\" classname=\"\(escaped(directory.isEmpty ? "." : directory))\""
                 + " time=\"\(TestRunner.formatSeconds(outcome.seconds))\""
             if outcome.passed {
                 xml += "/>\n"
@@ -178,7 +180,8 @@ enum JUnitReport {
             if let first, first.line > 0 { message = "\(first.file):\(first.line):\(first.column): " + message }
             var details = outcome.problems.map(\.text).joined()
             if let note = outcome.note { details += note + "\n" }
-            xml += "      <failure message=\"\(escaped(message))\" type=\"\(escaped(first?.id ?? "failed"))\">"
+            xml +=
+                "      <failure message=\"\(escaped(message))\" type=\"\(escaped(first?.id ?? "failed"))\">"
                 + escaped(details, inAttribute: false) + "</failure>\n"
             xml += "    </testcase>\n"
         }

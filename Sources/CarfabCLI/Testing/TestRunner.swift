@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import CEditLine
 import CarFactory
 import CarScript
 import CarfabPOSIX
-import CEditLine
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // `carfab --test PATH...`: every test file runs in a fresh session (the catalog, with any
 // --catalog files, loaded once and given to each), and is reported in file order, as text,
@@ -116,8 +117,9 @@ enum TestRunner {
             // A test reads nothing of the runner's standard input (`source -` reads an empty
             // file), so its result cannot depend on -j, on timing or on what CI left there.
             emptyStandardInput()
-            running = runInProcesses(files, jobs: jobs, timeout: parsed.timeout, test: test, out: out, err: err, stop: stop,
-                                     report: report)
+            running = runInProcesses(
+                files, jobs: jobs, timeout: parsed.timeout, test: test, out: out, err: err, stop: stop,
+                report: report)
         } else {
             running = runHere(files, test: test, stop: stop, report: report)
         }
@@ -185,8 +187,9 @@ enum TestRunner {
             if collector.dropped > 0 { note = "and \(collector.dropped) more problems" }
             if let status = engine.requestedExitStatus, status != 0 { note = "ended by 'quit \(status)'" }
             let passed = engine.failureCount == 0 && (engine.requestedExitStatus ?? 0) == 0
-            return TestOutcome(path: shown, passed: passed, expects: engine.expectationCount, problems: collector.problems,
-                               note: note, seconds: now() - started)
+            return TestOutcome(
+                path: shown, passed: passed, expects: engine.expectationCount, problems: collector.problems,
+                note: note, seconds: now() - started)
         }
 
         /// Opens the test file `entry` names for reading, however long its path, and only if it
@@ -256,8 +259,10 @@ enum TestRunner {
 
     /// Runs `files` in up to `jobs` forked processes at a time, reporting in file order; the
     /// files still running if a stop cut it short (their processes are then ended).
-    private static func runInProcesses(_ files: [TestEntry], jobs: Int, timeout: Double?, test: Test, out: Output, err: Output,
-                                       stop: StopRequest, report: (TestOutcome) -> Void) -> [String] {
+    private static func runInProcesses(
+        _ files: [TestEntry], jobs: Int, timeout: Double?, test: Test, out: Output, err: Output,
+        stop: StopRequest, report: (TestOutcome) -> Void
+    ) -> [String] {
         var workers: [Worker] = []
         var outcomes = [TestOutcome?](repeating: nil, count: files.count)
         var next = 0
@@ -306,9 +311,10 @@ enum TestRunner {
                     close(worker.pipe)
                     var status: Int32 = 0
                     while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
-                    outcomes[worker.file] = TestOutcome(path: String(decoding: files[worker.file].path, as: UTF8.self), passed: false,
-                                                        expects: 0, problems: [], note: "timed out after \(seconds(timeout)) s",
-                                                        seconds: timeout)
+                    outcomes[worker.file] = TestOutcome(
+                        path: String(decoding: files[worker.file].path, as: UTF8.self), passed: false,
+                        expects: 0, problems: [], note: "timed out after \(seconds(timeout)) s",
+                        seconds: timeout)
                 }
                 var index = workers.count - 1
                 while index >= 0 {
@@ -325,8 +331,9 @@ enum TestRunner {
                     close(worker.pipe)
                     var status: Int32 = 0
                     while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
-                    outcomes[worker.file] = TestWire.outcome(worker.received, status: status,
-                                                             path: String(decoding: files[worker.file].path, as: UTF8.self))
+                    outcomes[worker.file] = TestWire.outcome(
+                        worker.received, status: status,
+                        path: String(decoding: files[worker.file].path, as: UTF8.self))
                 }
             }
             while reported < files.count, let outcome = outcomes[reported] {
@@ -433,8 +440,11 @@ enum TestWire {
         text += "seconds\t\(outcome.seconds)\n"
         if let note = outcome.note { text += "note\t\(escaped(note))\n" }
         for problem in outcome.problems {
-            text += ["problem", escaped(problem.id), escaped(problem.file), String(problem.line), String(problem.column),
-                     escaped(problem.message), escaped(problem.text), escaped(problem.json)].joined(separator: "\t") + "\n"
+            text +=
+                [
+                    "problem", escaped(problem.id), escaped(problem.file), String(problem.line), String(problem.column),
+                    escaped(problem.message), escaped(problem.text), escaped(problem.json)
+                ].joined(separator: "\t") + "\n"
         }
         text += "end\n"
         return Array(text.utf8)
@@ -455,9 +465,11 @@ enum TestWire {
             case ("seconds", 2): outcome.seconds = Double(fields[1]) ?? 0
             case ("note", 2): outcome.note = unescaped(fields[1])
             case ("problem", 8):
-                outcome.problems.append(TestProblem(id: unescaped(fields[1]), file: unescaped(fields[2]), line: Int(fields[3]) ?? 0,
-                                                    column: Int(fields[4]) ?? 0, message: unescaped(fields[5]),
-                                                    text: unescaped(fields[6]), json: unescaped(fields[7])))
+                outcome.problems.append(
+                    TestProblem(
+                        id: unescaped(fields[1]), file: unescaped(fields[2]), line: Int(fields[3]) ?? 0,
+                        column: Int(fields[4]) ?? 0, message: unescaped(fields[5]),
+                        text: unescaped(fields[6]), json: unescaped(fields[7])))
             case ("end", 1): ended = true
             default: complete = false
             }
@@ -465,7 +477,9 @@ enum TestWire {
         if !(complete && ended) {
             outcome.passed = false
             let stopped = status & 0x7F
-            outcome.note = stopped != 0 ? "the test's process was ended by signal \(stopped)"
+            outcome.note =
+                stopped != 0
+                ? "the test's process was ended by signal \(stopped)"
                 : "the test's process ended (status \((status >> 8) & 0xFF)) without its outcome"
         }
         return outcome

@@ -1,8 +1,9 @@
+import CarScript
+import CarfabPOSIX
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CarScript
-import CarfabPOSIX
 
 // Finding the tests `carfab --test PATH...` runs. Folders are walked relative to their
 // descriptors (openat, fstatat, fdopendir), so no path length hides a test, and whatever
@@ -140,8 +141,10 @@ struct TestWalk {
             let isFolder = info.st_mode & S_IFMT == S_IFDIR
             if safe && isLink && !inside.contains(FileIdentity(info)) {
                 if isTest || isFolder {
-                    found.append(TestEntry(path: full, problem: "refused by --safe: a link to outside the folders named",
-                                           isFolder: isFolder))
+                    found.append(
+                        TestEntry(
+                            path: full, problem: "refused by --safe: a link to outside the folders named",
+                            isFolder: isFolder))
                 }
                 continue
             }
@@ -156,8 +159,10 @@ struct TestWalk {
                 var opened = stat()
                 guard fstat(child, &opened) == 0, FileIdentity(opened) == FileIdentity(info) else {
                     close(child)
-                    found.append(TestEntry(path: full, problem: "cannot read the folder: it changed while it was listed",
-                                           isFolder: true))
+                    found.append(
+                        TestEntry(
+                            path: full, problem: "cannot read the folder: it changed while it was listed",
+                            isFolder: true))
                     continue
                 }
                 walk(child, path: full, identity: FileIdentity(info), into: &found)
@@ -200,7 +205,8 @@ struct TestWalk {
         for name in Self.names(in: stream) {
             var info = stat()
             guard fstatat(directory, cPath(name), &info, AT_SYMLINK_NOFOLLOW) == 0,
-                  info.st_mode & S_IFMT != S_IFLNK, inside.insert(FileIdentity(info)).inserted else { continue }
+                info.st_mode & S_IFMT != S_IFLNK, inside.insert(FileIdentity(info)).inserted
+            else { continue }
             if info.st_mode & S_IFMT == S_IFDIR {
                 let child = openat(directory, cPath(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                 if child >= 0 { survey(folder: child) }
