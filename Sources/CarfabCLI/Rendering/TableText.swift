@@ -27,6 +27,8 @@ struct TableText {
     }
 
     private mutating func write(to out: Output) {
+        // A copy to read rows from while the cells' writing changes `self` (its formatter).
+        let table = self.table
         if table.rowCount == 0 {
             if let message = table.emptyMessage { out.write(message + "\n") }
             return
@@ -36,8 +38,25 @@ struct TableText {
         // Widths in columns as the terminal draws them (wide characters two, combining marks none).
         var widths = columns.map { DisplayText.width($0.title) }
         var used = [Bool](repeating: false, count: columns.count)
-        for index in 0..<table.rowCount {
-            table.row(index).withUnsafeBufferPointer { cells in
+        if let maker = table.maker {
+            // One pass over made rows, each made into one reused buffer; a group's fixed
+            // columns are measured at its first row only (a million stock lines of a few
+            // configurations measure a few names), the varying ones (numbers) at every row.
+            var seen = [Bool](repeating: false, count: maker.groupCount)
+            var cells = [Table.Cell](repeating: .none, count: columns.count)
+            for index in 0..<maker.count {
+                let group = maker.group(index)
+                let first = seen.indices.contains(group) ? !seen[group] : true
+                if first, seen.indices.contains(group) { seen[group] = true }
+                maker.fill(index, &cells, !first)
+                for column in cells.indices where first || maker.varying[column] {
+                    guard let width = width(of: cells[column]) else { continue }
+                    used[column] = true
+                    if width > widths[column] { widths[column] = width }
+                }
+            }
+        } else {
+            table.forEachRow { _, cells in
                 for column in cells.indices {
                     guard let width = width(of: cells[column]) else { continue }
                     used[column] = true
@@ -61,12 +80,10 @@ struct TableText {
             }
         }
         out.endLine(from: start)
-        for index in 0..<table.rowCount {
+        table.forEachRow { _, cells in
             start = out.waiting
-            table.row(index).withUnsafeBufferPointer { cells in
-                for place in shown.indices {
-                    write(cells[shown[place]], in: shownWidths[place], right: alignRight[place], first: place == 0, to: out)
-                }
+            for place in shown.indices {
+                write(cells[shown[place]], in: shownWidths[place], right: alignRight[place], first: place == 0, to: out)
             }
             out.endLine(from: start)
             out.flushIfFull()
@@ -97,7 +114,9 @@ struct TableText {
         case .integer(let value):
             return Self.decimalLength(value)
         case .money(let money):
-            return withShown(money) { _, width in width }
+            return withShown(money.minorUnits, in: money.currency) { _, width in width }
+        case .amount(let minorUnits):
+            return withShown(minorUnits, in: table.currency) { _, width in width }
         case .names(let names):
             return Self.withShown(names.joined(separator: ", ")) { _, width in width }
         case .flag(let on):
@@ -124,7 +143,13 @@ struct TableText {
                     first: first, to: out)
             }
         case .money(let money):
-            withShown(money) { Self.cell($0, width: $1, in: columnWidth, right: right, first: first, to: out) }
+            withShown(money.minorUnits, in: money.currency) {
+                Self.cell($0, width: $1, in: columnWidth, right: right, first: first, to: out)
+            }
+        case .amount(let minorUnits):
+            withShown(minorUnits, in: table.currency) {
+                Self.cell($0, width: $1, in: columnWidth, right: right, first: first, to: out)
+            }
         case .names(let names):
             Self.withShown(names.joined(separator: ", ")) {
                 Self.cell($0, width: $1, in: columnWidth, right: right, first: first, to: out)
@@ -138,12 +163,14 @@ struct TableText {
         }
     }
 
-    /// Lends `money` formatted and escaped, and its width in columns, to `body`.
-    private mutating func withShown<Result>(_ money: Money, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Result) -> Result {
-        let formatter = formatter(for: money.currency)
+    /// Lends `minorUnits` of `currency` formatted and escaped, and its width in columns, to `body`.
+    private mutating func withShown<Result>(
+        _ minorUnits: Int64, in currency: Currency, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Result
+    ) -> Result {
+        let formatter = formatter(for: currency)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: formatter.maximumLength) { room in
             guard let base = room.baseAddress else { return body(UnsafeBufferPointer(start: nil, count: 0), 0) }
-            let bytes = UnsafeBufferPointer(start: base, count: formatter.write(money.minorUnits, to: base))
+            let bytes = UnsafeBufferPointer(start: base, count: formatter.write(minorUnits, to: base))
             if Self.isPlainASCII(bytes) { return body(bytes, bytes.count) }
             return Self.withShown(String(decoding: bytes, as: UTF8.self), body)
         }
