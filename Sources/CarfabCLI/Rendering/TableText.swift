@@ -8,9 +8,11 @@ import CarScript
 /// `String` on the way: a cell of plain printable ASCII (nearly every one) is its own width
 /// in columns and is copied as it is; numbers and amounts are formatted into a few bytes on
 /// the stack. Only a cell that needs escaping or holds wider characters goes through
-/// `DisplayText`. Per stock line this took `list` from 38,800 instructions (33x a `show`)
-/// to 9,700 (8.3x; callgrind, `Scripts/bench instructions`, 10^4 lines). Most of what is
-/// left is making each row's cells twice (once per pass) and copying them out of the row.
+/// `DisplayText`. Made rows (`list`) come into one reused buffer, in groups (a line's
+/// configuration) whose fixed cells are measured once and written once, their bytes then
+/// copied (`writeMade`). Per stock line this took `list` from 38,800 instructions (33x a
+/// `show`) to 9,700 (8.6x), then to 2,800 (2.5x; callgrind, `Scripts/bench instructions`,
+/// 10^4 lines).
 struct TableText {
     private let table: Table
     /// The amount formatter of the currency last written, kept while the currency is the same.
@@ -80,10 +82,90 @@ struct TableText {
             }
         }
         out.endLine(from: start)
+        let layout = Layout(shown: shown, widths: shownWidths, alignRight: alignRight)
+        if let maker = table.maker {
+            writeMade(maker, layout, to: out)
+            return
+        }
         table.forEachRow { _, cells in
             start = out.waiting
-            for place in shown.indices {
-                write(cells[shown[place]], in: shownWidths[place], right: alignRight[place], first: place == 0, to: out)
+            for place in shown.indices { write(cells, at: place, layout, to: out) }
+            out.endLine(from: start)
+            out.flushIfFull()
+        }
+    }
+
+    /// The columns shown, in order (a column's place), with their widths and alignment.
+    private struct Layout {
+        let shown: [Int]
+        let widths: [Int]
+        let alignRight: [Bool]
+    }
+
+    /// Writes the cell of `cells` shown at `place`.
+    private mutating func write(_ cells: borrowing [Table.Cell], at place: Int, _ layout: Layout, to out: Output) {
+        write(
+            cells[layout.shown[place]], in: layout.widths[place], right: layout.alignRight[place], first: place == 0,
+            to: out)
+    }
+
+    /// The most bytes kept of groups' fixed cells as written: a stock of a few configurations
+    /// keeps a few hundred bytes; past this, the rows of further groups are written cell by cell.
+    private static let keptBytesLimit = 1 << 20
+
+    /// Writes made rows, keeping for each group (a stock line's configuration) the bytes of its
+    /// runs of fixed columns as first written: a later row of the group copies those bytes and
+    /// writes only its varying cells (the number, the count), so a million lines of a few
+    /// configurations format the names and the price a few times. Padding and the blanks
+    /// between cells are part of the kept bytes, so the line is the same byte for byte.
+    private mutating func writeMade(_ maker: Table.RowMaker, _ layout: Layout, to out: Output) {
+        // The runs of consecutive shown places whose columns are fixed within a group.
+        var runs: [Range<Int>] = []
+        var runAt = [Int?](repeating: nil, count: layout.shown.count)
+        var place = 0
+        while place < layout.shown.count {
+            guard !maker.varying[layout.shown[place]] else {
+                place += 1
+                continue
+            }
+            var end = place + 1
+            while end < layout.shown.count && !maker.varying[layout.shown[end]] { end += 1 }
+            runAt[place] = runs.count
+            runs.append(place..<end)
+            place = end
+        }
+        var kept = [[[UInt8]]?](repeating: nil, count: maker.groupCount)
+        var keptBytes = 0
+        var cells = [Table.Cell](repeating: .none, count: maker.varying.count)
+        var previous: Int?
+        for index in 0..<maker.count {
+            let group = maker.group(index)
+            let known = kept.indices.contains(group) ? kept[group] : nil
+            // The buffer's fixed cells are read only when the group's bytes are not kept, and
+            // then they are the group's own if the row before was of the same group.
+            maker.fill(index, &cells, known != nil || group == previous)
+            previous = group
+            var made: [[UInt8]] = []
+            let start = out.waiting
+            var place = 0
+            while place < layout.shown.count {
+                guard let run = runAt[place] else {
+                    write(cells, at: place, layout, to: out)
+                    place += 1
+                    continue
+                }
+                if let known {
+                    known[run].withUnsafeBufferPointer { out.append($0) }
+                } else {
+                    let runStart = out.waiting
+                    for place in runs[run] { write(cells, at: place, layout, to: out) }
+                    made.append(out.suffix(from: runStart))
+                }
+                place = runs[run].upperBound
+            }
+            if known == nil, kept.indices.contains(group), keptBytes < Self.keptBytesLimit {
+                keptBytes += made.reduce(0) { $0 + $1.count }
+                kept[group] = made
             }
             out.endLine(from: start)
             out.flushIfFull()
