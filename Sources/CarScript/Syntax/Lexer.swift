@@ -62,7 +62,8 @@ final class Lexer {
     private var tokenCount = 0
     private var textCount = 0
     /// 1 for bytes that may stand anywhere in an unquoted word with no special meaning
-    /// (every byte from `%` to DEL except `;` and `\`): one load tells.
+    /// (every byte from `%` to DEL except `;` and `\`): one load tells. Indexed only by a
+    /// byte's value, so always in range (no check needed).
     private let plain: UnsafeMutablePointer<UInt8>
 
     /// A lexer with empty buffers.
