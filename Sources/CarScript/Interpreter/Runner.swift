@@ -28,7 +28,14 @@ final class ScriptFrame {
 
     init(source: any LineSource, directory: String, identity: [UInt8]?, includedFrom: [String], session: Session) {
         self.source = source
-        buffered = source as? any BufferedLineSource
+        // A class cast first: a cast to the protocol scans every conformance record of the
+        // binary the first time per source type (~80k instructions of each start-up, callgrind),
+        // and the built-in catalog and `-e` text are always a TextLineSource.
+        if let text = source as? TextLineSource {
+            buffered = text
+        } else {
+            buffered = source as? any BufferedLineSource
+        }
         stopsOnError = !session.options.keepGoing && !source.isInteractive
         failuresAtStart = session.failureCount
         lines = SourceLines(file: source.name)
