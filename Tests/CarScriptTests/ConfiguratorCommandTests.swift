@@ -13,6 +13,7 @@ import Testing
                 case .text(let text): text
                 case .integer(let value): String(value)
                 case .money(let money): money.description
+                case .amount(let minorUnits): table.money(minorUnits).description
                 case .names(let names): names.joined(separator: "|")
                 case .flag(let on): on ? "*" : ""
                 case .none: ""

@@ -90,24 +90,35 @@ enum ConfigureCommands {
             example: "list",
             run: { session, call throws(ScriptError) in
                 // Rows are made as they are written, from a copy of the stock (copied only if it
-                // changes meanwhile), so listing a million lines holds one row at a time.
+                // changes meanwhile), into one buffer, so listing a million lines holds one row at
+                // a time. A row's group is its configuration: only the current mark, the number and
+                // the count vary within one, and a reader that has seen the group asks for those alone.
                 let stock = session.stock
+                let maker = Table.RowMaker(
+                    count: stock.lineCount, groupCount: stock.configurationCount,
+                    varying: [true, true, false, false, false, false, false, true, false],
+                    group: { index in Int(stock.entry(index + 1).configuration) }
+                ) { index, cells, varyingOnly in
+                    // Within range: the table asks only for rows below `count`.
+                    let entry = stock.entry(index + 1)
+                    cells[0] = .flag(stock.currentNumber == index + 1)
+                    cells[1] = .integer(Int64(index + 1))
+                    cells[7] = .integer(entry.count)
+                    if varyingOnly { return }
+                    let configuration = stock.configuration(entry.configuration)
+                    cells[2] = .text(configuration.factory.model)
+                    cells[3] = .text(configuration.factory.carType)
+                    cells[4] = .text(configuration.floorplan.name)
+                    cells[5] = .text(configuration.suspension.name)
+                    cells[6] = .text(configuration.drivetrain.name)
+                    cells[8] = .amount(configuration.priceMinorUnits)
+                }
                 let table = Table(
                     [
                         .init("", key: "current"), .init("#", key: "line", alignRight: true), .init("model"),
                         .init("car type"), .init("floorplan"), .init("suspension"), .init("drivetrain"),
                         .init("count", alignRight: true), .init("unit price", alignRight: true)
-                    ], emptyMessage: "The stock is empty.", count: stock.lineCount
-                ) { index in
-                    // Within range: the table asks only for rows below `count`.
-                    guard let line = try? stock.line(index + 1) else { return [] }
-                    let car = line.car
-                    return [
-                        .flag(stock.currentNumber == index + 1), .integer(Int64(index + 1)),
-                        .text(car.factory.model), .text(car.carType), .text(car.floorplan.name),
-                        .text(car.suspension.name), .text(car.drivetrain.name), .integer(line.count), .money(car.price)
-                    ]
-                }
+                    ], emptyMessage: "The stock is empty.", rows: maker)
                 session.emit(.table(table), call)
             }),
         CommandSpec(

@@ -45,6 +45,9 @@ public struct Table: Sendable {
         case integer(Int64)
         /// An amount with its currency.
         case money(Money)
+        /// An amount in minor units of the table's `currency`: copied without retaining anything,
+        /// for tables of a row per stock line.
+        case amount(Int64)
         /// A list of names (an option's other names).
         case names([String])
         /// Yes or no.
@@ -53,14 +56,48 @@ public struct Table: Sendable {
         case none
     }
 
+    /// Rows made when asked for, each into a buffer of cells its reader reuses.
+    ///
+    /// Rows fall in groups (a stock line's configuration): rows of one group have the same
+    /// cells in every column but the `varying` ones, so a reader that has seen a group asks
+    /// only for those, and a renderer can measure a million rows of a few configurations once
+    /// per configuration.
+    package struct RowMaker: Sendable {
+        /// How many rows.
+        package let count: Int
+        /// How many groups; every row's group is below it.
+        package let groupCount: Int
+        /// Whether each column's cells vary within a group.
+        package let varying: [Bool]
+        /// Row `index`'s group.
+        package let group: @Sendable (Int) -> Int
+        /// Writes row `index`'s cells into `cells` (one per column, in place); when the flag is
+        /// set, only the `varying` columns are read afterwards and the others may be left as they are.
+        package let fill: @Sendable (_ index: Int, _ cells: inout [Cell], _ varyingOnly: Bool) -> Void
+
+        /// A maker of `count` rows in `groupCount` groups.
+        package init(
+            count: Int, groupCount: Int, varying: [Bool], group: @escaping @Sendable (Int) -> Int,
+            fill: @escaping @Sendable (_ index: Int, _ cells: inout [Cell], _ varyingOnly: Bool) -> Void
+        ) {
+            self.count = count
+            self.groupCount = groupCount
+            self.varying = varying
+            self.group = group
+            self.fill = fill
+        }
+    }
+
     /// The columns.
     public var columns: [Column]
     /// What text output says when there are no rows.
     public var emptyMessage: String?
+    /// The currency of `.amount` cells.
+    public var currency: Currency = .base
     /// Rows added one by one.
     private var stored: [[Cell]] = []
     /// Rows made when asked for, so that a table of a million stock lines is never held whole.
-    private var made: (count: Int, row: @Sendable (Int) -> [Cell])?
+    package private(set) var maker: RowMaker?
 
     /// A table with `columns` and no rows.
     package init(_ columns: [Column], emptyMessage: String? = nil) {
@@ -68,18 +105,39 @@ public struct Table: Sendable {
         self.emptyMessage = emptyMessage
     }
 
-    /// A table with `columns` and `count` rows, row `i` made by `row(i)` each time it is asked for.
-    package init(_ columns: [Column], emptyMessage: String? = nil, count: Int, row: @escaping @Sendable (Int) -> [Cell]) {
+    /// A table with `columns` whose rows `maker` makes each time they are asked for.
+    package init(_ columns: [Column], emptyMessage: String? = nil, rows maker: RowMaker) {
+        precondition(maker.varying.count == columns.count, "a row maker says of every column whether it varies")
         self.init(columns, emptyMessage: emptyMessage)
-        made = (count, row)
+        self.maker = maker
     }
 
     /// How many rows it has.
-    public var rowCount: Int { made?.count ?? stored.count }
+    public var rowCount: Int { maker?.count ?? stored.count }
 
     /// Row `index`, one cell per column.
     public func row(_ index: Int) -> [Cell] {
-        made.map { $0.row(index) } ?? stored[index]
+        guard let maker else { return stored[index] }
+        var cells = [Cell](repeating: .none, count: columns.count)
+        maker.fill(index, &cells, false)
+        return cells
+    }
+
+    /// Lends each row in order to `body`, made into one buffer reused from row to row.
+    public func forEachRow(_ body: (_ index: Int, _ cells: borrowing [Cell]) -> Void) {
+        guard let maker else {
+            for index in stored.indices { body(index, stored[index]) }
+            return
+        }
+        // A row of the same group as the row before changes only in its varying columns.
+        var cells = [Cell](repeating: .none, count: columns.count)
+        var previous: Int?
+        for index in 0..<maker.count {
+            let group = maker.group(index)
+            maker.fill(index, &cells, group == previous)
+            previous = group
+            body(index, cells)
+        }
     }
 
     /// Every row (made all at once: for small tables).
@@ -87,8 +145,13 @@ public struct Table: Sendable {
 
     /// Adds a row.
     package mutating func append(_ row: [Cell]) {
-        precondition(made == nil, "rows are added to a table of stored rows only")
+        precondition(maker == nil, "rows are added to a table of stored rows only")
         stored.append(row)
+    }
+
+    /// `.amount(minorUnits)` as the amount it stands for.
+    public func money(_ minorUnits: Int64) -> Money {
+        Money(minorUnits: minorUnits, currency: currency)
     }
 }
 

@@ -119,9 +119,9 @@ public final class JSONRenderer: ResultRenderer {
         object.add("command", string: command.name)
         object.add("rows", raw: "[")
         out.write(object.openText)
-        for index in 0..<table.rowCount {
+        table.forEachRow { index, cells in
             var item = JSONObject()
-            for (column, cell) in zip(table.columns, table.row(index)) { item.add(column.key, raw: Self.value(cell)) }
+            for (column, cell) in zip(table.columns, cells) { item.add(column.key, raw: Self.value(cell, in: table)) }
             out.write(index == 0 ? item.text : "," + item.text)
             out.flushIfFull()
         }
@@ -192,11 +192,12 @@ public final class JSONRenderer: ResultRenderer {
         return money.minorUnits < 0 ? "-" + text : text
     }
 
-    private static func value(_ cell: Table.Cell) -> String {
+    private static func value(_ cell: Table.Cell, in table: Table) -> String {
         switch cell {
         case .text(let text): JSONObject.quote(text)
         case .integer(let value): String(value)
         case .money(let amount): money(amount)
+        case .amount(let minorUnits): money(table.money(minorUnits))
         case .names(let names): "[" + names.map(JSONObject.quote).joined(separator: ",") + "]"
         case .flag(let on): on ? "true" : "false"
         case .none: "null"

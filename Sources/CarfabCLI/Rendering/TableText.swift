@@ -8,9 +8,11 @@ import CarScript
 /// `String` on the way: a cell of plain printable ASCII (nearly every one) is its own width
 /// in columns and is copied as it is; numbers and amounts are formatted into a few bytes on
 /// the stack. Only a cell that needs escaping or holds wider characters goes through
-/// `DisplayText`. Per stock line this took `list` from 38,800 instructions (33x a `show`)
-/// to 9,700 (8.3x; callgrind, `Scripts/bench instructions`, 10^4 lines). Most of what is
-/// left is making each row's cells twice (once per pass) and copying them out of the row.
+/// `DisplayText`. Made rows (`list`) come into one reused buffer, in groups (a line's
+/// configuration) whose fixed cells are measured once and written once, their bytes then
+/// copied (`writeMade`). Per stock line this took `list` from 38,800 instructions (33x a
+/// `show`) to 9,700 (8.6x), then to 2,800 (2.5x; callgrind, `Scripts/bench instructions`,
+/// 10^4 lines).
 struct TableText {
     private let table: Table
     /// The amount formatter of the currency last written, kept while the currency is the same.
@@ -27,6 +29,8 @@ struct TableText {
     }
 
     private mutating func write(to out: Output) {
+        // A copy to read rows from while the cells' writing changes `self` (its formatter).
+        let table = self.table
         if table.rowCount == 0 {
             if let message = table.emptyMessage { out.write(message + "\n") }
             return
@@ -36,8 +40,25 @@ struct TableText {
         // Widths in columns as the terminal draws them (wide characters two, combining marks none).
         var widths = columns.map { DisplayText.width($0.title) }
         var used = [Bool](repeating: false, count: columns.count)
-        for index in 0..<table.rowCount {
-            table.row(index).withUnsafeBufferPointer { cells in
+        if let maker = table.maker {
+            // One pass over made rows, each made into one reused buffer; a group's fixed
+            // columns are measured at its first row only (a million stock lines of a few
+            // configurations measure a few names), the varying ones (numbers) at every row.
+            var seen = [Bool](repeating: false, count: maker.groupCount)
+            var cells = [Table.Cell](repeating: .none, count: columns.count)
+            for index in 0..<maker.count {
+                let group = maker.group(index)
+                let first = seen.indices.contains(group) ? !seen[group] : true
+                if first, seen.indices.contains(group) { seen[group] = true }
+                maker.fill(index, &cells, !first)
+                for column in cells.indices where first || maker.varying[column] {
+                    guard let width = width(of: cells[column]) else { continue }
+                    used[column] = true
+                    if width > widths[column] { widths[column] = width }
+                }
+            }
+        } else {
+            table.forEachRow { _, cells in
                 for column in cells.indices {
                     guard let width = width(of: cells[column]) else { continue }
                     used[column] = true
@@ -61,12 +82,90 @@ struct TableText {
             }
         }
         out.endLine(from: start)
-        for index in 0..<table.rowCount {
+        let layout = Layout(shown: shown, widths: shownWidths, alignRight: alignRight)
+        if let maker = table.maker {
+            writeMade(maker, layout, to: out)
+            return
+        }
+        table.forEachRow { _, cells in
             start = out.waiting
-            table.row(index).withUnsafeBufferPointer { cells in
-                for place in shown.indices {
-                    write(cells[shown[place]], in: shownWidths[place], right: alignRight[place], first: place == 0, to: out)
+            for place in shown.indices { write(cells, at: place, layout, to: out) }
+            out.endLine(from: start)
+            out.flushIfFull()
+        }
+    }
+
+    /// The columns shown, in order (a column's place), with their widths and alignment.
+    private struct Layout {
+        let shown: [Int]
+        let widths: [Int]
+        let alignRight: [Bool]
+    }
+
+    /// Writes the cell of `cells` shown at `place`.
+    private mutating func write(_ cells: borrowing [Table.Cell], at place: Int, _ layout: Layout, to out: Output) {
+        write(
+            cells[layout.shown[place]], in: layout.widths[place], right: layout.alignRight[place], first: place == 0,
+            to: out)
+    }
+
+    /// The most bytes kept of groups' fixed cells as written: a stock of a few configurations
+    /// keeps a few hundred bytes; past this, the rows of further groups are written cell by cell.
+    private static let keptBytesLimit = 1 << 20
+
+    /// Writes made rows, keeping for each group (a stock line's configuration) the bytes of its
+    /// runs of fixed columns as first written: a later row of the group copies those bytes and
+    /// writes only its varying cells (the number, the count), so a million lines of a few
+    /// configurations format the names and the price a few times. Padding and the blanks
+    /// between cells are part of the kept bytes, so the line is the same byte for byte.
+    private mutating func writeMade(_ maker: Table.RowMaker, _ layout: Layout, to out: Output) {
+        // The runs of consecutive shown places whose columns are fixed within a group.
+        var runs: [Range<Int>] = []
+        var runAt = [Int?](repeating: nil, count: layout.shown.count)
+        var place = 0
+        while place < layout.shown.count {
+            guard !maker.varying[layout.shown[place]] else {
+                place += 1
+                continue
+            }
+            var end = place + 1
+            while end < layout.shown.count && !maker.varying[layout.shown[end]] { end += 1 }
+            runAt[place] = runs.count
+            runs.append(place..<end)
+            place = end
+        }
+        var kept = [[[UInt8]]?](repeating: nil, count: maker.groupCount)
+        var keptBytes = 0
+        var cells = [Table.Cell](repeating: .none, count: maker.varying.count)
+        var previous: Int?
+        for index in 0..<maker.count {
+            let group = maker.group(index)
+            let known = kept.indices.contains(group) ? kept[group] : nil
+            // The buffer's fixed cells are read only when the group's bytes are not kept, and
+            // then they are the group's own if the row before was of the same group.
+            maker.fill(index, &cells, known != nil || group == previous)
+            previous = group
+            var made: [[UInt8]] = []
+            let start = out.waiting
+            var place = 0
+            while place < layout.shown.count {
+                guard let run = runAt[place] else {
+                    write(cells, at: place, layout, to: out)
+                    place += 1
+                    continue
                 }
+                if let known {
+                    known[run].withUnsafeBufferPointer { out.append($0) }
+                } else {
+                    let runStart = out.waiting
+                    for place in runs[run] { write(cells, at: place, layout, to: out) }
+                    made.append(out.suffix(from: runStart))
+                }
+                place = runs[run].upperBound
+            }
+            if known == nil, kept.indices.contains(group), keptBytes < Self.keptBytesLimit {
+                keptBytes += made.reduce(0) { $0 + $1.count }
+                kept[group] = made
             }
             out.endLine(from: start)
             out.flushIfFull()
@@ -97,7 +196,9 @@ struct TableText {
         case .integer(let value):
             return Self.decimalLength(value)
         case .money(let money):
-            return withShown(money) { _, width in width }
+            return withShown(money.minorUnits, in: money.currency) { _, width in width }
+        case .amount(let minorUnits):
+            return withShown(minorUnits, in: table.currency) { _, width in width }
         case .names(let names):
             return Self.withShown(names.joined(separator: ", ")) { _, width in width }
         case .flag(let on):
@@ -124,7 +225,13 @@ struct TableText {
                     first: first, to: out)
             }
         case .money(let money):
-            withShown(money) { Self.cell($0, width: $1, in: columnWidth, right: right, first: first, to: out) }
+            withShown(money.minorUnits, in: money.currency) {
+                Self.cell($0, width: $1, in: columnWidth, right: right, first: first, to: out)
+            }
+        case .amount(let minorUnits):
+            withShown(minorUnits, in: table.currency) {
+                Self.cell($0, width: $1, in: columnWidth, right: right, first: first, to: out)
+            }
         case .names(let names):
             Self.withShown(names.joined(separator: ", ")) {
                 Self.cell($0, width: $1, in: columnWidth, right: right, first: first, to: out)
@@ -138,12 +245,14 @@ struct TableText {
         }
     }
 
-    /// Lends `money` formatted and escaped, and its width in columns, to `body`.
-    private mutating func withShown<Result>(_ money: Money, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Result) -> Result {
-        let formatter = formatter(for: money.currency)
+    /// Lends `minorUnits` of `currency` formatted and escaped, and its width in columns, to `body`.
+    private mutating func withShown<Result>(
+        _ minorUnits: Int64, in currency: Currency, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Result
+    ) -> Result {
+        let formatter = formatter(for: currency)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: formatter.maximumLength) { room in
             guard let base = room.baseAddress else { return body(UnsafeBufferPointer(start: nil, count: 0), 0) }
-            let bytes = UnsafeBufferPointer(start: base, count: formatter.write(money.minorUnits, to: base))
+            let bytes = UnsafeBufferPointer(start: base, count: formatter.write(minorUnits, to: base))
             if Self.isPlainASCII(bytes) { return body(bytes, bytes.count) }
             return Self.withShown(String(decoding: bytes, as: UTF8.self), body)
         }
