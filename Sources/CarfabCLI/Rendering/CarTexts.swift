@@ -29,12 +29,19 @@ struct CarTexts {
     mutating func write(_ configuration: CarConfiguration, to out: Output, make: (Output) -> Void) {
         let key = UInt(bitPattern: ObjectIdentifier(configuration))
         // Fibonacci hashing: the top bits of the address times 2^64/phi pick the slot.
-        let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt(UInt.bitWidth - Self.slotBits))
-        if slot < keys.count && keys[slot] == key {
-            let start = slot * Self.room
-            let length = lengths[slot]
-            bytes.withUnsafeBufferPointer { out.append(UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
-            return
+        // Two ways: a text is in its slot or the slot's neighbour (`slot ^ 1`), so that two
+        // configurations whose addresses hash alike do not evict each other.
+        var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt(UInt.bitWidth - Self.slotBits))
+        if !keys.isEmpty {
+            if keys[slot] != key && keys[slot ^ 1] == key { slot ^= 1 }
+            if keys[slot] == key {
+                let start = slot * Self.room
+                let length = lengths[slot]
+                bytes.withUnsafeBufferPointer { out.append(UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
+                return
+            }
+            // A free slot of the two if there is one; else the first is taken over.
+            if keys[slot] != 0 && keys[slot ^ 1] == 0 { slot ^= 1 }
         }
         let start = out.waiting
         make(out)
