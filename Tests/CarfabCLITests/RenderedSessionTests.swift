@@ -168,7 +168,8 @@ final class Harness {
     @Test func each_currency_keeps_its_own_escaping_past_the_remembered_few() {
         let h = Harness()
         let letters = Array("ABCDEFGHIJKLMNOPQRST")
-        // Twenty currencies, more than the renderer remembers: even ones plain, odd ones with an escape character.
+        // Twenty currencies (more than the renderer once remembered; each valuation now says
+        // whether its symbol needs an escape): even ones plain, odd ones with an escape character.
         var script = ""
         var expected = ""
         for (number, letter) in letters.enumerated() {
