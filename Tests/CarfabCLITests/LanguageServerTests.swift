@@ -83,6 +83,8 @@ import Testing
     @Test(
         arguments: [
             ("no colon", Data("Content-Length 5\r\n\r\nhello".utf8), -32700, "malformed message header: a header line without ':'"),
+            // The bare LFs run this block into the next message's header, whose length must not be read past.
+            ("bare LF", Data("Content-Length: 2\n\n{}".utf8), -32700, "malformed message header: a header line not ended by CR LF"),
             (
                 "no length", Data("Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n".utf8), -32700,
                 "malformed message header: a header block without Content-Length"
@@ -136,6 +138,29 @@ import Testing
         #expect(session.response(2)?["result"] is [String: Any], "\(`case`): the next request is answered")
         #expect(session.stray == "")
         #expect(session.status == 0, "\(`case`)")
+    }
+
+    @Test func a_length_over_the_limit_is_refused_before_its_body_is_waited_for() {
+        /// The header, then nothing yet: each later read is counted.
+        final class HeaderThenWaiting: ByteInput {
+            var header = Array("Content-Length: 67108865\r\n\r\n".utf8)
+            var readsAfterHeader = 0
+            func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+                guard !header.isEmpty else {
+                    readsAfterHeader += 1
+                    return 0
+                }
+                let n = min(count, header.count)
+                for index in 0..<n { buffer[index] = header[index] }
+                header.removeFirst(n)
+                return n
+            }
+            var hasWaitingBytes: Bool { true }
+        }
+        let input = HeaderThenWaiting()
+        let reader = MessageReader(input: input)
+        #expect(reader.next() == .malformed("Content-Length 67108865 is over the limit of 67108864 bytes"))
+        #expect(input.readsAfterHeader == 0, "the refusal came only after waiting for the body")
     }
 
     @Test func a_header_block_that_never_ends_is_dropped_without_holding_the_input() throws {

@@ -81,6 +81,9 @@ final class MessageReader {
     private var ended = false
     /// Whether the bytes before the next `Content-Length:` are to be dropped.
     private var resynchronizing = false
+    /// The bytes of a refused message's body still to be read past: the refusal is reported
+    /// first, so that a client sending a huge length hears why before the server waits for it.
+    private var toSkip = 0
 
     init(input: any ByteInput) { self.input = input }
 
@@ -92,6 +95,10 @@ final class MessageReader {
 
     /// The next message, malformed header block, or the end.
     func next() -> Item {
+        if toSkip > 0 {
+            skip(toSkip)
+            toSkip = 0
+        }
         if resynchronizing {
             resynchronizing = false
             guard dropToNextHeader() else { return .end }
@@ -116,18 +123,26 @@ final class MessageReader {
         }
         guard let headerEndIndex else { return .end }
         let header = Array(buffer[start..<headerEndIndex])
-        start = headerEndIndex + 4
         let (length, failure) = Self.contentLength(header)
+        if let failure, failure.breaksFraming {
+            // Its lines are not what they seem (a bare LF may have run it into the next
+            // message's header): no length in it can be trusted, so the next message is
+            // looked for from just after where this block began.
+            start += 1
+            resynchronizing = true
+            return .malformed(failure.reason)
+        }
+        start = headerEndIndex + 4
         guard let length else {
             resynchronizing = true
             return .malformed(failure?.reason ?? "a header block without Content-Length")
         }
         if let failure {
-            skip(length)
+            toSkip = length
             return .malformed(failure.reason)
         }
         guard length <= Self.maximumLength else {
-            skip(length)
+            toSkip = length
             return .malformed("Content-Length \(length) is over the limit of \(Self.maximumLength) bytes")
         }
         while buffer.count - start < length {
@@ -220,12 +235,12 @@ final class MessageReader {
         for line in header.split(separator: 0x0A, omittingEmptySubsequences: false) {
             var line = line
             guard line.last == 0x0D || line.endIndex == header.endIndex else {
-                failure = failure ?? HeaderFailure("a header line not ended by CR LF")
+                failure = failure ?? HeaderFailure("a header line not ended by CR LF", breaksFraming: true)
                 continue
             }
             if line.last == 0x0D { line = line.dropLast() }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-                failure = failure ?? HeaderFailure("a header line without ':'")
+                failure = failure ?? HeaderFailure("a header line without ':'", breaksFraming: true)
                 continue
             }
             let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
@@ -256,5 +271,10 @@ final class MessageReader {
 /// Why a header block cannot be used.
 struct HeaderFailure: Error, Equatable {
     var reason: String
-    init(_ reason: String) { self.reason = reason }
+    /// Whether the block's own lines are broken, so that its length cannot mark where the next message begins.
+    var breaksFraming = false
+    init(_ reason: String, breaksFraming: Bool = false) {
+        self.reason = reason
+        self.breaksFraming = breaksFraming
+    }
 }
