@@ -26,6 +26,24 @@ import Testing
         #expect(complete("car sports ") == [])
     }
 
+    @Test func the_word_lists_of_options_and_cheapest() {
+        // They only rang the bell: `options` takes a family, `cheapest` a model or family,
+        // then options of a family named.
+        #expect(complete("options ") == ["floorplan", "suspension", "drivetrain"])
+        #expect(complete("options d") == ["drivetrain"])
+        #expect(complete("options drivetrain ") == ["in"])
+        #expect(complete("options drivetrain in ") == ["USD", "GBP", "EUR", "JPY"])
+        #expect(complete("options drivetrain in GBP ") == [])
+        #expect(complete("cheapest ") == ["compact", "sports", "suv", "floorplan", "suspension", "drivetrain"])
+        #expect(complete("cheapest s") == ["sports", "suv", "suspension"])
+        #expect(complete("cheapest suv ") == ["floorplan", "suspension", "drivetrain", "in"])
+        #expect(complete("cheapest drivetrain ") == ["front", "rear", "4wd", "all", "awd"])
+        #expect(complete("cheapest suv drivetrain 4wd ") == ["floorplan", "suspension", "in"])
+        #expect(complete("cheapest suv drivetrain 4wd floorplan s") == ["short", "standard"])
+        #expect(complete("cheapest nothing ") == [])
+        #expect(complete("cheapest in e") == ["EUR"])
+    }
+
     @Test func currencies_commands_and_fields() {
         #expect(complete("total ") == ["USD", "GBP", "EUR", "JPY"])
         #expect(complete("price g") == ["GBP"])

@@ -84,3 +84,20 @@ extension CommandDocumentationTests {
         #expect(help.contains("six lines") && help.contains("US dollars") && !help.contains("book"), "\(help)")
     }
 }
+
+extension CommandDocumentationTests {
+    /// `undo N` and `redo N` stop at 2^30, not at the counts' 2^63 - 1: help, grammar.md, the
+    /// README and the man page say so (the error named a cap written nowhere).
+    @Test func the_range_of_undo_and_redo_is_written_down() throws {
+        let error = try carfab(["-e", "undo 0"]).stderr
+        #expect(error.contains("must be from 1 to 1073741824"), "\(error)")
+        for command in ["undo", "redo"] {
+            let help = try carfab(["-e", "help \(command)"]).stdout.replacing("\n", with: " ").replacing(#/ +/#, with: " ")
+            #expect(help.contains("N is from 1 to 1073741824"), "\(help)")
+        }
+        for file in ["grammar.md", "README.md", "man/carfab.1"] {
+            let text = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8)
+            #expect(text.replacing("\n", with: " ").contains("1 to 1,073,741,824"), "\(file)")
+        }
+    }
+}

@@ -35,4 +35,11 @@ import Testing
             EditLineSource.rows(["東京", "cafe\u{301}", "x"], [["a", "1"], ["b", "2"], ["c", "3"]], width: 80)
                 == "東京  a  1\ncafe\u{301}  b  2\nx     c  3\n")
     }
+
+    @Test func a_terminal_of_no_width_lays_out_for_80_columns() {
+        // A pty whose size was never set reports 0 columns; the names ran together.
+        let families = completer.complete("why ")
+        #expect(EditLineSource.columns(families.candidates, width: 0) == EditLineSource.columns(families.candidates, width: 80))
+        #expect(EditLineSource.columns(["floorplan", "suspension", "drivetrain"], width: 0) == "floorplan   suspension  drivetrain\n")
+    }
 }

@@ -36,6 +36,18 @@ import Testing
 
                             """, status: 64), "\(arguments)")
         }
+        // --format means nothing to the server: refused as the other combinations are.
+        for arguments in [["--lsp", "--format", "json"], ["--format=text", "--lsp"]] {
+            #expect(
+                try carfab(arguments)
+                    == RunResult(
+                        stdout: "",
+                        stderr: """
+                            carfab: error: --format does not apply to --lsp: the protocol is JSON-RPC
+                            usage: carfab [OPTIONS] [FILE...] (see 'carfab --help')
+
+                            """, status: 64), "\(arguments)")
+        }
     }
 
     @Test func exit_without_shutdown_or_the_end_of_input_ends_with_1() throws {
@@ -273,6 +285,16 @@ import Testing
         }
         #expect(contents(2).hasSuffix("\n\nThe current car's price after this line: $70,800.00"))
         #expect(contents(3).hasSuffix("\n\nThe current car's price after this line: $68,300.00"))
+    }
+
+    @Test func hover_on_a_currency_quotes_its_symbol() throws {
+        // A symbol's trailing blank read as part of the text around it: `symbol CHF , 2 ...`.
+        let uri = "file:///tmp/quote.carfab"
+        let session = try serve(
+            initializeRequest + didOpen(uri, "currency CHF \"CHF \" digits 2 rate 0.88\ntotal CHF\n")
+                + request(2, "textDocument/hover", at(uri, 1, 7)) + shutdownAndExit)
+        let contents = ((session.response(2)?["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String
+        #expect(contents == "**CHF**: symbol \"CHF \", 2 minor digits, rate 0.88 per USD")
     }
 
     @Test func hover_transcript() throws {

@@ -18,8 +18,12 @@ import Testing
             }
         }
         #expect(listed == names)
+        // --diff's operands stand beside it (they were left out).
+        #expect(ProgramArguments.helpText.contains("\n  --diff A B "))
         for option in ProgramOption.all {
-            let names = option.names.joined(separator: ", ") + (option.value.map { " " + $0.placeholder } ?? "")
+            let names =
+                option.names.joined(separator: ", ") + (option.value.map { " " + $0.placeholder } ?? "")
+                + (option.operands.map { " " + $0 } ?? "")
             let help = ProgramArguments.helpText
             #expect(help.contains("\n  \(names) ") || help.contains("\n  \(names)\n"), "\(names)")
             // The help says which options may be given again; zsh's completion offers them again.
@@ -49,7 +53,7 @@ import Testing
         }
         #expect(described == names)
         for option in ProgramOption.all {
-            for name in option.names { #expect(takesValue[name] == (option.value != nil), "\(name)") }
+            for name in option.names { #expect(takesValue[name] == (option.value != nil || option.operands != nil), "\(name)") }
         }
     }
 

@@ -63,7 +63,7 @@ import Testing
                 == RunResult(
                     stdout: "",
                     stderr: """
-                        bad.carfab:2:1: error: a catalog file holds only definitions (option, model, forbid, currency), not 'car'
+                        bad.carfab:2:1: error: a catalog file holds only definitions (family, option, model, forbid, require, currency), not 'car'
                         car sports
                         ^~~
 

@@ -34,4 +34,48 @@ import Testing
         #expect(errors[1].value["file"] as? String == "inner.carfab" && errors[1].value["line"] as? Int == 1)
         #expect(errors[1].value["included_from"] as? [String] == ["<command-line>:1"])
     }
+
+    /// The keys of each row of a `rows` object.
+    func rowKeys(_ object: (keys: [String], value: [String: Any])) -> [[String]] {
+        (object.value["rows"] as? [[String: Any]] ?? []).map { Array($0.keys).sorted() }
+    }
+
+    @Test func the_configurators_try_and_diff_objects_have_their_documented_keys() throws {
+        // Schema version 4: the objects of options, why, fit, cheapest, try and diff.
+        let result = try carfab([
+            "--format", "json", "-e",
+            "car sports; options drivetrain; why drivetrain front; why drivetrain rear; fit drivetrain front; fit drivetrain front; cheapest suv in GBP; try car suv"
+        ])
+        #expect(result.status == 0 && result.stderr.isEmpty)
+        let out = try objects(result.stdout)
+        #expect(
+            out.map { $0.value["command"] as? String } == [
+                "options", "why", "why", "why", "fit", "fit", "cheapest", "cheapest", "cheapest", "try"
+            ])
+        let rows = ["type", "command", "rows"]
+        let text = ["type", "command", "text"]
+        #expect(
+            out.map(\.keys) == [
+                rows, rows, rows, text, rows, text,
+                ["type", "command", "model", "car_type", "seats", "engine", "suspension", "drive", "options", "price"], text,
+                ["type", "command", "amount"], rows
+            ])
+        #expect(rowKeys(out[0]).allSatisfy { $0 == ["family", "option", "price_change", "repair", "rules", "status"] })
+        #expect(rowKeys(out[1]) == [["defined_at", "rule"]])
+        #expect(rowKeys(out[2]).first == ["changes", "commands", "price_change", "rank"])
+        // The option the car has already: the message text output prints (it was `{"rows":[]}`).
+        #expect(out[3].value["text"] as? String == "The car has the rear drivetrain already.")
+        #expect(rowKeys(out[4]).allSatisfy { $0 == ["family", "from", "price_change", "to"] })
+        #expect(out[5].value["text"] as? String == "The car has the front drivetrain already.")
+        #expect((out[8].value["amount"] as? [String: Any]).map { Array($0.keys).sorted() } == money.sorted())
+        #expect(rowKeys(out[9]) == Array(repeating: ["cars", "stock", "total_value"], count: 3))
+        #expect((out[9].value["rows"] as? [[String: Any]])?.map { $0["stock"] as? String } == ["before", "after", "change"])
+
+        let dir = try temporaryDirectory(with: ["a.carfab": "car sports\n", "b.carfab": "car suv\nrate GBP 0.5\n"])
+        let diff = try objects(try carfab(["--format", "json", "--diff", "a.carfab", "b.carfab"], directory: dir).stdout)
+        #expect(diff.map(\.keys) == [rows])
+        let diffRows = try #require(diff.first?.value["rows"] as? [[String: Any]])
+        #expect(!diffRows.isEmpty)
+        for row in diffRows { #expect(Array(row.keys).sorted() == ["change", "difference", "first", "name", "second", "what"]) }
+    }
 }

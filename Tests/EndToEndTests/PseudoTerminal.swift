@@ -11,15 +11,15 @@ final class PseudoTerminal {
     let pid: pid_t
     private(set) var output = ""
 
-    /// carfab on a new terminal; its standard output goes to `standardOutput` instead if given;
-    /// the variables named in `unset` are not set at all.
+    /// carfab on a new terminal of `columns` (0: a size never set); its standard output goes to
+    /// `standardOutput` instead if given; the variables named in `unset` are not set at all.
     init(
         arguments: [String] = [], environment: [String: String], unset: Set<String> = [], directory: URL? = nil,
-        standardOutput: URL? = nil
+        standardOutput: URL? = nil, columns: UInt16 = 100
     ) throws {
         var master: Int32 = 0
         var slave: Int32 = 0
-        var size = winsize(ws_row: 24, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+        var size = winsize(ws_row: columns == 0 ? 0 : 24, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw POSIXError(.ENOTTY) }
         self.master = master
         var actions = posix_spawn_file_actions_t()

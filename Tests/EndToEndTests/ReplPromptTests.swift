@@ -104,3 +104,30 @@ extension ReplTests {
         #expect(terminal.exitStatus() == 0)
     }
 }
+
+extension ReplTests {
+    @Test func completion_lists_keep_their_columns_on_a_terminal_of_no_size() throws {
+        // A pty whose window size was never set reports 0 columns: the names ran together
+        // (`floorplansuspensiondrivetrain`); they are laid out for 80 columns instead.
+        let terminal = try PseudoTerminal(
+            environment: ["XDG_STATE_HOME": state.path, "HOME": state.path], columns: 0)
+        #expect(terminal.waitForPrompt())
+        terminal.type("why \t")
+        #expect(terminal.waitFor("floorplan   suspension  drivetrain"), "\(terminal.output.debugDescription)")
+        #expect(!terminal.output.contains("floorplansuspension"))
+        #expect(terminal.interrupt())
+        // `options` completes a family, `cheapest` a model or family (they only rang the bell).
+        terminal.type("options \t")
+        #expect(terminal.waitFor("floorplan   suspension  drivetrain", times: 2), "\(terminal.output.debugDescription)")
+        #expect(terminal.interrupt())
+        terminal.type("cheapest \t")
+        #expect(
+            terminal.waitFor("compact     sports      suv         floorplan   suspension  drivetrain"),
+            "\(terminal.output.debugDescription)")
+        #expect(terminal.interrupt())
+        terminal.type("cheapest suv drivetrain 4\t\r")
+        #expect(terminal.waitFor("Drive: 4WD"), "\(terminal.output.debugDescription)")
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+    }
+}

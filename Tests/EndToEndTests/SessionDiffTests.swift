@@ -21,19 +21,55 @@ import Testing
             try carfab(["--diff", "a.carfab", "b.carfab"], directory: dir)
                 == RunResult(
                     stdout: """
-                        change   what      name    first                      second                                         difference
-                        changed  rate      GBP     0.60338                    0.5
+                        change   what      name    first                                           second                                         difference
+                        changed  rate      GBP     0.60338                                         0.5
                         removed  variable  who     Ann
-                        changed  line      1 -> 1  car sports 1 ($68,300.00)  car sports 1; set drivetrain 4wd ($70,800.00)  +$2,500.00
-                        changed  total             3 cars, $227,090.00        3 cars, $229,590.00                            +$2,500.00
+                        changed  line      1 -> 1  car sports 1; set drivetrain rear ($68,300.00)  car sports 1; set drivetrain 4wd ($70,800.00)  +$2,500.00
+                        changed  total             3 cars, $227,090.00                             3 cars, $229,590.00                            +$2,500.00
 
                         """, stderr: "", status: 1))
         let json = try carfab(["--format", "json", "--diff", "a.carfab", "b.carfab"], directory: dir)
         #expect(json.status == 1)
         #expect(
             json.stdout
-                == #"{"type":"result","command":"diff","rows":[{"change":"changed","what":"rate","name":"GBP","first":"0.60338","second":"0.5","difference":null},{"change":"removed","what":"variable","name":"who","first":"Ann","second":null,"difference":null},{"change":"changed","what":"line","name":"1 -> 1","first":"car sports 1 ($68,300.00)","second":"car sports 1; set drivetrain 4wd ($70,800.00)","difference":"+$2,500.00"},{"change":"changed","what":"total","name":"","first":"3 cars, $227,090.00","second":"3 cars, $229,590.00","difference":"+$2,500.00"}]}"#
+                == #"{"type":"result","command":"diff","rows":[{"change":"changed","what":"rate","name":"GBP","first":"0.60338","second":"0.5","difference":null},{"change":"removed","what":"variable","name":"who","first":"Ann","second":null,"difference":null},{"change":"changed","what":"line","name":"1 -> 1","first":"car sports 1; set drivetrain rear ($68,300.00)","second":"car sports 1; set drivetrain 4wd ($70,800.00)","difference":"+$2,500.00"},{"change":"changed","what":"total","name":"","first":"3 cars, $227,090.00","second":"3 cars, $229,590.00","difference":"+$2,500.00"}]}"#
                 + "\n")
+    }
+
+    @Test func a_changed_line_shows_the_parts_that_differ_even_defaults() throws {
+        // A family only the first defines gives its line a part the second has not: the two
+        // sides printed the same (`car sports 1 ($68,300.00)` twice).
+        let dir = try temporaryDirectory(with: [
+            "f3.carfab": "family paint \"P\" default white \"W\"\ncar sports\n", "f4.carfab": "car sports\n"
+        ])
+        #expect(
+            try carfab(["--diff", "f3.carfab", "f4.carfab"], directory: dir)
+                == RunResult(
+                    stdout: """
+                        change   what    name    first                                       second                     difference
+                        removed  family  paint   family paint "P" default white "W" price 0
+                        changed  line    1 -> 1  car sports 1; set paint white ($68,300.00)  car sports 1 ($68,300.00)      +$0.00
+                        same     total           1 car, $68,300.00                           1 car, $68,300.00              +$0.00
+
+                        """, stderr: "", status: 1))
+        let json = try carfab(["--format", "json", "--diff", "f4.carfab", "f3.carfab"], directory: dir)
+        #expect(json.status == 1)
+        #expect(
+            json.stdout.contains(
+                #"{"change":"changed","what":"line","name":"1 -> 1","first":"car sports 1 ($68,300.00)","second":"car sports 1; set paint white ($68,300.00)","difference":"+$0.00"}"#
+            ))
+        // A part the two sides have differently is named on each side, the default too (rear,
+        // then 4wd); one both have alike is named only if it is not the default.
+        let other = try temporaryDirectory(with: [
+            "a.carfab": "car sports\nset suspension road\n", "b.carfab": "car sports\nset suspension road drivetrain 4wd\n"
+        ])
+        let lines = try carfab(["--diff", "a.carfab", "b.carfab"], directory: other).stdout.split(separator: "\n")
+        #expect(
+            lines.contains {
+                $0.contains(
+                    "car sports 1; set suspension road drivetrain rear ($65,900.00)  car sports 1; set suspension road drivetrain 4wd ($68,400.00)"
+                )
+            })
     }
 
     @Test func trouble_is_status_2_and_a_loaded_save_writes_nothing() throws {

@@ -78,10 +78,15 @@ package enum ConfiguratorCommands {
                     ? answer.space.brokenRules(by: car)
                     : try call.at(0) { () throws(CarFactoryError) in try answer.configurator.rulesRuling(out: wanted) }
                 let what = "\(call.option(2).name) \(call.option(2).familyName)"
+                // The option the car has already: said as text, so JSON says it too (an empty
+                // table's message is text output's alone).
+                if answer.current[wanted.family] == wanted.option && rules.isEmpty {
+                    session.emit(.text("The car has the \(what) already."), call)
+                    return
+                }
                 var ruleTable = Table(
                     [.init("rule"), .init("defined at", key: "defined_at")],
-                    emptyMessage: answer.current[wanted.family] == wanted.option
-                        ? "The car has the \(what) already." : "No rule stands in the way of the \(what).")
+                    emptyMessage: "No rule stands in the way of the \(what).")
                 for index in rules {
                     let rule = answer.rule(index)
                     ruleTable.append([.text(rule.description), .text(answer.origin(of: rule))])
@@ -118,11 +123,10 @@ package enum ConfiguratorCommands {
                 let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
                 let answer = try Answer(session, call)
                 let wanted = try answer.choice(call.option(2), call)
-                var table = Table(
-                    [.init("family"), .init("from"), .init("to"), .init("price change", alignRight: true)],
-                    emptyMessage: "The car has the \(call.option(2).name) \(call.option(2).familyName) already.")
+                var table = Table([.init("family"), .init("from"), .init("to"), .init("price change", alignRight: true)])
                 guard answer.current[wanted.family] != wanted.option else {
-                    session.emit(.table(table), call)
+                    // As text, so JSON carries the message too.
+                    session.emit(.text("The car has the \(call.option(2).name) \(call.option(2).familyName) already."), call)
                     return
                 }
                 let repair = try call.at(2) { () throws(CarFactoryError) in
@@ -217,6 +221,32 @@ package enum ConfiguratorCommands {
             })
     ]
 
+    /// What may come next in the word list of `options` (`[FAMILY] [in CURRENCY]`) or
+    /// `cheapest` (`[MODEL] [FAMILY OPTION]... [in CURRENCY]`) after `words` (the command's
+    /// name first), for completion; nil for any other command.
+    package static func candidates(for command: String, after words: [String], catalog: Catalog) -> [String]? {
+        guard command == "options" || command == "cheapest" else { return nil }
+        var rest = Array(words.dropFirst())
+        if let last = rest.last, nameKey(last) == "in" { return catalog.currencies.map(\.code) }
+        if rest.contains(where: { nameKey($0) == "in" }) { return [] }
+        if command == "options" {
+            if rest.isEmpty { return catalog.familyNames }
+            return rest.count == 1 && catalog.family(named: rest[0]) != nil ? ["in"] : []
+        }
+        let models = catalog.registry.factories.map(\.model)
+        if rest.isEmpty { return models + catalog.familyNames }
+        if (try? catalog.registry.factory(named: rest[0])) != nil { rest.removeFirst() }
+        var named: [PartFamily] = []
+        var index = 0
+        while index < rest.count {
+            guard let family = catalog.family(named: rest[index]) else { return [] }
+            if index + 1 == rest.count { return catalog.options(of: family).allNames }
+            named.append(family)
+            index += 2
+        }
+        return catalog.families.filter { !named.contains($0) }.map { catalog.name(of: $0) } + ["in"]
+    }
+
     /// `factory`'s price with `options`: base price plus, per family, the option's list price
     /// less the default's.
     private static func modelPrice(
@@ -264,6 +294,45 @@ package enum ConfiguratorCommands {
         }
         let changes = repair.changes.map { "\($0.family) \($0.option)" }
         return Diagnostic.Note("'\(fit)' would also set \(changes.joined(separator: ", ")) (\(OptionAdvice.signed(repair.priceChange)))")
+    }
+
+    /// The cheapest repair that keeps every one of `parts` (the parts a refused `set` of several
+    /// named), as a note: `the cheapest repair that keeps these parts also sets floorplan
+    /// standard: 'set suspension road drivetrain front floorplan standard' (+$500.00)`, or that no valid car has them together. Nil if the search could
+    /// not answer: a repair that drops a named part is never offered.
+    static func note(
+        repairing parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest
+    ) -> Diagnostic.Note? {
+        guard let first = parts.first, var current = ConfigurationSpace.options(of: car, in: catalog) else { return nil }
+        // The named parts go on the car as it is searched from, fixed: the repair changes only
+        // other families, and is minimal and cheapest among those that keep them.
+        var fixed = Array(repeating: false, count: current.count)
+        for part in parts {
+            guard let option = catalog.options(of: part.family).parts.firstIndex(where: { $0 === part }) else { return nil }
+            current[part.family.index] = option
+            fixed[part.family.index] = true
+        }
+        let space = ConfigurationSpace(catalog)
+        let configurator = Configurator(space: space, shouldStop: { stop.isRequested })
+        let wanted = ConfigurationSpace.Choice(first.family.index, current[first.family.index])
+        guard let repairs = try? configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1) else { return nil }
+        guard let repair = repairs.first else {
+            let named = parts.map { "the \($0.name) \($0.familyName)" }
+            let list = named.count > 1 ? named.dropLast().joined(separator: ", ") + " and " + named[named.count - 1] : named.joined()
+            return Diagnostic.Note("no valid car has \(list) together, whatever else it has")
+        }
+        guard !repair.changes.isEmpty else { return nil }
+        // The price change is the built car's, and building it checks the repair once more.
+        let added = repair.changes.map { catalog.options(of: PartFamily(index: $0.family)).parts[$0.option] }
+        var builder = CarBuilder(car: car, rules: rules)
+        guard (try? builder.set(parts + added)) != nil, let repaired = try? builder.build() else { return nil }
+        let (change, overflow) = repaired.priceMinorUnits.subtractingReportingOverflow(car.priceMinorUnits)
+        guard !overflow else { return nil }
+        let words = (parts + added).map { "\(SessionScript.word($0.familyName)) \(SessionScript.word($0.name))" }
+        let changes = added.map { "\($0.familyName) \($0.name)" }
+        return Diagnostic.Note(
+            "the cheapest repair that keeps these parts also sets \(changes.joined(separator: ", ")): "
+                + "'set \(words.joined(separator: " "))' (\(OptionAdvice.signed(change)))")
     }
 
     /// The configurator's cheapest way to have `part` on `car` (what a refused `set`'s note

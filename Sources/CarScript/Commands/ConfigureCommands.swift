@@ -64,7 +64,19 @@ enum ConfigureCommands {
                     try builder.set([call.option(2)] + more.map(\.part))
                     try session.stock.replaceCurrent(with: builder.build())
                 } catch {
-                    throw ScriptError(.domain(error), at: span)
+                    var refused = ScriptError(.domain(error), at: span)
+                    // As for one part: where the rule is from, and the cheapest repair that
+                    // keeps every part named.
+                    if case .ruleViolation(let rule) = error {
+                        refused.notes = [OptionAdvice.origin(of: rule, catalog: session.catalog)]
+                        if let repair = ConfiguratorCommands.note(
+                            repairing: [call.option(2)] + more.map(\.part), on: car,
+                            catalog: session.catalog, rules: call.rules, stop: session.stop)
+                        {
+                            refused.notes.append(repair)
+                        }
+                    }
+                    throw refused
                 }
             }),
         CommandSpec(

@@ -65,12 +65,7 @@ package enum OptionAdvice: Equatable {
     /// Notes for a change to `family` that `rule` refused on `car`: where the rule comes
     /// from, and what the car could have instead.
     static func notes(refusing family: PartFamily, of car: Car, by rule: Rule, catalog: Catalog) -> [Diagnostic.Note] {
-        var notes: [Diagnostic.Note] = []
-        if let origin = catalog.origin(of: rule), !origin.hasPrefix(BuiltInCatalog.name + ":") {
-            notes.append(Diagnostic.Note("the rule '\(rule)' is defined here", at: origin))
-        } else {
-            notes.append(Diagnostic.Note("the rule '\(rule)' is part of the built-in catalog"))
-        }
+        var notes = [origin(of: rule, catalog: catalog)]
         let (names, unchecked) = allowed(family, for: car, catalog: catalog)
         let familyName = catalog.name(of: family)
         var allowedText =
@@ -80,5 +75,13 @@ package enum OptionAdvice: Equatable {
         if unchecked > 0 { allowedText += " (\(unchecked) more options not checked)" }
         notes.append(Diagnostic.Note(allowedText))
         return notes
+    }
+
+    /// Where `rule` comes from: `FILE:LINE`, or the built-in catalog.
+    static func origin(of rule: Rule, catalog: Catalog) -> Diagnostic.Note {
+        if let origin = catalog.origin(of: rule), !origin.hasPrefix(BuiltInCatalog.name + ":") {
+            return Diagnostic.Note("the rule '\(rule)' is defined here", at: origin)
+        }
+        return Diagnostic.Note("the rule '\(rule)' is part of the built-in catalog")
     }
 }

@@ -255,44 +255,76 @@ package enum SessionComparison {
             }
             for (index, line) in gone.enumerated() {
                 if let match = partner[index] {
-                    report("changed", "\(line + 1) -> \(match + 1)", a[line].text, b[match].text, signed(b[match].value &- a[line].value))
+                    report(
+                        "changed", "\(line + 1) -> \(match + 1)", text(a[line], against: b[match]), text(b[match], against: a[line]),
+                        signed(b[match].value &- a[line].value))
                 } else {
-                    report("removed", "\(line + 1)", a[line].text, nil, signed(0 &- a[line].value))
+                    report("removed", "\(line + 1)", text(a[line]), nil, signed(0 &- a[line].value))
                 }
             }
             for line in new where !taken.contains(line) {
-                report("added", "\(line + 1)", nil, b[line].text, signed(b[line].value))
+                report("added", "\(line + 1)", nil, text(b[line]), signed(b[line].value))
             }
         }
     }
 
-    /// Each line as what it is (model, parts, count), written as `save` writes it, and its value.
-    private static func lines(_ stock: StockLedger, catalog: Catalog) -> [(key: String, model: String, text: String, value: Int64)] {
-        var made: [Int32: (key: String, model: String, set: String, unit: Int64)] = [:]
-        var lines: [(key: String, model: String, text: String, value: Int64)] = []
+    /// A stock line: its key (model, every family's option, count), its model, count, parts and value.
+    private struct Line {
+        let key: String
+        let model: String
+        let count: Int64
+        let parts: [LinePart]
+        let value: Int64
+    }
+
+    /// A line's part of one family: the family's and option's keys, `family option` as
+    /// `save` writes it, and whether it is the model's default.
+    private struct LinePart {
+        let family: String
+        let option: String
+        let words: String
+        let isDefault: Bool
+    }
+
+    /// `car MODEL COUNT; set ...` as `save` writes it, with its value. Against the line it
+    /// changed into (or from), the parts that differ from that line's are set too, defaults
+    /// or not, so the two sides of a changed row always show how it changed (a family only
+    /// one side defines, `paint white`, would otherwise leave them the same).
+    private static func text(_ line: Line, against other: Line? = nil) -> String {
+        var theirs: [String: String] = [:]
+        for part in other?.parts ?? [] { theirs[part.family] = part.option }
+        let shown = line.parts.filter { !$0.isDefault || (other != nil && theirs[$0.family] != $0.option) }
+        let text = "car \(line.model) \(line.count)" + (shown.isEmpty ? "" : "; set " + shown.map(\.words).joined(separator: " "))
+        return text + " (\(Money.base(line.value)))"
+    }
+
+    /// Each line as what it is (model, parts, count) and its value.
+    private static func lines(_ stock: StockLedger, catalog: Catalog) -> [Line] {
+        var made: [Int32: (key: String, model: String, parts: [LinePart], unit: Int64)] = [:]
+        var lines: [Line] = []
         lines.reserveCapacity(stock.lineCount)
         for number in stride(from: 1, through: stock.lineCount, by: 1) {
             let (id, count) = stock.entry(number)
-            let known: (key: String, model: String, set: String, unit: Int64)
+            let known: (key: String, model: String, parts: [LinePart], unit: Int64)
             if let found = made[id] {
                 known = found
             } else {
                 let car = Car(configuration: stock.configuration(id))
-                let families = catalog.families
-                let changes = families.filter { catalog.part(of: $0, on: car) !== catalog.defaultPart(of: $0, for: car.factory) }
+                let parts = catalog.families.map { family in
+                    let part = catalog.part(of: family, on: car)
+                    return LinePart(
+                        family: nameKey(catalog.name(of: family)), option: nameKey(part.name),
+                        words: "\(SessionScript.word(catalog.name(of: family))) \(SessionScript.word(part.name))",
+                        isDefault: part === catalog.defaultPart(of: family, for: car.factory))
+                }
                 known = (
-                    families.map { nameKey(catalog.name(of: $0)) + " " + nameKey(catalog.part(of: $0, on: car).name) }
-                        .joined(separator: "|") + "|" + nameKey(car.factory.model),
-                    SessionScript.word(car.factory.model),
-                    changes.map { "\(SessionScript.word(catalog.name(of: $0))) \(SessionScript.word(catalog.part(of: $0, on: car).name))" }
-                        .joined(separator: " "),
-                    car.priceMinorUnits
+                    parts.map { $0.family + " " + $0.option }.joined(separator: "|") + "|" + nameKey(car.factory.model),
+                    SessionScript.word(car.factory.model), parts, car.priceMinorUnits
                 )
                 made[id] = known
             }
             let value = known.unit.multipliedReportingOverflow(by: count).partialValue
-            let text = "car \(known.model) \(count)" + (known.set.isEmpty ? "" : "; set " + known.set)
-            lines.append((known.key + "|\(count)", known.model, text + " (\(Money.base(value)))", value))
+            lines.append(Line(key: known.key + "|\(count)", model: known.model, count: count, parts: known.parts, value: value))
         }
         return lines
     }

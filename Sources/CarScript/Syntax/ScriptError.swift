@@ -75,6 +75,10 @@ struct ScriptError: Error, Equatable, Sendable {
         self.range = range
     }
 
+    /// The commands a catalog file may hold, from the table (so a new definition is listed):
+    /// `family, option, model, forbid, require, currency`.
+    static let definitionNames = CommandTable.standard.specs.filter(\.definesCatalog).map(\.name).joined(separator: ", ")
+
     /// A word as quoted in a message: a very long one is cut.
     static func shown(_ word: String) -> String {
         word.count <= 64 ? word : word.prefix(60) + "..."
@@ -160,7 +164,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .outOfRange(let what, let low, let high, let value): "\(what) must be from \(low) to \(high), not \(value)"
         case .expectedKeyword(let keyword, let found): "expected '\(keyword)', not '\(Self.shown(found))'"
         case .emptyName: "a name cannot be empty"
-        case .onlyDefinitions(let command): "a catalog file holds only definitions (option, model, forbid, currency), not '\(command)'"
+        case .onlyDefinitions(let command): "a catalog file holds only definitions (\(Self.definitionNames)), not '\(command)'"
         case .domain(let error): error.description
         case .io(let text): text
         case .refused(let text): text

@@ -173,6 +173,10 @@ public struct ProgramArguments: Equatable, Sendable {
         if languageServer && (!inputs.isEmpty || test || checkOnly || interactive) {
             throw UsageError(message: "--lsp reads the protocol on standard input: it takes no files, -e, -i, --check or --test")
         }
+        // The protocol's messages are JSON-RPC whatever --format says: refused, not ignored.
+        if languageServer && given.contains(where: { $0.name == "--format" }) {
+            throw UsageError(message: "--format does not apply to --lsp: the protocol is JSON-RPC")
+        }
         if diff {
             let files = inputs.filter { if case .file = $0 { true } else { false } }.count
             if files != 2 || files != inputs.count || test || languageServer || checkOnly || interactive {
@@ -241,7 +245,7 @@ extension ProgramOption {
         let indent = String(repeating: " ", count: column)
         var help = self.help
         if !help.isEmpty { help[0] = modeNote + help[0] }
-        let left = "  " + names.joined(separator: ", ") + (value.map { " " + $0.placeholder } ?? "")
+        let left = "  " + names.joined(separator: ", ") + (value.map { " " + $0.placeholder } ?? "") + (operands.map { " " + $0 } ?? "")
         var lines =
             left.count < column
             ? [left + String(repeating: " ", count: column - left.count) + (help.first ?? "")]

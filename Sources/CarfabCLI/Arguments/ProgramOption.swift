@@ -50,6 +50,8 @@ struct ProgramOption: Sendable {
     var repeatable = false
     /// Where it may be used.
     var mode = Mode.any
+    /// The operands it takes after the other options, as `--help` names them (`--diff A B`).
+    var operands: String?
     /// One line, for the completion scripts' descriptions.
     let summary: String
     /// Its lines in `--help`, beside its names; more than one when they do not fit.
@@ -173,7 +175,7 @@ struct ProgramOption: Sendable {
             summary: "print a completion script",
             help: ["print a completion script for \(listed(CompletionShell.allCases.map(\.rawValue), serialComma: false))"]),
         ProgramOption(
-            long: "--diff", short: nil, effect: .flag { $0.diff = true },
+            long: "--diff", short: nil, effect: .flag { $0.diff = true }, operands: "A B",
             summary: "compare two saved sessions by meaning",
             help: [
                 "compare the sessions files A and B save, by meaning;",

@@ -98,8 +98,9 @@ enum HoverProvider {
             return option(name, of: family, catalog: catalog, car: car)
         case .currency:
             guard let currency = try? catalog.currency(named: name) else { return nil }
+            // The symbol in quotes, as a definition writes it: a blank at its end is seen.
             return
-                "**\(currency.code)**: symbol \(currency.symbol), \(currency.digits) minor digits, rate \(currency.rate) per \(Currency.base.code)"
+                "**\(currency.code)**: symbol \"\(currency.symbol)\", \(currency.digits) minor digits, rate \(currency.rate) per \(Currency.base.code)"
         case .command:
             return commands.lookup(name).map(commandText)
         case .helpTopic, .variable:

@@ -263,9 +263,11 @@ final class EditLineSource: LineSource {
 
     /// Candidates in columns, as shells list them, padded by the columns the terminal gives them.
     static func columns(_ names: [String], width: Int) -> String {
+        // A terminal whose size was never set reports 0 columns: lay out for 80, as `rows` does.
+        let width = width > 0 ? width : 80
         let shown = names.map(DisplayText.escaped)
-        let cell = min((shown.map(DisplayText.width).max() ?? 0) + 2, max(width, 1))
-        let perLine = max(1, (width > 0 ? width : 80) / cell)
+        let cell = min((shown.map(DisplayText.width).max() ?? 0) + 2, width)
+        let perLine = max(1, width / cell)
         var text = ""
         for (index, name) in shown.enumerated() {
             let last = index % perLine == perLine - 1 || index == names.count - 1
