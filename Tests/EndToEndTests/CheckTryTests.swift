@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `--check` checks the command inside `try COMMAND` as it checks the same command outside it,
-/// and what that command defines is taken back, as running `try` takes it back.
+/// and what that command defines is taken back, as running `try` takes it back; and it reads
+/// the configurator commands' word lists as running them does.
 @Suite struct CheckTryTests {
     @Test func an_unknown_name_inside_try_is_found_by_check_at_its_place() throws {
         let error = """
@@ -58,5 +59,50 @@ import Testing
         #expect(
             try carfab(["--check", "-e", "car sports; try set drivetrain 4wd; try family paint \"P\" default w \"W\""])
                 == RunResult(stdout: "", stderr: "", status: 0))
+    }
+
+    /// The configurator commands' words (a model, family and option pairs, `in CURRENCY`) are
+    /// checked by `--check` as running reads them: they passed it unread.
+    @Test func check_reads_the_configurator_commands_words() throws {
+        let result = try carfab([
+            "--check", "--keep-going", "-e", "cheapest drivetrain hover", "-e", "cheapest sprots",
+            "-e", "cheapest suv floorplan long floorplan short", "-e", "car sports; options paintx",
+            "-e", "why drivetrain rear in XYZ", "-e", "fit drivetrain rear in GBP extra",
+            "-e", #"family paint "Paint" default white "White"; cheapest paint red"#
+        ])
+        #expect(
+            result
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        <command-line 1>:1:21: error: unknown drivetrain option 'hover'; valid drivetrain options: front, rear, 4wd
+                        cheapest drivetrain hover
+                                            ^~~~~
+                        <command-line 2>:1:10: error: unknown model 'sprots'; did you mean 'sports'?
+                        cheapest sprots
+                                 ^~~~~~
+                        <command-line 3>:1:29: error: floorplan is named twice; name each family once
+                        cheapest suv floorplan long floorplan short
+                                                    ^~~~~~~~~
+                        <command-line 4>:1:21: error: unknown family 'paintx'; valid families: floorplan, suspension, drivetrain
+                        car sports; options paintx
+                                            ^~~~~~
+                        <command-line 5>:1:24: error: unknown currency 'XYZ'; valid currencies: USD, GBP, EUR, JPY
+                        why drivetrain rear in XYZ
+                                               ^~~
+                        <command-line 6>:1:21: error: unexpected argument 'in'; usage: fit FAMILY OPTION [in CURRENCY]
+                        fit drivetrain rear in GBP extra
+                                            ^~
+                        <command-line 7>:1:60: error: unknown paint option 'red'; valid paint options: white
+                        family paint "Paint" default white "White"; cheapest paint red
+                                                                                   ^~~
+
+                        """, status: 1))
+        // Words that are right check clean (no car is built when checking, so none is needed).
+        #expect(
+            try carfab([
+                "--check", "-e",
+                "cheapest suv drivetrain rear in GBP; options drivetrain in EUR; why drivetrain front in JPY; fit drivetrain front; cheapest"
+            ]) == RunResult(stdout: "", stderr: "", status: 0))
     }
 }
