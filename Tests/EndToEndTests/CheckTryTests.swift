@@ -90,9 +90,9 @@ import Testing
                         <command-line 5>:1:24: error: unknown currency 'XYZ'; valid currencies: USD, GBP, EUR, JPY
                         why drivetrain rear in XYZ
                                                ^~~
-                        <command-line 6>:1:21: error: unexpected argument 'in'; usage: fit FAMILY OPTION [in CURRENCY]
+                        <command-line 6>:1:28: error: unexpected argument 'extra'; usage: fit FAMILY OPTION [in CURRENCY]
                         fit drivetrain rear in GBP extra
-                                            ^~
+                                                   ^~~~~
                         <command-line 7>:1:60: error: unknown paint option 'red'; valid paint options: white
                         family paint "Paint" default white "White"; cheapest paint red
                                                                                    ^~~

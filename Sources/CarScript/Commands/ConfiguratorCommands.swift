@@ -115,7 +115,7 @@ package enum ConfiguratorCommands {
                 let wanted = try answer.choice(call.option(2), call)
                 var table = Table(
                     [.init("family"), .init("from"), .init("to"), .init("price change", alignRight: true)],
-                    emptyMessage: "The car has the \(call.option(2).name) \(call.option(2).family) already.")
+                    emptyMessage: "The car has the \(call.option(2).name) \(call.option(2).familyName) already.")
                 guard answer.current[wanted.family] != wanted.option else {
                     session.emit(.table(table), call)
                     return
@@ -155,12 +155,12 @@ package enum ConfiguratorCommands {
             },
             run: { session, call throws(ScriptError) in
                 let space = ConfigurationSpace(session.catalog)
-                let (valuation, model, fixed, named) = try cheapestWords(call, session, space: space)
+                let (valuation, model, fixed, named, namedRange) = try cheapestWords(call, session, space: space)
                 let configurator = Configurator(space: space, shouldStop: { session.stop.isRequested })
                 let options = try call.at(0) { () throws(CarFactoryError) in try configurator.cheapest(fixed: fixed) }
                 let factories = model.map { [$0] } ?? session.catalog.registry.factories
                 guard let options, !factories.isEmpty else {
-                    throw ScriptError(.domain(.noValidCar(named)), at: call.range(0))
+                    throw ScriptError(.domain(.noValidCar(named)), at: namedRange ?? call.range(0))
                 }
                 // Each model's price is its base price less its defaults' list prices, plus the
                 // options' list prices: the same options are cheapest for every model.
@@ -212,9 +212,9 @@ package enum ConfiguratorCommands {
     /// `options`' words: `[FAMILY] [in CURRENCY]`.
     private static func optionsWords(_ call: Invocation, _ session: Session) throws(ScriptError) -> (CurrencyValuation?, [Int]?) {
         var words = Words(call, from: 1, session.catalog)
-        let valuation = try words.takeCurrency(session)
         var only: [Int]?
         if let (family, _) = try words.takeFamily(optional: true) { only = [family.index] }
+        let valuation = try words.takeCurrency(session)
         try words.finish()
         return (valuation, only)
     }
@@ -228,15 +228,16 @@ package enum ConfiguratorCommands {
     }
 
     /// `cheapest`'s words, `[MODEL] [FAMILY OPTION]... [in CURRENCY]`: the currency, the model,
-    /// each family's option (its place in `space`) where one is named, and the options named.
+    /// each family's option (its place in `space`) where one is named, the options named and
+    /// where they are written.
     private static func cheapestWords(
         _ call: Invocation, _ session: Session, space: ConfigurationSpace
-    ) throws(ScriptError) -> (CurrencyValuation?, (any CarFactory)?, [Int?], [String]) {
+    ) throws(ScriptError) -> (CurrencyValuation?, (any CarFactory)?, [Int?], [String], SourceRange?) {
         var words = Words(call, from: 1, session.catalog)
-        let valuation = try words.takeCurrency(session)
         let model = try words.takeModel(session)
         var fixed = [Int?](repeating: nil, count: session.catalog.familyNames.count)
         var named: [String] = []
+        var namedRange: SourceRange?
         while let (family, range) = try words.takeFamily(optional: true) {
             if fixed[family.index] != nil {
                 throw ScriptError(.refused("\(session.catalog.name(of: family)) is named twice; name each family once"), at: range)
@@ -244,9 +245,11 @@ package enum ConfiguratorCommands {
             let part = try words.takeOption(of: family, session)
             fixed[family.index] = space.names[family.index].firstIndex(of: part.name)
             named.append("\(part.name) \(part.familyName)")
+            namedRange = SourceRange(namedRange?.start ?? range.start, words.lastRange.end)
         }
+        let valuation = try words.takeCurrency(session)
         try words.finish()
-        return (valuation, model, fixed, named)
+        return (valuation, model, fixed, named, namedRange)
     }
 
     /// `factory`'s price with `options`: base price plus, per family, the option's list price
@@ -384,21 +387,32 @@ private struct Words {
         end = words.count
     }
 
-    /// `in CURRENCY` at the end, if there.
+    /// Whether the next word is `in`, which starts `in CURRENCY` (no family may be named `in`).
+    private var atIn: Bool { start < end && nameKey(words[start]) == "in" }
+
+    /// The range of the word taken last.
+    var lastRange: SourceRange { ranges[start - 1] }
+
+    /// `in CURRENCY` next, if there.
     mutating func takeCurrency(_ session: Session) throws(ScriptError) -> CurrencyValuation? {
-        guard end - start >= 2, nameKey(words[end - 2]) == "in" else { return nil }
-        let code = words[end - 1]
-        guard let currency = try? session.catalog.currency(named: code) else {
-            throw Session.unknown("currency", code, session.catalog.currencies.map(\.code), at: ranges[end - 1])
+        guard atIn else { return nil }
+        guard start + 1 < end else {
+            throw ScriptError(
+                .missingArgument("a CURRENCY after 'in'", usage: call.spec.usage),
+                at: SourceRange(ranges[start].end, ranges[start].end + 1))
         }
-        end -= 2
+        let code = words[start + 1]
+        guard let currency = try? session.catalog.currency(named: code) else {
+            throw Session.unknown("currency", code, session.catalog.currencies.map(\.code), at: ranges[start + 1])
+        }
+        start += 2
         return CurrencyValuation(currency)
     }
 
     /// A model name first, if the first word is one; a first word that is neither a model nor
     /// a family is an unknown model or family, named by the closer of the two.
     mutating func takeModel(_ session: Session) throws(ScriptError) -> (any CarFactory)? {
-        guard start < end, catalog.family(named: words[start]) == nil else { return nil }
+        guard start < end, !atIn, catalog.family(named: words[start]) == nil else { return nil }
         let word = words[start]
         guard let factory = try? session.catalog.registry.factory(named: word) else {
             let models = session.catalog.registry.factories.map(\.model)
@@ -414,7 +428,7 @@ private struct Words {
 
     /// A family name.
     mutating func takeFamily(optional: Bool) throws(ScriptError) -> (PartFamily, SourceRange)? {
-        guard start < end else { return nil }
+        guard start < end, !atIn else { return nil }
         guard let family = catalog.family(named: words[start]) else {
             throw Session.unknown("family", words[start], catalog.familyNames, at: ranges[start])
         }
