@@ -205,6 +205,8 @@ import Testing
         }
         #expect(saved.contains("family paint \"Paint\" default white \"White\" price 0\n"))
         #expect(saved.contains("drivetrain rear paint red\n"))
+        // The rule on the family is written as it was given, after the definitions it names.
+        #expect(saved.contains("paint red\nrequire paint red with floorplan short\ncar sports 1\n"))
         #expect(saved.hasSuffix("car roadster 1\nset drivetrain 4wd paint white"))
         let again = Engine()
         #expect(again.evaluate(saved).diagnostics.isEmpty)

@@ -75,4 +75,32 @@ import Testing
         }
         #expect(decoded == ["car:function", "sports:enumMember", "2:number", "# c:comment", "echo:function", "\"x\":string", "$n:variable"])
     }
+
+    /// Names are read with the catalog the document builds: its own family's options are options
+    /// after `set`'s first pair and in `cheapest`, and the family and its first option are
+    /// declared on the `family` line.
+    @Test func semantic_tokens_read_names_with_the_documents_own_families() throws {
+        let lines = [#"family paint "Paint" default white "White""#, "set floorplan short paint white", "cheapest paint white"]
+        let session = try serve(
+            initializeRequest + didOpen(uri, lines.joined(separator: "\n") + "\n")
+                + request(2, "textDocument/semanticTokens/full", ["textDocument": ["uri": uri]]) + shutdownAndExit)
+        let data = ((session.response(2)?["result"] as? [String: Any])?["data"] as? [Int]) ?? []
+        var decoded: [String] = []
+        var line = 0
+        var character = 0
+        for index in stride(from: 0, to: data.count, by: 5) {
+            line += data[index]
+            character = data[index] == 0 ? character + data[index + 1] : data[index + 1]
+            let units = Array(lines[line].utf16)[character..<(character + data[index + 2])]
+            let declaration = data[index + 4] == 1 ? "+declaration" : ""
+            decoded.append("\(String(decoding: units, as: UTF16.self)):\(SemanticTokensProvider.tokenTypes[data[index + 3]])\(declaration)")
+        }
+        #expect(
+            decoded == [
+                "family:function", "paint:enumMember+declaration", "\"Paint\":string", "default:keyword",
+                "white:enumMember+declaration", "\"White\":string",
+                "set:function", "floorplan:enumMember", "short:enumMember", "paint:enumMember", "white:enumMember",
+                "cheapest:function", "paint:enumMember", "white:enumMember"
+            ])
+    }
 }

@@ -68,7 +68,7 @@ import Testing
                 5, 6, "x",
                 "'sports' is a built-in model, so it cannot be renamed: only names the script (or a file it sources) defines can be"
             ),
-            (4, 6, "x", "there is no model, option, currency or variable here to rename"),
+            (4, 25, "x", "there is no model, family, option, currency or variable here to rename"),
             (1, 4, "9x", "'9x' is not a variable name: a letter or '_', then letters, digits and '_'"),
             (2, 6, "suv", "a model named 'suv' exists already"),
             (2, 6, "two words", "'two words' is not a name: one word, without blanks, quotes, ';', '#' or '$'"),
@@ -78,5 +78,75 @@ import Testing
     func rename_refuses_built_in_names_and_names_that_cannot_be(line: Int, character: Int, newName: String, message: String) throws {
         let messages = try transcript { uri in request(2, "textDocument/rename", at(uri, line, character, ["newName": newName])) }
         #expect(messages == [#"{"jsonrpc":"2.0","id":2,"error":{"code":-32803,"message":"\#(message)"}}"#])
+    }
+
+    /// A family the script defines, its first option defined on the `family` line, another by `option`.
+    private let paint = """
+        family paint "Paint" default white "White"
+        option paint red "Red" price 500 alias crimson
+        car sports
+        set paint white; set paint blue
+        cheapest paint crimson
+
+        """
+
+    /// A location in the paint document, as the server writes it.
+    private func place(_ line: Int, _ start: Int, _ end: Int) -> String {
+        #"{"uri":"file:///tmp/paint.carfab","range":{"start":{"line":\#(line),"character":\#(start)},"end":{"line":\#(line),"character":\#(end)}}}"#
+    }
+
+    @Test func a_defined_family_and_its_first_option_have_definitions_references_and_rename() throws {
+        let uri = "file:///tmp/paint.carfab"
+        let session = try serve(
+            initializeRequest + didOpen(uri, paint)
+                + request(2, "textDocument/definition", at(uri, 3, 12))  // white: on the family line
+                + request(3, "textDocument/definition", at(uri, 3, 6))  // the family
+                + request(4, "textDocument/definition", at(uri, 4, 17))  // an option by its other name
+                + request(5, "textDocument/references", at(uri, 4, 11, ["context": ["includeDeclaration": true]]))
+                + request(6, "textDocument/rename", at(uri, 3, 6, ["newName": "colour"])) + shutdownAndExit)
+        #expect(session.stray == "")
+        #expect(
+            Array(session.messages.dropFirst(2).dropLast()) == [
+                #"{"jsonrpc":"2.0","id":2,"result":[\#(place(0, 29, 34))]}"#,
+                #"{"jsonrpc":"2.0","id":3,"result":[\#(place(0, 7, 12))]}"#,
+                #"{"jsonrpc":"2.0","id":4,"result":[\#(place(1, 13, 16)),\#(place(1, 39, 46))]}"#,
+                #"{"jsonrpc":"2.0","id":5,"result":[\#([(0, 7, 12), (1, 7, 12), (3, 4, 9), (3, 21, 26), (4, 9, 14)].map(place).joined(separator: ","))]}"#,
+                #"{"jsonrpc":"2.0","id":6,"result":{"changes":{"file:///tmp/paint.carfab":[\#([(0, 7, 12), (1, 7, 12), (3, 4, 9), (3, 21, 26), (4, 9, 14)].map { #"{"range":{"start":{"line":\#($0.0),"character":\#($0.1)},"end":{"line":\#($0.0),"character":\#($0.2)}},"newText":"colour"}"# }.joined(separator: ","))]}}}"#
+            ])
+    }
+
+    @Test(
+        arguments: [
+            (3, 6, "floorplan", "a family named 'floorplan' exists already"),
+            (1, 14, "WHITE", "a paint option named 'WHITE' exists already"),
+            (
+                3, 29, "x",
+                "'blue' is not a paint option the catalog or this script defines, so it cannot be renamed: only names the script (or a file it sources) defines can be"
+            ),
+            (
+                2, 6, "x",
+                "'sports' is a built-in model, so it cannot be renamed: only names the script (or a file it sources) defines can be"
+            )
+        ] as [(Int, Int, String, String)])
+    func messages_name_a_defined_family_by_its_name(line: Int, character: Int, newName: String, message: String) throws {
+        let uri = "file:///tmp/paint.carfab"
+        let session = try serve(
+            initializeRequest + didOpen(uri, paint)
+                + request(2, "textDocument/rename", at(uri, line, character, ["newName": newName])) + shutdownAndExit)
+        #expect(session.messages.dropFirst(2).first == #"{"jsonrpc":"2.0","id":2,"error":{"code":-32803,"message":"\#(message)"}}"#)
+    }
+
+    @Test func a_built_in_family_is_named_but_not_renamed() throws {
+        let uri = "file:///tmp/paint.carfab"
+        let session = try serve(
+            initializeRequest + didOpen(uri, "car sports; set drivetrain 4wd\n")
+                + request(2, "textDocument/definition", at(uri, 0, 20))
+                + request(3, "textDocument/rename", at(uri, 0, 20, ["newName": "drive"])) + shutdownAndExit)
+        #expect(
+            Array(session.messages.dropFirst(2).dropLast()) == [
+                #"{"jsonrpc":"2.0","method":"window/showMessage","params":{"type":3,"message":"'drivetrain' is a built-in family: carfab's own catalog defines it, in no file (hover shows its entry)"}}"#,
+                #"{"jsonrpc":"2.0","id":2,"result":null}"#,
+                #"{"jsonrpc":"2.0","id":3,"error":{"code":-32803,"message":"'drivetrain' is a built-in family, so it cannot be renamed: only names the script (or a file it sources) defines can be"}}"#
+            ])
     }
 }

@@ -13,12 +13,9 @@ package enum ConfiguratorCommands {
             details:
                 "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest repair that makes a valid car with it (as a 'set' command) and the total price change; or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "options drivetrain in GBP",
+            check: checkingOnly { session, call throws(ScriptError) in _ = try optionsWords(call, session) },
             run: { session, call throws(ScriptError) in
-                var words = Words(call, from: 1, session.catalog)
-                var only: [Int]?
-                if let (family, _) = try words.takeFamily(optional: true) { only = [family.index] }
-                let valuation = try words.takeCurrency(session)
-                try words.finish()
+                let (valuation, only) = try optionsWords(call, session)
                 let answer = try Answer(session, call)
                 let statuses = try call.at(0) { () throws(CarFactoryError) in
                     try answer.configurator.statuses(of: answer.current, families: only)
@@ -59,10 +56,9 @@ package enum ConfiguratorCommands {
             details:
                 "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (other changes none of which can be left out), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed. For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "why drivetrain front",
+            check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
             run: { session, call throws(ScriptError) in
-                var words = Words(call, from: 3, session.catalog)
-                let valuation = try words.takeCurrency(session)
-                try words.finish()
+                let valuation = try currencyWords(call, session)
                 let answer = try Answer(session, call)
                 let wanted = try answer.choice(call.option(2), call)
                 var car = answer.current
@@ -116,10 +112,9 @@ package enum ConfiguratorCommands {
             details:
                 "Sets OPTION on the current car together with the cheapest minimal repair (as 'why' ranks them), all or nothing, and prints each change with its price change. An error if no valid car has the option. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "fit drivetrain front",
+            check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
             run: { session, call throws(ScriptError) in
-                var words = Words(call, from: 3, session.catalog)
-                let valuation = try words.takeCurrency(session)
-                try words.finish()
+                let valuation = try currencyWords(call, session)
                 let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
                 let answer = try Answer(session, call)
                 let wanted = try answer.choice(call.option(2), call)
@@ -159,24 +154,12 @@ package enum ConfiguratorCommands {
             details:
                 "Shows the car as 'show' does, then the commands that build it. Ties go to the model name, then the option names in family order. 'in CURRENCY' adds its price in CURRENCY. The stock is not changed.",
             example: "cheapest drivetrain 4wd",
+            check: checkingOnly { session, call throws(ScriptError) in
+                _ = try cheapestWords(call, session, space: ConfigurationSpace(session.catalog))
+            },
             run: { session, call throws(ScriptError) in
-                var words = Words(call, from: 1, session.catalog)
-                let model = try words.takeModel(session)
-                var fixed = [Int?](repeating: nil, count: session.catalog.familyNames.count)
-                var named: [String] = []
-                var namedRange: SourceRange?
                 let space = ConfigurationSpace(session.catalog)
-                while let (family, range) = try words.takeFamily(optional: true) {
-                    if fixed[family.index] != nil {
-                        throw ScriptError(.refused("\(session.catalog.name(of: family)) is named twice; name each family once"), at: range)
-                    }
-                    let part = try words.takeOption(of: family, session)
-                    fixed[family.index] = space.names[family.index].firstIndex(of: part.name)
-                    named.append("\(part.name) \(part.familyName)")
-                    namedRange = SourceRange(namedRange?.start ?? range.start, words.lastRange.end)
-                }
-                let valuation = try words.takeCurrency(session)
-                try words.finish()
+                let (valuation, model, fixed, named, namedRange) = try cheapestWords(call, session, space: space)
                 let configurator = Configurator(space: space, shouldStop: { session.stop.isRequested })
                 let options = try call.at(0) { () throws(CarFactoryError) in try configurator.cheapest(fixed: fixed) }
                 let factories = model.map { [$0] } ?? session.catalog.registry.factories
@@ -245,6 +228,58 @@ package enum ConfiguratorCommands {
             index += 2
         }
         return catalog.families.filter { !named.contains($0) }.map { catalog.name(of: $0) } + ["in"]
+    }
+
+    /// `check` as `--check` runs it: the configurator commands' words are a word list, which
+    /// no argument kind resolves, so checking reads them as running does (and a run reads them
+    /// once, in `run`).
+    private static func checkingOnly(_ check: @escaping CommandSpec.Run) -> CommandSpec.Run {
+        { session, call throws(ScriptError) in
+            if session.options.checkOnly { try check(session, call) }
+        }
+    }
+
+    /// `options`' words: `[FAMILY] [in CURRENCY]`.
+    private static func optionsWords(_ call: Invocation, _ session: Session) throws(ScriptError) -> (CurrencyValuation?, [Int]?) {
+        var words = Words(call, from: 1, session.catalog)
+        var only: [Int]?
+        if let (family, _) = try words.takeFamily(optional: true) { only = [family.index] }
+        let valuation = try words.takeCurrency(session)
+        try words.finish()
+        return (valuation, only)
+    }
+
+    /// `why`'s and `fit`'s words after the option: `[in CURRENCY]`.
+    private static func currencyWords(_ call: Invocation, _ session: Session) throws(ScriptError) -> CurrencyValuation? {
+        var words = Words(call, from: 3, session.catalog)
+        let valuation = try words.takeCurrency(session)
+        try words.finish()
+        return valuation
+    }
+
+    /// `cheapest`'s words, `[MODEL] [FAMILY OPTION]... [in CURRENCY]`: the currency, the model,
+    /// each family's option (its place in `space`) where one is named, the options named and
+    /// where they are written.
+    private static func cheapestWords(
+        _ call: Invocation, _ session: Session, space: ConfigurationSpace
+    ) throws(ScriptError) -> (CurrencyValuation?, (any CarFactory)?, [Int?], [String], SourceRange?) {
+        var words = Words(call, from: 1, session.catalog)
+        let model = try words.takeModel(session)
+        var fixed = [Int?](repeating: nil, count: session.catalog.familyNames.count)
+        var named: [String] = []
+        var namedRange: SourceRange?
+        while let (family, range) = try words.takeFamily(optional: true) {
+            if fixed[family.index] != nil {
+                throw ScriptError(.refused("\(session.catalog.name(of: family)) is named twice; name each family once"), at: range)
+            }
+            let part = try words.takeOption(of: family, session)
+            fixed[family.index] = space.names[family.index].firstIndex(of: part.name)
+            named.append("\(part.name) \(part.familyName)")
+            namedRange = SourceRange(namedRange?.start ?? range.start, words.lastRange.end)
+        }
+        let valuation = try words.takeCurrency(session)
+        try words.finish()
+        return (valuation, model, fixed, named, namedRange)
     }
 
     /// `factory`'s price with `options`: base price plus, per family, the option's list price

@@ -51,8 +51,10 @@ enum HistoryCommands {
             arguments: [.required("COMMAND", .words)],
             summary: "show what COMMAND would change, and change nothing",
             details:
-                "Runs COMMAND (up to the next ';' or the end of the line) as a what-if: its results are shown, then the cars in stock and their total value in the base currency before, after and the change; then everything it changed is taken back, so the session is exactly as it was. 'try source FILE' tries a whole file. Files are not written inside 'try' ('save -' still prints). It is not a step for 'undo', and inside a transaction it is not part of it: the transaction, 'undo' and 'redo' are as they were. It cannot try undo, redo, begin, commit, rollback or another try: to try several changes together, use 'begin' ... 'rollback'. If COMMAND fails, that is the error of 'try', and nothing is changed.",
+                "Runs COMMAND (up to the next ';' or the end of the line) as a what-if: its results are shown, then the cars in stock and their total value in the base currency before, after and the change; then everything it changed is taken back, so the session is exactly as it was. 'try source FILE' tries a whole file. Files are not written inside 'try' ('save -' still prints). It is not a step for 'undo', and inside a transaction it is not part of it: the transaction, 'undo' and 'redo' are as they were. It cannot try undo, redo, begin, commit, rollback or another try: to try several changes together, use 'begin' ... 'rollback'. If COMMAND fails, that is the error of 'try', and nothing is changed. --check checks COMMAND as it checks it outside 'try'.",
             example: "car sports; try set drivetrain 4wd",
+            // `--check` checks COMMAND as it checks it outside 'try' (and takes back what that runs).
+            runsWhenChecking: true,
             run: { session, call throws(ScriptError) in try session.whatIf(call) })
     ]
 

@@ -51,6 +51,8 @@ extension Session {
         stock.journal = keptJournal
         (quitRequested, requestedExitStatus) = keptQuit
         if let failure { throw failure }
+        // Checking runs COMMAND only as far as `--check` runs any command: there is no change to show.
+        if options.checkOnly { return }
         emit(.table(Self.whatIfTable(cars: (carsBefore, carsAfter), value: (valueBefore, valueAfter))), call)
     }
 

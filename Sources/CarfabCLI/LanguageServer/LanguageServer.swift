@@ -170,11 +170,17 @@ final class LanguageServer {
                 sendError(id: id, code: ErrorCode.invalidParams, message: "the document '\(uri)' is not open")
                 return
             }
-            let commands = DocumentAnalysis(document, settings: environment).session(before: 0, catalog: catalog).commands
+            let analysis = DocumentAnalysis(document, settings: environment)
             switch method {
-            case "textDocument/documentSymbol": sendResult(id: id, DocumentSymbolProvider.symbols(in: document, commands: commands))
+            case "textDocument/documentSymbol":
+                sendResult(
+                    id: id, DocumentSymbolProvider.symbols(in: document, commands: analysis.session(before: 0, catalog: catalog).commands))
             case "textDocument/formatting": sendResult(id: id, ScriptFormatter.textEdits(for: document))
-            default: sendResult(id: id, SemanticTokensProvider.tokens(in: document, commands: commands))
+            default:
+                // Names are read with the catalog the whole document builds (its own families and
+                // options among them), as definition and references read them.
+                let engine = analysis.session(before: document.lineCount, catalog: catalog)
+                sendResult(id: id, SemanticTokensProvider.tokens(in: document, commands: engine.commands, catalog: engine.catalog))
             }
         case "textDocument/inlayHint":
             guard let (analysis, range) = locatedRange(params, id: id) else { return }

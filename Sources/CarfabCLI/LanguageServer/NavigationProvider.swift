@@ -4,7 +4,7 @@ import CarScript
 /// `textDocument/definition`, `textDocument/references` and `textDocument/rename` over a
 /// `ScriptIndex` of the document and the files it sources.
 ///
-/// The built-in catalog has no file: a built-in model, option or currency has no definition
+/// The built-in catalog has no file: a built-in model, family, option or currency has no definition
 /// to go to (the answer is null and the client is told why, in a message), and it cannot be
 /// renamed. Its references are found like any other name's.
 struct NavigationProvider {
@@ -69,7 +69,7 @@ struct NavigationProvider {
     /// `WorkspaceEdit`; refused for a built-in name, a file, or a new name that is not one or is taken.
     func rename(at position: TextPosition, to newName: String) -> Answer {
         guard let occurrence = occurrence(at: position) else {
-            return .failure("there is no model, option, currency or variable here to rename")
+            return .failure("there is no model, family, option, currency or variable here to rename")
         }
         let key = occurrence.key
         if key.kind == .file {
@@ -115,8 +115,12 @@ struct NavigationProvider {
         switch key.kind {
         case .model:
             if (try? catalog.registry.factory(named: newName)) != nil { return "a model named '\(newName)' exists already" }
+        case .family:
+            if catalog.family(named: newName) != nil { return "a family named '\(newName)' exists already" }
         case .option(let family):
-            if (try? catalog.option(named: newName, in: family)) != nil { return "a \(family) option named '\(newName)' exists already" }
+            if (try? catalog.option(named: newName, in: family)) != nil {
+                return "a \(catalog.name(of: family)) option named '\(newName)' exists already"
+            }
         case .currency:
             guard newName.unicodeScalars.count == 3, newName.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) else {
                 return "'\(newName)' is not a currency code: three letters"
@@ -132,6 +136,7 @@ struct NavigationProvider {
     private func isBuiltIn(_ key: SymbolKey) -> Bool {
         switch key.kind {
         case .model: (try? engine.catalog.registry.factory(named: key.name)) != nil
+        case .family: engine.catalog.family(named: key.name) != nil
         case .option(let family): (try? engine.catalog.option(named: key.name, in: family)) != nil
         case .currency: (try? engine.catalog.currency(named: key.name)) != nil
         case .variable, .file: false
@@ -142,6 +147,7 @@ struct NavigationProvider {
     private func notDefined(_ key: SymbolKey) -> String {
         if key.kind == .variable { return "$\(key.name) is not set by this script" }
         return isBuiltIn(key)
-            ? "'\(key.name)' is a built-in \(key.noun)" : "'\(key.name)' is not a \(key.noun) the catalog or this script defines"
+            ? "'\(key.name)' is a built-in \(key.noun(in: engine.catalog))"
+            : "'\(key.name)' is not a \(key.noun(in: engine.catalog)) the catalog or this script defines"
     }
 }

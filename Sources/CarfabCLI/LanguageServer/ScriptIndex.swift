@@ -5,6 +5,8 @@ import CarScript
 struct SymbolKey: Hashable, Sendable {
     enum Kind: Hashable, Sendable {
         case model
+        /// A part family, by its name (a defined family can be renamed; the book's three cannot).
+        case family
         case option(PartFamily)
         case currency, variable, file
     }
@@ -14,11 +16,12 @@ struct SymbolKey: Hashable, Sendable {
     /// option by its own name (not the alias used), a variable as written, a file by its path.
     var name: String
 
-    /// How a person calls such a thing.
-    var noun: String {
+    /// How a person calls such a thing; an option by its family's name in `catalog` (`paint option`).
+    func noun(in catalog: Catalog) -> String {
         switch kind {
         case .model: "model"
-        case .option(let family): "\(family) option"
+        case .family: "family"
+        case .option(let family): "\(catalog.name(of: family)) option"
         case .currency: "currency"
         case .variable: "variable"
         case .file: "file"
@@ -42,7 +45,7 @@ struct SymbolOccurrence: Sendable {
     var written: String
 }
 
-/// Every model, option, currency, variable and sourced file a document and the files it
+/// Every model, family, option, currency, variable and sourced file a document and the files it
 /// sources name, and where: definition, references and rename read it. The words come from
 /// the engine's lexer (`ScriptLines`) and each word's meaning from the command table's
 /// argument kinds, the same the engine resolves them by.
@@ -90,6 +93,8 @@ struct ScriptIndex {
                             name = part.name
                         }
                         add(.init(kind: .option(family), name: name.lowercased()), document.uri, range, definition: defines, word.text)
+                    case .family(let defines):
+                        add(.init(kind: .family, name: word.text.lowercased()), document.uri, range, definition: defines, word.text)
                     case .currency(let defines):
                         add(.init(kind: .currency, name: word.text.lowercased()), document.uri, range, definition: defines, word.text)
                     case .variable:
@@ -104,7 +109,7 @@ struct ScriptIndex {
                             uri: DocumentURI.uri(of: full), version: 0,
                             text: String(decoding: bytes, as: UTF8.self))
                         self.index(sourced, path: full, catalog: catalog, commands: commands, depth: depth + 1, analysis: analysis)
-                    case .family, .keyword, .other:
+                    case .keyword, .other:
                         break
                     }
                 }
@@ -152,7 +157,8 @@ struct ScriptIndex {
         case variable
         /// The file `source` reads.
         case file
-        case family
+        /// A family; `defines`: the name a `family` command defines.
+        case family(defines: Bool)
         /// A word the command takes as it is (`price`, `with`, `in`, `alias`).
         case keyword
         case other
@@ -170,7 +176,7 @@ struct ScriptIndex {
             let kind = spec.arguments[argument].kind
             switch kind {
             case .model: roles[index] = .model(defines: false)
-            case .family: roles[index] = .family
+            case .family: roles[index] = .family(defines: false)
             case .keyword: roles[index] = .keyword
             case .option(let familyArgument): roles[index] = .option(family(familyArgument), defines: false, canonical: nil)
             case .optionOf(let fixed): roles[index] = .option(fixed, defines: false, canonical: nil)
@@ -188,6 +194,9 @@ struct ScriptIndex {
                 case "model": roles[index] = .model(defines: true)
                 case "option": roles[index] = .option(family(1), defines: true, canonical: nil)
                 case "currency": roles[index] = .currency(defines: true)
+                // `family NAME "SHOWN AS" default OPTION ...` defines the family and its first option.
+                case "family" where argument == 0: roles[index] = .family(defines: true)
+                case "family": roles[index] = .option(family(1), defines: true, canonical: nil)
                 default: break
                 }
             case .variable where spec.name == "var": roles[index] = .variable
@@ -227,7 +236,7 @@ struct ScriptIndex {
                 roles[index] = .keyword
                 index += 1
             } else if command != "option", let family = catalog.family(named: word), index + 1 < words.count {
-                roles[index] = .family
+                roles[index] = .family(defines: false)
                 roles[index + 1] = .option(family, defines: false, canonical: nil)
                 index += 2
             } else {

@@ -13,8 +13,8 @@ enum SemanticTokensProvider {
         case command, keyword, name, number, string, comment, variable
     }
 
-    /// The `SemanticTokens` of `document`.
-    static func tokens(in document: TextDocument, commands: CommandTable, catalog: Catalog = Engine.builtInCatalog) -> JSONValue {
+    /// The `SemanticTokens` of `document`, its names read with `catalog` (the one the document builds).
+    static func tokens(in document: TextDocument, commands: CommandTable, catalog: Catalog) -> JSONValue {
         var tokens: [(range: Range<Int>, type: TokenType, declaration: Bool)] = []
         for line in ScriptLines.read(document.bytes) {
             for words in line.commands {
@@ -42,7 +42,7 @@ enum SemanticTokensProvider {
                     switch roles[index] {
                     case .model(let defines), .currency(let defines): tokens.append((word.range, .name, defines))
                     case .option(_, let defines, _): tokens.append((word.range, .name, defines))
-                    case .family: tokens.append((word.range, .name, false))
+                    case .family(let defines): tokens.append((word.range, .name, defines))
                     case .variable: tokens.append((word.range, .variable, true))
                     case .keyword: tokens.append((word.range, .keyword, false))
                     case .file: tokens.append((word.range, .string, false))
