@@ -131,7 +131,7 @@ final class Session {
         let previous = history == nil ? nil : variables[name]
         if variables.updateValue(value, forKey: name) == nil { variableNames.append(name) }
         variableStorage = total
-        if history != nil { history?.record(.variable(name, previous)) }
+        if history != nil { record(.variable(name, previous)) }
     }
 
     /// Puts the values of the variables referred to in tokens `words` into their words, so
@@ -247,6 +247,6 @@ extension Session {
             let position = try catalog.setRate(of: code, to: rate)
             index.update(catalog.currencies[position], at: position)
         }
-        if let before { history?.record(.catalog(before)) }
+        if let before { record(.catalog(before)) }
     }
 }

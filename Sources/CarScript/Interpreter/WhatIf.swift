@@ -31,9 +31,7 @@ extension Session {
         let keptHistory = history
         let keptJournal = stock.journal
         let keptQuit = (quitRequested, requestedExitStatus)
-        history = UndoHistory()
-        history?.ledgerBytesMark = stock.journaledLedgerBytes
-        stock.journal = []
+        startHistory()
         whatIfDepth += 1
         var failure: ScriptError?
         do {
@@ -43,7 +41,6 @@ extension Session {
         }
         let carsAfter = stock.carCount
         let valueAfter = stock.valueMinorUnits
-        drainStock()
         takeBackEverything()
         whatIfDepth -= 1
         history = keptHistory
