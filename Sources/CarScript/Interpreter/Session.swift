@@ -52,6 +52,10 @@ final class Session {
 
     /// What takes back the changes made, when kept (see `UndoHistory.swift`): nil keeps none.
     @exclusivity(unchecked) var history: UndoHistory?
+    /// How deeply commands are running inside other commands (`source`, `expect`) while a
+    /// history is kept: only the outermost closes a step (a plain field: it changes around
+    /// every command).
+    @exclusivity(unchecked) var historyDepth = 0
     /// How many `try`s are running: inside one, nothing is written to a file (see `WhatIf.swift`).
     var whatIfDepth = 0
 

@@ -71,6 +71,12 @@ struct UndoHistory {
     /// and 40 bytes), with room for what they share.
     static let stepBytes = 32
     static let journalEntryBytes = 48
+    /// How many steps of one stock change each (most steps) the bound holds: the room the
+    /// history's step list and the ledger's journal take when it starts, so that they never
+    /// copy what they hold on the way to the bound (growing by doubling copied about as many
+    /// bytes as they held, a tenth of the cost of a command). It is address space, not
+    /// memory: a page is taken when first written (`Scripts/bench`, 10^6 steps' peak RSS).
+    static let reservedSteps = byteLimit / (stepBytes + journalEntryBytes)
 
     /// The done steps, oldest first.
     private(set) var steps: [Step] = []
@@ -80,8 +86,6 @@ struct UndoHistory {
     private(set) var undone: [[SessionChange]] = []
     /// The number of done steps when each open `begin` ran, outermost first.
     private(set) var savepoints: [Int] = []
-    /// How deeply commands are running inside other commands (`source`): only the outermost closes a step.
-    var depth = 0
     /// The estimated bytes the done steps keep.
     private var bytes = 0
     /// How many journal entries were dropped from its front with the oldest steps: a
@@ -99,6 +103,11 @@ struct UndoHistory {
     /// How many steps can be undone now: not past the innermost `begin`.
     var undoableSteps: Int { steps.count - (savepoints.last ?? 0) }
     var redoableSteps: Int { undone.count }
+
+    /// An empty history; `reserving`, with room for `reservedSteps` steps.
+    init(reserving: Bool) {
+        if reserving { steps.reserveCapacity(Self.reservedSteps) }
+    }
 
     /// Keeps `change` in the step being made, after the journal's first `journalCount` entries.
     mutating func record(_ change: SessionChange, journalCount: Int) {
@@ -119,8 +128,9 @@ struct UndoHistory {
     /// Makes the step being made a done step if it changed anything; whether it did.
     @inline(__always)
     private mutating func appendStep(journalCount: Int, ledgerBytes: Int) -> Bool {
-        let journalEnd = journalBase + journalCount
-        let changesEnd = changesBase + changes.count
+        // Wrapping sums: a position is below the count of all changes ever made.
+        let journalEnd = journalBase &+ journalCount
+        let changesEnd = changesBase &+ changes.count
         guard journalEnd > openJournalStart || changesEnd > openChangesStart else { return false }
         // Each journal entry is counted alike but for a ledger kept whole, which the ledger
         // has counted: the entries themselves are not read (copying one out retains what it holds).
@@ -203,11 +213,13 @@ struct UndoHistory {
 }
 
 extension Session {
-    /// Starts keeping an undo history from here.
-    func startHistory() {
-        history = UndoHistory()
+    /// Starts keeping an undo history from here; `reserving` room for the steps the bound
+    /// holds (not for `try`, whose history holds one command's).
+    func startHistory(reserving: Bool = true) {
+        history = UndoHistory(reserving: reserving)
         history?.ledgerBytesMark = stock.journaledLedgerBytes
         stock.journal = []
+        if reserving { stock.journal?.reserveCapacity(UndoHistory.reservedSteps) }
     }
 
     /// Whether commands come from a person at the prompt (the outermost script is interactive).
@@ -226,7 +238,7 @@ extension Session {
             try spec.run(self, call)
             return
         }
-        history?.depth += 1
+        historyDepth &+= 1
         do {
             try spec.run(self, call)
         } catch {
@@ -238,8 +250,8 @@ extension Session {
 
     @inline(__always)
     private func finishStep(failed: Bool) {
-        history?.depth -= 1
-        guard history?.depth == 0 else { return }
+        historyDepth &-= 1
+        guard historyDepth == 0 else { return }
         // At the prompt, a failed command inside a transaction changes nothing (psql's
         // ON_ERROR_ROLLBACK interactive): what it did before failing (a `source`) is taken back.
         if failed && atPrompt && history?.inTransaction == true {

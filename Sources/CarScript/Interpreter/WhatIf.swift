@@ -30,8 +30,10 @@ extension Session {
         let valueBefore = stock.valueMinorUnits
         let keptHistory = history
         let keptJournal = stock.journal
+        let keptDepth = historyDepth
         let keptQuit = (quitRequested, requestedExitStatus)
-        startHistory()
+        startHistory(reserving: false)
+        historyDepth = 0
         whatIfDepth += 1
         var failure: ScriptError?
         do {
@@ -44,6 +46,7 @@ extension Session {
         takeBackEverything()
         whatIfDepth -= 1
         history = keptHistory
+        historyDepth = keptDepth
         stock.journal = keptJournal
         (quitRequested, requestedExitStatus) = keptQuit
         if let failure { throw failure }
