@@ -11,7 +11,7 @@ enum HistoryCommands {
             arguments: [.optional("N", .integer(.steps))],
             summary: "take back the last N changes (default 1)",
             details:
-                "A step is one command that changed the stock, the current line, the catalog (a definition or a rate) or a variable; a whole 'source' is one step. Commands that change nothing are not steps. N is from 1 to \(mostSteps). 'redo' replays what was undone until the next change. Undoing more steps than there are is an error that changes nothing; inside a transaction, undo goes back no further than its 'begin'. The history is kept at the prompt (and, in a script, from its first 'begin'), up to about \(UndoHistory.memoryBound >> 20) MiB: the oldest steps are forgotten first.",
+                "A step is one command that changed the stock, the current line, the catalog (a definition or a rate) or a variable; a whole 'source' is one step. Commands that change nothing are not steps. N is from 1 to \(mostSteps). 'redo' replays what was undone until the next change. Undoing more steps than there are is an error that changes nothing; inside a transaction, undo goes back no further than its 'begin'. The history is kept at the prompt (and, in a script, from its first 'begin'), bounded at \(UndoHistory.memoryBound >> 20) MiB: once its steps keep \(UndoHistory.byteLimit >> 20) MiB, the oldest are forgotten first.",
             example: "begin; car compact 2; undo; commit",
             run: { session, call throws(ScriptError) in try session.undo(steps(call), at: call.range(0)) }),
         CommandSpec(

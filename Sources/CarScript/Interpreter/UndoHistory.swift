@@ -8,26 +8,25 @@ import CarFactory
 // before it (copied on write); `var` keeps the variable's old value. Applying an inverse
 // yields the inverse of the inverse, so `undo` and `redo` are the same move in opposite
 // directions.
+//
+// The ledger's journal is the history's log of stock changes: a done step is where its
+// entries start in it (and in the list of catalog and variable changes), so recording a step
+// that only changed the stock is one append of three numbers, and a command that changed
+// nothing costs two comparisons. Each catalog or variable change keeps the journal position
+// it came at, so a step that mixes them (a `source`) is taken back in exactly reverse order.
 
 /// A change the undo history keeps to take back: applying one makes it and gives its inverse.
 enum SessionChange {
-    /// A stock change not in the ledger's journal (a step undone, kept to be redone).
+    /// A stock change (of a step undone, kept to be redone: a done step's stay in the journal).
     case stock(StockChange)
-    /// The ledger's journal entries from `start` to `end` (positions counted from the
-    /// history's start, see `UndoHistory.journalBase`): the stock's changes stay where the
-    /// ledger journaled them, so recording them copies nothing.
-    case stockSpan(start: Int, end: Int, bytes: Int)
     indirect case catalog(Catalog)
     /// A variable's value (nil: not set).
     case variable(String, String?)
 
-    /// About how many bytes keeping it takes (the history's bound counts them; a span, its
-    /// journal entries' estimate, counted when it was recorded).
+    /// About how many bytes keeping it takes (the history's bound counts them).
     var storageEstimate: Int {
         switch self {
         case .stock(let change): change.storageEstimate
-        // A change kept (40 bytes) and, for most, where its step starts (8).
-        case .stockSpan(_, _, let bytes): 48 + bytes
         // A catalog shares all but what changed with the one after it.
         case .catalog: 256
         case .variable(let name, let value): 64 + name.utf8.count + (value?.utf8.count ?? 0)
@@ -38,11 +37,29 @@ enum SessionChange {
 /// The steps a session can take back and replay.
 ///
 /// A step is every change one command made (a whole `source` is one step); commands that
-/// change nothing make none. The steps are one flat list of changes with where each step
-/// starts; the stock's changes stay in the ledger's journal, which the history owns while
-/// it is kept, and the list holds spans of it. Recording a command's step is two appends of
-/// plain numbers; a command that changed nothing costs a comparison.
+/// change nothing make none. The stock's changes stay in the ledger's journal, which the
+/// history owns while it is kept: the steps are consecutive stretches of it, and of the list
+/// of catalog and variable changes beside it. Positions in both are counted from the
+/// history's start (see `journalBase`), so dropping the oldest steps renumbers nothing.
 struct UndoHistory {
+    /// A done step: where its changes start. It runs to where the next step starts (the last,
+    /// to where the step being made starts).
+    struct Step {
+        /// Its first stock change's position in the ledger's journal.
+        var journalStart: Int
+        /// Its first catalog or variable change's position in `changes`.
+        var changesStart: Int
+        /// About how many bytes it keeps.
+        var bytes: Int
+    }
+
+    /// A catalog or variable change, and the journal's length (as a position) when it was
+    /// made: it came after the stock changes before that position and before the rest.
+    struct PlacedChange {
+        var change: SessionChange
+        var journalPosition: Int
+    }
+
     /// The documented bound on the memory the history takes (`help undo`, grammar.md).
     static let memoryBound = 64 << 20
     /// The most bytes (estimated) the steps may keep: the oldest steps are dropped first.
@@ -50,164 +67,178 @@ struct UndoHistory {
     /// quarters of the bound: the arrays that hold the steps grow by doubling, so the memory
     /// they take runs ahead of what they hold (`Scripts/bench`: 10^6 steps).
     static let byteLimit = memoryBound * 3 / 4
+    /// What a step's record and one stock change are counted as keeping: their sizes (24
+    /// and 40 bytes), with room for what they share.
+    static let stepBytes = 32
+    static let journalEntryBytes = 48
+    /// How many steps of one stock change each (most steps) the bound holds: the room the
+    /// history's step list and the ledger's journal take when it starts, so that they never
+    /// copy what they hold on the way to the bound (growing by doubling copied about as many
+    /// bytes as they held, a tenth of the cost of a command). It is address space, not
+    /// memory: a page is taken when first written (`Scripts/bench`, 10^6 steps' peak RSS).
+    static let reservedSteps = byteLimit / (stepBytes + journalEntryBytes)
 
-    /// The changes of the steps done, oldest first, then those of the step being made.
-    private(set) var changes: [SessionChange] = []
-    /// Where each done step starts in `changes`.
-    private(set) var stepStarts: [Int] = []
+    /// The done steps, oldest first.
+    private(set) var steps: [Step] = []
+    /// The catalog and variable changes of the done steps, then of the step being made.
+    private(set) var changes: [PlacedChange] = []
     /// The steps undone, most recently undone last, each as the changes that replay it.
     private(set) var undone: [[SessionChange]] = []
     /// The number of done steps when each open `begin` ran, outermost first.
     private(set) var savepoints: [Int] = []
-    /// How deeply commands are running inside other commands (`source`): only the outermost closes a step.
-    var depth = 0
-    /// The estimated bytes kept by `changes` and the journal entries their spans hold.
+    /// The estimated bytes the done steps keep.
     private var bytes = 0
-    /// How many journal entries were dropped from its front with the oldest steps: a span's
-    /// positions less this are places in the ledger's journal.
+    /// How many journal entries were dropped from its front with the oldest steps: a
+    /// position less this is a place in the ledger's journal.
     private(set) var journalBase = 0
-    /// Where the journal's entries not yet in a span begin (counted as spans are).
-    private(set) var journalMark = 0
-    /// The ledger's `journaledLedgerBytes` when the last span was recorded.
+    /// How many changes were dropped from the front of `changes` with the oldest steps.
+    private var changesBase = 0
+    /// Where the step being made starts, in the journal and in `changes` (as positions).
+    private(set) var openJournalStart = 0
+    private var openChangesStart = 0
+    /// The ledger's `journaledLedgerBytes` when the step being made started.
     var ledgerBytesMark = 0
 
     var inTransaction: Bool { !savepoints.isEmpty }
     /// How many steps can be undone now: not past the innermost `begin`.
-    var undoableSteps: Int { stepStarts.count - (savepoints.last ?? 0) }
+    var undoableSteps: Int { steps.count - (savepoints.last ?? 0) }
     var redoableSteps: Int { undone.count }
 
-    /// Keeps `change` in the step being made.
-    mutating func record(_ change: SessionChange) {
-        changes.append(change)
-        bytes += change.storageEstimate
+    /// An empty history; `reserving`, with room for `reservedSteps` steps.
+    init(reserving: Bool) {
+        if reserving { steps.reserveCapacity(Self.reservedSteps) }
     }
 
-    /// Makes the journal's entries after the mark (its length now being `count`) a span of
-    /// the step being made; `estimate` is what they keep.
-    @inline(__always)
-    mutating func recordSpan(journalCount count: Int, estimate: Int) {
-        let end = journalBase + count
-        guard end > journalMark else { return }
-        record(.stockSpan(start: journalMark, end: end, bytes: estimate))
-        journalMark = end
+    /// Keeps `change` in the step being made, after the journal's first `journalCount` entries.
+    mutating func record(_ change: SessionChange, journalCount: Int) {
+        changes.append(PlacedChange(change: change, journalPosition: journalBase + journalCount))
     }
 
-    /// The step being made, if it changed anything, becomes a done step: the steps undone can
-    /// no longer be replayed. Returns how many journal entries to drop from the front with the
-    /// oldest steps (the history's bound), which the caller drops.
+    /// The step being made, if it changed anything (the journal now holding `journalCount`
+    /// entries, the ledger having journaled `ledgerBytes` of whole ledgers), becomes a done
+    /// step: the steps undone can no longer be replayed. Returns how many journal entries to
+    /// drop from the front with the oldest steps (the history's bound), which the caller drops.
     @inline(__always)
-    mutating func closeStep() -> Int {
-        guard changes.count > closedEnd else { return 0 }
-        stepStarts.append(closedEnd)
-        closedEnd = changes.count
+    mutating func closeStep(journalCount: Int, ledgerBytes: Int) -> Int {
+        guard appendStep(journalCount: journalCount, ledgerBytes: ledgerBytes) else { return 0 }
         if !undone.isEmpty { undone.removeAll() }
         return bytes > Self.byteLimit ? dropOldest() : 0
     }
 
-    /// One past the last change of done step `step`.
-    private func stepEnd(_ step: Int) -> Int {
-        step + 1 < stepStarts.count ? stepStarts[step + 1] : closedEnd
+    /// Makes the step being made a done step if it changed anything; whether it did.
+    @inline(__always)
+    private mutating func appendStep(journalCount: Int, ledgerBytes: Int) -> Bool {
+        // Wrapping sums: a position is below the count of all changes ever made.
+        let journalEnd = journalBase &+ journalCount
+        let changesEnd = changesBase &+ changes.count
+        guard journalEnd > openJournalStart || changesEnd > openChangesStart else { return false }
+        // Each journal entry is counted alike but for a ledger kept whole, which the ledger
+        // has counted: the entries themselves are not read (copying one out retains what it holds).
+        var stepBytes = Self.stepBytes + Self.journalEntryBytes * (journalEnd - openJournalStart) + (ledgerBytes &- ledgerBytesMark)
+        if changesEnd > openChangesStart {
+            for placed in changes[(openChangesStart - changesBase)...] { stepBytes += placed.change.storageEstimate }
+        }
+        steps.append(Step(journalStart: openJournalStart, changesStart: openChangesStart, bytes: stepBytes))
+        bytes += stepBytes
+        openJournalStart = journalEnd
+        openChangesStart = changesEnd
+        ledgerBytesMark = ledgerBytes
+        return true
     }
-
-    /// One past the last change of the done steps: where the step being made starts.
-    private var closedEnd = 0
 
     /// Drops the oldest steps (not those of an open transaction, nor the last: a step larger
     /// than the bound, a big `source`, can still be undone) until a quarter of the bound is
-    /// free; returns how many journal entries their spans held (at the journal's front).
+    /// free; returns how many journal entries they held (at the journal's front).
     private mutating func dropOldest() -> Int {
-        let droppable = min(savepoints.first ?? stepStarts.count, stepStarts.count - 1)
+        let droppable = min(savepoints.first ?? steps.count, steps.count - 1)
         var dropped = 0
         var freed = 0
-        var journalEnd = journalBase
         while dropped < droppable && bytes - freed > Self.byteLimit * 3 / 4 {
-            for change in changes[stepStarts[dropped]..<stepEnd(dropped)] {
-                freed += change.storageEstimate
-                if case .stockSpan(_, let end, _) = change { journalEnd = end }
-            }
+            freed += steps[dropped].bytes
             dropped += 1
         }
         guard dropped > 0 else { return 0 }
-        let cut = stepEnd(dropped - 1)
-        changes.removeFirst(cut)
-        stepStarts.removeFirst(dropped)
-        for index in stepStarts.indices { stepStarts[index] -= cut }
+        // What is left starts with the first step kept.
+        let first = steps[dropped]
+        changes.removeFirst(first.changesStart - changesBase)
+        changesBase = first.changesStart
+        steps.removeFirst(dropped)
         for index in savepoints.indices { savepoints[index] -= dropped }
-        closedEnd -= cut
         bytes -= freed
-        let entries = journalEnd - journalBase
-        journalBase = journalEnd
+        let entries = first.journalStart - journalBase
+        journalBase = first.journalStart
         return entries
     }
 
-    /// Takes the last done step's changes out of the history (to undo or roll back).
-    mutating func popStep() -> ArraySlice<SessionChange> {
-        let start = stepStarts.removeLast()
-        let taken = changes[start..<closedEnd]
-        changes.removeSubrange(start..<closedEnd)
-        closedEnd = start
-        for change in taken { bytes -= change.storageEstimate }
-        return taken
+    /// Takes the last done step out of the history (to undo or roll back; the step being made
+    /// is empty): where its stock changes start in the journal, and its other changes. The
+    /// caller takes them back, cutting the journal there.
+    mutating func popStep() -> (journalStart: Int, changes: [PlacedChange]) {
+        let step = steps.removeLast()
+        bytes -= step.bytes
+        openJournalStart = step.journalStart
+        openChangesStart = step.changesStart
+        return popOpen()
     }
 
-    /// Takes the changes of the step being made out (a failed command at the prompt, a rollback).
-    mutating func popOpen() -> ArraySlice<SessionChange> {
-        let taken = changes[closedEnd...]
-        changes.removeSubrange(closedEnd...)
-        for change in taken { bytes -= change.storageEstimate }
-        return taken
+    /// Takes the step being made out (a failed command at the prompt, a rollback), as `popStep` does.
+    mutating func popOpen() -> (journalStart: Int, changes: [PlacedChange]) {
+        let from = openChangesStart - changesBase
+        let taken = Array(changes[from...])
+        changes.removeSubrange(from...)
+        return (openJournalStart, taken)
     }
 
-    /// The journal's entries from `start` (a span's start) were taken back: the mark goes back there.
-    mutating func journalTakenBack(to start: Int) {
-        journalMark = start
-    }
-
-    /// A done step made of `changes` (a step redone): its stock changes are put in the journal
-    /// by the caller, which records them as spans; this opens and closes the step around them.
-    mutating func openReplayedStep() -> Int { changes.count }
-
-    mutating func closeReplayedStep(from start: Int) {
-        guard changes.count > start else { return }
-        stepStarts.append(start)
-        closedEnd = changes.count
+    /// A step redone: its changes have been made again, their stock changes' inverses
+    /// journaled and the others recorded; they become a done step (the other steps undone
+    /// can still be redone).
+    mutating func closeReplayedStep(journalCount: Int, ledgerBytes: Int) {
+        _ = appendStep(journalCount: journalCount, ledgerBytes: ledgerBytes)
     }
 
     mutating func pushUndone(_ step: [SessionChange]) { undone.append(step) }
     mutating func popUndone() -> [SessionChange] { undone.removeLast() }
     mutating func forgetUndone() { undone.removeAll() }
 
-    mutating func begin() { savepoints.append(stepStarts.count) }
+    mutating func begin() { savepoints.append(steps.count) }
     mutating func endTransaction() -> Int { savepoints.removeLast() }
 
-    /// Makes the done steps from `step` on one step (a committed transaction is undone whole).
+    /// Makes the done steps from `step` on one step (a committed transaction is undone whole):
+    /// they are consecutive, so the first one's start and all their bytes make it.
     mutating func merge(from step: Int) {
-        guard step < stepStarts.count else { return }
-        stepStarts.removeSubrange((step + 1)...)
+        guard step + 1 < steps.count else { return }
+        for later in steps[(step + 1)...] { steps[step].bytes += later.bytes }
+        steps.removeSubrange((step + 1)...)
     }
 }
 
 extension Session {
-    /// Starts keeping an undo history from here.
-    func startHistory() {
-        history = UndoHistory()
+    /// Starts keeping an undo history from here; `reserving` room for the steps the bound
+    /// holds (not for `try`, whose history holds one command's).
+    func startHistory(reserving: Bool = true) {
+        history = UndoHistory(reserving: reserving)
         history?.ledgerBytesMark = stock.journaledLedgerBytes
         stock.journal = []
+        if reserving { stock.journal?.reserveCapacity(UndoHistory.reservedSteps) }
     }
 
     /// Whether commands come from a person at the prompt (the outermost script is interactive).
     var atPrompt: Bool { frames.first?.source.isInteractive ?? false }
 
+    /// Keeps `change` (a catalog's or a variable's) in the step being made, if a history is kept.
+    func record(_ change: SessionChange) {
+        history?.record(change, journalCount: stock.journalCount)
+    }
+
     /// Runs `spec`, keeping what takes back what it changes; the outermost command closes its step.
     func runRecorded(_ spec: CommandSpec, _ call: Invocation) throws(ScriptError) {
         if spec.group == .history {
             // Inside a `source`, what the file changed before this command is a step of its own.
-            drainStock()
             closeStep()
             try spec.run(self, call)
             return
         }
-        history?.depth += 1
+        historyDepth &+= 1
         do {
             try spec.run(self, call)
         } catch {
@@ -219,9 +250,8 @@ extension Session {
 
     @inline(__always)
     private func finishStep(failed: Bool) {
-        history?.depth -= 1
-        guard history?.depth == 0 else { return }
-        drainStock()
+        historyDepth &-= 1
+        guard historyDepth == 0 else { return }
         // At the prompt, a failed command inside a transaction changes nothing (psql's
         // ON_ERROR_ROLLBACK interactive): what it did before failing (a `source`) is taken back.
         if failed && atPrompt && history?.inTransaction == true {
@@ -234,61 +264,63 @@ extension Session {
     /// Closes the step being made, dropping from the journal what the oldest steps dropped held.
     @inline(__always)
     func closeStep() {
-        guard let dropped = history?.closeStep(), dropped > 0 else { return }
+        guard let dropped = history?.closeStep(journalCount: stock.journalCount, ledgerBytes: stock.journaledLedgerBytes),
+            dropped > 0
+        else { return }
         stock.journal?.removeFirst(dropped)
     }
 
-    /// Makes what the ledger journaled since the last time a span of the step being made.
-    @inline(__always)
-    func drainStock(extra: Int = 0) {
-        let count = stock.journalCount
-        guard let base = history?.journalBase, let mark = history?.journalMark, base + count > mark,
-            let ledgerMark = history?.ledgerBytesMark
-        else { return }
-        // Each entry is 48 bytes but for a ledger kept whole, which the ledger has counted:
-        // the entries themselves are not read (copying one out retains what it holds).
-        let ledgers = stock.journaledLedgerBytes
-        history?.recordSpan(journalCount: count, estimate: 48 * (base + count - mark) + extra + (ledgers &- ledgerMark))
-        history?.ledgerBytesMark = ledgers
-    }
-
-    /// Applies `changes` last first; returns their inverses in the order applied (a span's
-    /// as the stock changes they are, taken out of the journal).
-    func apply(_ changes: some BidirectionalCollection<SessionChange>) throws(CarFactoryError) -> [SessionChange] {
+    /// Takes back a step whose stock changes are the journal's entries from `journalStart` on,
+    /// and whose other changes are `changes`: all of them last first, in the order they were
+    /// made. Returns their inverses in the order applied; the journal is cut at `journalStart`.
+    func takeBack(journalFrom journalStart: Int, _ changes: [UndoHistory.PlacedChange]) throws(CarFactoryError) -> [SessionChange] {
+        let base = history?.journalBase ?? 0
         var inverses: [SessionChange] = []
-        inverses.reserveCapacity(changes.count)
-        for change in changes.reversed() {
-            switch change {
-            case .stock(let change):
-                try stock.apply(change)
-                if let inverse = stock.journal?.popLast() { inverses.append(.stock(inverse)) }
-            case .stockSpan(let start, let end, _):
-                // The span is the journal's tail: its entries are applied last first, each
-                // inverse taken off the tail it was journaled to, then the span is cut off.
-                let base = history?.journalBase ?? 0
-                for position in stride(from: end - 1, through: start, by: -1) {
-                    guard let entry = stock.journal?[position - base] else { break }
-                    try stock.apply(entry)
-                    if let inverse = stock.journal?.popLast() { inverses.append(.stock(inverse)) }
-                }
-                stock.journal?.removeSubrange((start - base)...)
-                history?.journalTakenBack(to: start)
-            case .catalog(let catalog):
-                inverses.append(.catalog(restoreCatalog(catalog)))
-            case .variable(let name, let value):
-                inverses.append(.variable(name, restoreVariable(name, to: value)))
+        var position = base + stock.journalCount
+        inverses.reserveCapacity(position - journalStart + changes.count)
+        var next = changes.endIndex
+        while true {
+            // The changes made after the journal's entry before `position` come before it.
+            while next > changes.startIndex && changes[next - 1].journalPosition >= position {
+                next -= 1
+                if let inverse = try make(changes[next].change) { inverses.append(inverse) }
             }
+            guard position > journalStart, let entry = stock.journal?[position - 1 - base] else { break }
+            position -= 1
+            // Its inverse, journaled by the ledger, is taken off the tail again.
+            try stock.apply(entry)
+            if let inverse = stock.journal?.popLast() { inverses.append(.stock(inverse)) }
         }
+        stock.journal?.removeSubrange((journalStart - base)...)
         // Ledgers journaled while applying were taken off the journal again: not to be counted.
         history?.ledgerBytesMark = stock.journaledLedgerBytes
         return inverses
     }
 
+    /// Takes back the last done step (the step being made is empty); returns its inverses.
+    private func takeBackLastStep() throws(CarFactoryError) -> [SessionChange] {
+        guard let step = history?.popStep() else { return [] }
+        return try takeBack(journalFrom: step.journalStart, step.changes)
+    }
+
+    /// Makes `change` and returns its inverse; a stock change's is journaled by the ledger
+    /// (nil here).
+    private func make(_ change: SessionChange) throws(CarFactoryError) -> SessionChange? {
+        switch change {
+        case .stock(let change):
+            try stock.apply(change)
+            return nil
+        case .catalog(let catalog):
+            return .catalog(restoreCatalog(catalog))
+        case .variable(let name, let value):
+            return .variable(name, restoreVariable(name, to: value))
+        }
+    }
+
     /// Takes back the step being made, keeping nothing of it.
     func takeBackOpen() {
-        drainStock()
-        guard let open = history?.popOpen(), !open.isEmpty else { return }
-        _ = try? apply(open)
+        guard let open = history?.popOpen() else { return }
+        _ = try? takeBack(journalFrom: open.journalStart, open.changes)
     }
 
     /// `undo N`: takes back the last `count` steps, which `redo` can then replay.
@@ -303,9 +335,8 @@ extension Session {
                         : "only \(available) step\(available == 1 ? "" : "s") to undo\(limit)"), at: range)
         }
         for _ in 0..<count {
-            guard let step = history?.popStep() else { return }
             do throws(CarFactoryError) {
-                history?.pushUndone(try apply(step))
+                history?.pushUndone(try takeBackLastStep())
             } catch {
                 throw ScriptError(.domain(error), at: range)
             }
@@ -332,23 +363,13 @@ extension Session {
         }
     }
 
-    /// Replays a step undone as a done step: its stock changes go back into the journal.
+    /// Replays a step undone as a done step: the inverses of its stock changes go into the
+    /// journal as the ledger makes them, the others are recorded where they come among them.
     private func replay(_ step: [SessionChange]) throws(CarFactoryError) {
-        guard let start = history?.openReplayedStep() else { return }
-        // What the stock changes keep beyond the 48 bytes a span counts each.
-        var extra = 0
-        for change in try apply(step) {
-            if case .stock(let change) = change {
-                stock.journal?.append(change)
-                extra += change.storageEstimate - 48
-            } else {
-                drainStock(extra: extra)
-                extra = 0
-                history?.record(change)
-            }
+        for change in step.reversed() {
+            if let inverse = try make(change) { record(inverse) }
         }
-        drainStock(extra: extra)
-        history?.closeReplayedStep(from: start)
+        history?.closeReplayedStep(journalCount: stock.journalCount, ledgerBytes: stock.journaledLedgerBytes)
     }
 
     /// `begin`: opens a transaction, or a savepoint inside one.
@@ -383,9 +404,8 @@ extension Session {
         takeBackOpen()
         for _ in 0..<levels {
             guard let start = history?.endTransaction() else { return }
-            while (history?.stepStarts.count ?? 0) > start {
-                guard let step = history?.popStep() else { break }
-                _ = try? apply(step)
+            while (history?.steps.count ?? 0) > start {
+                _ = try? takeBackLastStep()
             }
         }
         history?.forgetUndone()
@@ -395,9 +415,8 @@ extension Session {
     /// transactions (what `try` tried, in a history of its own).
     func takeBackEverything() {
         takeBackOpen()
-        while (history?.stepStarts.count ?? 0) > 0 {
-            guard let step = history?.popStep() else { break }
-            _ = try? apply(step)
+        while (history?.steps.count ?? 0) > 0 {
+            _ = try? takeBackLastStep()
         }
     }
 

@@ -31,10 +31,10 @@ extension Session {
         let valueBefore = stock.valueMinorUnits
         let keptHistory = history
         let keptJournal = stock.journal
+        let keptDepth = historyDepth
         let keptQuit = (quitRequested, requestedExitStatus)
-        history = UndoHistory()
-        history?.ledgerBytesMark = stock.journaledLedgerBytes
-        stock.journal = []
+        startHistory(reserving: false)
+        historyDepth = 0
         whatIfDepth += 1
         var failure: ScriptError?
         do {
@@ -44,10 +44,10 @@ extension Session {
         }
         let carsAfter = stock.carCount
         let valueAfter = stock.valueMinorUnits
-        drainStock()
         takeBackEverything()
         whatIfDepth -= 1
         history = keptHistory
+        historyDepth = keptDepth
         stock.journal = keptJournal
         (quitRequested, requestedExitStatus) = keptQuit
         if let failure { throw failure }
