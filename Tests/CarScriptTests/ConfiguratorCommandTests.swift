@@ -158,4 +158,22 @@ import Testing
                 "\(line): \(run.diagnostics.first?.message ?? "no error")")
         }
     }
+
+    @Test func cheapest_names_a_first_word_that_is_neither_a_model_nor_a_family_by_the_closer_of_the_two() {
+        let cases: [(String, String, String)] = [
+            ("cheapest sprots", "unknown-model", "unknown model 'sprots'; did you mean 'sports'?"),
+            ("cheapest drivetrian 4wd", "unknown-family", "unknown family 'drivetrian'; did you mean 'drivetrain'?"),
+            (
+                "cheapest zzzzzzzz", "unknown-model-or-family",
+                "unknown model or family 'zzzzzzzz'; valid models or families: compact, sports, suv, floorplan, suspension, drivetrain"
+            )
+        ]
+        for (line, id, message) in cases {
+            let run = Engine().evaluate(line)
+            #expect(run.diagnostics.count == 1, "\(line)")
+            #expect(run.diagnostics.first?.id == id, "\(line)")
+            #expect(run.diagnostics.first?.message == message, "\(line)")
+            #expect(run.diagnostics.first?.column == 10, "\(line)")
+        }
+    }
 }

@@ -10,8 +10,7 @@ import Glibc
     let state: URL
 
     init() throws {
-        state = FileManager.default.temporaryDirectory.appendingPathComponent("carfab-state-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        state = try scratchFolder("state")
     }
 
     func start(_ arguments: [String] = []) throws -> PseudoTerminal {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // What both test tiers need: a run's whole output, scratch folders, and JSON lines read
 // with their keys in order. (A library of the tests only: nothing ships it.)
@@ -18,10 +19,32 @@ public struct RunResult: Equatable, CustomStringConvertible {
     public var description: String { "status \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)---" }
 }
 
+/// Folders made by `scratchFolder`, removed when the test process exits.
+private let scratchFolders = Mutex<[URL]>([])
+
+// Tests hand their folders to programs they start and to each other's helpers, so no test
+// can tell when one is free: the process removes them all as it exits, and a test run leaves
+// nothing in the temporary folder.
+private let removeScratchFoldersAtExit: Void = {
+    atexit {
+        for folder in scratchFolders.withLock({ $0 }) {
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+}()
+
+/// A new, empty folder in the temporary folder (`carfab-NAME-UUID`), removed when the tests exit.
+public func scratchFolder(_ name: String) throws -> URL {
+    _ = removeScratchFoldersAtExit
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carfab-\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    scratchFolders.withLock { $0.append(folder) }
+    return folder
+}
+
 /// Writes each text to a file of a new temporary directory (names may hold folders) and returns the directory.
 public func temporaryDirectory(with files: [String: String]) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carfab-files-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try scratchFolder("files")
     for (name, text) in files {
         let file = directory.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)

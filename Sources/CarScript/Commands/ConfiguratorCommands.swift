@@ -158,7 +158,7 @@ package enum ConfiguratorCommands {
             run: { session, call throws(ScriptError) in
                 var words = Words(call, from: 1, session.catalog)
                 let valuation = try words.takeCurrency(session)
-                let model = words.takeModel(session)
+                let model = try words.takeModel(session)
                 var fixed = [Int?](repeating: nil, count: session.catalog.familyNames.count)
                 var named: [String] = []
                 let space = ConfigurationSpace(session.catalog)
@@ -361,11 +361,19 @@ private struct Words {
         return CurrencyValuation(currency)
     }
 
-    /// A model name first, if the first word is one.
-    mutating func takeModel(_ session: Session) -> (any CarFactory)? {
-        guard start < end, catalog.family(named: words[start]) == nil,
-            let factory = try? session.catalog.registry.factory(named: words[start])
-        else { return nil }
+    /// A model name first, if the first word is one; a first word that is neither a model nor
+    /// a family is an unknown model or family, named by the closer of the two.
+    mutating func takeModel(_ session: Session) throws(ScriptError) -> (any CarFactory)? {
+        guard start < end, catalog.family(named: words[start]) == nil else { return nil }
+        let word = words[start]
+        guard let factory = try? session.catalog.registry.factory(named: word) else {
+            let models = session.catalog.registry.factories.map(\.model)
+            switch closestName(to: word, in: models + catalog.familyNames) {
+            case let name? where models.contains(name): throw Session.unknown("model", word, models, at: ranges[start])
+            case _?: throw Session.unknown("family", word, catalog.familyNames, at: ranges[start])
+            case nil: throw Session.unknown("model or family", word, models + catalog.familyNames, at: ranges[start])
+            }
+        }
         start += 1
         return factory
     }

@@ -172,7 +172,8 @@ struct ScriptError: Error, Equatable, Sendable {
 
     private static func hint(_ suggestion: String?, _ valid: [String], _ what: String) -> String {
         if let suggestion { return "; did you mean '\(shown(suggestion))'?" }
-        let noun = what.hasSuffix("y") ? what.dropLast() + "ies" : what + "s"
+        // "model or family" lists "models or families".
+        let noun = what.split(separator: " or ").map { $0.hasSuffix("y") ? $0.dropLast() + "ies" : $0 + "s" }.joined(separator: " or ")
         guard !valid.isEmpty else { return "" }
         // A catalog of thousands of names gets a few of them, not a line of all.
         let listed = valid.prefix(listedNames).map(shown).joined(separator: ", ")
