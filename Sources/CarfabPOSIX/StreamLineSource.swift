@@ -61,9 +61,11 @@ final class StreamLineSource: BufferedLineSource {
     private let fd: Int32
     private let ownsDescriptor: Bool
     private let chunk: UnsafeMutableBufferPointer<UInt8>
-    @exclusivity(unchecked) private var start = 0
-    @exclusivity(unchecked) private var end = 0
-    @exclusivity(unchecked) private var atEOF = false
+    private var start = 0
+    private var end = 0
+    private var atEOF = false
+    /// Where in `chunk` the line last lent lies (nil once the source reads again).
+    private var lent: Range<Int>?
 
     private let stop: StopRequest
 
@@ -82,9 +84,10 @@ final class StreamLineSource: BufferedLineSource {
     }
 
     /// Set once a line ran over the limit: the rest of it is read and dropped before the next line.
-    @exclusivity(unchecked) private var skipping = false
+    private var skipping = false
 
     func readLine(into out: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool {
+        lent = nil
         if skipping {
             // Dropped as it is read, never held: an endless line (`< /dev/zero`) costs no memory.
             while true {
@@ -140,11 +143,17 @@ final class StreamLineSource: BufferedLineSource {
         let first = base + start
         guard let newline = memchr(first, 0x0A, end - start) else { return nil }
         let length = first.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+        lent = start..<start + length
         start += length + 1
         return UnsafeBufferPointer(start: first, count: length)
     }
 
+    func lentLine() -> UnsafeBufferPointer<UInt8>? {
+        lent.map { UnsafeBufferPointer(rebasing: chunk[$0]) }
+    }
+
     private func refill() throws(LineSourceFailure) {
+        lent = nil
         start = 0
         end = 0
         while true {

@@ -112,6 +112,42 @@ import Testing
 
                 """)
     }
+
+    @Test func an_error_shows_the_line_its_source_lent_in_place() throws {
+        var options = EngineOptions()
+        options.keepGoing = true
+        let engine = Engine(options: options)
+        // Lines of text are lexed where they lie; the error's excerpt is taken from there, after
+        // a byte-order mark on the first line and on a later line alike.
+        let run = engine.evaluate("\u{FEFF}car sprots\ncar suv\n  car sprots # again", name: "lent")
+        #expect(run.diagnostics.count == 2)
+        let first = try #require(run.diagnostics.first)
+        #expect(first.line == 1 && first.column == 5 && first.source?.text == "car sprots")
+        let second = try #require(run.diagnostics.last)
+        #expect(second.line == 3 && second.column == 7 && second.source?.text == "  car sprots # again")
+    }
+
+    @Test func names_defined_later_are_found_as_the_tables_grow_and_after_undo() throws {
+        var options = EngineOptions()
+        options.keepsUndoHistory = true
+        options.keepGoing = true
+        let engine = Engine(options: options)
+        // More names than the tables were made for: each grows (and is rearranged) in place.
+        var script = "family paint \"Paint\" default white \"White\"\n"
+        for number in 0..<60 { script += "option paint c\(number) \"Colour \(number)\" price \(number)\n" }
+        // Codes QAA, QAB, ... QBN.
+        func code(_ number: Int) -> String { "Q" + String(UnicodeScalar(65 + number / 26)!) + String(UnicodeScalar(65 + number % 26)!) }
+        for number in 0..<40 { script += "currency \(code(number)) \"\(code(number))\" digits 2 rate \(number + 1)\n" }
+        script += "car sports\n"
+        for number in 0..<60 { script += "set PAINT C\(number)\n" }
+        for number in 0..<40 { script += "price \(code(number).lowercased())\n" }
+        let used = engine.evaluate(script)
+        #expect(used.diagnostics.isEmpty)
+        #expect(used.results.count == 40)
+        // Taking back the sets, the car, the currencies and the last ten colours drops their names.
+        let undone = engine.evaluate("undo 111\ncar sports\nset paint c49\nset paint c50\nprice QAA\nprice qbo")
+        #expect(undone.diagnostics.map(\.id) == ["unknown-option", "unknown-currency", "unknown-currency"])
+    }
 }
 
 /// Lines of `echo` that go on (up to a limit) until a stop is seen: the line after the first

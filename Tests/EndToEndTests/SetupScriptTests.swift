@@ -81,9 +81,14 @@ import Testing
     }
 
     private func run(_ script: String, in directory: URL, _ environment: [String: String] = [:]) throws -> RunResult {
-        try shell(
+        // A temporary folder of the sandbox's own (in .build, which git ignores there):
+        // Scripts/test looks for scratch folders the tests left in TMPDIR, and the suite's
+        // other tests make theirs in /tmp meanwhile.
+        let temporary = directory.appendingPathComponent(".build/tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        return try shell(
             "PATH=\"$PWD/bin:$PATH\" \(script) 2>&1", directory: directory,
-            environment: environment.merging(["CARFAB": ""]) { _, new in new })
+            environment: environment.merging(["CARFAB": "", "TMPDIR": temporary.path]) { _, new in new })
     }
 
     @Test func scripts_test_prints_a_line_a_stage_and_one_count_over_all_of_them() throws {

@@ -1,7 +1,7 @@
 // Decimal literals such as `0.60338` or `31000.50`, read without floating point.
 
 /// A non-negative decimal number read exactly: `significand / 10^scale`.
-public struct DecimalNumber: Hashable, Sendable {
+public struct DecimalNumber: Hashable, Sendable, BitwiseCopyable {
     /// The digits as an integer, without the decimal point.
     public let significand: Int64
     /// How many of those digits follow the decimal point.

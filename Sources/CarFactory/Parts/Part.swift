@@ -6,7 +6,7 @@
 /// views: seats and engine position on floorplans); a catalog may define more (`family paint
 /// ...`), up to `limit` in all. Only the place is kept, so the value is plain data that an
 /// argument can hold; its name is the catalog's (`Catalog.name(of:)`, or a part's `familyName`).
-public struct PartFamily: Hashable, Sendable, CustomStringConvertible {
+public struct PartFamily: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     /// The family's place among the catalog's families (0, 1, 2 for the book's).
     public let index: Int
 

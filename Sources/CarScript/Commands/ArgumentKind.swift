@@ -242,7 +242,7 @@ extension ArgumentKind {
         case .count:
             return .count(try Self.integer(word, from: Int64(1), else: .notACount(Self.string(word))))
         case .words:
-            return .words(word.token..<word.end)
+            return .words(from: word.token, to: word.end)
         case .foreignCurrency: return try Self.foreignCurrency(word, index)
         case .lineNumber: return .lineNumber(try Self.integer(word, from: 1, else: .notALineNumber(Self.string(word))))
         case .amountCurrency(let fieldArgument):

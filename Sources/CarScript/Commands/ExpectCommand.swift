@@ -90,7 +90,7 @@ enum ExpectCommand {
     /// `--format json` shows it). The failure is expected, so it is not reported, and a failed
     /// command changes nothing; a command that succeeds has run, and the expectation fails.
     private static func expectError(_ session: Session, _ call: Invocation, words: [String]) throws(ScriptError) {
-        guard words.count >= 2, case .words(let tokens) = call.value(3) else {
+        guard words.count >= 2, case .words(let from, let to) = call.value(3) else {
             let end = call.wordRanges.last?.end ?? call.range(1).end
             throw ScriptError(
                 .missingArgument(
@@ -101,7 +101,7 @@ enum ExpectCommand {
         let lexer = call.lexerRef.takeUnretainedValue()
         var actual = "no error: the command ran"
         do {
-            try session.execute(tokens.lowerBound + 1..<tokens.upperBound, lexer: lexer)
+            try session.execute(from + 1..<to, lexer: lexer)
         } catch {
             if error.id == id { return }
             actual = "\(error.id): \(error.message)"

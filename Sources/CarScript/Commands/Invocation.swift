@@ -1,7 +1,7 @@
 import CarFactory
 
 /// A resolved argument value: plain data, positions in the invocation's catalog index and tokens of its line.
-enum ArgumentValue {
+enum ArgumentValue: BitwiseCopyable {
     case absent
     /// A model: its position among the index's factories.
     case model(Int)
@@ -18,8 +18,9 @@ enum ArgumentValue {
     /// A word: the token of the line that holds it.
     case word(Int)
     case integer(Int)
-    /// Every remaining word: tokens of the line.
-    case words(Range<Int>)
+    /// Every remaining word: tokens `from..<to` of the line (two numbers: a `Range` is not
+    /// `BitwiseCopyable`).
+    case words(from: Int, to: Int)
     /// A command: its position in the session's command table.
     case command(Int)
 }
@@ -52,7 +53,8 @@ struct Invocation {
     /// Where each word of a word-list argument (`echo`, `expect`) stands.
     var wordRanges: [SourceRange] {
         for position in 0..<count {
-            if case .words(let tokens) = block.values[position] {
+            if case .words(let from, let to) = block.values[position] {
+                let tokens = from..<to
                 return lexerRef.borrow { lexer in tokens.map { lexer.tokens[$0].range } }
             }
         }
@@ -171,19 +173,21 @@ struct Invocation {
 
     /// The words of argument `index` (empty if none).
     func words(_ index: Int) -> [String] {
-        guard case .words(let tokens) = value(index) else { return [] }
+        guard case .words(let from, let to) = value(index) else { return [] }
+        let tokens = from..<to
         return lexerRef.borrow { lexer in tokens.map { lexer.string(lexer.tokens[$0]) } }
     }
 
     /// Whether argument `index` is a word list with at least one word.
     func hasWords(_ index: Int) -> Bool {
-        guard case .words(let tokens) = value(index) else { return false }
-        return !tokens.isEmpty
+        guard case .words(let from, let to) = value(index) else { return false }
+        return from < to
     }
 
     /// Appends the words of argument `index` to `buffer`, joined by single spaces (`echo`).
     func joinWords(_ index: Int, into buffer: ByteBuffer) {
-        guard case .words(let tokens) = value(index) else { return }
+        guard case .words(let from, let to) = value(index) else { return }
+        let tokens = from..<to
         lexerRef.borrow { lexer in
             for token in tokens {
                 if token > tokens.lowerBound { buffer.append(0x20) }

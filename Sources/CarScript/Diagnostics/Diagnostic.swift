@@ -115,18 +115,19 @@ public struct SourceExcerpt: Equatable, Sendable {
 }
 
 /// A logical line as read: its bytes, where each physical line starts, and the first line's number.
+///
+/// A one-line logical line that its source lends where it lies is not in `buffer`: its frame
+/// passes it in (`in:`) when positioning an error, taken from the source then, so no pointer
+/// into a source's memory is kept here.
 struct SourceLines {
     /// The file name shown in diagnostics.
     var file: String
     /// The logical line as read, reused from line to line.
     let buffer = ByteBuffer()
-    /// A one-line logical line where its source holds it, read in place instead of into `buffer`.
-    var lent: UnsafeBufferPointer<UInt8>?
-    /// The logical line: physical lines joined by `\n` (a copy; setting it replaces the line).
+    /// The logical line in `buffer`: physical lines joined by `\n` (a copy; setting it replaces the line).
     var bytes: [UInt8] {
-        get { lent.map(Array.init) ?? buffer.array }
+        get { buffer.array }
         set {
-            lent = nil
             buffer.removeAll()
             buffer.append(newValue)
         }
@@ -162,9 +163,14 @@ struct SourceLines {
         return low
     }
 
-    /// Positions an error of this line.
-    mutating func diagnostic(_ error: ScriptError, includedFrom: [String] = [], width: Int = defaultWidth) -> Diagnostic {
-        var diagnostic = diagnostic(message: error.message, range: error.range, includedFrom: includedFrom, width: width)
+    /// Positions an error of this line: the bytes of `lent` if given (the line where its
+    /// source lent it), else those in `buffer`.
+    mutating func diagnostic(
+        _ error: ScriptError, in lent: UnsafeBufferPointer<UInt8>? = nil, includedFrom: [String] = [],
+        width: Int = defaultWidth
+    ) -> Diagnostic {
+        var diagnostic = diagnostic(
+            message: error.message, range: error.range, in: lent, includedFrom: includedFrom, width: width)
         diagnostic.id = error.id
         diagnostic.notes = error.notes
         if let suggestion = error.suggestion {
@@ -178,7 +184,7 @@ struct SourceLines {
     /// `ResultSink.sourceWindowWidth`). The work is proportional to the window and to the
     /// distance from the last error positioned, not to the length of the line.
     mutating func diagnostic(
-        message: String, range: SourceRange, includedFrom: [String] = [],
+        message: String, range: SourceRange, in lent: UnsafeBufferPointer<UInt8>? = nil, includedFrom: [String] = [],
         width: Int = defaultWidth
     ) -> Diagnostic {
         if let lent { return diagnostic(in: lent, message: message, range: range, includedFrom: includedFrom, width: width) }

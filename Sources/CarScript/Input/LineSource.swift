@@ -59,6 +59,10 @@ package protocol BufferedLineSource: LineSource {
     /// The next physical line, without its line break, where it already lies, if it lies there
     /// whole (valid until the next read); nil, having read nothing, if it does not.
     func nextLineInPlace() -> UnsafeBufferPointer<UInt8>?
+    /// The line `nextLineInPlace` lent last, where it still lies; nil if nothing has been lent
+    /// since the last read. The source keeps where the line is, so its reader need keep no
+    /// pointer into the source's memory.
+    func lentLine() -> UnsafeBufferPointer<UInt8>?
 }
 
 extension BufferedLineSource {
@@ -69,6 +73,9 @@ extension BufferedLineSource {
     }
 
     package func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? { nil }
+
+    /// Lends nothing.
+    package func lentLine() -> UnsafeBufferPointer<UInt8>? { nil }
 }
 
 /// The most bytes a source reads of one physical line: the longest logical line, and the
@@ -82,7 +89,9 @@ final class TextLineSource: BufferedLineSource {
     let path: String?
     /// The text, in memory that stays put, so lines can be lent in place.
     private let bytes: UnsafeMutableBufferPointer<UInt8>
-    @exclusivity(unchecked) private var position = 0
+    private var position = 0
+    /// Where the line last lent lies (nil once a line is read into a buffer).
+    private var lent: Range<Int>?
 
     init(bytes: [UInt8], name: String, path: String? = nil) {
         self.name = name
@@ -96,6 +105,7 @@ final class TextLineSource: BufferedLineSource {
     }
 
     func readLine(into out: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool {
+        lent = nil
         guard position < bytes.count else { return false }
         let end = lineEnd()
         guard end - position <= maximumPhysicalLineLength else {
@@ -113,8 +123,13 @@ final class TextLineSource: BufferedLineSource {
         let end = lineEnd()
         guard end - position <= maximumPhysicalLineLength else { return nil }
         let line = UnsafeBufferPointer(rebasing: bytes[position..<end])
+        lent = position..<end
         position = end + 1
         return line
+    }
+
+    func lentLine() -> UnsafeBufferPointer<UInt8>? {
+        lent.map { UnsafeBufferPointer(rebasing: bytes[$0]) }
     }
 
     /// Where the line at `position` ends: its line break, or the end of the text.

@@ -16,22 +16,20 @@ struct NameIndex: Sendable {
             var value: Int
         }
 
-        @exclusivity(unchecked) var slotCount: Int
+        var slotCount: Int
         /// log2 of `slotCount`: slots are taken from the top bits of the hash.
-        @exclusivity(unchecked) var slotBits: Int
-        @exclusivity(unchecked) var slots: UnsafeMutablePointer<Int32>  // -1 empty, else an entry number
-        @exclusivity(unchecked) var entries: UnsafeMutablePointer<Entry>
-        @exclusivity(unchecked) var entryCount = 0
+        var slotBits: Int
+        var slots: UnsafeMutablePointer<Int32>  // -1 empty, else an entry number
+        var entries: UnsafeMutablePointer<Entry>
+        var entryCount = 0
         var entryCapacity: Int
-        @exclusivity(unchecked) var keys: UnsafeMutablePointer<UInt8>  // folded names, back to back (for names over 16 bytes)
+        var keys: UnsafeMutablePointer<UInt8>  // folded names, back to back (for names over 16 bytes)
         var keyCount = 0
         var keyCapacity: Int
         /// Entries not in their first slot: small tables are rearranged until there are none.
         var displaced = 0
         /// Mixed into every hash; chosen so that no two names share a first slot.
-        @exclusivity(unchecked) var seed: UInt64 = 0
-        /// Counts changes that may move or rearrange the storage, so that a stale view is caught in debug builds.
-        let changes: UnsafeMutablePointer<Int>
+        var seed: UInt64 = 0
 
         init(slots count: Int) {
             slotCount = count
@@ -42,15 +40,12 @@ struct NameIndex: Sendable {
             entries = .allocate(capacity: entryCapacity)
             keyCapacity = 64
             keys = .allocate(capacity: keyCapacity)
-            changes = .allocate(capacity: 1)
-            changes.initialize(to: 0)
         }
 
         deinit {
             slots.deallocate()
             entries.deallocate()
             keys.deallocate()
-            changes.deallocate()
         }
 
         @inline(__always)
@@ -67,25 +62,18 @@ struct NameIndex: Sendable {
         var view: View {
             View(
                 slots: slots, entries: entries, keys: keys, seed: seed, shift: UInt64(64 - slotBits),
-                mask: slotCount - 1, changes: changes, changesSeen: changes.pointee)
+                mask: slotCount - 1)
         }
 
         func add(_ folded: [UInt8], key: Key, value: Int) {
-            changes.pointee += 1
             if (entryCount + 1) * 2 > slotCount { grow() }
             if entryCount == entryCapacity {
-                let bigger = UnsafeMutablePointer<Entry>.allocate(capacity: entryCapacity * 2)
-                bigger.moveInitialize(from: entries, count: entryCount)
-                entries.deallocate()
-                entries = bigger
-                entryCapacity *= 2
+                (entries, entryCapacity) = RawStorage.grow(
+                    entries, capacity: entryCapacity, moving: entryCount, toHold: entryCount + 1)
             }
             if keyCount + folded.count > keyCapacity {
-                let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(keyCapacity * 2, keyCount + folded.count))
-                bigger.update(from: keys, count: keyCount)
-                keys.deallocate()
-                keys = bigger
-                keyCapacity = max(keyCapacity * 2, keyCount + folded.count)
+                (keys, keyCapacity) = RawStorage.grow(
+                    keys, capacity: keyCapacity, moving: keyCount, toHold: keyCount + folded.count)
             }
             (keys + keyCount).update(from: folded, count: folded.count)
             (entries + entryCount).initialize(to: Entry(key: key, start: keyCount, value: value))
@@ -102,7 +90,6 @@ struct NameIndex: Sendable {
         /// small, the slots stay in cache; spreading names over many slots cost more in
         /// cache misses than the probing it saved.
         func arrange() {
-            changes.pointee += 1
             // A large table keeps its probing: arranging it on every insert would cost time in
             // proportion to its size each time.
             guard displaced > 0, slotCount <= Self.collisionFreeLimit else { return }
@@ -123,7 +110,6 @@ struct NameIndex: Sendable {
             var kept = entryCount
             while kept > 0 && entries[kept - 1].value >= value { kept -= 1 }
             guard kept < entryCount else { return }
-            changes.pointee += 1
             keyCount = entries[kept].start
             entryCount = kept
             placeAll()
@@ -155,19 +141,17 @@ struct NameIndex: Sendable {
 
     }
 
-    /// A table's storage as plain values: looking a name up through a view counts no
-    /// reference, as a lookup through the index's object does when the index is itself
-    /// reached through another object. Valid until the table next changes: its keeper takes
-    /// a new view after each change (checked in debug builds).
-    struct View: BitwiseCopyable {
+    /// A table's storage as plain values, read once for a lookup. A view lives only inside
+    /// one lookup (made from the table and used in the same expression, never stored), and
+    /// nothing changes a table during a lookup, so it cannot go stale: its reads need no check
+    /// of the table's changes.
+    fileprivate struct View: BitwiseCopyable {
         fileprivate let slots: UnsafeMutablePointer<Int32>
         fileprivate let entries: UnsafeMutablePointer<Table.Entry>
         fileprivate let keys: UnsafeMutablePointer<UInt8>
         fileprivate let seed: UInt64
         fileprivate let shift: UInt64
         fileprivate let mask: Int
-        fileprivate let changes: UnsafeMutablePointer<Int>
-        fileprivate let changesSeen: Int
 
         /// The value of the name spelled by a lexed word, in any case.
         @inline(__always)
@@ -187,7 +171,10 @@ struct NameIndex: Sendable {
 
         @inline(__always)
         fileprivate func find(_ bytes: UnsafeBufferPointer<UInt8>, key: Key) -> Int? {
-            assert(changes.pointee == changesSeen, "a name index changed under a view of it")
+            // No index here is checked, as each is in range by construction: the first slot is
+            // the hash's top bits (below the slot count), the next is masked, an occupied slot
+            // holds the number of an entry made before it, and an entry's key bytes were
+            // stored with it.
             var slot = Int(truncatingIfNeeded: key.hash(seed: seed) >> shift)
             while true {
                 let number = Int(slots[slot])
@@ -359,9 +346,6 @@ struct NameIndex: Sendable {
     func lookup(_ word: PaddedBytes) -> Int? {
         table.view.lookup(word)
     }
-
-    /// The table as plain values, for the hot path (see `View`).
-    var view: View { table.view }
 
     /// The value of `name`, in any case.
     func lookup(_ name: String) -> Int? {

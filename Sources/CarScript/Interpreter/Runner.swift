@@ -12,9 +12,12 @@ final class ScriptFrame {
     /// The source again if it is one of the engine's own, which read into its buffer and lend
     /// lines in place.
     private let buffered: (any BufferedLineSource)?
-    @exclusivity(unchecked) var lines: SourceLines
+    var lines: SourceLines
     let lexer = Lexer()
-    @exclusivity(unchecked) var lineNumber = 0
+    var lineNumber = 0
+    /// Set while the line being run is the one the source lent in place (not in `lines.buffer`):
+    /// the byte of it the line starts from (3 past a byte-order mark, else 0).
+    var lentFrom: Int?
     /// The directory `source` and `save` paths in this script are relative to.
     let directory: String
     /// The file's one name from its host, to find `source` cycles (nil for stdin and text).
@@ -48,6 +51,15 @@ final class ScriptFrame {
     /// The next physical line where the source holds it, if it can lend it.
     func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? {
         buffered?.nextLineInPlace()
+    }
+
+    /// Positions `error` in the line being run: where the source lent it, or in the buffer.
+    func diagnostic(_ error: ScriptError, width: Int) -> Diagnostic {
+        if let from = lentFrom, let line = buffered?.lentLine() {
+            return lines.diagnostic(
+                error, in: UnsafeBufferPointer(rebasing: line[from...]), includedFrom: includedFrom, width: width)
+        }
+        return lines.diagnostic(error, includedFrom: includedFrom, width: width)
     }
 }
 
@@ -90,7 +102,7 @@ extension Session {
             }
             if frame.stopsOnError && failureCount > frame.failuresAtStart { return }
             line.removeAll()
-            frame.lines.lent = nil
+            frame.lentFrom = nil
             // Most logical lines are one physical line: leave the list of starts alone then.
             if frame.lines.lineStarts.count != 1 {
                 frame.lines.lineStarts.removeAll(keepingCapacity: true)
@@ -102,13 +114,15 @@ extension Session {
                 // the next line, or that the source must read, is gathered in the buffer.
                 if var inPlace = frame.nextLineInPlace() {
                     frame.lineNumber += 1
+                    var from = 0
                     if frame.lineNumber == 1 && inPlace.starts(with: [0xEF, 0xBB, 0xBF]) {
                         inPlace = UnsafeBufferPointer(rebasing: inPlace[3...])
+                        from = 3
                     }
-                    frame.lines.lent = inPlace
+                    frame.lentFrom = from
                     let outcome = try frame.lexer.tokenize(inPlace)
                     if outcome != .complete || interactive {
-                        frame.lines.lent = nil
+                        frame.lentFrom = nil
                         line.append(inPlace)
                         try assemble(frame, line, after: outcome)
                     }
@@ -295,7 +309,7 @@ extension Session {
     func report(_ error: ScriptError) {
         failureCount += 1
         guard let frame = frames.last else { return }
-        var diagnostic = frame.lines.diagnostic(error, includedFrom: frame.includedFrom, width: sink.sourceWindowWidth)
+        var diagnostic = frame.diagnostic(error, width: sink.sourceWindowWidth)
         // In a script, an error inside a transaction rolls it back (see `UndoHistory.swift`).
         if history?.inTransaction == true, !atPrompt, error.kind != .reported {
             rollBackEverything()

@@ -11,11 +11,12 @@ extension Session {
     /// `try COMMAND...`: runs COMMAND, shows the change in cars and in total value (in the base
     /// currency), and leaves the session as it was. A failed COMMAND is `try`'s error.
     func whatIf(_ call: Invocation) throws(ScriptError) {
-        guard case .words(let tokens) = call.value(1), !tokens.isEmpty else {
+        guard case .words(let from, let to) = call.value(1), from < to else {
             let end = call.range(0).end
             throw ScriptError(.missingArgument("a COMMAND", usage: call.spec.usage), at: SourceRange(end, end + 1))
         }
         let lexer = call.lexerRef.takeUnretainedValue()
+        let tokens = from..<to
         let nameToken = lexer.tokens[tokens.lowerBound]
         if let position = commands.position(of: lexer.word(nameToken)),
             case let spec = commands.specs[position], spec.group == .history

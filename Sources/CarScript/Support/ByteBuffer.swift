@@ -1,11 +1,14 @@
 /// A growable run of bytes in raw storage, emptied and refilled many times: the line being
 /// read, and the bytes carfab's `Output` has waiting to be written. Unlike an array it has no
 /// per-append uniqueness check or generic growth path, which the hot path paid for on every
-/// line. The one growth routine of the engine and the program edge; what is written on every
+/// line. The one byte buffer of the engine and the program edge (it grows by
+/// `RawStorage.grow`, as the engine's other buffers do); what is written on every
 /// result is inlinable, so that the program edge's renderers call no function per byte.
 package final class ByteBuffer {
     // Read and written on every command; nothing else reaches them while a method runs, so
-    // they skip run-time exclusivity checks (see ARCHITECTURE.md, "Speed without flags").
+    // they skip run-time exclusivity checks: with the checks, 3.7 calls of swift_beginAccess
+    // a command on the benchmark mix, 233 instructions of its 1,397 (callgrind, 10^5
+    // commands), the most of any type (see ARCHITECTURE.md, "Raw memory").
     @usableFromInline @exclusivity(unchecked) var storage: UnsafeMutablePointer<UInt8>
     @usableFromInline @exclusivity(unchecked) var capacity: Int
     /// How many bytes it holds.
@@ -92,13 +95,9 @@ package final class ByteBuffer {
         held += written
     }
 
-    @usableFromInline func grow(to needed: Int) {
-        var bigger = capacity * 2
-        while bigger < needed { bigger *= 2 }
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
-        grown.update(from: storage, count: held)
-        storage.deallocate()
-        storage = grown
-        capacity = bigger
+    // Never inlined: now one call, it would otherwise be inlined into the appends, which then
+    // grow too big to inline where they are used (JSON 4,690 -> 4,847 instructions a result).
+    @usableFromInline @inline(never) func grow(to needed: Int) {
+        (storage, capacity) = RawStorage.grow(storage, capacity: capacity, moving: held, toHold: needed)
     }
 }

@@ -12,8 +12,7 @@ struct DenseTable<Value: BitwiseCopyable>: ~Copyable {
     init(filler: Value, capacity: Int = 16) {
         self.filler = filler
         self.capacity = max(capacity, 1)
-        storage = .allocate(capacity: self.capacity)
-        storage.initialize(repeating: filler, count: self.capacity)
+        storage = RawStorage.allocate(self.capacity, filler: filler)
     }
 
     deinit {
@@ -40,13 +39,6 @@ struct DenseTable<Value: BitwiseCopyable>: ~Copyable {
     }
 
     private mutating func grow(toHold key: Int) {
-        var bigger = capacity * 2
-        while bigger <= key { bigger *= 2 }
-        let grown = UnsafeMutablePointer<Value>.allocate(capacity: bigger)
-        grown.initialize(from: storage, count: capacity)
-        (grown + capacity).initialize(repeating: filler, count: bigger - capacity)
-        storage.deallocate()
-        storage = grown
-        capacity = bigger
+        (storage, capacity) = RawStorage.grow(storage, capacity: capacity, moving: capacity, toHold: key + 1, filler: filler)
     }
 }

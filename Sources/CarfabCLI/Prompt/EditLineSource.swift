@@ -95,6 +95,8 @@ final class EditLineSource: LineSource {
         cf_el_set_editor(editor, "emacs")
         // Signals stay ours: libedit's own handling re-sends them to the whole process group.
         cf_el_set_signal(editor, 0)
+        // libedit's C callbacks carry one context pointer back: this source, unretained (it
+        // outlives its editor). `Unmanaged` here is C interop, not speed.
         cf_el_set_clientdata(editor, Unmanaged.passUnretained(self).toOpaque())
         cf_el_set_prompt_esc(
             editor,
