@@ -209,6 +209,20 @@ import Testing
         }
     }
 
+    @Test func a_repair_on_a_generated_40_by_6_catalog_is_found_within_a_small_step_budget() throws {
+        // Option 38:5 of a generated catalog of 40 families of 6 options with 1,200 rules:
+        // with the options that lost every partner taken out at each step of the repair search,
+        // its cheapest minimal repair is proved within 20,000 steps; forward checking alone
+        // needed more.
+        let (space, car) = ConfigurationSpace.generated(families: 40, options: 6, rules: 1_200, seed: 40 * 7919 + 1_200)
+        let configurator = Configurator(space: space, limits: SearchLimits(steps: 20_000, repairs: 10))
+        let repair = try #require(try configurator.repairs(of: car, wanting: .init(38, 5), limit: 1).first)
+        var fitted = car
+        fitted[38] = 5
+        for change in repair.changes { fitted[change.family] = change.option }
+        #expect(configurator.isValid(fitted) && !repair.changes.isEmpty)
+    }
+
     @Test func options_and_repairs_on_the_benchmarks_catalog_end_at_the_step_limit_and_stop_when_asked() throws {
         // The benchmark's 30 x 10 catalog: on its random car, option 23:1's cheapest minimal
         // repair changes 19 families, and proving it the cheapest takes millions of steps.

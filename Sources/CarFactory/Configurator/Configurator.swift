@@ -423,6 +423,7 @@ public struct Configurator {
             guard choose(f, current[f], in: &domains) else { return [] }
             search.assigned[f] = true
         }
+        guard propagate(&domains, assigned: search.assigned) else { return [] }
         try repairs(domains, &search, effort)
         return search.found
     }
@@ -505,10 +506,10 @@ public struct Configurator {
         try change(g, domains, &search, effort)
         // Or keep it as it is (the other family of the clash must then change).
         var kept = domains
-        guard choose(g, current[g], in: &kept) else { return }
         search.assigned[g] = true
+        defer { search.assigned[g] = false }
+        guard choose(g, current[g], in: &kept), propagate(&kept, assigned: search.assigned, since: domains) else { return }
         try repairs(kept, &search, effort)
-        search.assigned[g] = false
     }
 
     /// Tries each other option of family `g` still possible.
@@ -518,7 +519,7 @@ public struct Configurator {
         search.assigned[g] = true
         for o in byPrice[g] where o != current[g] && contains(domains, g, o) {
             var next = domains
-            guard choose(g, o, in: &next) else { continue }
+            guard choose(g, o, in: &next), propagate(&next, assigned: search.assigned, since: domains) else { continue }
             search.changed[g] = o
             search.delta = try sum(before, change(g, from: current[g], to: o))
             try repairs(next, &search, effort)
