@@ -84,13 +84,18 @@ public final class Engine {
         let run = Evaluation()
         relay.target = run
         defer { relay.target = nil }
-        session.run(TextLineSource(bytes: Array(text.utf8), name: name))
+        session.run(buffered: TextLineSource(bytes: Array(text.utf8), name: name))
         return run
     }
 
     /// Evaluates every line of `source` until it ends, `quit`, a stop, or (unless going on) an error.
     public func evaluate(_ source: any LineSource) {
         session.run(source)
+    }
+
+    /// Evaluates one of the engine's own sources (`openLineSource`), known to be one without a cast.
+    package func evaluate(_ source: any BufferedLineSource) {
+        session.run(buffered: source)
     }
 
     /// The engine's stop request, to hand to another thread, a task or a signal handler: its

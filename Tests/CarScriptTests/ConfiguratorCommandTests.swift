@@ -176,4 +176,44 @@ import Testing
             #expect(run.diagnostics.first?.column == 10, "\(line)")
         }
     }
+
+    @Test func in_currency_is_read_where_it_stands_and_what_follows_it_is_the_error() {
+        let cases: [(String, Int, String)] = [
+            ("car sports; options drivetrain in GBP extra", 39, "unexpected argument 'extra'; usage: options [FAMILY] [in CURRENCY]"),
+            ("car sports; options drivetrain in", 34, "missing a CURRENCY after 'in'; usage: options [FAMILY] [in CURRENCY]"),
+            ("car sports; why drivetrain front in GBP extra", 41, "unexpected argument 'extra'; usage: why FAMILY OPTION [in CURRENCY]"),
+            (
+                "cheapest sports in GBP in EUR", 24,
+                "unexpected argument 'in'; usage: cheapest [MODEL] [FAMILY OPTION]... [in CURRENCY]"
+            ),
+            (
+                "family in \"In\" default x \"X\"", 8,
+                "'in' cannot name a family: options, why, fit and cheapest read it as the start of 'in CURRENCY'"
+            ),
+            // No valid car: the error is at the options named, not at the command.
+            (
+                "family paint \"P\" default red \"R\"; option paint gold \"G\" price 1; forbid paint gold with floorplan short; "
+                    + "forbid paint gold with floorplan standard; forbid paint gold with floorplan long; cheapest sports paint gold in GBP",
+                204, "no valid car has a gold paint"
+            )
+        ]
+        for (line, column, message) in cases {
+            let run = Engine().evaluate(line)
+            #expect(run.diagnostics.first?.message == message, "\(line)")
+            #expect(run.diagnostics.first?.column == column, "\(line)")
+        }
+        let run = Engine().evaluate("cheapest in GBP")
+        #expect(run.diagnostics.isEmpty)
+        #expect(run.results.count == 3)
+    }
+
+    @Test func fit_and_why_of_the_option_a_car_has_name_a_defined_family_by_its_name() {
+        let run = Engine().evaluate("family paint \"P\" default red \"R\"; car sports; fit paint red; why paint red")
+        #expect(run.diagnostics.isEmpty)
+        let messages = run.results.compactMap { result -> String? in
+            guard case .table(let table) = result.result, table.rowCount == 0 else { return nil }
+            return table.emptyMessage
+        }
+        #expect(messages == ["The car has the red paint already.", "The car has the red paint already."])
+    }
 }

@@ -28,6 +28,26 @@ import Testing
         #expect(try words("car suv\r").words == ["car", "suv"])
     }
 
+    /// Words are read eight bytes at a time, and the last few bytes of a line from its last
+    /// eight: every length of line and of its last word, with the word ending at the line's
+    /// end or before a byte that ends it, reads as the words written.
+    @Test func words_of_every_length_near_the_end_of_a_line() throws {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        for lead in 0..<18 {
+            for last in 1..<18 {
+                let first = String(letters.prefix(lead))
+                let word = String(letters.suffix(last))
+                let expected = (lead > 0 ? [first] : []) + [word]
+                let line = (lead > 0 ? first + " " : "") + word
+                #expect(try words(line).words == expected, "\(line)")
+                #expect(try words(line + ";").words == expected + [";"], "\(line);")
+                #expect(try words(line + " #c").words == expected, "\(line) #c")
+                #expect(try words(line + "\"q\"").words == (lead > 0 ? [first] : []) + [word + "q"], "\(line)\"q\"")
+                #expect(try words(line + "$").words == (lead > 0 ? [first] : []) + [word + "$"], "\(line)$")
+            }
+        }
+    }
+
     @Test func comments_run_to_the_end_of_the_line_outside_quotes() throws {
         #expect(try words("echo a # b; c").words == ["echo", "a"])
         #expect(try words("echo \"a # b\" c#d").words == ["echo", "a # b", "c"])

@@ -73,6 +73,29 @@ final class Harness {
         #expect(h.run("total").out == "0 Cars in Stock. Total Value: $0.00\n")
     }
 
+    /// `show` texts are kept per configuration (`CarTexts`) and copied after: with more
+    /// configurations than it has slots, shown again in another order, each show is the text
+    /// made for it the first time.
+    @Test func show_of_many_configurations_again_in_another_order_is_the_same_text() {
+        let h = Harness()
+        var definitions = "family paint \"Paint\" default p0 \"Paint 0\"\n"
+        for n in 1..<100 { definitions += "option paint p\(n) \"Paint \(n)\" price \(n)\n" }
+        #expect(h.run(definitions).err == "")
+        let cars = ["compact", "sports", "suv"].flatMap { model in (0..<100).map { "car \(model); set paint p\($0)" } }
+        var first: [String: String] = [:]
+        for car in cars {
+            let shown = h.run("\(car); show")
+            #expect(shown.err == "")
+            first[car] = shown.out
+        }
+        #expect(Set(first.values).count == cars.count)
+        // Every seventh, round and round (7 and 300 have no common factor), then backwards.
+        let stepped = cars.indices.map { cars[$0 * 7 % cars.count] }
+        for car in stepped + cars.reversed() {
+            #expect(h.run("\(car); show").out == first[car], "\(car)")
+        }
+    }
+
     @Test func errors_name_the_problem_and_change_nothing() {
         let h = Harness(
             options: {
@@ -145,7 +168,8 @@ final class Harness {
     @Test func each_currency_keeps_its_own_escaping_past_the_remembered_few() {
         let h = Harness()
         let letters = Array("ABCDEFGHIJKLMNOPQRST")
-        // Twenty currencies, more than the renderer remembers: even ones plain, odd ones with an escape character.
+        // Twenty currencies (more than the renderer once remembered; each valuation now says
+        // whether its symbol needs an escape): even ones plain, odd ones with an escape character.
         var script = ""
         var expected = ""
         for (number, letter) in letters.enumerated() {

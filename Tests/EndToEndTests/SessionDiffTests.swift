@@ -56,6 +56,21 @@ import Testing
         #expect(try carfab(["--diff", "a.carfab"], directory: dir).status == 64)
     }
 
+    @Test func standard_input_is_one_side_at_most() throws {
+        let dir = try temporaryDirectory(with: ["a.carfab": Self.first])
+        #expect(try carfab(["--diff", "-", "a.carfab"], stdin: Self.first, directory: dir) == RunResult(stdout: "", stderr: "", status: 0))
+        // Read twice, the stream would be a session against an empty one: "different".
+        #expect(
+            try carfab(["--diff", "-", "-"], stdin: Self.first, directory: dir)
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        carfab: error: --diff reads standard input once: at most one of A and B may be '-'
+                        usage: carfab [OPTIONS] [FILE...] (see 'carfab --help')
+
+                        """, status: 64))
+    }
+
     @Test func diff_and_try_in_a_session() throws {
         let dir = try temporaryDirectory(with: ["a.carfab": Self.first])
         #expect(

@@ -10,7 +10,7 @@ public final class RuleSet: Sendable {
     private struct Rules {
         var all: [Rule] = []
         /// The position of the first rule forbidding each pair of the catalog's parts.
-        var byPair: [PartPair: Int] = [:]
+        var byPair = PartPairMap()
         /// Positions of rules naming options by name only, checked the slow way.
         var byName: [Int] = []
         /// Positions of `require` rules, by the identity of the option that needs another.
@@ -22,7 +22,7 @@ public final class RuleSet: Sendable {
             } else if rule.kind == .require {
                 byName.append(all.count)
             } else if let pair = PartPair(rule) {
-                if byPair[pair] == nil { byPair[pair] = all.count }
+                if byPair[pair] == nil { byPair.set(all.count, for: pair) }
             } else {
                 byName.append(all.count)
             }

@@ -27,10 +27,10 @@ public struct Catalog: Sendable {
     /// rule is checked against the others in constant time. (Positions, so that every map by
     /// pair is of one type: each generic type is set up at run time the first time it is
     /// used, which start-up pays for.)
-    private var rulesByPair: [PartPair: Int] = [:]
+    private var rulesByPair = PartPairMap()
     /// Each `require` rule (its place in `rules`) by its two parts in the order named.
-    private var requiresByPair: [PartPair: Int] = [:]
-    private var modelsByDefaultPair: [PartPair: Int] = [:]
+    private var requiresByPair = PartPairMap()
+    private var modelsByDefaultPair = PartPairMap()
 
     /// A catalog holding only the base currency.
     public init() {
@@ -116,7 +116,7 @@ public struct Catalog: Sendable {
         ruleSet = ruleSet.adding(familyDefault: part)
         // Every model has the new option: its pairs with each model's other defaults are known.
         for (position, factory) in registry.factories.enumerated() {
-            for pair in defaultPairs(of: factory) where modelsByDefaultPair[pair] == nil { modelsByDefaultPair[pair] = position }
+            for pair in defaultPairs(of: factory) where modelsByDefaultPair[pair] == nil { modelsByDefaultPair.set(position, for: pair) }
         }
         definitions.append(.family(definition))
         return part
@@ -197,7 +197,7 @@ public struct Catalog: Sendable {
         }
         try checkCheapestCar(of: factory)
         try registry.register(factory)
-        for pair in pairs where modelsByDefaultPair[pair] == nil { modelsByDefaultPair[pair] = registry.factories.count - 1 }
+        for pair in pairs where modelsByDefaultPair[pair] == nil { modelsByDefaultPair.set(registry.factories.count - 1, for: pair) }
         definitions.append(.model(definition))
         return factory
     }
@@ -299,8 +299,8 @@ public struct Catalog: Sendable {
     ) throws(CarFactoryError) -> Rule {
         let rule = try self.rule(kind, first, with: second)
         switch rule.kind {
-        case .forbid: if let pair = PartPair(rule) { rulesByPair[pair] = rules.count }
-        case .require: if let pair = PartPair(directed: rule) { requiresByPair[pair] = rules.count }
+        case .forbid: if let pair = PartPair(rule) { rulesByPair.set(rules.count, for: pair) }
+        case .require: if let pair = PartPair(directed: rule) { requiresByPair.set(rules.count, for: pair) }
         }
         rules.append(rule)
         ruleOrigins.append(origin ?? "")
@@ -371,7 +371,7 @@ public struct Catalog: Sendable {
 
 /// Two parts of different families, in family order, by identity: what a rule forbids, and
 /// what a car or a model's defaults hold three of.
-struct PartPair: Hashable, Sendable {
+struct PartPair: Sendable {
     let first: ObjectIdentifier
     let second: ObjectIdentifier
 

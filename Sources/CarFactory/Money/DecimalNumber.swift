@@ -17,6 +17,10 @@ public struct DecimalNumber: Hashable, Sendable, BitwiseCopyable {
     /// a number whose significant digits do not fit 64 bits (more than 18 of them), with a
     /// message saying so. Zeros after the last significant digit never overflow
     /// (`81895.000000000000000` is 81895); they are kept in the scale, as typed, when they fit.
+    // Inlinable so callers in other modules get a copy specialized for their text: unspecialized,
+    // its `text.utf8` cost a first-time conformance look-up at start-up (1.85M -> 1.83M instructions
+    // on an empty file; the set/show mix 1,426 -> 1,403 per command).
+    @inlinable
     public init(parsing text: some StringProtocol) throws(CarFactoryError) {
         var significand: Int64 = 0
         var scale = 0
@@ -68,7 +72,8 @@ public struct DecimalNumber: Hashable, Sendable, BitwiseCopyable {
     }
 
     /// `value * 10 + digit`, or nil if that overflows.
-    private static func appending(_ digit: UInt8, to value: Int64) -> Int64? {
+    @usableFromInline
+    static func appending(_ digit: UInt8, to value: Int64) -> Int64? {
         let (times10, o1) = value.multipliedReportingOverflow(by: 10)
         let (next, o2) = times10.addingReportingOverflow(Int64(digit))
         return o1 || o2 ? nil : next

@@ -133,14 +133,16 @@ public final class MoneyFormatter: Sendable {
     /// The output path formats straight into its buffer: the length is known from the digit
     /// count, so the digits are written once, from the last backwards, two or three at a time.
     package func write(_ minorUnits: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        // Positions count down from `length`, which is at most `maximumLength`: the arithmetic
+        // on them cannot overflow, and is written so (`&-`), without the checks.
         let minorDigits = self.minorDigits
         var rest = minorUnits.magnitude
         // At least one whole digit stands before the minor digits (`$0.05`).
-        let wholeDigits = max(Self.decimalDigits(rest) - minorDigits, 1)
-        let commas = (wholeDigits - 1) / 3
+        let wholeDigits = max(Self.decimalDigits(rest) &- minorDigits, 1)
+        let commas = (wholeDigits &- 1) / 3
         let signLength = minorUnits < 0 ? 1 : 0
         let symbolLength = symbol.count
-        let length = signLength + symbolLength + wholeDigits + commas + (minorDigits > 0 ? minorDigits + 1 : 0)
+        let length = signLength &+ symbolLength &+ wholeDigits &+ commas &+ (minorDigits > 0 ? minorDigits &+ 1 : 0)
         let pairs = Self.digitPairs.utf8Start
         var position = length
         if minorDigits > 0 {
@@ -148,17 +150,17 @@ public final class MoneyFormatter: Sendable {
             while left >= 2 {
                 let pair = Int(truncatingIfNeeded: rest % 100) &* 2
                 rest /= 100
-                out[position - 1] = pairs[pair + 1]
-                out[position - 2] = pairs[pair]
-                position -= 2
-                left -= 2
+                out[position &- 1] = pairs[pair &+ 1]
+                out[position &- 2] = pairs[pair]
+                position &-= 2
+                left &-= 2
             }
             if left == 1 {
-                position -= 1
+                position &-= 1
                 out[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
                 rest /= 10
             }
-            position -= 1
+            position &-= 1
             out[position] = UInt8(ascii: ".")
         }
         // Whole groups of three, each after its comma, then the leading group.
@@ -167,19 +169,19 @@ public final class MoneyFormatter: Sendable {
             rest /= 1000
             let hundreds = group / 100
             let pair = Int(truncatingIfNeeded: group &- hundreds &* 100) &* 2
-            out[position - 1] = pairs[pair + 1]
-            out[position - 2] = pairs[pair]
-            out[position - 3] = UInt8(truncatingIfNeeded: hundreds) &+ 0x30
-            out[position - 4] = UInt8(ascii: ",")
-            position -= 4
+            out[position &- 1] = pairs[pair &+ 1]
+            out[position &- 2] = pairs[pair]
+            out[position &- 3] = UInt8(truncatingIfNeeded: hundreds) &+ 0x30
+            out[position &- 4] = UInt8(ascii: ",")
+            position &-= 4
         }
         repeat {
-            position -= 1
+            position &-= 1
             out[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
             rest /= 10
         } while rest > 0
         symbol.withUnsafeBufferPointer { symbolBytes in
-            for index in 0..<symbolLength { out[signLength + index] = symbolBytes[index] }
+            if let base = symbolBytes.baseAddress { (out + signLength).update(from: base, count: symbolLength) }
         }
         if signLength == 1 { out[0] = UInt8(ascii: "-") }
         return length
@@ -191,6 +193,7 @@ public final class MoneyFormatter: Sendable {
     }
 
     /// How many decimal digits `value` has (1 for zero).
+    @inline(__always)
     private static func decimalDigits(_ value: UInt64) -> Int {
         var value = value
         var digits = 1

@@ -46,6 +46,10 @@ public enum EnginePosition: String, CaseIterable, Sendable, CustomStringConverti
     public var description: String { rawValue }
 
     /// The position named `name` (case-insensitive), if any.
+    // Inlinable so a caller in another module gets a copy specialized for its text: the
+    // unspecialized one looked up StringProtocol's associated types at run time, a first-time
+    // cost (~92k instructions) of every start-up, whose built-in catalog names an engine.
+    @inlinable
     public init?(named name: some StringProtocol) {
         let key = nameKey(name)
         guard let match = Self.allCases.first(where: { nameKey($0.rawValue) == key }) else { return nil }

@@ -37,7 +37,7 @@ extension Engine {
         var options = EngineOptions()
         options.definitionsOnly = true
         let loader = Session(catalog: Catalog(), sink: problems, options: options)
-        loader.run(TextLineSource(bytes: Array(BuiltInCatalog.script.utf8), name: BuiltInCatalog.name))
+        loader.run(buffered: TextLineSource(bytes: Array(BuiltInCatalog.script.utf8), name: BuiltInCatalog.name))
         precondition(problems.diagnostics.isEmpty, "the built-in catalog does not load: \(problems.diagnostics)")
         return loader.catalog
     }()

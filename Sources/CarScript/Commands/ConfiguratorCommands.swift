@@ -15,9 +15,9 @@ package enum ConfiguratorCommands {
             example: "options drivetrain in GBP",
             run: { session, call throws(ScriptError) in
                 var words = Words(call, from: 1, session.catalog)
-                let valuation = try words.takeCurrency(session)
                 var only: [Int]?
                 if let (family, _) = try words.takeFamily(optional: true) { only = [family.index] }
+                let valuation = try words.takeCurrency(session)
                 try words.finish()
                 let answer = try Answer(session, call)
                 let statuses = try call.at(0) { () throws(CarFactoryError) in
@@ -120,7 +120,7 @@ package enum ConfiguratorCommands {
                 let wanted = try answer.choice(call.option(2), call)
                 var table = Table(
                     [.init("family"), .init("from"), .init("to"), .init("price change", alignRight: true)],
-                    emptyMessage: "The car has the \(call.option(2).name) \(call.option(2).family) already.")
+                    emptyMessage: "The car has the \(call.option(2).name) \(call.option(2).familyName) already.")
                 guard answer.current[wanted.family] != wanted.option else {
                     session.emit(.table(table), call)
                     return
@@ -157,10 +157,10 @@ package enum ConfiguratorCommands {
             example: "cheapest drivetrain 4wd",
             run: { session, call throws(ScriptError) in
                 var words = Words(call, from: 1, session.catalog)
-                let valuation = try words.takeCurrency(session)
                 let model = try words.takeModel(session)
                 var fixed = [Int?](repeating: nil, count: session.catalog.familyNames.count)
                 var named: [String] = []
+                var namedRange: SourceRange?
                 let space = ConfigurationSpace(session.catalog)
                 while let (family, range) = try words.takeFamily(optional: true) {
                     if fixed[family.index] != nil {
@@ -169,13 +169,15 @@ package enum ConfiguratorCommands {
                     let part = try words.takeOption(of: family, session)
                     fixed[family.index] = space.names[family.index].firstIndex(of: part.name)
                     named.append("\(part.name) \(part.familyName)")
+                    namedRange = SourceRange(namedRange?.start ?? range.start, words.lastRange.end)
                 }
+                let valuation = try words.takeCurrency(session)
                 try words.finish()
                 let configurator = Configurator(space: space, shouldStop: { session.stop.isRequested })
                 let options = try call.at(0) { () throws(CarFactoryError) in try configurator.cheapest(fixed: fixed) }
                 let factories = model.map { [$0] } ?? session.catalog.registry.factories
                 guard let options, !factories.isEmpty else {
-                    throw ScriptError(.domain(.noValidCar(named)), at: call.range(0))
+                    throw ScriptError(.domain(.noValidCar(named)), at: namedRange ?? call.range(0))
                 }
                 // Each model's price is its base price less its defaults' list prices, plus the
                 // options' list prices: the same options are cheapest for every model.
@@ -350,21 +352,32 @@ private struct Words {
         end = words.count
     }
 
-    /// `in CURRENCY` at the end, if there.
+    /// Whether the next word is `in`, which starts `in CURRENCY` (no family may be named `in`).
+    private var atIn: Bool { start < end && nameKey(words[start]) == "in" }
+
+    /// The range of the word taken last.
+    var lastRange: SourceRange { ranges[start - 1] }
+
+    /// `in CURRENCY` next, if there.
     mutating func takeCurrency(_ session: Session) throws(ScriptError) -> CurrencyValuation? {
-        guard end - start >= 2, nameKey(words[end - 2]) == "in" else { return nil }
-        let code = words[end - 1]
-        guard let currency = try? session.catalog.currency(named: code) else {
-            throw Session.unknown("currency", code, session.catalog.currencies.map(\.code), at: ranges[end - 1])
+        guard atIn else { return nil }
+        guard start + 1 < end else {
+            throw ScriptError(
+                .missingArgument("a CURRENCY after 'in'", usage: call.spec.usage),
+                at: SourceRange(ranges[start].end, ranges[start].end + 1))
         }
-        end -= 2
+        let code = words[start + 1]
+        guard let currency = try? session.catalog.currency(named: code) else {
+            throw Session.unknown("currency", code, session.catalog.currencies.map(\.code), at: ranges[start + 1])
+        }
+        start += 2
         return CurrencyValuation(currency)
     }
 
     /// A model name first, if the first word is one; a first word that is neither a model nor
     /// a family is an unknown model or family, named by the closer of the two.
     mutating func takeModel(_ session: Session) throws(ScriptError) -> (any CarFactory)? {
-        guard start < end, catalog.family(named: words[start]) == nil else { return nil }
+        guard start < end, !atIn, catalog.family(named: words[start]) == nil else { return nil }
         let word = words[start]
         guard let factory = try? session.catalog.registry.factory(named: word) else {
             let models = session.catalog.registry.factories.map(\.model)
@@ -380,7 +393,7 @@ private struct Words {
 
     /// A family name.
     mutating func takeFamily(optional: Bool) throws(ScriptError) -> (PartFamily, SourceRange)? {
-        guard start < end else { return nil }
+        guard start < end, !atIn else { return nil }
         guard let family = catalog.family(named: words[start]) else {
             throw Session.unknown("family", words[start], catalog.familyNames, at: ranges[start])
         }

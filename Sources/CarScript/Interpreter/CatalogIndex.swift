@@ -8,12 +8,16 @@ public final class CurrencyValuation: Sendable {
     public let converter: CurrencyConverter
     /// Writes its amounts.
     public let formatter: MoneyFormatter
+    /// Whether its symbol is shown as it is (`DisplayText.isPlain`): it comes from a script, and
+    /// a text renderer that checked it on every `price` and `total` spent ~120 instructions each.
+    package let symbolIsPlain: Bool
 
     init(_ currency: Currency) {
         let factory = ValuationFactory(currency: currency)
         self.currency = currency
         converter = factory.makeConverter()
         formatter = factory.makeFormatter()
+        symbolIsPlain = DisplayText.isPlain(currency.symbol)
     }
 
     /// `minorUnits` of this currency as a `Money` value.

@@ -29,9 +29,26 @@ final class ScriptFrame {
     /// Errors reported before this script began.
     let failuresAtStart: Int
 
-    init(source: any LineSource, directory: String, identity: [UInt8]?, includedFrom: [String], session: Session) {
+    /// A frame for any source: one of the engine's own is found by a cast.
+    convenience init(source: any LineSource, directory: String, identity: [UInt8]?, includedFrom: [String], session: Session) {
+        // A class cast first: a cast to the protocol scans every conformance record of the
+        // binary the first time per source type (~80k instructions of each start-up, callgrind),
+        // and the built-in catalog and `-e` text are always a TextLineSource.
+        let buffered: (any BufferedLineSource)? =
+            if let text = source as? TextLineSource { text } else { source as? any BufferedLineSource }
+        self.init(
+            source: source, buffered: buffered, directory: directory, identity: identity, includedFrom: includedFrom,
+            session: session)
+    }
+
+    /// A frame for a source, given again as `buffered` if it is one of the engine's own
+    /// (a host's files come typed so: no cast, and no conformance scan, to find it out).
+    init(
+        source: any LineSource, buffered: (any BufferedLineSource)?, directory: String, identity: [UInt8]?,
+        includedFrom: [String], session: Session
+    ) {
         self.source = source
-        buffered = source as? any BufferedLineSource
+        self.buffered = buffered
         stopsOnError = !session.options.keepGoing && !source.isInteractive
         failuresAtStart = session.failureCount
         lines = SourceLines(file: source.name)
@@ -67,20 +84,35 @@ final class ScriptFrame {
 extension Session {
     /// Runs every line of `source` until it ends, `quit`, or (unless going on) the first error.
     func run(_ source: any LineSource) {
+        run(source, buffered: nil, known: false)
+    }
+
+    /// Runs one of the engine's own sources (a host's file, stdin, text): as `run(_:)`, with
+    /// no cast to find out what it is.
+    func run(buffered source: any BufferedLineSource) {
+        run(source, buffered: source, known: true)
+    }
+
+    /// `buffered` is the source again, or nil; `known` says whether that is already known.
+    private func run(_ source: any LineSource, buffered: (any BufferedLineSource)?, known: Bool) {
         let path = source.path
         if history == nil && (source.isInteractive || options.keepsUndoHistory) && !options.rehearsing && !options.checkOnly {
             startHistory()
         }
-        let frame = ScriptFrame(
-            source: source, directory: path.map(directoryName) ?? ".",
-            identity: path.flatMap { options.host?.identity(of: Array($0.utf8)) }, includedFrom: [], session: self)
+        let directory = path.map(directoryName) ?? "."
+        let identity = path.flatMap { options.host?.identity(of: Array($0.utf8)) }
+        let frame =
+            known
+            ? ScriptFrame(
+                source: source, buffered: buffered, directory: directory, identity: identity, includedFrom: [], session: self)
+            : ScriptFrame(source: source, directory: directory, identity: identity, includedFrom: [], session: self)
         run(frame)
         if frames.isEmpty { endOfInput(frame) }
     }
 
     /// Runs `text` as if it were a file called `name`.
     func run(text: String, name: String) {
-        run(TextLineSource(bytes: Array(text.utf8), name: name))
+        run(buffered: TextLineSource(bytes: Array(text.utf8), name: name))
     }
 
     func run(_ frame: ScriptFrame) {

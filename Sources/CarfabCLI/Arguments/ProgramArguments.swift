@@ -178,6 +178,10 @@ public struct ProgramArguments: Equatable, Sendable {
             if files != 2 || files != inputs.count || test || languageServer || checkOnly || interactive {
                 throw UsageError(message: "--diff compares two files: carfab --diff A B (no -e, -i, --check, --test or --lsp)")
             }
+            // The first would read the stream to its end and leave the second nothing.
+            if inputs.allSatisfy({ $0 == .file("-") }) {
+                throw UsageError(message: "--diff reads standard input once: at most one of A and B may be '-'")
+            }
         }
         if test {
             if inputs.isEmpty { throw UsageError(message: "--test needs a file or folder of tests") }

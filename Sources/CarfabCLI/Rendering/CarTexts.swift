@@ -8,32 +8,51 @@ import CarFactory
 /// a region of its own. At most `slots` texts of at most `room` bytes each: a longer text
 /// (a catalog's long names) is made each time.
 struct CarTexts {
-    static let slots = 64
+    /// 256 slots (64 KiB of text at most), picked by a multiplicative hash of the address: with
+    /// 64 slots picked by the address's low bits, configurations allocated a fixed distance apart
+    /// shared few slots and evicted each other, so that a `show` was made afresh (~8k instructions)
+    /// at a rate that changed with where the heap put them (the set/show mix cost 1,403 or 1,421
+    /// instructions a command with only the script's path changed; callgrind, 10^5 commands).
+    static let slotBits = 8
+    static let slots = 1 << slotBits
     static let room = 256
 
     /// The configuration of each slot, kept alive; `keys` holds their addresses for comparing.
-    private var owners = [CarConfiguration?](repeating: nil, count: slots)
-    private var keys = [UInt](repeating: 0, count: slots)
-    private var lengths = [Int](repeating: 0, count: slots)
-    /// Each slot's text at `slot * room`; made at the first `show`.
+    /// All four are made at the first `show` (a run without one does not pay for them).
+    private var owners: [CarConfiguration?] = []
+    private var keys: [UInt] = []
+    private var lengths: [Int] = []
+    /// Each slot's text at `slot * room`.
     private var bytes: [UInt8] = []
 
     /// Writes `configuration`'s text to `out`, made by `make` the first time.
     mutating func write(_ configuration: CarConfiguration, to out: Output, make: (Output) -> Void) {
         let key = UInt(bitPattern: ObjectIdentifier(configuration))
-        // Objects are 16-byte aligned: the bits above those pick the slot.
-        let slot = Int((key >> 4) % UInt(Self.slots))
-        if keys[slot] == key {
-            let start = slot * Self.room
-            let length = lengths[slot]
-            bytes.withUnsafeBufferPointer { out.append(UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
-            return
+        // Fibonacci hashing: the top bits of the address times 2^64/phi pick the slot.
+        // Two ways: a text is in its slot or the slot's neighbour (`slot ^ 1`), so that two
+        // configurations whose addresses hash alike do not evict each other.
+        var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt(UInt.bitWidth - Self.slotBits))
+        if !keys.isEmpty {
+            if keys[slot] != key && keys[slot ^ 1] == key { slot ^= 1 }
+            if keys[slot] == key {
+                let start = slot * Self.room
+                let length = lengths[slot]
+                bytes.withUnsafeBufferPointer { out.append(UnsafeBufferPointer(rebasing: $0[start..<start + length])) }
+                return
+            }
+            // A free slot of the two if there is one; else the first is taken over.
+            if keys[slot] != 0 && keys[slot ^ 1] == 0 { slot ^= 1 }
         }
         let start = out.waiting
         make(out)
         let length = out.waiting - start
         guard length <= Self.room else { return }
-        if bytes.isEmpty { bytes = [UInt8](repeating: 0, count: Self.slots * Self.room) }
+        if keys.isEmpty {
+            owners = [CarConfiguration?](repeating: nil, count: Self.slots)
+            keys = [UInt](repeating: 0, count: Self.slots)
+            lengths = [Int](repeating: 0, count: Self.slots)
+            bytes = [UInt8](repeating: 0, count: Self.slots * Self.room)
+        }
         let text = out.suffix(from: start)
         bytes.replaceSubrange(slot * Self.room..<slot * Self.room + length, with: text)
         owners[slot] = configuration

@@ -82,11 +82,11 @@ public final class TextRenderer: ResultRenderer {
         case .car(let car):
             carTexts.write(car.configuration, to: out) { Self.write(car, to: $0) }
         case .amount(let minorUnits, let valuation):
-            Self.append(minorUnits, valuation.formatter, plain: isPlainSymbol(valuation.formatter), to: out)
+            Self.append(minorUnits, valuation.formatter, plain: valuation.symbolIsPlain, to: out)
         case .total(let count, let value, let valuation):
             out.write(upTo: 20) { Output.writeDecimal(count, to: $0) }
             out.append(count == 1 ? Self.carInStock : Self.carsInStock)
-            Self.append(value, valuation.formatter, plain: isPlainSymbol(valuation.formatter), to: out)
+            Self.append(value, valuation.formatter, plain: valuation.symbolIsPlain, to: out)
         case .text(let text):
             out.write(inBlocks: text)
             out.append(0x0A)
@@ -157,28 +157,6 @@ public final class TextRenderer: ResultRenderer {
 
     private static var carInStock: StaticString { " Car in Stock. Total Value: " }
     private static var carsInStock: StaticString { " Cars in Stock. Total Value: " }
-
-    /// Whether the symbol of `formatter` is shown as it is, remembered for the last few
-    /// formatters: a currency's symbol comes from a script, and checking it on every `price`
-    /// and `total` cost about 120 instructions each (38 a command on the benchmark mix).
-    /// The formatters are kept, so that no other one takes the identity of one seen.
-    private func isPlainSymbol(_ formatter: MoneyFormatter) -> Bool {
-        let identity = ObjectIdentifier(formatter)
-        for (seen, plain) in plainSymbols where seen == identity { return plain }
-        if formattersSeen.count == 16 {
-            plainSymbols.removeAll()
-            formattersSeen.removeAll()
-        }
-        let plain = DisplayText.isPlain(formatter.currency.symbol)
-        plainSymbols.append((identity, plain))
-        formattersSeen.append(formatter)
-        return plain
-    }
-
-    /// Unchecked: the dynamic exclusivity check of this field cost 63 instructions a `price`
-    /// or `total` (25 a command on the benchmark mix; callgrind, 10^5 commands).
-    @exclusivity(unchecked) private var plainSymbols: [(formatter: ObjectIdentifier, plain: Bool)] = []
-    private var formattersSeen: [MoneyFormatter] = []
 
     /// Writes `minorUnits` formatted, then a line break; `plain` if its symbol is known to need no escape.
     private static func append(_ minorUnits: Int64, _ formatter: MoneyFormatter, plain: Bool? = nil, to out: Output) {
