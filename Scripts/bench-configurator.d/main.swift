@@ -64,31 +64,45 @@ for (families, options, rules) in [(30, 10, 1_000), (60, 8, 3_000)] {
     var statuses: [[OptionStatus]] = []
     let optionsTime = time { statuses = try Configurator(space: space).statuses(of: car) }
     var counts = [0, 0, 0, 0]
-    var wanted: ConfigurationSpace.Choice?
-    var impossible: ConfigurationSpace.Choice?
-    for (f, family) in statuses.enumerated() {
-        for (o, status) in family.enumerated() {
+    for family in statuses {
+        for status in family {
             switch status {
             case .current: counts[0] += 1
             case .settable: counts[1] += 1
-            case .needsRepair(let repair):
-                counts[2] += 1
-                if wanted == nil || repair.changes.count > 1 { wanted = .init(f, o) }
-            case .impossible:
-                counts[3] += 1
-                impossible = impossible ?? .init(f, o)
+            case .needsRepair: counts[2] += 1
+            case .impossible: counts[3] += 1
             }
         }
     }
     row("\(label) options", optionsTime, "current \(counts[0]), settable \(counts[1]), repair \(counts[2]), impossible \(counts[3])")
+    // `why` and `fit` ask about the first options (in family order) the car cannot take
+    // alone: one some valid car has, and one none has (chosen without `options`, whose
+    // answer may have failed).
+    let probe = Configurator(space: space)
+    var wanted: ConfigurationSpace.Choice?
+    var impossible: ConfigurationSpace.Choice?
+    search: for f in 0..<families {
+        for o in 0..<options where o != car[f] {
+            var alone = car
+            alone[f] = o
+            guard !probe.isValid(alone) else { continue }
+            let ruledOut = (try? probe.rulesRuling(out: .init(f, o)).isEmpty == false) ?? false
+            if ruledOut {
+                impossible = impossible ?? .init(f, o)
+            } else {
+                wanted = wanted ?? .init(f, o)
+            }
+            if wanted != nil && impossible != nil { break search }
+        }
+    }
     if let wanted {
         var repairs: [Repair] = []
         row(
-            "\(label) why (repairs)", time { repairs = try Configurator(space: space).repairs(of: car, wanting: wanted) },
+            "\(label) why \(wanted) (repairs)", time { repairs = try Configurator(space: space).repairs(of: car, wanting: wanted) },
             "\(repairs.count) repairs, the cheapest of \(repairs.first?.changes.count ?? 0) changes")
         var cheapest: Repair?
         row(
-            "\(label) fit",
+            "\(label) fit \(wanted)",
             time {
                 let configurator = Configurator(space: space)
                 cheapest = try configurator.repairs(of: car, wanting: wanted, limit: 1).first

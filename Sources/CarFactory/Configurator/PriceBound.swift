@@ -221,6 +221,10 @@ extension Configurator {
     /// Where, in `masks`, the options of family `h` that option `o` of family `g` cannot go with start (nil: none).
     func clashMask(_ g: Int, _ o: Int, _ h: Int) -> Int? {
         let id = optionBase[g] + o
+        if !clashTable.isEmpty {
+            let mask = clashTable[id * familyCount + h]
+            return mask < 0 ? nil : mask
+        }
         for edge in edgeStart[id]..<edgeStart[id + 1] where edgeFamily[edge] == h { return edgeMask[edge] }
         return nil
     }

@@ -1,0 +1,70 @@
+// Arc consistency for the configurator's searches: an option still possible in an open family
+// stays only while every other open family keeps some option it can go with. Taking out the
+// options that have lost every partner in some family cuts nothing a valid car could use (each
+// of its options has its partner in every family), so no answer is missed; it raises each
+// family's cheapest option (the bounds) and finds dead ends before they are branched on.
+
+extension Configurator {
+    /// Takes out of each open family (not `assigned`) every option that some other open family
+    /// has no option left to go with, until none is left to take out. False if a family is
+    /// left with none. With `since`, the domains as they were when they last had none to take
+    /// out: only partners in the families that lost options since then are looked at first.
+    /// `used`, if given, gathers the rules behind every option taken out.
+    func propagate(_ domains: inout [UInt64], assigned: [Bool], since before: [UInt64]? = nil, used: RuleRecord? = nil) -> Bool {
+        // Each pass looks only at partners in the families that lost options before it (only
+        // their options can have lost support); the first, without `since`, at every family.
+        var changed = Array(repeating: before == nil, count: familyCount)
+        if let before {
+            for g in 0..<familyCount {
+                for w in 0..<wordCount[g] where domains[wordOffset[g] + w] != before[wordOffset[g] + w] { changed[g] = true }
+            }
+        }
+        var next = Array(repeating: false, count: familyCount)
+        var any = true
+        while any {
+            any = false
+            for g in 0..<familyCount where !assigned[g] {
+                var left = false
+                for w in 0..<wordCount[g] {
+                    var bits = domains[wordOffset[g] + w]
+                    while bits != 0 {
+                        let o = w << 6 + bits.trailingZeroBitCount
+                        bits &= bits - 1
+                        if supported(domains, g, o, assigned: assigned, changed: changed, used: used) {
+                            left = true
+                            continue
+                        }
+                        domains[wordOffset[g] + w] &= ~(1 << UInt64(o & 63))
+                        next[g] = true
+                        any = true
+                    }
+                }
+                if !left { return false }
+            }
+            swap(&changed, &next)
+            for g in 0..<familyCount { next[g] = false }
+        }
+        return true
+    }
+
+    /// Whether option `o` of family `g` goes with some option still possible in every other
+    /// open family among those `changed`. If not, records in `used` the rules it breaks with that family's options
+    /// and the rules that took that family's other options out are already recorded.
+    private func supported(
+        _ domains: [UInt64], _ g: Int, _ o: Int, assigned: [Bool], changed: [Bool], used: RuleRecord?
+    ) -> Bool {
+        let id = optionBase[g] + o
+        for edge in edgeStart[id]..<edgeStart[id + 1] {
+            let h = edgeFamily[edge]
+            guard changed[h], !assigned[h] else { continue }
+            let mask = edgeMask[edge]
+            var any: UInt64 = 0
+            for w in 0..<wordCount[h] { any |= domains[wordOffset[h] + w] & ~masks[mask + w] }
+            if any == 0 {
+                if let used { record(edge, used) }
+                return false
+            }
+        }
+        return true
+    }
+}
