@@ -167,10 +167,6 @@ public struct Configurator {
         }
     }
 
-    /// The most rules `rulesRuling(out:)` tries leaving out one by one (one search each, quick
-    /// with propagation: 30 x 10 with 1,000 rules, 66 rules at work made 5 in 10 ms).
-    static let coreMinimizingLimit = 128
-
     /// The most entries `clashTable` holds (4 MiB of them).
     static let clashTableLimit = 1 << 19
 
@@ -630,8 +626,8 @@ public struct Configurator {
 
     // MARK: Explanations
 
-    /// A set of rules under which no valid car has `choice` (minimal when the search finds at
-    /// most 128 rules at work: none of them can be left out). Empty if some valid car has it.
+    /// A minimal set of rules under which no valid car has `choice` (none of them can be left
+    /// out). Empty if some valid car has it.
     public func rulesRuling(out choice: ConfigurationSpace.Choice) throws(CarFactoryError) -> [Int] {
         try rulesRuling(out: choice, Effort())
     }
@@ -639,18 +635,20 @@ public struct Configurator {
     private func rulesRuling(out choice: ConfigurationSpace.Choice, _ effort: Effort) throws(CarFactoryError) -> [Int] {
         let used = RuleRecord()
         guard try !satisfiable(choice, recording: used, effort) else { return [] }
+        // Rules are tried in definition order, so the answer does not depend on the search's path.
         var core = used.rules.sorted()
-        guard core.count <= Self.coreMinimizingLimit else { return core }
-        // Leave out each rule in turn; keep it only if the option becomes possible without it.
-        var index = 0
-        while index < core.count {
-            var trial = core
-            trial.remove(at: index)
+        var needed = Set<Int>()
+        // Leave out each rule in turn; it is needed if the option becomes possible without it.
+        // If not, the rules the smaller search used are enough: every rule found needed is
+        // among them (fewer rules allow more cars), so a large set shrinks in a few searches.
+        while let rule = core.first(where: { !needed.contains($0) }) {
+            let trial = core.filter { $0 != rule }
             let smaller = Configurator(space: space.keeping(rules: trial), limits: limits, shouldStop: shouldStop)
-            if try smaller.satisfiable(choice, recording: nil, effort) {
-                index += 1
+            let record = RuleRecord()
+            if try smaller.satisfiable(choice, recording: record, effort) {
+                needed.insert(rule)
             } else {
-                core = trial
+                core = record.rules.map { trial[$0] }.sorted()
             }
         }
         return core
