@@ -98,6 +98,15 @@ import Testing
             // The bare LFs run this block into the next message's header, whose length must not be read past.
             ("bare LF", Data("Content-Length: 2\n\n{}".utf8), -32700, "malformed message header: a header line not ended by CR LF"),
             (
+                "bare LF after another problem",
+                Data("Content-Length: 2\r\nContent-Type: application/json; charset=latin1\r\nX: y\n\n{}".utf8), -32700,
+                "malformed message header: only the utf-8 charset is served, not 'latin1'"
+            ),
+            (
+                "bare LF after a bad length", Data("Content-Length: ten\r\nX: y\n\n{}".utf8), -32700,
+                "malformed message header: Content-Length is not a number of bytes"
+            ),
+            (
                 "no length", Data("Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n".utf8), -32700,
                 "malformed message header: a header block without Content-Length"
             ),

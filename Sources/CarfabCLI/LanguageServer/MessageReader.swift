@@ -232,15 +232,20 @@ final class MessageReader {
     static func contentLength(_ header: [UInt8]) -> (length: Int?, failure: HeaderFailure?) {
         var length: Int?
         var failure: HeaderFailure?
+        // Every line is looked at: a broken line after another problem still breaks the framing.
+        var breaksFraming = false
+        var lengthUnreadable = false
         for line in header.split(separator: 0x0A, omittingEmptySubsequences: false) {
             var line = line
             guard line.last == 0x0D || line.endIndex == header.endIndex else {
-                failure = failure ?? HeaderFailure("a header line not ended by CR LF", breaksFraming: true)
+                failure = failure ?? HeaderFailure("a header line not ended by CR LF")
+                breaksFraming = true
                 continue
             }
             if line.last == 0x0D { line = line.dropLast() }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-                failure = failure ?? HeaderFailure("a header line without ':'", breaksFraming: true)
+                failure = failure ?? HeaderFailure("a header line without ':'")
+                breaksFraming = true
                 continue
             }
             let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
@@ -250,7 +255,9 @@ final class MessageReader {
                 guard !trimmed.isEmpty, trimmed.count <= 18, trimmed.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                     let number = Int(String(decoding: trimmed, as: UTF8.self))
                 else {
-                    return (nil, HeaderFailure("Content-Length is not a number of bytes"))
+                    failure = failure ?? HeaderFailure("Content-Length is not a number of bytes")
+                    lengthUnreadable = true
+                    continue
                 }
                 length = number
             } else if name == "content-type" {
@@ -264,7 +271,12 @@ final class MessageReader {
                 }
             }
         }
-        return (length, length == nil ? failure ?? HeaderFailure("a header block without Content-Length") : failure)
+        if lengthUnreadable { length = nil }
+        guard var failure = length == nil ? failure ?? HeaderFailure("a header block without Content-Length") : failure else {
+            return (length, nil)
+        }
+        failure.breaksFraming = breaksFraming
+        return (length, failure)
     }
 }
 
