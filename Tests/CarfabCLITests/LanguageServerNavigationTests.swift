@@ -118,6 +118,7 @@ import Testing
     @Test(
         arguments: [
             (3, 6, "floorplan", "a family named 'floorplan' exists already"),
+            (3, 6, "IN", "'in' cannot name a family: options, why, fit and cheapest read it as the start of 'in CURRENCY'"),
             (1, 14, "WHITE", "a paint option named 'WHITE' exists already"),
             (
                 3, 29, "x",
@@ -134,6 +135,20 @@ import Testing
             initializeRequest + didOpen(uri, paint)
                 + request(2, "textDocument/rename", at(uri, line, character, ["newName": newName])) + shutdownAndExit)
         #expect(session.messages.dropFirst(2).first == #"{"jsonrpc":"2.0","id":2,"error":{"code":-32803,"message":"\#(message)"}}"#)
+    }
+
+    @Test func a_family_named_by_options_is_a_reference_and_in_currency_is_not_an_option() throws {
+        let uri = "file:///tmp/paint.carfab"
+        let text = "family paint \"Paint\" default white \"White\"\ncar sports\noptions paint in GBP\noptions paint\n"
+        let session = try serve(
+            initializeRequest + didOpen(uri, text)
+                + request(2, "textDocument/references", at(uri, 0, 8, ["context": ["includeDeclaration": true]]))
+                + request(3, "textDocument/references", at(uri, 2, 18, ["context": ["includeDeclaration": true]])) + shutdownAndExit)
+        #expect(
+            Array(session.messages.dropFirst(2).dropLast()) == [
+                #"{"jsonrpc":"2.0","id":2,"result":[\#([(0, 7, 12), (2, 8, 13), (3, 8, 13)].map(place).joined(separator: ","))]}"#,
+                #"{"jsonrpc":"2.0","id":3,"result":[\#(place(2, 17, 20))]}"#
+            ])
     }
 
     @Test func a_built_in_family_is_named_but_not_renamed() throws {

@@ -117,6 +117,10 @@ struct NavigationProvider {
             if (try? catalog.registry.factory(named: newName)) != nil { return "a model named '\(newName)' exists already" }
         case .family:
             if catalog.family(named: newName) != nil { return "a family named '\(newName)' exists already" }
+            // The language refuses it: `options`, `why`, `fit`, `cheapest` read it as `in CURRENCY`.
+            if newName.lowercased() == "in" {
+                return "'in' cannot name a family: options, why, fit and cheapest read it as the start of 'in CURRENCY'"
+            }
         case .option(let family):
             if (try? catalog.option(named: newName, in: family)) != nil {
                 return "a \(catalog.name(of: family)) option named '\(newName)' exists already"

@@ -235,6 +235,10 @@ struct ScriptIndex {
             } else if command == "option", word == "seats" || word == "engine" {
                 roles[index] = .keyword
                 index += 1
+            } else if command == "options", catalog.family(named: word) != nil {
+                // `options FAMILY [in CURRENCY]`: a family with no option after it.
+                roles[index] = .family(defines: false)
+                index += 1
             } else if command != "option", let family = catalog.family(named: word), index + 1 < words.count {
                 roles[index] = .family(defines: false)
                 roles[index + 1] = .option(family, defines: false, canonical: nil)
