@@ -4,23 +4,6 @@ import Testing
 
 /// `options`, `why`, `fit`, `cheapest` through the engine's public API, on the built-in catalog.
 @Suite struct ConfiguratorCommandTests {
-    /// The cells of a table result, as text: money formatted, names joined, none empty.
-    private func rows(_ result: CommandResult?) -> [[String]] {
-        guard case .table(let table) = result else { return [] }
-        return table.rows.map { row in
-            row.map { cell in
-                switch cell {
-                case .text(let text): text
-                case .integer(let value): String(value)
-                case .money(let money): money.description
-                case .amount(let minorUnits): table.money(minorUnits).description
-                case .names(let names): names.joined(separator: "|")
-                case .flag(let on): on ? "*" : ""
-                case .none: ""
-                }
-            }
-        }
-    }
 
     @Test func options_classifies_every_option_of_the_current_car() {
         let run = Engine().evaluate("car compact; set drivetrain rear; set floorplan short; options")

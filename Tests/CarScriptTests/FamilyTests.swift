@@ -9,24 +9,6 @@ import Testing
         option paint red "Red" price 500 alias crimson
         """
 
-    /// The cells of a table result, as text.
-    private func rows(_ result: CommandResult?) -> [[String]] {
-        guard case .table(let table) = result else { return [] }
-        return table.rows.map { row in
-            row.map { cell in
-                switch cell {
-                case .text(let text): text
-                case .integer(let value): String(value)
-                case .money(let money): money.description
-                case .amount(let minorUnits): table.money(minorUnits).description
-                case .names(let names): names.joined(separator: "|")
-                case .flag(let on): on ? "*" : ""
-                case .none: ""
-                }
-            }
-        }
-    }
-
     /// A car result's detail lines and price, as `show` prints them.
     private func shown(_ result: CommandResult?) -> [String] {
         guard case .car(let car) = result else { return [] }

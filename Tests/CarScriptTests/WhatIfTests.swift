@@ -8,21 +8,6 @@ import Testing
 @Suite struct WhatIfTests {
     typealias SplitMix = SessionStateDifferentialTests.SplitMix
 
-    /// The rows of the what-if table (`before`, `after`, `change`) as their cells' text.
-    static func rows(_ result: CommandResult?) -> [[String]] {
-        guard case .table(let table)? = result else { return [] }
-        return table.rows.map { row in
-            row.map { cell in
-                switch cell {
-                case .text(let text): text
-                case .integer(let value): String(value)
-                case .money(let money): money.description
-                default: "?"
-                }
-            }
-        }
-    }
-
     @Test func trying_four_wheel_drive_on_the_sports_car_says_what_it_adds() {
         let engine = UndoHistoryTests.engine(keepGoing: false)
         engine.evaluate("car sports")
@@ -30,20 +15,20 @@ import Testing
         let run = engine.evaluate("try set drivetrain 4wd")
         #expect(run.diagnostics.isEmpty)
         #expect(
-            Self.rows(run.results.last?.result) == [
+            rows(run.results.last?.result) == [
                 ["before", "1", "$68,300.00"], ["after", "1", "$70,800.00"], ["change", "+0", "+$2,500.00"]
             ])
         #expect(UndoHistoryTests.saved(engine) == before)
         // Its results are shown before the change: `try show` shows the car as it is.
         let shown = engine.evaluate("try car suv 2; total")
-        #expect(Self.rows(shown.results.first?.result).last == ["change", "+2", "+$163,790.00"])
+        #expect(rows(shown.results.first?.result).last == ["change", "+2", "+$163,790.00"])
         guard case .total(let count, _, _)? = shown.results.last?.result else {
             Issue.record("no total")
             return
         }
         #expect(count == 1)
         let removed = engine.evaluate("try clear")
-        #expect(Self.rows(removed.results.last?.result).last == ["change", "-1", "-$68,300.00"])
+        #expect(rows(removed.results.last?.result).last == ["change", "-1", "-$68,300.00"])
     }
 
     @Test func a_failing_command_is_the_error_of_try_and_changes_nothing() {
@@ -88,7 +73,7 @@ import Testing
             """)
         #expect(inside.diagnostics.isEmpty, "\(inside.diagnostics.map(\.message))")
         #expect(
-            Self.rows(inside.results.first?.result) == [
+            rows(inside.results.first?.result) == [
                 ["before", "3", "$178,190.00"], ["after", "2", "$150,195.00"], ["change", "-1", "-$27,995.00"]
             ])
         #expect(engine.stock.lineCount == 2)
@@ -116,7 +101,7 @@ import Testing
         let run = engine.evaluate("try source quote.carfab")
         #expect(run.diagnostics.isEmpty, "\(run.diagnostics.map(\.message))")
         // suv with rear drive: 2 x (81,895 + 1,500 - 4,000).
-        #expect(Self.rows(run.results.last?.result).last == ["change", "+2", "+$158,790.00"])
+        #expect(rows(run.results.last?.result).last == ["change", "+2", "+$158,790.00"])
         #expect(UndoHistoryTests.saved(engine) == before)
         #expect(!engine.quitRequested)
         let save = engine.evaluate("try save written.carfab")
