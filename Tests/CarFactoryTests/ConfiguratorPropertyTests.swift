@@ -198,9 +198,14 @@ import Testing
         let (space, _) = ConfigurationSpace.generated(families: 30, options: 10, rules: 1_000, seed: 30 * 7919 + 1_000)
         let configurator = Configurator(space: space, limits: SearchLimits(steps: 100_000, repairs: 10))
         let rules = try configurator.rulesRuling(out: .init(0, 7))
-        var fixed = [Int?](repeating: nil, count: 30)
-        fixed[0] = 7
         #expect(!rules.isEmpty && rules.count <= 8)
+        try expectMinimal(rules, rulingOut: .init(0, 7), in: space)
+    }
+
+    /// `rules` leave no valid car with `choice`, and each of them is needed for that.
+    private func expectMinimal(_ rules: [Int], rulingOut choice: ConfigurationSpace.Choice, in space: ConfigurationSpace) throws {
+        var fixed = [Int?](repeating: nil, count: space.prices.count)
+        fixed[choice.family] = choice.option
         #expect(try Configurator(space: space.keeping(rules: rules)).cheapest(fixed: fixed) == nil)
         for index in rules.indices {
             var fewer = rules
@@ -227,14 +232,7 @@ import Testing
         }
         let (choice, rules) = try #require(found)
         #expect(rules.count > 128)
-        var fixed = [Int?](repeating: nil, count: 60)
-        fixed[choice.family] = choice.option
-        #expect(try Configurator(space: space.keeping(rules: rules)).cheapest(fixed: fixed) == nil)
-        for index in rules.indices {
-            var fewer = rules
-            fewer.remove(at: index)
-            #expect(try Configurator(space: space.keeping(rules: fewer)).cheapest(fixed: fixed) != nil, "rule \(rules[index])")
-        }
+        try expectMinimal(rules, rulingOut: choice, in: space)
     }
 
     @Test func a_repair_on_a_generated_40_by_6_catalog_is_found_within_a_small_step_budget() throws {
