@@ -285,8 +285,5 @@ struct HeaderFailure: Error, Equatable {
     var reason: String
     /// Whether the block's own lines are broken, so that its length cannot mark where the next message begins.
     var breaksFraming = false
-    init(_ reason: String, breaksFraming: Bool = false) {
-        self.reason = reason
-        self.breaksFraming = breaksFraming
-    }
+    init(_ reason: String) { self.reason = reason }
 }
