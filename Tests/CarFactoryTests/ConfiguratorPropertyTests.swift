@@ -69,16 +69,19 @@ import Testing
         return false
     }
 
-    /// Every minimal repair for `wanted` on `current`, by listing every valid car that has it.
+    /// Every minimal repair for `wanted` on `current`, by listing every valid car that has it:
+    /// those whose set of changed families has no proper subset that is the set of changed
+    /// families of another valid car with `wanted` (no smaller set of families, whatever
+    /// options they take, makes a valid car with it).
     static func minimalRepairs(_ space: ConfigurationSpace, current: [Int], wanted: Choice) -> [Repair] {
-        var sets: [Set<Choice>: Int64] = [:]
+        var repairs: [(families: Set<Int>, repair: Repair)] = []
         for car in allCars(space) where car[wanted.family] == wanted.option && valid(car, space) {
-            let changes = Set(car.indices.filter { $0 != wanted.family && car[$0] != current[$0] }.map { Choice($0, car[$0]) })
-            sets[changes] = price(car, space) - price(current, space)
+            let families = Set(car.indices.filter { $0 != wanted.family && car[$0] != current[$0] })
+            let changes = families.sorted().map { Choice($0, car[$0]) }
+            repairs.append((families, Repair(changes: changes, priceChange: price(car, space) - price(current, space))))
         }
-        let minimal = sets.filter { candidate in !sets.keys.contains { $0 != candidate.key && $0.isSubset(of: candidate.key) } }
-        return minimal.map { Repair(changes: $0.key.sorted { $0.family < $1.family }, priceChange: $0.value) }
-            .sorted { ranksBefore($0, $1, space) }
+        let minimal = repairs.filter { candidate in !repairs.contains { $0.families.isStrictSubset(of: candidate.families) } }
+        return minimal.map(\.repair).sorted { ranksBefore($0, $1, space) }
     }
 
     @Test(arguments: 0..<400)

@@ -385,68 +385,7 @@ public struct Configurator {
         return count
     }
 
-    // MARK: Repairs
-
-    /// Every minimal repair for setting `wanted` on the car `current` (at most `limit`, the
-    /// first in ranking order): sets of changes to other families, none of which can be left
-    /// out (no smaller set of them works), that make with `wanted` a valid car. Families where
-    /// `fixed` is true are not changed. Ranked by price change, then number of changes, then
-    /// option names in family order. Empty if no valid car has `wanted`; `[]`-changes if it
-    /// can be set alone.
-    public func repairs(
-        of current: [Int], wanting wanted: ConfigurationSpace.Choice, fixed: [Bool] = [],
-        limit: Int? = nil
-    ) throws(CarFactoryError) -> [Repair] {
-        try repairs(of: current, wanting: wanted, fixed: fixed, limit: limit, Effort())
-    }
-
-    private func repairs(
-        of current: [Int], wanting wanted: ConfigurationSpace.Choice, fixed: [Bool],
-        limit: Int?, _ effort: Effort
-    ) throws(CarFactoryError) -> [Repair] {
-        let limit = limit ?? limits.repairs
-        guard limit > 0 else { return [] }
-        var domains = fullDomains()
-        var search = RepairSearch(current: current, wanted: wanted, limit: limit, familyCount: familyCount)
-        search.currentIsValid = isValid(current)
-        guard choose(wanted.family, wanted.option, in: &domains) else { return [] }
-        // Whether any valid car has it at all is quick to learn (the family with the fewest
-        // options first); a repair search would learn it only by trying every repair.
-        guard try satisfiable(wanted, fixed: fixed, current: current, recording: nil, effort) else { return [] }
-        search.assigned[wanted.family] = true
-        search.delta = try change(wanted.family, from: current[wanted.family], to: wanted.option)
-        for f in 0..<familyCount where f != wanted.family && f < fixed.count && fixed[f] {
-            guard choose(f, current[f], in: &domains) else { return [] }
-            search.assigned[f] = true
-        }
-        guard propagate(&domains, assigned: search.assigned) else { return [] }
-        try repairs(domains, &search, effort)
-        return search.found
-    }
-
-    private struct RepairSearch {
-        let current: [Int]
-        let wanted: ConfigurationSpace.Choice
-        let limit: Int
-        /// Families no longer free: the wanted one, fixed ones, changed ones and ones kept.
-        var assigned: [Bool]
-        /// The option each family is changed to, if it is.
-        var changed: [Int?]
-        var delta: Int64 = 0
-        /// The repairs found so far, in ranking order, at most `limit`.
-        var found: [Repair] = []
-        /// Whether the car keeps every rule (a valid car's repairs are checked for minimality
-        /// without trying subsets).
-        var currentIsValid = false
-
-        init(current: [Int], wanted: ConfigurationSpace.Choice, limit: Int, familyCount: Int) {
-            self.current = current
-            self.wanted = wanted
-            self.limit = limit
-            assigned = Array(repeating: false, count: familyCount)
-            changed = Array(repeating: nil, count: familyCount)
-        }
-    }
+    // MARK: Repairs (the search is in CorrectionSets.swift)
 
     /// Whether repair `a` ranks before `b`: price change, number of changes, then names in family order.
     public func ranksBefore(_ a: Repair, _ b: Repair) -> Bool {
@@ -457,131 +396,6 @@ public struct Configurator {
             return nameRank[x.family][x.option] < nameRank[y.family][y.option]
         }
         return false
-    }
-
-    private func repairs(_ domains: [UInt64], _ search: inout RepairSearch, _ effort: Effort) throws(CarFactoryError) {
-        try step(effort)
-        let current = search.current
-        // A free family whose option can no longer stay must change; else two free families
-        // whose options clash (only if the car itself broke a rule) must not both stay.
-        var forced: Int?
-        var forcedChoices = Int.max
-        for g in 0..<familyCount where !search.assigned[g] && !contains(domains, g, current[g]) {
-            // The family with the fewest options left goes first: dead ends show soonest.
-            let choices = optionCount(domains, g)
-            if choices < forcedChoices {
-                forced = g
-                forcedChoices = choices
-            }
-        }
-        // The price change can fall no lower than each open family's cheapest option still
-        // possible (the current one for a family not forced). The forest bound of `cheapest`
-        // is tighter here too, but costs more per step than it saves (measured on generated
-        // 16 x 6 and 20 x 8 catalogs), so repairs keep this one.
-        var bound = search.delta
-        for g in 0..<familyCount where !search.assigned[g] {
-            guard let o = byPrice[g].first(where: { contains(domains, g, $0) }) else { return }
-            bound = saturating(bound, try change(g, from: current[g], to: o))
-        }
-        if search.found.count == search.limit, let last = search.found.last, bound > last.priceChange { return }
-        if let g = forced {
-            try change(g, domains, &search, effort)
-            return
-        }
-        var clash: Int?
-        outer: for g in 0..<familyCount where !search.assigned[g] {
-            for h in g + 1..<familyCount where !search.assigned[h] && conflict(g, current[g], h, current[h]) {
-                clash = g
-                break outer
-            }
-        }
-        guard let g = clash else {
-            try record(&search)
-            return
-        }
-        try change(g, domains, &search, effort)
-        // Or keep it as it is (the other family of the clash must then change).
-        var kept = domains
-        search.assigned[g] = true
-        defer { search.assigned[g] = false }
-        guard choose(g, current[g], in: &kept), propagate(&kept, assigned: search.assigned, since: domains) else { return }
-        try repairs(kept, &search, effort)
-    }
-
-    /// Tries each other option of family `g` still possible.
-    private func change(_ g: Int, _ domains: [UInt64], _ search: inout RepairSearch, _ effort: Effort) throws(CarFactoryError) {
-        let current = search.current
-        let before = search.delta
-        search.assigned[g] = true
-        for o in byPrice[g] where o != current[g] && contains(domains, g, o) {
-            var next = domains
-            guard choose(g, o, in: &next), propagate(&next, assigned: search.assigned, since: domains) else { continue }
-            search.changed[g] = o
-            search.delta = try sum(before, change(g, from: current[g], to: o))
-            try repairs(next, &search, effort)
-        }
-        search.changed[g] = nil
-        search.delta = before
-        search.assigned[g] = false
-    }
-
-    /// Keeps the changes made as a repair if no smaller set of them works.
-    private func record(_ search: inout RepairSearch) throws(CarFactoryError) {
-        var changes: [ConfigurationSpace.Choice] = []
-        for f in 0..<familyCount { if let o = search.changed[f] { changes.append(.init(f, o)) } }
-        let repair = Repair(changes: changes, priceChange: search.delta)
-        if search.found.count == search.limit, let last = search.found.last, !ranksBefore(repair, last) { return }
-        guard isMinimal(changes, search) else { return }
-        let place = search.found.firstIndex { ranksBefore(repair, $0) } ?? search.found.count
-        search.found.insert(repair, at: place)
-        if search.found.count > search.limit { search.found.removeLast() }
-    }
-
-    /// Whether no nonempty subset of `changes` can be undone, leaving a valid car.
-    private func isMinimal(_ changes: [ConfigurationSpace.Choice], _ search: RepairSearch) -> Bool {
-        guard !changes.isEmpty else { return true }
-        if search.currentIsValid {
-            // On a valid car, undoing a set of changes is refused only by the wanted option or
-            // by a change kept. So a change is needed exactly when it is needed by the wanted
-            // option or by a needed change: the needed ones grow from those the wanted option
-            // forces, and the changes are minimal when every one is needed (no subset search).
-            var needed = changes.map { conflict($0.family, search.current[$0.family], search.wanted.family, search.wanted.option) }
-            var grown = true
-            while grown {
-                grown = false
-                for (i, change) in changes.enumerated() where !needed[i] {
-                    let forcedOut = changes.indices.contains { j in
-                        needed[j] && conflict(changes[j].family, changes[j].option, change.family, search.current[change.family])
-                    }
-                    if forcedOut {
-                        needed[i] = true
-                        grown = true
-                    }
-                }
-            }
-            return !needed.contains(false)
-        }
-        var car = search.current
-        car[search.wanted.family] = search.wanted.option
-        for change in changes { car[change.family] = change.option }
-        let changedFamilies = Set(changes.map(\.family))
-        // A change can be undone only if its family's old option goes with every option that stays.
-        let undoable = changes.filter { change in
-            (0..<familyCount).allSatisfy { h in
-                h == change.family || changedFamilies.contains(h) || !conflict(change.family, search.current[change.family], h, car[h])
-            }
-        }
-        // Look for a nonempty subset of the undoable ones whose undoing keeps the car valid.
-        func undo(_ index: Int, _ car: inout [Int], undone: Int) -> Bool {
-            if index == undoable.count { return undone > 0 && isValid(car) }
-            let family = undoable[index].family
-            if undo(index + 1, &car, undone: undone) { return true }
-            car[family] = search.current[family]
-            let found = undo(index + 1, &car, undone: undone + 1)
-            car[family] = undoable[index].option
-            return found
-        }
-        return !undo(0, &car, undone: 0)
     }
 
     // MARK: Options
@@ -655,7 +469,7 @@ public struct Configurator {
     }
 
     /// Whether some valid car has `choice`; gathers into `used` (if given) every rule that took an option out.
-    private func satisfiable(
+    func satisfiable(
         _ choice: ConfigurationSpace.Choice, fixed: [Bool] = [], current: [Int] = [],
         recording used: RuleRecord?, _ effort: Effort
     ) throws(CarFactoryError) -> Bool {
