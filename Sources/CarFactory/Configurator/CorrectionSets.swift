@@ -8,12 +8,16 @@
 // valid assignment changes every family (one that kept a family would make a smaller set), so
 // a set's repairs are exactly its valid assignments.
 //
-// Correction sets are closed upward, so the minimal ones are found by a hitting-set tree: a
-// set that is not one fails because of some families kept as they are (a conflict), and every
-// correction set containing it changes one of them. Branch i adds conflict[i] and keeps
-// conflict[0..<i] as they are, so each minimal set is reached once. Each conflict is made
-// minimal (every family in it is needed for the failure), which keeps the tree narrow; each
-// test is a search over the set's few families only, the others held at the car's options.
+// The minimal correction sets are enumerated one at a time (as MCS enumeration by linear
+// search with blocking clauses does): a search finds a valid car with W that keeps, for every
+// minimal set found so far, at least one of its families as it is (so its changed families
+// contain none of them); its changed families are shrunk to a minimal set by trying to keep
+// each in turn; the set found is new, and blocked in turn. When no such car is left, every
+// minimal set has been found. A hitting-set tree over conflicts (each branch adding a family
+// that took part in a failure) reached the same sets but wandered through tens of thousands
+// of sets that were not minimal on the benchmark's 60 x 8 catalog, whose minimal sets have 7
+// to 22 families. Each set's repairs are then its valid assignments, searched over its own
+// families with the others held at the car's options.
 
 extension Configurator {
     /// Every minimal repair for setting `wanted` on the car `current` (at most `limit`, the
@@ -36,38 +40,32 @@ extension Configurator {
     ) throws(CarFactoryError) -> [Repair] {
         let limit = limit ?? limits.repairs
         guard limit > 0 else { return [] }
-        // Whether any valid car has it at all is quick to learn (the family with the fewest
-        // options first); the tree would learn it only by trying every set of families.
-        guard try satisfiable(wanted, fixed: fixed, current: current, recording: nil, effort) else { return [] }
         var search = try CorrectionSearch(self, current: current, wanted: wanted, fixed: fixed, limit: limit, effort: effort)
         try search.run()
         return search.found
     }
 }
 
-/// The hitting-set tree over sets of families for one wanted option, and the repairs found.
+/// The enumeration of minimal correction sets for one wanted option, and the repairs found.
 struct CorrectionSearch {
     let configurator: Configurator
     let current: [Int]
     /// The current car with the wanted option.
     let car: [Int]
     let limit: Int
+    let wanted: ConfigurationSpace.Choice
     let effort: Configurator.Effort
     /// Families that never change: the wanted option's and the fixed ones.
     let hard: [Bool]
     /// Per family, each other family whose option on `car` rules out some of its options, and
     /// where (in the configurator's `masks`) the bitset of those options starts.
     let rulers: [[(family: Int, mask: Int)]]
-    /// The pairs of families whose options on `car` clash.
-    let clashes: [(Int, Int)]
     /// Families whose option clashes with one that never changes: every correction set has them.
     let forced: [Bool]
     /// The price change of the wanted option alone.
     let wantedChange: Int64
-    /// The families of the set under test.
+    /// The families of the set whose assignments are searched.
     var inSet: [Bool]
-    /// Families kept as they are in the branch under way.
-    var excluded: [Bool]
     /// Each family's place in the set under test (-1 if not in it).
     var slot: [Int]
     /// The repairs found so far, in ranking order, at most `limit`.
@@ -81,6 +79,7 @@ struct CorrectionSearch {
         self.configurator = configurator
         self.current = current
         self.limit = limit
+        self.wanted = wanted
         self.effort = effort
         var car = current
         car[wanted.family] = wanted.option
@@ -90,7 +89,6 @@ struct CorrectionSearch {
         hard[wanted.family] = true
         self.hard = hard
         var rulers = Array(repeating: [(family: Int, mask: Int)](), count: n)
-        var clashes: [(Int, Int)] = []
         var forced = Array(repeating: false, count: n)
         for h in 0..<n {
             let id = configurator.optionBase[h] + car[h]
@@ -100,96 +98,85 @@ struct CorrectionSearch {
                 rulers[g].append((h, mask))
                 // Rules forbid pairs both ways, so each clash is seen from its lower family.
                 guard g > h, configurator.masks[mask + car[g] >> 6] & (1 << UInt64(car[g] & 63)) != 0 else { continue }
-                clashes.append((h, g))
                 if hard[h] { forced[g] = true }
                 if hard[g] { forced[h] = true }
             }
         }
         self.rulers = rulers
-        self.clashes = clashes
         self.forced = forced.indices.map { forced[$0] && !hard[$0] }
         wantedChange = try Self.difference(configurator.space.prices[wanted.family][wanted.option], configurator.space.prices[wanted.family][current[wanted.family]])
         inSet = Array(repeating: false, count: n)
-        excluded = Array(repeating: false, count: n)
         slot = Array(repeating: -1, count: n)
     }
 
     mutating func run() throws(CarFactoryError) {
-        // Two families that never change clash: no set of others helps.
-        for (a, b) in clashes where hard[a] && hard[b] { return }
-        var members: [Int] = []
-        for f in forced.indices where forced[f] {
-            members.append(f)
-            inSet[f] = true
+        // For each minimal set found, a clause: one of its families stays as it is.
+        var clauses: [[Int]] = []
+        while let witness = try witness(pinned: hard, clauses: clauses) {
+            let set = try shrink(witness)
+            try offerAssignments(of: set)
+            // The empty set (the option can be set alone) is the only minimal one; its clause
+            // can be kept by no car, so the loop ends.
+            clauses.append(set)
         }
-        try explore(members)
     }
 
-    /// Explores the sets that contain `members` and none of the `excluded` families.
-    private mutating func explore(_ members: [Int]) throws(CarFactoryError) {
-        try configurator.step(effort)
-        let kept = inSet.map { !$0 }
-        if try solvable(members, constraining: kept) {
-            // No set strictly containing a correction set is minimal.
-            try consider(members)
-            return
-        }
-        // The families that can take part in the failure: those ruling out an option of a
-        // member, and those in a clash with a family kept.
-        var candidate = Array(repeating: false, count: inSet.count)
-        for f in members {
-            for (h, _) in rulers[f] where !inSet[h] && !hard[h] && !excluded[h] { candidate[h] = true }
-        }
-        for (a, b) in clashes where !inSet[a] && !inSet[b] {
-            if !hard[a] && !excluded[a] { candidate[a] = true }
-            if !hard[b] && !excluded[b] { candidate[b] = true }
-        }
-        var constraining = inSet.indices.map { !inSet[$0] && (hard[$0] || excluded[$0] || candidate[$0]) }
-        // Leave out each in turn; it is in the conflict if the set becomes solvable without it.
-        var conflict: [Int] = []
-        for h in candidate.indices where candidate[h] {
-            constraining[h] = false
-            if try solvable(members, constraining: constraining) {
-                constraining[h] = true
-                conflict.append(h)
+    /// A minimal correction set among the families that `witness` (a valid car with the wanted
+    /// option) changes: each that need not change is tried kept as it is, with those kept
+    /// before it; it stays in the set if no valid car keeps it too.
+    private mutating func shrink(_ witness: [Int]) throws(CarFactoryError) -> [Int] {
+        var pinned = hard
+        var open: [Int] = []
+        var set: [Int] = []
+        for g in car.indices where !hard[g] {
+            if witness[g] == car[g] {
+                pinned[g] = true
+            } else if forced[g] {
+                set.append(g)
+            } else {
+                open.append(g)
             }
         }
-        for h in conflict {
-            inSet[h] = true
-            try explore(members + [h])
-            inSet[h] = false
-            excluded[h] = true
+        // A family that failed to stay fails with more kept too, so the set ends minimal.
+        while let g = open.first {
+            open.removeFirst()
+            pinned[g] = true
+            if let other = try self.witness(pinned: pinned, clauses: []) {
+                // The car found may keep more of them: they stay as well.
+                open.removeAll { h in
+                    guard other[h] == car[h] else { return false }
+                    pinned[h] = true
+                    return true
+                }
+            } else {
+                pinned[g] = false
+                set.append(g)
+            }
         }
-        for h in conflict { excluded[h] = false }
+        return set.sorted()
     }
 
-    /// Records the repairs of the correction set `members` if it is minimal: no family of it
-    /// that need not change (one not `forced`) can be kept as it is.
-    private mutating func consider(_ members: [Int]) throws(CarFactoryError) {
-        for (index, f) in members.enumerated() where !forced[f] {
-            var fewer = members
-            fewer.remove(at: index)
-            inSet[f] = false
-            let kept = inSet.map { !$0 }
-            let smaller = try solvable(fewer, constraining: kept)
-            inSet[f] = true
-            if smaller { return }
-        }
-        let ordered = members.sorted()
+    /// Offers as repairs the valid assignments of the minimal correction set `members` (each
+    /// changes every family of it).
+    private mutating func offerAssignments(of members: [Int]) throws(CarFactoryError) {
+        for f in members { inSet[f] = true }
+        defer { for f in members { inSet[f] = false } }
         let kept = inSet.map { !$0 }
-        guard let domains = place(ordered, constraining: kept) else {
-            clearSlots(ordered)
+        guard var domains = place(members, constraining: kept),
+            propagate(members, &domains, assigned: Array(repeating: -1, count: members.count))
+        else {
+            clearSlots(members)
             return
         }
         // The cheapest change each family can still make, for the bound.
         var cheapest: [Int64] = []
-        for (i, f) in ordered.enumerated() {
-            let low = options(in: domains, ordered, i).map { configurator.space.prices[f][$0] }.min() ?? 0
+        for (i, f) in members.enumerated() {
+            let low = options(in: domains, members, i).map { configurator.space.prices[f][$0] }.min() ?? 0
             cheapest.append(try Self.difference(low, configurator.space.prices[f][current[f]]))
         }
-        var chosen = Array(repeating: -1, count: ordered.count)
-        try assignments(ordered, domains, &chosen, cheapest, change: wantedChange)
-        clearSlots(ordered)
+        var chosen = Array(repeating: -1, count: members.count)
+        try assignments(members, domains, &chosen, cheapest, change: wantedChange)
+        clearSlots(members)
     }
 
     /// Every valid assignment of `members` from `domains` in member order, each offered as a
@@ -226,21 +213,94 @@ struct CorrectionSearch {
         if found.count > limit { found.removeLast() }
     }
 
-    // MARK: The search over a set's families
+    // MARK: The search for a valid car
 
-    /// Whether the families `members` can take options that go with each other and with the
-    /// car's option of every family `constraining` marks (those must not clash among themselves).
-    private mutating func solvable(_ members: [Int], constraining: [Bool]) throws(CarFactoryError) -> Bool {
-        for (a, b) in clashes where constraining[a] && constraining[b] { return false }
-        guard let domains = place(members, constraining: constraining) else {
-            clearSlots(members)
-            return false
+    /// A valid car with the wanted option that has the car's option in every `pinned` family
+    /// and in at least one family of each clause; the car's options are tried first, so the
+    /// families it changes are few. Nil if there is none.
+    private func witness(pinned: [Bool], clauses: [[Int]]) throws(CarFactoryError) -> [Int]? {
+        let c = configurator
+        var domains = Array(repeating: UInt64(0), count: c.totalWords)
+        for f in 0..<c.familyCount {
+            for o in 0..<c.optionCounts[f] { domains[c.wordOffset[f] + o >> 6] |= 1 << UInt64(o & 63) }
         }
-        var chosen = Array(repeating: -1, count: members.count)
-        let found = try solve(members, domains, &chosen)
-        clearSlots(members)
-        return found
+        var assigned = Array(repeating: false, count: c.familyCount)
+        for g in 0..<c.familyCount where pinned[g] {
+            guard c.choose(g, car[g], in: &domains) else { return nil }
+            assigned[g] = true
+        }
+        guard c.propagate(&domains, assigned: assigned), settle(&domains, &assigned, clauses) else { return nil }
+        return try dive(domains, assigned, clauses)
     }
+
+    private func dive(_ domains: [UInt64], _ assigned: [Bool], _ clauses: [[Int]]) throws(CarFactoryError) -> [Int]? {
+        let c = configurator
+        try c.step(effort)
+        // The open family with the fewest options left goes first.
+        var pick = -1
+        var fewest = Int.max
+        for g in 0..<c.familyCount where !assigned[g] {
+            let count = c.optionCount(domains, g)
+            if count < fewest {
+                fewest = count
+                pick = g
+            }
+        }
+        guard pick >= 0 else {
+            return (0..<c.familyCount).map { f in
+                var w = 0
+                while domains[c.wordOffset[f] + w] == 0 { w += 1 }
+                return w << 6 + domains[c.wordOffset[f] + w].trailingZeroBitCount
+            }
+        }
+        let g = pick
+        var values: [Int] = c.contains(domains, g, car[g]) ? [car[g]] : []
+        for o in 0..<c.optionCounts[g] where o != car[g] && c.contains(domains, g, o) { values.append(o) }
+        for o in values {
+            var next = domains
+            var nextAssigned = assigned
+            nextAssigned[g] = true
+            guard c.choose(g, o, in: &next), c.propagate(&next, assigned: nextAssigned, since: domains),
+                settle(&next, &nextAssigned, clauses)
+            else { continue }
+            if let found = try dive(next, nextAssigned, clauses) { return found }
+        }
+        return nil
+    }
+
+    /// Keeps each clause: one whose families but one have lost the car's option keeps that
+    /// one as it is. False if a clause can no longer be kept or a family is left with none.
+    private func settle(_ domains: inout [UInt64], _ assigned: inout [Bool], _ clauses: [[Int]]) -> Bool {
+        let c = configurator
+        var again = true
+        while again {
+            again = false
+            for clause in clauses {
+                var open = -1
+                var count = 0
+                var kept = false
+                for g in clause where c.contains(domains, g, car[g]) {
+                    if assigned[g] {
+                        kept = true
+                        break
+                    }
+                    count += 1
+                    open = g
+                }
+                if kept { continue }
+                if count == 0 { return false }
+                guard count == 1 else { continue }
+                let before = domains
+                guard c.choose(open, car[open], in: &domains) else { return false }
+                assigned[open] = true
+                guard c.propagate(&domains, assigned: assigned, since: before) else { return false }
+                again = true
+            }
+        }
+        return true
+    }
+
+    // MARK: The search over a set's families
 
     /// Each member's options that go with every family `constraining` marks, one member after
     /// another (`wordCount` words each); sets `slot`. Nil if a member has none.
@@ -288,39 +348,6 @@ struct CorrectionSearch {
         return options
     }
 
-    /// Whether some assignment of the members not yet `chosen` goes with those chosen.
-    private func solve(_ members: [Int], _ domains: [UInt64], _ chosen: inout [Int]) throws(CarFactoryError) -> Bool {
-        try configurator.step(effort)
-        // The member with the fewest options left goes first.
-        var pick = -1
-        var fewest = Int.max
-        for i in members.indices where chosen[i] < 0 {
-            let s = start(members, i)
-            var count = 0
-            for w in 0..<configurator.wordCount[members[i]] { count += domains[s + w].nonzeroBitCount }
-            if count < fewest {
-                fewest = count
-                pick = i
-            }
-        }
-        guard pick >= 0 else { return true }
-        let f = members[pick]
-        let s = start(members, pick)
-        defer { chosen[pick] = -1 }
-        for w in 0..<configurator.wordCount[f] {
-            var bits = domains[s + w]
-            while bits != 0 {
-                let o = w << 6 + bits.trailingZeroBitCount
-                bits &= bits - 1
-                var next = domains
-                guard forwardCheck(members, &next, pick, f, o, assigned: chosen) else { continue }
-                chosen[pick] = o
-                if try solve(members, next, &chosen) { return true }
-            }
-        }
-        return false
-    }
-
     /// Chooses option `o` for member `i` (family `f`): takes out of every member not yet
     /// `assigned` the options it cannot go with. False if one is left with none.
     private func forwardCheck(_ members: [Int], _ domains: inout [UInt64], _ i: Int, _ f: Int, _ o: Int, assigned: [Int]) -> Bool {
@@ -337,6 +364,53 @@ struct CorrectionSearch {
                 any |= domains[s + w]
             }
             if any == 0 { return false }
+        }
+        return true
+    }
+
+    /// Takes out of each member not yet `assigned` every option that some other such member
+    /// has no option left to go with, until none is left to take out (as `propagate` does for
+    /// a whole car). False if a member is left with none.
+    private func propagate(_ members: [Int], _ domains: inout [UInt64], assigned: [Int]) -> Bool {
+        let c = configurator
+        var starts: [Int] = []
+        var offset = 0
+        for f in members {
+            starts.append(offset)
+            offset += c.wordCount[f]
+        }
+        var changed = true
+        while changed {
+            changed = false
+            for (i, f) in members.enumerated() where assigned[i] < 0 {
+                var left = false
+                for w in 0..<c.wordCount[f] {
+                    var bits = domains[starts[i] + w]
+                    while bits != 0 {
+                        let o = w << 6 + bits.trailingZeroBitCount
+                        bits &= bits - 1
+                        let id = c.optionBase[f] + o
+                        var supported = true
+                        for edge in c.edgeStart[id]..<c.edgeStart[id + 1] {
+                            let j = slot[c.edgeFamily[edge]]
+                            guard j >= 0, assigned[j] < 0 else { continue }
+                            var any: UInt64 = 0
+                            for v in 0..<c.wordCount[members[j]] { any |= domains[starts[j] + v] & ~c.masks[c.edgeMask[edge] + v] }
+                            if any == 0 {
+                                supported = false
+                                break
+                            }
+                        }
+                        if supported {
+                            left = true
+                        } else {
+                            domains[starts[i] + w] &= ~(1 << UInt64(o & 63))
+                            changed = true
+                        }
+                    }
+                }
+                if !left { return false }
+            }
         }
         return true
     }
@@ -361,3 +435,4 @@ struct CorrectionSearch {
         return overflow ? (b > 0 ? .max : .min) : value
     }
 }
+
