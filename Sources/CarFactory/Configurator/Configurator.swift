@@ -24,7 +24,9 @@ public struct SearchLimits: Sendable {
     public static let standard = SearchLimits(steps: 1_000_000, repairs: 10)
 }
 
-/// A set of changes that, with a wanted option, makes a valid car.
+/// A set of changes to other families that, with a wanted option, makes a valid car; minimal
+/// when no smaller set of families, whatever options they take, makes one (every family it
+/// changes must change).
 public struct Repair: Hashable, Sendable {
     /// The other options to set, in family order.
     public let changes: [ConfigurationSpace.Choice]
@@ -38,7 +40,7 @@ public enum OptionStatus: Hashable, Sendable {
     case current
     /// It can be set alone; the price changes by this much.
     case settable(priceChange: Int64)
-    /// It needs other changes too: the cheapest repair.
+    /// It needs other changes too: the cheapest minimal repair.
     case needsRepair(Repair)
     /// No valid car has it (with the fixed families as they are): the rules that make it so.
     case impossible(rules: [Int])

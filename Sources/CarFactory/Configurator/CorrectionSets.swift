@@ -104,7 +104,8 @@ struct CorrectionSearch {
         }
         self.rulers = rulers
         self.forced = forced.indices.map { forced[$0] && !hard[$0] }
-        wantedChange = try Self.difference(configurator.space.prices[wanted.family][wanted.option], configurator.space.prices[wanted.family][current[wanted.family]])
+        wantedChange = try Self.difference(
+            configurator.space.prices[wanted.family][wanted.option], configurator.space.prices[wanted.family][current[wanted.family]])
         inSet = Array(repeating: false, count: n)
         slot = Array(repeating: -1, count: n)
     }
@@ -435,4 +436,3 @@ struct CorrectionSearch {
         return overflow ? (b > 0 ? .max : .min) : value
     }
 }
-
