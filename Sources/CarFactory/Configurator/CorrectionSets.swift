@@ -237,6 +237,42 @@ struct CorrectionSearch {
     private func dive(_ domains: [UInt64], _ assigned: [Bool], _ clauses: [[Int]]) throws(CarFactoryError) -> [Int]? {
         let c = configurator
         try c.step(effort)
+        // A clause not yet kept with the fewest families left that could keep it goes first:
+        // one of them is kept, or else loses the car's option (the clause shrinks).
+        var clause = -1
+        var open = Int.max
+        for (index, families) in clauses.enumerated() {
+            var count = 0
+            var kept = false
+            for g in families where c.contains(domains, g, car[g]) {
+                if assigned[g] {
+                    kept = true
+                    break
+                }
+                count += 1
+            }
+            if !kept && count < open {
+                open = count
+                clause = index
+            }
+        }
+        if clause >= 0, let g = clauses[clause].first(where: { !assigned[$0] && c.contains(domains, $0, car[$0]) }) {
+            var next = domains
+            var nextAssigned = assigned
+            nextAssigned[g] = true
+            if c.choose(g, car[g], in: &next), c.propagate(&next, assigned: nextAssigned, since: domains),
+                settle(&next, &nextAssigned, clauses), let found = try dive(next, nextAssigned, clauses)
+            {
+                return found
+            }
+            next = domains
+            nextAssigned = assigned
+            next[c.wordOffset[g] + car[g] >> 6] &= ~(1 << UInt64(car[g] & 63))
+            guard c.optionCount(next, g) > 0, c.propagate(&next, assigned: nextAssigned, since: domains),
+                settle(&next, &nextAssigned, clauses)
+            else { return nil }
+            return try dive(next, nextAssigned, clauses)
+        }
         // The open family with the fewest options left goes first.
         var pick = -1
         var fewest = Int.max
