@@ -279,8 +279,9 @@ import Testing
     }
 
     @Test func options_and_repairs_on_the_benchmarks_60_by_8_catalog_end_at_the_step_limit_and_stop_when_asked() throws {
-        // The benchmark's 60 x 8 catalog: on its random car, option 0:0 has well over a hundred
-        // minimal correction sets of 7 to 32 families, and finding them all takes millions of steps.
+        // The benchmark's 60 x 8 catalog: on its random car, option 0:0 has about a hundred
+        // minimal correction sets of 7 to 32 families, and finding them all takes hundreds of
+        // thousands of steps.
         let (space, car) = ConfigurationSpace.generated(families: 60, options: 8, rules: 3_000, seed: 60 * 7919 + 3_000)
         let small = Configurator(space: space, limits: SearchLimits(steps: 2_000, repairs: 10))
         #expect(throws: CarFactoryError.searchLimitReached(steps: 2_000)) { try small.statuses(of: car) }
