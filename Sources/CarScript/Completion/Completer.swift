@@ -377,9 +377,9 @@ package struct Completer {
     private func candidates(after words: [String], partial: String) -> [String] {
         guard let command = words.first else { return matching(commands.allNames, partial) }
         guard let spec = commands.lookup(command) else { return [] }
-        // The word lists of `options` and `cheapest` have a grammar of their own.
-        if let names = ConfiguratorCommands.candidates(for: spec.name, after: words, catalog: catalog) {
-            return matching(names, partial)
+        // The configurator commands' words are read as the commands read them.
+        if let reading = ConfiguratorWords.read(spec.name, Array(words.dropFirst()), catalog: catalog) {
+            return matching(reading.nextNames(in: catalog), partial)
         }
         var kinds: [ArgumentKind] = []
         let position = words.count - 1

@@ -1,0 +1,68 @@
+import CarFactory
+import CarScript
+import Testing
+
+@testable import CarfabCLI
+
+/// The roles the language server gives the words after `options`, `why`, `fit` and `cheapest`
+/// (what definition, references, rename and semantic tokens go by) are the ones the commands
+/// read them as (`ConfiguratorWordsTests` has what the commands do with the same words).
+@Suite struct ConfiguratorWordRolesTests {
+    /// A model named as a family (`paint`), a model named `in`, an option named `in`.
+    private let definitions = """
+        family paint "Paint" default white "White"
+        option paint in "Indigo" price 700
+        model paint "Paint Shop Special" price 20000 floorplan short suspension road drivetrain rear
+        model in "Inner City" price 18000 floorplan short suspension road drivetrain rear
+        """
+
+    /// Each word's role after the command's name, as text.
+    private func roles(_ command: String) -> [String] {
+        let engine = Engine()
+        #expect(engine.evaluate(definitions).diagnostics.isEmpty)
+        let words = ScriptLines.read(Array(command.utf8))[0].commands[0]
+        return ScriptIndex.roles(of: words, commands: engine.commands, catalog: engine.catalog).dropFirst().map {
+            switch $0 {
+            case .model: "model"
+            case .family: "family"
+            case .option(let family, _, _): "option of \(family.map { engine.catalog.name(of: $0) } ?? "?")"
+            case .currency: "currency"
+            case .keyword: "keyword"
+            case .variable, .file, .other: "other"
+            }
+        }
+    }
+
+    /// Before: `paint` was a family with no option (no role); `cheapest paint` runs the model.
+    @Test func a_word_that_is_both_a_model_and_a_family_is_the_model_when_the_command_reads_it_so() {
+        #expect(roles("cheapest paint") == ["model"])
+        #expect(roles("cheapest paint drivetrain 4wd") == ["model", "family", "option of drivetrain"])
+        #expect(roles("cheapest paint white") == ["family", "option of paint"])
+    }
+
+    /// Before: `in` was the keyword and `drivetrain` a currency.
+    @Test func a_model_named_in() {
+        #expect(roles("cheapest in drivetrain 4wd") == ["model", "family", "option of drivetrain"])
+        #expect(roles("cheapest in") == ["model"])
+        #expect(roles("cheapest in GBP") == ["keyword", "currency"])
+        #expect(roles("cheapest sports paint in") == ["model", "family", "option of paint"])
+    }
+
+    /// Before: an unknown first word was a model, and words the command refuses (after its
+    /// last, after an error) were families and options.
+    @Test func words_the_command_refuses_name_nothing() {
+        #expect(roles("cheapest nosuch drivetrain 4wd") == ["other", "other", "other"])
+        #expect(roles("why drivetrain front floorplan long") == ["family", "option of drivetrain", "other", "other"])
+        #expect(
+            roles("fit drivetrain front in GBP floorplan long") == [
+                "family", "option of drivetrain", "keyword", "currency", "other", "other"
+            ])
+        #expect(roles("cheapest in GBP drivetrain 4wd") == ["keyword", "currency", "other", "other"])
+    }
+
+    /// Before: `in` at the end had no role; and `in` was a keyword in any word list (`echo in GBP`).
+    @Test func in_is_a_keyword_only_where_the_commands_read_it() {
+        #expect(roles("options paint in") == ["family", "keyword"])
+        #expect(roles("echo in GBP") == ["other", "other"])
+    }
+}
