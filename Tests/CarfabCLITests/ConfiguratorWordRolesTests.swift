@@ -1,5 +1,6 @@
 import CarFactory
 import CarScript
+import Foundation
 import Testing
 
 @testable import CarfabCLI
@@ -64,5 +65,26 @@ import Testing
     @Test func in_is_a_keyword_only_where_the_commands_read_it() {
         #expect(roles("options paint in") == ["family", "keyword"])
         #expect(roles("echo in GBP") == ["other", "other"])
+    }
+
+    /// Before: hover said nothing on `cheapest`'s and `options`' words (their word list has no
+    /// argument kind); now it describes what the reader says each is.
+    @Test func hover_describes_the_words_as_the_reader_reads_them() throws {
+        let uri = "file:///tmp/hover.carfab"
+        let text = "car sports\ncheapest suv drivetrain 4wd in GBP\noptions paint\n"
+        let session = try serve(
+            initializeRequest + didOpen(uri, definitions + "\n" + text)
+                + request(2, "textDocument/hover", at(uri, 5, 10)) + request(3, "textDocument/hover", at(uri, 5, 18))
+                + request(4, "textDocument/hover", at(uri, 5, 32)) + request(5, "textDocument/hover", at(uri, 6, 10))
+                + request(6, "textDocument/hover", at(uri, 5, 29)) + shutdownAndExit)
+        let hover = { (id: Int) in
+            (((session.response(id)?["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String)?
+                .split(separator: "\n").first.map(String.init)
+        }
+        #expect(hover(2) == "**suv**: Cadillac Escalade")
+        #expect(hover(3) == "**drivetrain** options: front, rear, 4wd")
+        #expect(hover(4) == "**GBP**: symbol \"£\", 2 minor digits, rate 0.60338 per USD")
+        #expect(hover(5) == "**paint** options: white, in")
+        #expect(hover(6) == nil)  // `in`
     }
 }

@@ -152,7 +152,7 @@ package enum ConfiguratorCommands {
             arguments: [.optional("[MODEL] [FAMILY OPTION]... [in CURRENCY]", .words)],
             summary: "show the cheapest valid car (of MODEL, or of any model) with the options given",
             details:
-                "Shows the car as 'show' does, then the commands that build it. Ties go to the model name, then the option names in family order. 'in CURRENCY' adds its price in CURRENCY. The stock is not changed.",
+                "Shows the car as 'show' does, then the commands that build it. Ties go to the model name, then the option names in family order. 'in CURRENCY' adds its price in CURRENCY. The stock is not changed. A first word that names a model and also a family (or is a model named 'in') is read the one way that reads the whole command: with a model and a family named paint, 'cheapest paint' is the model and 'cheapest paint red' the family; with a model named in, 'cheapest in GBP' is any model priced in GBP and 'cheapest in drivetrain 4wd' the model in.",
             example: "cheapest drivetrain 4wd",
             check: checkingOnly { session, call throws(ScriptError) in
                 _ = try cheapestWords(call, session, space: ConfigurationSpace(session.catalog))
