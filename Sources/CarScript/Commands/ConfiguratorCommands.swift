@@ -292,11 +292,38 @@ package enum ConfiguratorCommands {
 
     /// The cheapest repair that keeps every one of `parts` (the parts a refused `set` of several
     /// named), as a note: `the cheapest repair that keeps these parts also sets floorplan
-    /// standard: 'set suspension road drivetrain front floorplan standard' (+$500.00)`, or that no valid car has them together. Nil if the search could
-    /// not answer: a repair that drops a named part is never offered.
+    /// standard: 'set suspension road drivetrain front floorplan standard' (+$500.00)`, or that
+    /// no valid car has them together. Nil if the search could not answer: a repair that drops
+    /// a named part is never offered.
     static func note(
         repairing parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest
     ) -> Diagnostic.Note? {
+        guard case .some(let found) = cheapestRepair(keeping: parts, on: car, catalog: catalog, rules: rules, stop: stop) else {
+            return nil
+        }
+        guard let repair = found else {
+            let named = parts.map { "the \($0.name) \($0.familyName)" }
+            let list = named.count > 1 ? named.dropLast().joined(separator: ", ") + " and " + named[named.count - 1] : named.joined()
+            return Diagnostic.Note("no valid car has \(list) together, whatever else it has")
+        }
+        let changes = repair.added.map { "\($0.familyName) \($0.name)" }
+        return Diagnostic.Note(
+            "the cheapest repair that keeps these parts also sets \(changes.joined(separator: ", ")): "
+                + "'\(setCommand(parts + repair.added))' (\(OptionAdvice.signed(repair.priceChange)))")
+    }
+
+    /// `set FAMILY OPTION...` of `parts`, each name written as a script reads it back.
+    package static func setCommand(_ parts: [any Part]) -> String {
+        "set " + parts.map { "\(SessionScript.word($0.familyName)) \(SessionScript.word($0.name))" }.joined(separator: " ")
+    }
+
+    /// The configurator's cheapest repair that keeps every one of `parts` on `car` (what a
+    /// refused `set` of several parts' note names and an editor offers as a fix): the other
+    /// parts it sets and the price change of the whole step; `.some(nil)` if no valid car has
+    /// them together; nil if the search could not answer or nothing else needs to change.
+    package static func cheapestRepair(
+        keeping parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest
+    ) -> (added: [any Part], priceChange: Int64)?? {
         guard let first = parts.first, var current = ConfigurationSpace.options(of: car, in: catalog) else { return nil }
         // The named parts go on the car as it is searched from, fixed: the repair changes only
         // other families, and is minimal and cheapest among those that keep them.
@@ -310,11 +337,7 @@ package enum ConfiguratorCommands {
         let configurator = Configurator(space: space, shouldStop: { stop.isRequested })
         let wanted = ConfigurationSpace.Choice(first.family.index, current[first.family.index])
         guard let repairs = try? configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1) else { return nil }
-        guard let repair = repairs.first else {
-            let named = parts.map { "the \($0.name) \($0.familyName)" }
-            let list = named.count > 1 ? named.dropLast().joined(separator: ", ") + " and " + named[named.count - 1] : named.joined()
-            return Diagnostic.Note("no valid car has \(list) together, whatever else it has")
-        }
+        guard let repair = repairs.first else { return .some(nil) }
         guard !repair.changes.isEmpty else { return nil }
         // The price change is the built car's, and building it checks the repair once more.
         let added = repair.changes.map { catalog.options(of: PartFamily(index: $0.family)).parts[$0.option] }
@@ -322,11 +345,7 @@ package enum ConfiguratorCommands {
         guard (try? builder.set(parts + added)) != nil, let repaired = try? builder.build() else { return nil }
         let (change, overflow) = repaired.priceMinorUnits.subtractingReportingOverflow(car.priceMinorUnits)
         guard !overflow else { return nil }
-        let words = (parts + added).map { "\(SessionScript.word($0.familyName)) \(SessionScript.word($0.name))" }
-        let changes = added.map { "\($0.familyName) \($0.name)" }
-        return Diagnostic.Note(
-            "the cheapest repair that keeps these parts also sets \(changes.joined(separator: ", ")): "
-                + "'set \(words.joined(separator: " "))' (\(OptionAdvice.signed(change)))")
+        return (added, change)
     }
 
     /// The configurator's cheapest way to have `part` on `car` (what a refused `set`'s note
