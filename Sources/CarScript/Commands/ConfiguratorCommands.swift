@@ -14,7 +14,7 @@ package enum ConfiguratorCommands {
                 "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest repair that makes a valid car with it (as a 'set' command) and the total price change; or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "options drivetrain in GBP",
             check: checkingOnly { session, call throws(ScriptError) in _ = try optionsWords(call, session) },
-            run: { session, call throws(ScriptError) in
+            run: searching { session, call throws(ScriptError) in
                 let (valuation, only) = try optionsWords(call, session)
                 let answer = try Answer(session, call)
                 let statuses = try call.at(0) { () throws(CarFactoryError) in
@@ -57,7 +57,7 @@ package enum ConfiguratorCommands {
                 "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (other changes none of which can be left out), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed. For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "why drivetrain front",
             check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
-            run: { session, call throws(ScriptError) in
+            run: searching { session, call throws(ScriptError) in
                 let valuation = try currencyWords(call, session)
                 let answer = try Answer(session, call)
                 let wanted = try answer.choice(call.option(2), call)
@@ -113,7 +113,7 @@ package enum ConfiguratorCommands {
                 "Sets OPTION on the current car together with the cheapest minimal repair (as 'why' ranks them), all or nothing, and prints each change with its price change. An error if no valid car has the option. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "fit drivetrain front",
             check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
-            run: { session, call throws(ScriptError) in
+            run: searching { session, call throws(ScriptError) in
                 let valuation = try currencyWords(call, session)
                 let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
                 let answer = try Answer(session, call)
@@ -157,10 +157,11 @@ package enum ConfiguratorCommands {
             check: checkingOnly { session, call throws(ScriptError) in
                 _ = try cheapestWords(call, session, space: ConfigurationSpace(session.catalog))
             },
-            run: { session, call throws(ScriptError) in
+            run: searching { session, call throws(ScriptError) in
                 let space = ConfigurationSpace(session.catalog)
                 let (valuation, model, fixed, named, namedRange) = try cheapestWords(call, session, space: space)
-                let configurator = Configurator(space: space, shouldStop: { session.stop.isRequested })
+                let configurator = Configurator(
+                    space: space, limits: session.options.searchLimits, shouldStop: { session.stop.isRequested })
                 let options = try call.at(0) { () throws(CarFactoryError) in try configurator.cheapest(fixed: fixed) }
                 let factories = model.map { [$0] } ?? session.catalog.registry.factories
                 guard let options, !factories.isEmpty else {
@@ -210,6 +211,41 @@ package enum ConfiguratorCommands {
     private static func checkingOnly(_ check: @escaping CommandSpec.Run) -> CommandSpec.Run {
         { session, call throws(ScriptError) in
             if session.options.checkOnly { try check(session, call) }
+        }
+    }
+
+    /// `run`, with a search stopped at its step limit advised as fits the command: what
+    /// asks less of the search, or does the same without one.
+    private static func searching(_ run: @escaping CommandSpec.Run) -> CommandSpec.Run {
+        { session, call throws(ScriptError) in
+            do throws(ScriptError) {
+                try run(session, call)
+            } catch {
+                guard case .domain(.searchLimitReached) = error.kind else { throw error }
+                var advised = error
+                advised.notes.append(Diagnostic.Note(searchAdvice(call)))
+                throw advised
+            }
+        }
+    }
+
+    /// What narrows a search that `call` took too far.
+    private static func searchAdvice(_ call: Invocation) -> String {
+        let word = SessionScript.word
+        switch call.spec.name {
+        case "options":
+            let family = call.hasWords(1) ? call.words(1)[0] : nil
+            guard let family, nameKey(family) != "in" else { return "ask about one family at a time: 'options FAMILY'" }
+            return "ask about one option at a time: 'fit \(word(family)) OPTION' looks for its cheapest repair alone"
+        case "why":
+            let (family, option) = (word(call.option(2).familyName), word(call.option(2).name))
+            return "'fit \(family) \(option)' looks for the cheapest repair alone; or choose the other changes yourself: "
+                + "'set \(family) \(option) FAMILY OPTION ...' sets several parts in one step"
+        case "fit":
+            let (family, option) = (word(call.option(2).familyName), word(call.option(2).name))
+            return "choose the other changes yourself: 'set \(family) \(option) FAMILY OPTION ...' sets several parts in one step"
+        default:
+            return "fix more options to narrow it: 'cheapest MODEL FAMILY OPTION ...'"
         }
     }
 
@@ -374,7 +410,7 @@ private struct Answer {
         catalog = session.catalog
         space = ConfigurationSpace(catalog)
         let stop = session.stop
-        configurator = Configurator(space: space, shouldStop: { stop.isRequested })
+        configurator = Configurator(space: space, limits: session.options.searchLimits, shouldStop: { stop.isRequested })
         guard let current = ConfigurationSpace.options(of: line.car, in: catalog) else {
             throw ScriptError(.refused("the current car has an option the catalog no longer lists"), at: call.range(0))
         }
