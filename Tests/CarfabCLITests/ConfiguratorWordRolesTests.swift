@@ -22,7 +22,7 @@ import Testing
         let engine = Engine()
         #expect(engine.evaluate(definitions).diagnostics.isEmpty)
         let words = ScriptLines.read(Array(command.utf8))[0].commands[0]
-        return ScriptIndex.roles(of: words, commands: engine.commands, catalog: engine.catalog).dropFirst().map {
+        return ScriptIndex.roles(of: words, in: Array(command.utf8), commands: engine.commands, catalog: engine.catalog).dropFirst().map {
             switch $0 {
             case .model: "model"
             case .family: "family"
@@ -59,6 +59,15 @@ import Testing
                 "family", "option of drivetrain", "keyword", "currency", "other", "other"
             ])
         #expect(roles("cheapest in GBP drivetrain 4wd") == ["keyword", "currency", "other", "other"])
+    }
+
+    /// A word with a variable in it is taken as what may stand there, so the words after it
+    /// keep their roles (the variable itself is indexed as a variable).
+    @Test func a_variable_stands_for_what_may_stand_there() {
+        #expect(roles("cheapest $m paint white") == ["other", "family", "option of paint"])
+        #expect(roles("cheapest $f white drivetrain 4wd") == ["other", "other", "family", "option of drivetrain"])
+        #expect(roles("cheapest sports paint white in $c") == ["model", "family", "option of paint", "keyword", "other"])
+        #expect(roles("why $f front in GBP") == ["other", "other", "keyword", "currency"])
     }
 
     /// Before: `in` at the end had no role; and `in` was a keyword in any word list (`echo in GBP`).

@@ -487,7 +487,7 @@ private struct CommandWords {
                 guard let part = try? catalog.option(named: word, in: named) else { continue }
                 parts.append((part, SourceRange(ranges[index - 1].start, ranges[index].end)))
             case .currency: valuation = (try? catalog.currency(named: word)).map(CurrencyValuation.init)
-            case .in, .unknown, .extra: break
+            case .in, .unknown, .extra, .unresolved: break
             }
         }
     }

@@ -26,6 +26,9 @@ package struct ConfiguratorWords: Equatable {
         case unknown
         /// A word the command does not read: after its last, or after a problem.
         case extra
+        /// A word whose value is not known where it is read (a variable, to an editor): taken
+        /// as whatever may stand there.
+        case unresolved
     }
 
     /// What may stand at a place.
@@ -63,8 +66,9 @@ package struct ConfiguratorWords: Equatable {
     package static let commands: Set<String> = ["options", "why", "fit", "cheapest"]
 
     /// Reads `words` (those after the command's name) of `command`, with the names `catalog`
-    /// knows; nil if `command` is not one of `commands`.
-    package static func read(_ command: String, _ words: [String], catalog: Catalog) -> ConfiguratorWords? {
+    /// knows (a nil word's value is not known: it is taken as whatever may stand there); nil
+    /// if `command` is not one of `commands`.
+    package static func read(_ command: String, _ words: [String?], catalog: Catalog) -> ConfiguratorWords? {
         switch nameKey(command) {
         case "options":
             var reader = Reader(words, catalog)
@@ -83,10 +87,16 @@ package struct ConfiguratorWords: Equatable {
 
     /// `cheapest`'s words: a first word that may be read two ways is read both ways, and the
     /// way that reads the words (or, failing that, reads further) is kept.
-    private static func readCheapest(_ words: [String], _ catalog: Catalog) -> ConfiguratorWords {
-        let first = words.first
-        let model = first.map { catalog.registry.contains($0) } ?? false
-        let other = first.map { catalog.family(named: $0) != nil || nameKey($0) == "in" } ?? true
+    private static func readCheapest(_ words: [String?], _ catalog: Catalog) -> ConfiguratorWords {
+        let model: Bool
+        let other: Bool
+        switch words.first {
+        case .none: (model, other) = (false, true)
+        case .some(.none): (model, other) = (true, true)
+        case .some(.some(let word)):
+            model = catalog.registry.contains(word)
+            other = catalog.family(named: word) != nil || nameKey(word) == "in"
+        }
         var asModel = Reader(words, catalog)
         if model { asModel.readCheapest(withModel: true) }
         var asOther = Reader(words, catalog)
@@ -135,26 +145,30 @@ package struct ConfiguratorWords: Equatable {
 
 /// One left-to-right reading of the words; it stops at the first problem.
 private struct Reader {
-    let words: [String]
+    let words: [String?]
     let catalog: Catalog
     var result: ConfiguratorWords
     var index = 0
 
-    init(_ words: [String], _ catalog: Catalog) {
+    init(_ words: [String?], _ catalog: Catalog) {
         self.words = words
         self.catalog = catalog
         result = ConfiguratorWords(roles: Array(repeating: .extra, count: words.count))
     }
 
     private var atEnd: Bool { index == words.count }
-    private var atIn: Bool { index < words.count && nameKey(words[index]) == "in" }
+    private var atIn: Bool { index < words.count && words[index].map { nameKey($0) == "in" } == true }
+    /// Whether the word here has no value known: it is taken as what may stand here.
+    private var atUnresolved: Bool { index < words.count && words[index] == nil }
 
     /// `[FAMILY] [in CURRENCY]`.
     mutating func readOptions() {
         let all = ConfiguratorWords.Expected.families(catalog.families)
         if atEnd { return ends(allowing: [all, .in]) }
-        if !atIn {
-            guard let family = catalog.family(named: words[index]) else { return unknown([all, .in]) }
+        if atUnresolved {
+            take(.unresolved)
+        } else if !atIn {
+            guard let family = words[index].flatMap(catalog.family(named:)) else { return unknown([all, .in]) }
             take(.family(family))
         }
         readCurrency()
@@ -164,7 +178,12 @@ private struct Reader {
     mutating func readFamilyOption() {
         let all = ConfiguratorWords.Expected.families(catalog.families)
         if atEnd { return missing([all]) }
-        guard let family = catalog.family(named: words[index]) else { return unknown([all]) }
+        if atUnresolved {
+            take(.unresolved)
+            guard readOption(of: nil) else { return }
+            return readCurrency()
+        }
+        guard let family = words[index].flatMap(catalog.family(named:)) else { return unknown([all]) }
         take(.family(family))
         guard readOption(of: family) else { return }
         readCurrency()
@@ -172,10 +191,15 @@ private struct Reader {
 
     /// `[MODEL] [FAMILY OPTION]... [in CURRENCY]`, with the first word as the model or not.
     mutating func readCheapest(withModel: Bool) {
-        if withModel { take(.model) }
+        if withModel { take(atUnresolved ? .unresolved : .model) }
         var named: [PartFamily] = []
         while !atEnd && !atIn {
-            guard let family = catalog.family(named: words[index]) else {
+            if atUnresolved {
+                take(.unresolved)
+                guard readOption(of: nil) else { return }
+                continue
+            }
+            guard let family = words[index].flatMap(catalog.family(named:)) else {
                 let families = ConfiguratorWords.Expected.families(catalog.families.filter { !named.contains($0) })
                 return unknown(index == 0 ? [.models, families, .in] : [families, .in])
             }
@@ -193,13 +217,17 @@ private struct Reader {
         readCurrency()
     }
 
-    /// An option of `family`; false after a problem.
-    private mutating func readOption(of family: PartFamily) -> Bool {
+    /// An option of `family` (of a family not known, if nil); false after a problem.
+    private mutating func readOption(of family: PartFamily?) -> Bool {
         if atEnd {
-            missing([.options(family)])
+            missing(family.map { [.options($0)] } ?? [])
             return false
         }
-        guard (try? catalog.option(named: words[index], in: family)) != nil else {
+        guard let family, let word = words[index] else {
+            take(.unresolved)
+            return true
+        }
+        guard (try? catalog.option(named: word, in: family)) != nil else {
             unknown([.options(family)])
             return false
         }
@@ -216,8 +244,12 @@ private struct Reader {
         }
         take(.in)
         if atEnd { return missing([.currencies]) }
-        guard (try? catalog.currency(named: words[index])) != nil else { return unknown([.currencies]) }
-        take(.currency)
+        if atUnresolved {
+            take(.unresolved)
+        } else {
+            guard (try? catalog.currency(named: words[index] ?? "")) != nil else { return unknown([.currencies]) }
+            take(.currency)
+        }
         if !atEnd { result.problem = .extra(at: index) }
     }
 

@@ -41,7 +41,7 @@ enum HoverProvider {
                     case .family: .family
                     case .option(let family): .option(family)
                     case .currency: .currency
-                    case .in, .unknown, .extra: nil
+                    case .in, .unknown, .extra, .unresolved: nil
                     }
                 text = subject.flatMap { describe(value(word), as: $0, catalog: engine.catalog, commands: engine.commands, car: car) }
             } else if index - 1 < spec.arguments.count {

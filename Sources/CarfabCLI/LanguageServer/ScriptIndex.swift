@@ -71,7 +71,7 @@ struct ScriptIndex {
         let directory = path.map(Self.directory(of:)) ?? analysis.directory
         for line in ScriptLines.read(document.bytes) {
             for words in line.commands {
-                let roles = Self.roles(of: words, commands: commands, catalog: catalog)
+                let roles = Self.roles(of: words, in: document.bytes, commands: commands, catalog: catalog)
                 for (index, word) in words.enumerated() {
                     let raw = Array(document.bytes[word.range])
                     // Variables used anywhere in a word, quoted or not.
@@ -164,14 +164,16 @@ struct ScriptIndex {
         case other
     }
 
-    /// The role of each of `words` (a command), from its argument kinds; the free-form tails
+    /// The role of each of `words` (a command of `text`), from its argument kinds; the free-form tails
     /// (`set`'s further pairs, `option`'s `alias`) by their keywords; the configurator commands' words
     /// as `ConfiguratorWords` reads them.
-    static func roles(of words: [LineWord], commands: CommandTable, catalog: Catalog) -> [Role] {
+    static func roles(of words: [LineWord], in text: [UInt8], commands: CommandTable, catalog: Catalog) -> [Role] {
         var roles = [Role](repeating: .other, count: words.count)
         guard let spec = commands.lookup(words[0].text) else { return roles }
         // The configurator commands' words are read by the engine's one reader of them.
-        if let reading = ConfiguratorWords.read(spec.name, words.dropFirst().map(\.text), catalog: catalog) {
+        // A word with a variable in it has no value here: the reader takes it as what may stand there.
+        let values = words.dropFirst().map { text[$0.range].contains(UInt8(ascii: "$")) ? nil : $0.text }
+        if let reading = ConfiguratorWords.read(spec.name, values, catalog: catalog) {
             for (index, role) in reading.roles.enumerated() {
                 switch role {
                 case .model: roles[index + 1] = .model(defines: false)
@@ -179,7 +181,7 @@ struct ScriptIndex {
                 case .option(let family): roles[index + 1] = .option(family, defines: false, canonical: nil)
                 case .in: roles[index + 1] = .keyword
                 case .currency: roles[index + 1] = .currency(defines: false)
-                case .unknown, .extra: break
+                case .unknown, .extra, .unresolved: break
                 }
             }
             return roles
