@@ -99,4 +99,16 @@ import Testing
         #expect(complete(engine, "options paint in ") == ["USD", "GBP", "EUR", "JPY"])
         #expect(complete(engine, "cheapest sports in ") == ["USD", "GBP", "EUR", "JPY"])
     }
+
+    /// Before: Tab described `cheapest`'s and `options`' candidates with nothing (their word
+    /// list has no argument kind); now as the same names are described elsewhere.
+    @Test func candidates_are_described_as_what_the_reader_says_they_are() {
+        let engine = engine()
+        let completer = engine.completer()
+        let described = { (line: String) in completer.complete(line).descriptions }
+        #expect(described("cheapest s") == described("car s") + [""])
+        #expect(described("cheapest sports drivetrain ") == described("why drivetrain "))
+        #expect(described("cheapest sports in ") == described("total "))
+        #expect(!described("cheapest s")[0].isEmpty)
+    }
 }

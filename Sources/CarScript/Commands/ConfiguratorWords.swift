@@ -125,6 +125,21 @@ package struct ConfiguratorWords: Equatable {
         }
     }
 
+    /// What `name`, one of `nextNames`, is (the first of `next` it names); nil for `in`.
+    package func subject(of name: String, in catalog: Catalog) -> ArgumentSubject? {
+        for expected in next {
+            switch expected {
+            case .models where catalog.registry.contains(name): return .model
+            case .families(let families) where families.contains(where: { nameKey(catalog.name(of: $0)) == nameKey(name) }):
+                return .family
+            case .options(let family) where (try? catalog.option(named: name, in: family)) != nil: return .option(family)
+            case .currencies where (try? catalog.currency(named: name)) != nil: return .currency
+            default: continue
+            }
+        }
+        return nil
+    }
+
     /// The names of what `next` says may come, in order, each once.
     package func nextNames(in catalog: Catalog) -> [String] {
         var names: [String] = []
