@@ -90,6 +90,13 @@ import Testing
         #expect(complete(engine, "options paint in GBP ") == [])
     }
 
+    /// A family named twice is named by its catalog name, however it was written.
+    @Test func a_family_named_twice() {
+        let engine = engine()
+        #expect(outcome(engine, "cheapest drivetrain 4wd DRIVETRAIN front") == "error: drivetrain is named twice; name each family once")
+        #expect(complete(engine, "cheapest drivetrain 4wd ") == ["floorplan", "suspension", "paint", "in"])
+    }
+
     /// `in` with nothing after it: the command wants a currency, Tab offers them.
     @Test func in_at_the_end_wants_a_currency() {
         let engine = engine()

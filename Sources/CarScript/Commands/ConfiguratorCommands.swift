@@ -503,7 +503,8 @@ private struct CommandWords {
         case .extra(let at):
             return ScriptError(.unexpectedArgument(words[at], usage: usage), at: ranges[at])
         case .namedTwice(let at):
-            return ScriptError(.refused("\(words[at]) is named twice; name each family once"), at: ranges[at])
+            let name = catalog.family(named: words[at]).map { catalog.name(of: $0) } ?? words[at]
+            return ScriptError(.refused("\(name) is named twice; name each family once"), at: ranges[at])
         case .missing(let expected):
             let after = ranges.last ?? call.range(0)
             let place = SourceRange(after.end, after.end + 1)
