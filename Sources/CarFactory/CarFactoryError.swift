@@ -100,7 +100,8 @@ extension CarFactoryError: CustomStringConvertible {
             "'\(cut(model))' with \(options.joined(separator: ", ")) would cost \(Money.base(price)): a price cannot be below zero"
         case .repeatedName(let name): "'\(cut(name))' is named twice in this definition"
         case .searchLimitReached(let steps):
-            "the search took more than \(steps) steps and was stopped; fix more options (cheapest MODEL FAMILY OPTION ...) to narrow it"
+            // What narrows it depends on the question: the command that asked adds it as a note.
+            "the search took more than \(steps) steps and was stopped"
         case .searchStopped: "the search was stopped"
         case .noValidCar(let options):
             options.isEmpty

@@ -20,6 +20,8 @@ public struct EngineOptions: Sendable {
     /// Whether scripts keep an undo history from their start (the prompt always does; a
     /// script otherwise starts keeping one at its first `begin`): see `UndoHistory`.
     public var keepsUndoHistory = false
+    /// What one answer of `options`, `why`, `fit` or `cheapest` may spend (tests make it small).
+    package var searchLimits = SearchLimits.standard
     /// Accept only catalog definitions (a catalog file).
     var definitionsOnly = false
     /// Run only the commands that change the session's own state (a what-if copy for completion).

@@ -66,10 +66,7 @@ extension Session {
         table.append([.text("after"), .integer(cars.1), .money(.base(value.1))])
         let carChange = cars.1 - cars.0
         let valueChange = value.1 - value.0
-        table.append([
-            .text("change"), .text((carChange < 0 ? "" : "+") + String(carChange)),
-            .text((valueChange < 0 ? "" : "+") + Money.base(valueChange).description)
-        ])
+        table.append([.text("change"), .integerChange(carChange), .moneyChange(.base(valueChange))])
         return table
     }
 }
