@@ -101,8 +101,10 @@ enum ExpectCommand {
         let lexer = call.lexerRef.takeUnretainedValue()
         var actual = "no error: the command ran"
         do {
-            try session.execute(from + 1..<to, lexer: lexer)
+            try session.nested(call) { () throws(ScriptError) in try session.execute(from + 1..<to, lexer: lexer) }
         } catch {
+            // Nested too deep: said once, where it happened, not wrapped by every level.
+            if session.commandNestingRefused { throw error }
             if error.id == id { return }
             actual = "\(error.id): \(error.message)"
         }

@@ -40,6 +40,8 @@ extension Session {
             }
         let errors = FirstError()
         let loaded = Session(catalog: initialCatalog, sink: errors, options: options, commands: commands)
+        loaded.enclosingScripts = enclosingScripts + frames.map { (file: $0.lines.file, identity: $0.identity) }
+        loaded.commandNesting = commandNesting
         loaded.run(source)
         if let diagnostic = errors.diagnostic { throw LoadFailure(diagnostic: diagnostic) }
         return SessionContents(loaded)
@@ -58,7 +60,11 @@ extension Session {
         let name = call.word(index)
         let source: any LineSource
         do throws(ScriptError) {
-            source = try openFile(filePath(name, for: call), for: call)
+            let path = try filePath(name, for: call)
+            // A file that compares itself (directly or through files it sources) would load
+            // sessions without end: refused as `source` refuses a cycle.
+            _ = try checkNesting(of: path, for: call, argument: 1)
+            source = try openFile(path, for: call)
         } catch {
             // The file gate places its errors at argument 1.
             guard index != 1, error.range == call.range(1) else { throw error }
