@@ -64,6 +64,7 @@ enum ScriptCommands {
             details:
                 "FIELD is one of: count (cars in stock), seats, engine, suspension, drive, type (of the current car), price (the current car's unit price), total (the stock's value). 'expect line N FIELD [CURRENCY] VALUE' checks stock line N instead (its count, its cars, its value). 'expect error ID COMMAND...' runs COMMAND, which must fail with that error id (as --format json shows it: unknown-model, rule-violation, ...); the expected failure is not reported and changes nothing. price and total take an optional CURRENCY and a VALUE written as they print it, with or without the symbol, or as a plain number (£42,719.30, 42,719.30 or 42719.3); count and seats take a whole number. Words are compared case-insensitively; suspension and drive also match option names. A failure shows both values.",
             example: "expect drive 4WD",
+            check: { session, call throws(ScriptError) in try ExpectCommand.check(session, call) },
             run: { session, call throws(ScriptError) in try ExpectCommand.run(session, call) }),
         CommandSpec(
             name: "var", aliases: [], group: .script,
