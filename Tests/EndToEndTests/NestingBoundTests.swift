@@ -73,3 +73,32 @@ import Testing
         #expect(tried.stderr.hasPrefix("<stdin>:1:801: error: 'expect error' and 'try' may hold one another at most 64 deep\n"))
     }
 }
+
+/// The language server replays a document for inlay hints, semantic tokens and completion:
+/// the same bounds keep it alive (it died by SIGSEGV, and the editor lost it).
+@Suite struct NestingBoundServerTests {
+    static func framed(_ json: String) -> String { "Content-Length: \(json.utf8.count)\r\n\r\n\(json)" }
+
+    @Test(arguments: [
+        "car sports\\ndiff self.carfab\\nset drivetrain 4wd\\n",
+        "car sports\\n" + String(repeating: "expect error unknown-model ", count: 5000) + "car nosuch\\n"
+    ])
+    func replaying_a_document_that_nests_without_end_keeps_the_server(_ text: String) throws {
+        let dir = try temporaryDirectory(with: ["self.carfab": "diff self.carfab\n"])
+        let uri = "file://" + dir.appendingPathComponent("x.carfab").path
+        let range = #"{"start":{"line":0,"character":0},"end":{"line":9,"character":0}}"#
+        let input = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{}}}"#,
+            #"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+            #"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"\#(uri)","languageId":"carfab","version":1,"text":"\#(text)"}}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"textDocument/inlayHint","params":{"textDocument":{"uri":"\#(uri)"},"range":\#(range)}}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"textDocument/semanticTokens/full","params":{"textDocument":{"uri":"\#(uri)"}}}"#,
+            #"{"jsonrpc":"2.0","id":99,"method":"shutdown"}"#, #"{"jsonrpc":"2.0","method":"exit"}"#
+        ].map(Self.framed).joined()
+        let result = try carfab(["--lsp"], stdin: input, directory: dir)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(#"{"jsonrpc":"2.0","id":2,"result":["#))
+        #expect(result.stdout.contains(#"{"jsonrpc":"2.0","id":3,"result":{"#))
+        #expect(result.stdout.hasSuffix(#"{"jsonrpc":"2.0","id":99,"result":null}"#))
+    }
+}
