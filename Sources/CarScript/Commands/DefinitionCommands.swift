@@ -100,16 +100,10 @@ enum DefinitionCommands {
             ],
             summary: "define a new model and its default options",
             details:
-                "AMOUNT is the base price in US dollars. The default options must exist and keep every rule. A family defined with 'family' that the line does not name gives the model that family's first option. NAME must not be 'in' (cheapest reads it as the start of 'in CURRENCY').",
+                "AMOUNT is the base price in US dollars. The default options must exist and keep every rule. A family defined with 'family' that the line does not name gives the model that family's first option.",
             example: "model roadster \"Mazda MX-5\" price 31000 floorplan short suspension race drivetrain rear",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
-                // `cheapest [MODEL]` reads `in` as the start of `in CURRENCY`: a model so named
-                // could never be named there.
-                guard nameKey(call.word(1)) != "in" else {
-                    throw ScriptError(
-                        .refused("'in' cannot name a model: cheapest reads it as the start of 'in CURRENCY'"), at: call.range(1))
-                }
                 let definition = ModelDefinition(
                     name: try catalogText(call, 1), carType: try catalogText(call, 2),
                     basePrice: call.amount(4),
