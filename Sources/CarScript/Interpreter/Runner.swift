@@ -330,7 +330,10 @@ extension Session {
         let invocation = Invocation(
             specRef: .passUnretained(spec), block: block, count: count,
             lexerRef: .passUnretained(lexer), indexRef: .passUnretained(catalogIndex))
-        if let check = spec.check { try check(self, invocation) }
+        // Called through the optional, not bound to a local first: a bound copy retained and
+        // released the closure's context on every `set` (1,331 -> 1,322 instructions a command
+        // on the mix, 1,326 -> 1,312 on set/show; callgrind, 10^5 commands).
+        try spec.check?(self, invocation)
         if options.checkOnly && !spec.runsWhenChecking { return }
         if options.rehearsing && !Self.rehearses(spec) { return }
         if history == nil { try spec.run(self, invocation) } else { try runRecorded(spec, invocation) }
