@@ -18,8 +18,9 @@ public struct Catalog: Sendable {
     public private(set) var familyNames = PartFamily.bookNames
     /// Each defined family's name and how it is shown (family 3 first).
     private var familyLabels: [FamilyLabel] = []
-    private var familyIndex: [String: Int] = ["floorplan": 0, "suspension": 1, "drivetrain": 2]
-    private var currencyIndex: [String: Int] = [:]
+    /// Families and currencies by name key (`NameMap`: no `[String: Int]` to set up at start-up).
+    private var familyIndex = NameMap()
+    private var currencyIndex = NameMap()
     /// Every definition, in the order made: a session saves those made since it began.
     public private(set) var definitions: [CatalogDefinition] = []
     /// The most bytes the names and texts of a catalog's definitions may hold in all: each
@@ -41,7 +42,8 @@ public struct Catalog: Sendable {
     /// A catalog holding only the base currency.
     public init() {
         currencies = [.base]
-        currencyIndex = [nameKey(Currency.base.code): 0]
+        currencyIndex.set(0, for: nameKey(Currency.base.code))
+        for (position, name) in PartFamily.bookNames.enumerated() { familyIndex.set(position, for: name) }
     }
 
     /// The options of `family`.
@@ -116,7 +118,7 @@ public struct Catalog: Sendable {
         let part = CatalogDefinedOption(option, label: label)
         var table = OptionTable()
         try table.add(part)
-        familyIndex[nameKey(definition.name)] = family.index
+        familyIndex.set(family.index, for: nameKey(definition.name))
         familyNames.append(definition.name)
         familyLabels.append(label)
         optionTables.append(table)
@@ -381,7 +383,7 @@ public struct Catalog: Sendable {
         guard currencyIndex[key] == nil else { throw .duplicateCurrency(currency.code) }
         let bytes = try textRoom(currency.code, currency.symbol)
         textBytes += bytes
-        currencyIndex[key] = currencies.count
+        currencyIndex.set(currencies.count, for: key)
         currencies.append(currency)
         definitions.append(.currency(currency))
     }
