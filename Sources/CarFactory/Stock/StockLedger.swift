@@ -28,7 +28,7 @@ public struct StockLedger: Sendable {
         @usableFromInline var configuration: Int32
     }
 
-    @usableFromInline private(set) var entries: [Entry] = []
+    @usableFromInline fileprivate(set) var entries: [Entry] = []
     /// Every configuration a line has held since the list was last compacted, by id.
     @usableFromInline private(set) var configurations: [CarConfiguration] = []
     /// Each configuration's unit price, by id.
@@ -143,10 +143,9 @@ public struct StockLedger: Sendable {
     /// Removes every line.
     public mutating func clear() {
         if journal != nil {
-            // The ledger as it was, kept whole: its arrays are shared with it, not copied, and
-            // this one's are given up below rather than changed.
-            var before = self
-            before.journal = nil
+            // The ledger as it was: its configurations are shared with it, not copied, and its
+            // lines packed (see `KeptLedger`), so this one keeps its line storage for refilling.
+            let before = KeptLedger(self)
             journaledLedgerBytes &+= before.storageEstimate
             journalAppend(.ledger(before))
         }
@@ -361,20 +360,20 @@ public struct StockLedger: Sendable {
         case .nothing:
             journalAppend(.nothing)
         case .ledger(let old):
-            var replaced = self
-            replaced.journal = nil
             // The journal is moved, not shared, so that appending to it copies nothing.
             let kept = journal
             let startsStep = nextEntryStartsStep
+            let counted = journaledLedgerBytes
             journal = nil
+            let replaced = KeptLedger(self)
             // The ids of the ledger put back are not the ids handed out since: a new
             // generation says so to whatever remembers ids.
-            let next = max(generation, old.generation) + 1
-            self = old
+            let next = max(generation, old.ledger.generation) + 1
+            self = old.restored()
             generation = next
             journal = consume kept
             nextEntryStartsStep = startsStep
-            journaledLedgerBytes &+= replaced.storageEstimate
+            journaledLedgerBytes = counted &+ replaced.storageEstimate
             journalAppend(.ledger(replaced))
         }
     }
@@ -457,14 +456,14 @@ public struct StockLedger: Sendable {
     /// that every step starts with an entry.
     case nothing
     /// The whole ledger as it was (before `clear`).
-    indirect case ledger(StockLedger)
+    indirect case ledger(KeptLedger)
 
     /// About how many bytes keeping it takes (kept as an undone step's change).
     package var storageEstimate: Int { 16 + keptLedgerBytes }
 
     /// The bytes of the ledger it keeps whole, if any (`StockLedger.journaledLedgerBytes` counted them).
     package var keptLedgerBytes: Int {
-        if case .ledger(let ledger) = self { return ledger.storageEstimate }
+        if case .ledger(let kept) = self { return kept.storageEstimate }
         return 0
     }
 }
@@ -478,5 +477,53 @@ public struct StockLedger: Sendable {
     package init(change: StockChange, startsStep: Bool) {
         self.change = change
         self.startsStep = startsStep
+    }
+}
+
+/// A whole ledger as the journal keeps it (`clear`): its lines packed in 4 bytes each where
+/// they fit (most stocks), not 16. The ledger that goes on keeps its own line storage for
+/// refilling, where sharing it would have the next line written to fresh memory: 10^6
+/// commands with a `clear` each 10^4 took 4 MB of new pages for lines, now 1.
+@usableFromInline package struct KeptLedger: Sendable {
+    /// The ledger, its lines taken out when packed.
+    let ledger: StockLedger
+    /// Its lines: a configuration id (20 bits) above a count (12 bits); nil: kept in `ledger`.
+    let packed: [UInt32]?
+    /// About how many bytes it keeps (the undo history's bound counts them).
+    let storageEstimate: Int
+
+    static let countBits = 12
+    static let configurationBits = 20
+
+    /// `ledger` as it is, its lines packed if each fits.
+    init(_ ledger: StockLedger) {
+        var kept = ledger
+        kept.journal = nil
+        var packed: [UInt32]? = []
+        packed?.reserveCapacity(kept.entries.count)
+        for entry in kept.entries {
+            guard
+                entry.count > 0 && entry.count < 1 << Self.countBits && entry.configuration >= 0
+                    && entry.configuration < 1 << Self.configurationBits
+            else {
+                packed = nil
+                break
+            }
+            packed?.append(UInt32(entry.configuration) << Self.countBits | UInt32(entry.count))
+        }
+        if packed != nil { kept.entries = [] }
+        self.ledger = kept
+        self.packed = packed
+        storageEstimate = kept.storageEstimate + (packed?.capacity ?? 0) * MemoryLayout<UInt32>.stride
+    }
+
+    /// The ledger as it was, its lines unpacked.
+    func restored() -> StockLedger {
+        var ledger = ledger
+        if let packed {
+            let mask = UInt32(1) << Self.countBits - 1
+            ledger.entries = packed.map { StockLedger.Entry(count: Int64($0 & mask), configuration: Int32($0 >> Self.countBits)) }
+        }
+        return ledger
     }
 }
