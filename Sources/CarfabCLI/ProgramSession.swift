@@ -31,6 +31,9 @@ struct ProgramSession {
         if let ended = start(center) { return ended }
 
         let engine = Engine(catalog: catalog.catalog, options: options, sink: renderer)
+        // A process that ends with its session leaves the engine to the exit: freeing it would
+        // walk all it holds (each step of the undo history). A host's engine is freed.
+        if !environment.isHosted { _ = Unmanaged.passRetained(engine) }
         for setting in arguments.variables { engine.setVariable(setting.name, to: setting.value) }
         if arguments.diff { return compare(engine) }
         if let ended = runInitFile(engine, center: center) { return ended }
