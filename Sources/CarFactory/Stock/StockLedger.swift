@@ -499,18 +499,10 @@ public struct StockLedger: Sendable {
     init(_ ledger: StockLedger) {
         var kept = ledger
         kept.journal = nil
-        var packed: [UInt32]? = []
-        packed?.reserveCapacity(kept.entries.count)
-        for entry in kept.entries {
-            guard
-                entry.count > 0 && entry.count < 1 << Self.countBits && entry.configuration >= 0
-                    && entry.configuration < 1 << Self.configurationBits
-            else {
-                packed = nil
-                break
-            }
-            packed?.append(UInt32(entry.configuration) << Self.countBits | UInt32(entry.count))
+        let fits = kept.entries.allSatisfy {
+            $0.count > 0 && $0.count < 1 << Self.countBits && $0.configuration >= 0 && $0.configuration < 1 << Self.configurationBits
         }
+        let packed = fits ? kept.entries.map { UInt32($0.configuration) << Self.countBits | UInt32($0.count) } : nil
         if packed != nil { kept.entries = [] }
         self.ledger = kept
         self.packed = packed
