@@ -31,6 +31,9 @@ struct ProgramSession {
         if let ended = start(center) { return ended }
 
         let engine = Engine(catalog: catalog.catalog, options: options, sink: renderer)
+        // A process that ends with its session leaves the engine to the exit: freeing it would
+        // walk all it holds (each step of the undo history). A host's engine is freed.
+        if !environment.isHosted { engineLeftToExit = engine }
         for setting in arguments.variables { engine.setVariable(setting.name, to: setting.value) }
         if arguments.diff { return compare(engine) }
         if let ended = runInitFile(engine, center: center) { return ended }
@@ -284,3 +287,7 @@ struct ProgramSession {
         return Array(path.utf8)
     }
 }
+
+/// The engine of the session the process ends with, held so that it is never freed (see
+/// `ProgramSession.run`): written once, by the process's one session, and never read.
+nonisolated(unsafe) private var engineLeftToExit: Engine?

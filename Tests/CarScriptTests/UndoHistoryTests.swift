@@ -102,6 +102,24 @@ import Testing
         #expect(engine.evaluate("car roadster; total").diagnostics.isEmpty)
     }
 
+    /// `clear` keeps the lines it takes packed where each fits (a count below 4,096): a stock
+    /// with a line that does not fit is kept whole, and either comes back exactly.
+    @Test(arguments: ["car sports 5000; car suv 2; select 1", "car sports 4095; car suv 2; select 1"])
+    func a_cleared_stock_comes_back_whole_whether_or_not_its_lines_pack(lines: String) {
+        let engine = Self.engine()
+        engine.evaluate(lines)
+        let before = Self.saved(engine)
+        engine.evaluate("clear; car compact 3")
+        let after = Self.saved(engine)
+        engine.evaluate("undo; undo")
+        #expect(Self.saved(engine) == before)
+        engine.evaluate("redo 2")
+        #expect(Self.saved(engine) == after)
+        engine.evaluate("undo 2; set drivetrain 4wd")
+        #expect(engine.evaluate("total").diagnostics.isEmpty)
+        #expect(engine.stock.lineCount == 2)
+    }
+
     @Test func commands_that_change_nothing_are_not_steps_and_a_new_change_forgets_redo() {
         let engine = Self.engine()
         engine.evaluate("car sports; car suv")

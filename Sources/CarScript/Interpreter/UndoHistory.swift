@@ -9,11 +9,14 @@ import CarFactory
 // yields the inverse of the inverse, so `undo` and `redo` are the same move in opposite
 // directions.
 //
-// The ledger's journal is the history's log of stock changes: a done step is where its
-// entries start in it (and in the list of catalog and variable changes), so recording a step
-// that only changed the stock is one append of three numbers, and a command that changed
-// nothing costs two comparisons. Each catalog or variable change keeps the journal position
-// it came at, so a step that mixes them (a `source`) is taken back in exactly reverse order.
+// The ledger's journal is the history's log of stock changes, and its steps: a step is the
+// entries from one flagged as a step's first to the next (`JournalEntry.startsStep`), so
+// recording a step that only changed the stock is one entry of 16 bytes, flagged as it is
+// journaled, and a command that changed nothing costs a comparison. A step that changed only
+// the catalog or variables starts with an entry that changes nothing (`.nothing`), so every
+// step has entries. Each catalog or variable change keeps the journal position it came at,
+// which is past its step's first entry: a step's changes are those after its start up to the
+// next step's, and a step that mixes them (a `source`) is taken back in exactly reverse order.
 
 /// A change the undo history keeps to take back: applying one makes it and gives its inverse.
 enum SessionChange {
@@ -38,21 +41,12 @@ enum SessionChange {
 ///
 /// A step is every change one command made (a whole `source` is one step); commands that
 /// change nothing make none. The stock's changes stay in the ledger's journal, which the
-/// history owns while it is kept: the steps are consecutive stretches of it, and of the list
-/// of catalog and variable changes beside it. Positions in both are counted from the
-/// history's start (see `journalBase`), so dropping the oldest steps renumbers nothing.
+/// history owns while it is kept: the steps are consecutive stretches of it, each starting at
+/// an entry flagged as a step's first, and the catalog and variable changes are placed among
+/// them. Positions in the journal are counted from the history's start (see `journalBase`), so
+/// dropping the oldest steps renumbers nothing. What walks the journal (`undo`, dropping the
+/// oldest steps) is in the extension of `Session` below, which holds the ledger.
 struct UndoHistory {
-    /// A done step: where its changes start. It runs to where the next step starts (the last,
-    /// to where the step being made starts).
-    struct Step {
-        /// Its first stock change's position in the ledger's journal.
-        var journalStart: Int
-        /// Its first catalog or variable change's position in `changes`.
-        var changesStart: Int
-        /// About how many bytes it keeps.
-        var bytes: Int
-    }
-
     /// A catalog or variable change, and the journal's length (as a position) when it was
     /// made: it came after the stock changes before that position and before the rest.
     struct PlacedChange {
@@ -60,54 +54,52 @@ struct UndoHistory {
         var journalPosition: Int
     }
 
+    /// A transaction's `begin`: how many steps were done, and where the next began in the journal.
+    struct Savepoint {
+        var steps: Int
+        var journalStart: Int
+    }
+
     /// The documented bound on the memory the history takes (`help undo`, grammar.md).
     static let memoryBound = 64 << 20
     /// The most bytes (estimated) the steps may keep: the oldest steps are dropped first.
     /// Steps inside an open transaction are never dropped: a rollback needs them. Three
-    /// quarters of the bound: the arrays that hold the steps grow by doubling, so the memory
-    /// they take runs ahead of what they hold (`Scripts/bench`: 10^6 steps).
+    /// quarters of the bound: the journal grows by doubling past the room it starts with, so
+    /// the memory it takes runs ahead of what it holds (`Scripts/bench`: 10^6 steps).
     static let byteLimit = memoryBound * 3 / 4
-    /// What a step's record and one stock change are counted as keeping: their sizes (24
-    /// and 40 bytes), with room for what they share.
-    static let stepBytes = 32
-    static let journalEntryBytes = 48
+    /// What a step and one stock change are counted as keeping: an entry is 16 bytes; a step,
+    /// room for what its entries share (a configuration a line no longer holds).
+    static let stepBytes = 8
+    static let journalEntryBytes = 16
     /// How many steps of one stock change each (most steps) the bound holds: the room the
-    /// history's step list and the ledger's journal take when it starts, so that they never
-    /// copy what they hold on the way to the bound (growing by doubling copied about as many
-    /// bytes as they held, a tenth of the cost of a command). It is address space, not
-    /// memory: a page is taken when first written (`Scripts/bench`, 10^6 steps' peak RSS).
+    /// ledger's journal takes when the history starts, so that it never copies what it holds
+    /// on the way to the bound (growing by doubling copied about as many bytes as it held). It
+    /// is address space, not memory: a page is taken when first written (`Scripts/bench`,
+    /// 10^6 steps' peak RSS).
     static let reservedSteps = byteLimit / (stepBytes + journalEntryBytes)
 
-    /// The done steps, oldest first.
-    private(set) var steps: [Step] = []
+    /// How many done steps are kept.
+    private(set) var stepCount = 0
     /// The catalog and variable changes of the done steps, then of the step being made.
-    private(set) var changes: [PlacedChange] = []
+    var changes: [PlacedChange] = []
     /// The steps undone, most recently undone last, each as the changes that replay it.
     private(set) var undone: [[SessionChange]] = []
-    /// The number of done steps when each open `begin` ran, outermost first.
-    private(set) var savepoints: [Int] = []
+    /// Each open `begin`, outermost first.
+    private(set) var savepoints: [Savepoint] = []
     /// The estimated bytes the done steps keep.
-    private var bytes = 0
+    var bytes = 0
     /// How many journal entries were dropped from its front with the oldest steps: a
     /// position less this is a place in the ledger's journal.
-    private(set) var journalBase = 0
-    /// How many changes were dropped from the front of `changes` with the oldest steps.
-    private var changesBase = 0
-    /// Where the step being made starts, in the journal and in `changes` (as positions).
-    private(set) var openJournalStart = 0
-    private var openChangesStart = 0
+    var journalBase = 0
+    /// Where the step being made starts in the journal (as a position).
+    var openJournalStart = 0
     /// The ledger's `journaledLedgerBytes` when the step being made started.
     var ledgerBytesMark = 0
 
     var inTransaction: Bool { !savepoints.isEmpty }
     /// How many steps can be undone now: not past the innermost `begin`.
-    var undoableSteps: Int { steps.count - (savepoints.last ?? 0) }
+    var undoableSteps: Int { stepCount - (savepoints.last?.steps ?? 0) }
     var redoableSteps: Int { undone.count }
-
-    /// An empty history; `reserving`, with room for `reservedSteps` steps.
-    init(reserving: Bool) {
-        if reserving { steps.reserveCapacity(Self.reservedSteps) }
-    }
 
     /// Keeps `change` in the step being made, after the journal's first `journalCount` entries.
     mutating func record(_ change: SessionChange, journalCount: Int) {
@@ -116,13 +108,13 @@ struct UndoHistory {
 
     /// The step being made, if it changed anything (the journal now holding `journalCount`
     /// entries, the ledger having journaled `ledgerBytes` of whole ledgers), becomes a done
-    /// step: the steps undone can no longer be replayed. Returns how many journal entries to
-    /// drop from the front with the oldest steps (the history's bound), which the caller drops.
+    /// step: the steps undone can no longer be replayed. Returns whether the history's bound
+    /// is passed (the caller drops the oldest steps).
     @inline(__always)
-    mutating func closeStep(journalCount: Int, ledgerBytes: Int) -> Int {
-        guard appendStep(journalCount: journalCount, ledgerBytes: ledgerBytes) else { return 0 }
+    mutating func closeStep(journalCount: Int, ledgerBytes: Int) -> Bool {
+        guard appendStep(journalCount: journalCount, ledgerBytes: ledgerBytes) else { return false }
         if !undone.isEmpty { undone.removeAll() }
-        return bytes > Self.byteLimit ? dropOldest() : 0
+        return bytes > Self.byteLimit
     }
 
     /// Makes the step being made a done step if it changed anything; whether it did.
@@ -130,63 +122,56 @@ struct UndoHistory {
     private mutating func appendStep(journalCount: Int, ledgerBytes: Int) -> Bool {
         // Wrapping sums: a position is below the count of all changes ever made.
         let journalEnd = journalBase &+ journalCount
-        let changesEnd = changesBase &+ changes.count
-        guard journalEnd > openJournalStart || changesEnd > openChangesStart else { return false }
+        // Every step has entries (one that changes nothing, if only its catalog changes do).
+        guard journalEnd != openJournalStart else { return false }
         // Each journal entry is counted alike but for a ledger kept whole, which the ledger
         // has counted: the entries themselves are not read (copying one out retains what it holds).
-        var stepBytes = Self.stepBytes + Self.journalEntryBytes * (journalEnd - openJournalStart) + (ledgerBytes &- ledgerBytesMark)
-        if changesEnd > openChangesStart {
-            for placed in changes[(openChangesStart - changesBase)...] { stepBytes += placed.change.storageEstimate }
+        bytes &+= Self.stepBytes &+ Self.journalEntryBytes &* (journalEnd &- openJournalStart) &+ (ledgerBytes &- ledgerBytesMark)
+        if let last = changes.last, last.journalPosition > openJournalStart {
+            bytes &+= Self.changesBytes(changes, after: openJournalStart)
         }
-        steps.append(Step(journalStart: openJournalStart, changesStart: openChangesStart, bytes: stepBytes))
-        bytes += stepBytes
+        stepCount &+= 1
         openJournalStart = journalEnd
-        openChangesStart = changesEnd
         ledgerBytesMark = ledgerBytes
         return true
     }
 
-    /// Drops the oldest steps (not those of an open transaction, nor the last: a step larger
-    /// than the bound, a big `source`, can still be undone) until a quarter of the bound is
-    /// free; returns how many journal entries they held (at the journal's front).
-    private mutating func dropOldest() -> Int {
-        let droppable = min(savepoints.first ?? steps.count, steps.count - 1)
-        var dropped = 0
-        var freed = 0
-        while dropped < droppable && bytes - freed > Self.byteLimit * 3 / 4 {
-            freed += steps[dropped].bytes
-            dropped += 1
+    /// The estimated bytes of the changes at the end of `changes` placed after `position`.
+    static func changesBytes(_ changes: [PlacedChange], after position: Int) -> Int {
+        var sum = 0
+        for placed in changes.reversed() {
+            guard placed.journalPosition > position else { break }
+            sum += placed.change.storageEstimate
         }
-        guard dropped > 0 else { return 0 }
-        // What is left starts with the first step kept.
-        let first = steps[dropped]
-        changes.removeFirst(first.changesStart - changesBase)
-        changesBase = first.changesStart
-        steps.removeFirst(dropped)
-        for index in savepoints.indices { savepoints[index] -= dropped }
-        bytes -= freed
-        let entries = first.journalStart - journalBase
-        journalBase = first.journalStart
-        return entries
+        return sum
     }
 
-    /// Takes the last done step out of the history (to undo or roll back; the step being made
-    /// is empty): where its stock changes start in the journal, and its other changes. The
-    /// caller takes them back, cutting the journal there.
-    mutating func popStep() -> (journalStart: Int, changes: [PlacedChange]) {
-        let step = steps.removeLast()
-        bytes -= step.bytes
-        openJournalStart = step.journalStart
-        openChangesStart = step.changesStart
-        return popOpen()
-    }
-
-    /// Takes the step being made out (a failed command at the prompt, a rollback), as `popStep` does.
-    mutating func popOpen() -> (journalStart: Int, changes: [PlacedChange]) {
-        let from = openChangesStart - changesBase
+    /// The changes at the end placed after `position` (the last step's or the open step's),
+    /// taken out.
+    mutating func popChanges(after position: Int) -> [PlacedChange] {
+        var from = changes.endIndex
+        while from > changes.startIndex && changes[from - 1].journalPosition > position { from -= 1 }
         let taken = Array(changes[from...])
         changes.removeSubrange(from...)
-        return (openJournalStart, taken)
+        return taken
+    }
+
+    /// The last done step, starting at journal position `journalStart` and keeping `stepBytes`,
+    /// is taken out (to undo or roll back; the step being made is empty).
+    mutating func popStep(journalStart: Int, stepBytes: Int) {
+        stepCount -= 1
+        bytes -= stepBytes
+        openJournalStart = journalStart
+    }
+
+    /// The oldest `count` steps, keeping `stepBytes` and ending where journal position
+    /// `journalEnd` starts, are forgotten (the caller drops their entries from the journal).
+    mutating func forgetOldest(_ count: Int, stepBytes: Int, journalEnd: Int) {
+        stepCount -= count
+        bytes -= stepBytes
+        for index in savepoints.indices { savepoints[index].steps -= count }
+        changes.removeFirst(changes.prefix { $0.journalPosition <= journalEnd }.count)
+        journalBase = journalEnd
     }
 
     /// A step redone: its changes have been made again, their stock changes' inverses
@@ -200,15 +185,18 @@ struct UndoHistory {
     mutating func popUndone() -> [SessionChange] { undone.removeLast() }
     mutating func forgetUndone() { undone.removeAll() }
 
-    mutating func begin() { savepoints.append(steps.count) }
-    mutating func endTransaction() -> Int { savepoints.removeLast() }
+    /// Opens a transaction (the step being made is empty).
+    mutating func begin() { savepoints.append(Savepoint(steps: stepCount, journalStart: openJournalStart)) }
+    mutating func endTransaction() -> Savepoint { savepoints.removeLast() }
 
-    /// Makes the done steps from `step` on one step (a committed transaction is undone whole):
-    /// they are consecutive, so the first one's start and all their bytes make it.
-    mutating func merge(from step: Int) {
-        guard step + 1 < steps.count else { return }
-        for later in steps[(step + 1)...] { steps[step].bytes += later.bytes }
-        steps.removeSubrange((step + 1)...)
+    /// The done steps since `savepoint` become one (a committed transaction is undone whole):
+    /// their count and bytes; the caller unflags all but the first's first entry.
+    mutating func merge(since savepoint: Savepoint) -> Bool {
+        let merged = stepCount - savepoint.steps
+        guard merged > 1 else { return false }
+        stepCount -= merged - 1
+        bytes -= (merged - 1) * Self.stepBytes
+        return true
     }
 }
 
@@ -216,9 +204,10 @@ extension Session {
     /// Starts keeping an undo history from here; `reserving` room for the steps the bound
     /// holds (not for `try`, whose history holds one command's).
     func startHistory(reserving: Bool = true) {
-        history = UndoHistory(reserving: reserving)
+        history = UndoHistory()
         history?.ledgerBytesMark = stock.journaledLedgerBytes
         stock.journal = []
+        stock.nextEntryStartsStep = true
         if reserving { stock.journal?.reserveCapacity(UndoHistory.reservedSteps) }
     }
 
@@ -227,6 +216,9 @@ extension Session {
 
     /// Keeps `change` (a catalog's or a variable's) in the step being made, if a history is kept.
     func record(_ change: SessionChange) {
+        guard let start = history?.openJournalStart, let base = history?.journalBase else { return }
+        // A step starts with an entry: one that changes nothing, if the step has none yet.
+        if base &+ stock.journalCount == start { stock.journalNothing() }
         history?.record(change, journalCount: stock.journalCount)
     }
 
@@ -261,46 +253,124 @@ extension Session {
         closeStep()
     }
 
-    /// Closes the step being made, dropping from the journal what the oldest steps dropped held.
+    /// Closes the step being made: the next entry journaled starts the next. Past the bound,
+    /// the oldest steps are dropped.
     @inline(__always)
     func closeStep() {
-        guard let dropped = history?.closeStep(journalCount: stock.journalCount, ledgerBytes: stock.journaledLedgerBytes),
-            dropped > 0
+        guard let passed = history?.closeStep(journalCount: stock.journalCount, ledgerBytes: stock.journaledLedgerBytes)
         else { return }
-        stock.journal?.removeFirst(dropped)
+        stock.nextEntryStartsStep = true
+        if passed { dropOldest() }
+    }
+
+    /// The bytes a step keeps: `entries` journal entries, `ledgerBytes` of ledgers kept
+    /// whole, and catalog and variable changes of `changesBytes` (as `closeStep` counted them).
+    private static func stepBytes(entries: Int, ledgerBytes: Int, changesBytes: Int) -> Int {
+        UndoHistory.stepBytes &+ UndoHistory.journalEntryBytes &* entries &+ ledgerBytes &+ changesBytes
+    }
+
+    /// Drops the oldest steps (not those of an open transaction, nor the last: a step larger
+    /// than the bound, a big `source`, can still be undone) until a quarter of the bound is
+    /// free, and their entries from the front of the journal. Walks what it drops (each step
+    /// is dropped once, so the walk is paid for by the steps' own recording).
+    private func dropOldest() {
+        guard let steps = history?.stepCount, let bytes = history?.bytes, let base = history?.journalBase,
+            let changes = history?.changes
+        else { return }
+        let droppable = min(history?.savepoints.first?.steps ?? steps, steps - 1)
+        let count = stock.journalCount
+        var dropped = 0
+        var freed = 0
+        var end = 0
+        var changeIndex = changes.startIndex
+        while dropped < droppable && bytes - freed > UndoHistory.byteLimit * 3 / 4 {
+            // A step runs from its flagged entry to the next.
+            let start = end
+            var ledgerBytes = 0
+            repeat {
+                ledgerBytes &+= stock.journal?[end].change.keptLedgerBytes ?? 0
+                end += 1
+            } while end < count && stock.journal?[end].startsStep == false
+            var changesBytes = 0
+            while changeIndex < changes.endIndex && changes[changeIndex].journalPosition <= base &+ end {
+                changesBytes &+= changes[changeIndex].change.storageEstimate
+                changeIndex += 1
+            }
+            freed &+= Self.stepBytes(entries: end - start, ledgerBytes: ledgerBytes, changesBytes: changesBytes)
+            dropped += 1
+        }
+        guard dropped > 0 else { return }
+        history?.forgetOldest(dropped, stepBytes: freed, journalEnd: base &+ end)
+        stock.journal?.removeFirst(end)
     }
 
     /// Takes back a step whose stock changes are the journal's entries from `journalStart` on,
     /// and whose other changes are `changes`: all of them last first, in the order they were
-    /// made. Returns their inverses in the order applied; the journal is cut at `journalStart`.
-    func takeBack(journalFrom journalStart: Int, _ changes: [UndoHistory.PlacedChange]) throws(CarFactoryError) -> [SessionChange] {
+    /// made. Returns their inverses in the order applied, and the bytes of the ledgers kept
+    /// whole it took back; the journal is cut at `journalStart`, the next entry starting a step.
+    func takeBack(journalFrom journalStart: Int, _ changes: [UndoHistory.PlacedChange]) throws(CarFactoryError) -> (
+        inverses: [SessionChange], ledgerBytes: Int
+    ) {
         let base = history?.journalBase ?? 0
         var inverses: [SessionChange] = []
+        var ledgerBytes = 0
         var position = base + stock.journalCount
         inverses.reserveCapacity(position - journalStart + changes.count)
         var next = changes.endIndex
+        // However it ends, the journal is cut where the step began.
+        defer {
+            stock.journal?.removeSubrange((journalStart - base)...)
+            stock.nextEntryStartsStep = true
+            // Ledgers journaled while applying were taken off the journal again: not to be counted.
+            history?.ledgerBytesMark = stock.journaledLedgerBytes
+        }
         while true {
             // The changes made after the journal's entry before `position` come before it.
             while next > changes.startIndex && changes[next - 1].journalPosition >= position {
                 next -= 1
                 if let inverse = try make(changes[next].change) { inverses.append(inverse) }
             }
-            guard position > journalStart, let entry = stock.journal?[position - 1 - base] else { break }
+            guard position > journalStart, let entry = stock.journal?[position - 1 - base].change else { break }
             position -= 1
+            if case .nothing = entry { continue }
+            ledgerBytes &+= entry.keptLedgerBytes
             // Its inverse, journaled by the ledger, is taken off the tail again.
             try stock.apply(entry)
-            if let inverse = stock.journal?.popLast() { inverses.append(.stock(inverse)) }
+            if let inverse = stock.journal?.popLast() { inverses.append(.stock(inverse.change)) }
         }
-        stock.journal?.removeSubrange((journalStart - base)...)
-        // Ledgers journaled while applying were taken off the journal again: not to be counted.
-        history?.ledgerBytesMark = stock.journaledLedgerBytes
-        return inverses
+        return (inverses, ledgerBytes)
     }
 
     /// Takes back the last done step (the step being made is empty); returns its inverses.
     private func takeBackLastStep() throws(CarFactoryError) -> [SessionChange] {
-        guard let step = history?.popStep() else { return [] }
-        return try takeBack(journalFrom: step.journalStart, step.changes)
+        guard let steps = history?.stepCount, steps > 0, let base = history?.journalBase,
+            let end = history?.openJournalStart
+        else { return [] }
+        // The step starts at the flagged entry before the end (the journal's first is one).
+        var index = end - base - 1
+        guard index >= 0 else {
+            // Not reached (a done step has entries); were it, the step is gone all the same.
+            history?.popStep(journalStart: end, stepBytes: 0)
+            return []
+        }
+        while index > 0 && stock.journal?[index].startsStep == false { index -= 1 }
+        let start = base + index
+        let changes = history?.popChanges(after: start) ?? []
+        var changesBytes = 0
+        for placed in changes { changesBytes &+= placed.change.storageEstimate }
+        let taken: (inverses: [SessionChange], ledgerBytes: Int)
+        do {
+            taken = try takeBack(journalFrom: start, changes)
+        } catch {
+            // The journal is cut: the step is gone, whatever its ledgers kept.
+            history?.popStep(
+                journalStart: start, stepBytes: Self.stepBytes(entries: end - start, ledgerBytes: 0, changesBytes: changesBytes))
+            throw error
+        }
+        history?.popStep(
+            journalStart: start,
+            stepBytes: Self.stepBytes(entries: end - start, ledgerBytes: taken.ledgerBytes, changesBytes: changesBytes))
+        return taken.inverses
     }
 
     /// Makes `change` and returns its inverse; a stock change's is journaled by the ledger
@@ -319,8 +389,8 @@ extension Session {
 
     /// Takes back the step being made, keeping nothing of it.
     func takeBackOpen() {
-        guard let open = history?.popOpen() else { return }
-        _ = try? takeBack(journalFrom: open.journalStart, open.changes)
+        guard let start = history?.openJournalStart, let changes = history?.popChanges(after: start) else { return }
+        _ = try? takeBack(journalFrom: start, changes)
     }
 
     /// `undo N`: takes back the last `count` steps, which `redo` can then replay.
@@ -370,6 +440,7 @@ extension Session {
             if let inverse = try make(change) { record(inverse) }
         }
         history?.closeReplayedStep(journalCount: stock.journalCount, ledgerBytes: stock.journaledLedgerBytes)
+        stock.nextEntryStartsStep = true
     }
 
     /// `begin`: opens a transaction, or a savepoint inside one.
@@ -380,10 +451,13 @@ extension Session {
 
     /// `commit`: closes the innermost transaction, keeping its changes as one step.
     func commitTransaction(at range: SourceRange) throws(ScriptError) {
-        guard history?.inTransaction == true, let start = history?.endTransaction() else {
+        guard history?.inTransaction == true, let savepoint = history?.endTransaction() else {
             throw ScriptError(.history("no transaction is open: 'begin' opens one"), at: range)
         }
-        history?.merge(from: start)
+        guard history?.merge(since: savepoint) == true, let base = history?.journalBase, let end = history?.openJournalStart
+        else { return }
+        // One step: only its first entry starts it.
+        for index in (savepoint.journalStart + 1 - base)..<(end - base) { stock.journal?[index].startsStep = false }
     }
 
     /// `rollback`: takes back every change since the innermost `begin`, and closes it.
@@ -403,8 +477,8 @@ extension Session {
         guard levels > 0 else { return }
         takeBackOpen()
         for _ in 0..<levels {
-            guard let start = history?.endTransaction() else { return }
-            while (history?.steps.count ?? 0) > start {
+            guard let savepoint = history?.endTransaction() else { return }
+            while (history?.stepCount ?? 0) > savepoint.steps {
                 _ = try? takeBackLastStep()
             }
         }
@@ -415,7 +489,7 @@ extension Session {
     /// transactions (what `try` tried, in a history of its own).
     func takeBackEverything() {
         takeBackOpen()
-        while (history?.steps.count ?? 0) > 0 {
+        while (history?.stepCount ?? 0) > 0 {
             _ = try? takeBackLastStep()
         }
     }

@@ -34,6 +34,7 @@ extension Session {
         let valueBefore = stock.valueMinorUnits
         let keptHistory = history
         let keptJournal = stock.journal
+        let keptStepStart = stock.nextEntryStartsStep
         let keptDepth = historyDepth
         let keptQuit = (quitRequested, requestedExitStatus)
         startHistory(reserving: false)
@@ -52,6 +53,7 @@ extension Session {
         history = keptHistory
         historyDepth = keptDepth
         stock.journal = keptJournal
+        stock.nextEntryStartsStep = keptStepStart
         (quitRequested, requestedExitStatus) = keptQuit
         if let failure { throw failure }
         // Checking runs COMMAND only as far as `--check` runs any command: there is no change to show.
