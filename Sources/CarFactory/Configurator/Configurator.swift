@@ -349,13 +349,28 @@ public struct Configurator {
     private func lowestPrice(_ domains: [UInt64], _ state: inout CheapestSearch, _ effort: Effort) throws(CarFactoryError) {
         try step(effort)
         guard let rest = priceBound(domains, assigned: state.assigned, &effort.scratch) else { return }
-        let bound = saturating(state.cost, rest)
+        let node = NodeBound(rest: rest, pick: effort.scratch.pick, clashing: effort.scratch.clashing)
+        try lowestPrice(domains, node, &state, effort)
+    }
+
+    /// What `priceBound` found for a node: the bound on its open families' prices, the
+    /// cheapest car along the forest and the families where that car breaks a rule.
+    private struct NodeBound {
+        var rest: Int64
+        var pick: [Int]
+        var clashing: [Int]
+    }
+
+    private func lowestPrice(_ domains: [UInt64], _ node: NodeBound, _ state: inout CheapestSearch, _ effort: Effort)
+        throws(CarFactoryError)
+    {
+        let bound = saturating(state.cost, node.rest)
         if let best = state.bestCost, bound >= best { return }
         // The cheapest car along the bound's forest may keep every rule: then it is the
         // cheapest here. Else a family where it breaks one goes first (the fewest options).
-        if effort.scratch.clashing.isEmpty {
+        if node.clashing.isEmpty {
             var car = state.chosen
-            for g in 0..<familyCount where !state.assigned[g] { car[g] = effort.scratch.pick[g] }
+            for g in 0..<familyCount where !state.assigned[g] { car[g] = node.pick[g] }
             state.best = car
             state.bestCost = bound
             return
@@ -364,11 +379,11 @@ public struct Configurator {
         // the one in the most clashes): with the options propagation leaves, dead ends show
         // soonest (60 x 8 with 3,000 rules: 2,630 steps to the price against 2,934).
         var counts = [Int](repeating: 0, count: familyCount)
-        for g in effort.scratch.clashing { counts[g] += 1 }
+        for g in node.clashing { counts[g] += 1 }
         var pick = -1
         var most = 0
         var fewest = Int.max
-        for g in effort.scratch.clashing {
+        for g in node.clashing {
             let options = optionCount(domains, g)
             if options < fewest || (options == fewest && counts[g] > most) {
                 most = counts[g]
@@ -380,12 +395,27 @@ public struct Configurator {
         state.assigned[g] = true
         defer { state.assigned[g] = false }
         let before = state.cost
+        // Each option's bound first, then the options from the lowest bound (ties in price
+        // order): the search meets a cheap car soonest, and each car found cuts more. On
+        // 60 x 8 with 3,000 rules the price order alone met its 18th and cheapest car at
+        // step 2,450 of 2,596.
+        var children: [(bound: Int64, place: Int, option: Int, domains: [UInt64], node: NodeBound)] = []
         for o in byPrice[g] where contains(domains, g, o) {
             var next = domains
             guard choose(g, o, in: &next), propagate(&next, assigned: state.assigned, since: domains) else { continue }
-            state.chosen[g] = o
-            state.cost = try sum(before, space.prices[g][o])
-            try lowestPrice(next, &state, effort)
+            try step(effort)
+            let cost = try sum(before, space.prices[g][o])
+            guard let rest = priceBound(next, assigned: state.assigned, &effort.scratch) else { continue }
+            let childBound = saturating(cost, rest)
+            if let best = state.bestCost, childBound >= best { continue }
+            let child = NodeBound(rest: rest, pick: effort.scratch.pick, clashing: effort.scratch.clashing)
+            children.append((childBound, children.count, o, next, child))
+        }
+        children.sort { ($0.bound, $0.place) < ($1.bound, $1.place) }
+        for child in children {
+            state.chosen[g] = child.option
+            state.cost = try sum(before, space.prices[g][child.option])
+            try lowestPrice(child.domains, child.node, &state, effort)
         }
         state.cost = before
     }
