@@ -47,6 +47,18 @@ import Testing
         }
     }
 
+    @Test func lexed_short_words_are_found_past_their_first_slot_in_a_large_table() throws {
+        // Over the size that is made collision-free: some names are not in their first slot,
+        // and a lexed word of at most eight bytes finds them after the inlined first look.
+        let names = (0..<3_000).map { "n\($0)" }
+        let index = NameIndex(names)
+        let lexer = Lexer()
+        let line = Array((names.map { $0.uppercased() }.joined(separator: " ") + " n3000 n12345678").utf8)
+        _ = try line.withUnsafeBufferPointer { (bytes) throws(ScriptError) in try lexer.tokenize(bytes) }
+        let found = lexer.tokens.map { index.lookup(lexer.word($0)) }
+        #expect(found == names.indices.map { $0 } + [nil, nil])
+    }
+
     @Test func a_copy_keeps_its_own_names() {
         var original = NameIndex(["a"])
         let copy = original
