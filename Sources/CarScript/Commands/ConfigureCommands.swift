@@ -14,16 +14,7 @@ enum ConfigureCommands {
                 let id = try call.at(1) { () throws(CarFactoryError) in
                     try session.defaultConfiguration(ofModel: call.modelPosition(1))
                 }
-                try call.at(2) { () throws(CarFactoryError) in
-                    let count = call.count(2) ?? 1
-                    do throws(CarFactoryError) {
-                        try session.stock.add(configuration: id, count: count)
-                    } catch {
-                        // The value overflows because of how many cars there are: said of the COUNT.
-                        if case .moneyOverflow = error { throw .countTooLarge(count) }
-                        throw error
-                    }
-                }
+                try call.at(2) { () throws(CarFactoryError) in try session.stock.add(configuration: id, count: call.count(2) ?? 1) }
             }),
         CommandSpec(
             name: "set", aliases: [], group: .configure,
