@@ -29,16 +29,17 @@ extension Session {
     /// count too: each such session is fresh, so its own frames alone would never see them.
     func checkNesting(of path: String, for call: Invocation, argument: Int) throws(ScriptError) -> [UInt8]? {
         let running = enclosingScripts + frames.map { (file: $0.lines.file, identity: $0.identity) }
-        let chain = (running.map(\.file) + [path]).map(ScriptError.shown)
+        // Made only for an error: each name cut as every name in a message is.
+        func chain() -> String { (running.map(\.file) + [path]).map(ScriptError.shown).joined(separator: " -> ") }
         let name = call.spec.name
         guard running.count < maximumSourceDepth else {
             throw ScriptError(
-                .sourceDepth("'\(name)' nested more than \(maximumSourceDepth) deep: " + chain.joined(separator: " -> ")),
+                .sourceDepth("'\(name)' nested more than \(maximumSourceDepth) deep: " + chain()),
                 at: call.range(argument))
         }
         let identity = options.host?.identity(of: Array(path.utf8))
         if let identity, running.contains(where: { $0.identity == identity }) {
-            throw ScriptError(.sourceCycle("'\(name)' cycle: " + chain.joined(separator: " -> ")), at: call.range(argument))
+            throw ScriptError(.sourceCycle("'\(name)' cycle: " + chain()), at: call.range(argument))
         }
         return identity
     }
