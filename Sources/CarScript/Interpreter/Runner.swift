@@ -346,8 +346,13 @@ extension Session {
         guard let frame = frames.last else { return }
         var diagnostic = frame.diagnostic(error, width: sink.sourceWindowWidth)
         // In a script, an error inside a transaction rolls it back (see `UndoHistory.swift`).
-        if history?.inTransaction == true, !atPrompt, error.kind != .reported {
-            rollBackEverything()
+        let inTransaction = history?.inTransaction == true
+        // Inside `try source FILE`, the transaction open outside the `try` is rolled back as
+        // the `try` ends (see `WhatIf.swift`), with the note on the first error that does it.
+        let outside = transactionOutsideWhatIf && !rollBackAfterWhatIf
+        if inTransaction || outside, !atPrompt, error.kind != .reported {
+            if inTransaction { rollBackEverything() }
+            if outside { rollBackAfterWhatIf = true }
             diagnostic.notes.append(.init("the open transaction was rolled back"))
         }
         sink.receive(diagnostic)

@@ -71,6 +71,12 @@ final class Session {
     var historyDepth = 0
     /// How many `try`s are running: inside one, nothing is written to a file (see `WhatIf.swift`).
     var whatIfDepth = 0
+    /// Whether a transaction of the session was open outside the innermost running `try`, and
+    /// not yet due to be rolled back: an error reported inside it (in `try source FILE`) rolls
+    /// that transaction back once the `try` ends, as an error outside it would.
+    var transactionOutsideWhatIf = false
+    /// Set when an error inside a `try` is to roll back the transaction open outside it.
+    var rollBackAfterWhatIf = false
     /// How many commands are running inside another on its line (`expect error COMMAND`, `try
     /// COMMAND`), counted across `source` and into sessions `diff` loads: bounded by
     /// `maximumCommandNesting`, so a line of them nested thousands deep is an error, not a

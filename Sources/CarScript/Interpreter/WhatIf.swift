@@ -45,6 +45,9 @@ extension Session {
         let keptStepStart = stock.nextEntryStartsStep
         let keptDepth = historyDepth
         let keptQuit = (quitRequested, requestedExitStatus)
+        let keptOutside = transactionOutsideWhatIf
+        let failuresBefore = failureCount
+        transactionOutsideWhatIf = keptOutside || keptHistory?.inTransaction == true
         startHistory(reserving: false)
         historyDepth = 0
         whatIfDepth += 1
@@ -63,6 +66,14 @@ extension Session {
         stock.journal = keptJournal
         stock.nextEntryStartsStep = keptStepStart
         (quitRequested, requestedExitStatus) = keptQuit
+        transactionOutsideWhatIf = keptOutside
+        // An error reported inside COMMAND (in a sourced file, even one that went on after it
+        // with --keep-going) is `try`'s failure too: no table of a state that was no outcome.
+        if failure == nil && failureCount > failuresBefore { failure = ScriptError(.reported, at: call.range(0)) }
+        if rollBackAfterWhatIf && !keptOutside {
+            rollBackAfterWhatIf = false
+            rollBackEverything()
+        }
         if let failure { throw failure }
         // Checking runs COMMAND only as far as `--check` runs any command: there is no change to show.
         if options.checkOnly { return }
