@@ -10,8 +10,8 @@ import CarFactory
 // directions.
 //
 // The ledger's journal is the history's log of stock changes, and its steps: a step is the
-// entries from one flagged as a step's first to the next (`JournalEntry.startsStep`), so
-// recording a step that only changed the stock is one entry of 16 bytes, flagged as it is
+// entries from one marked as a step's first to the next (`StockJournal.startsStep`), so
+// recording a step that only changed the stock is one entry of 8 bytes, marked as it is
 // journaled, and a command that changed nothing costs a comparison. A step that changed only
 // the catalog or variables starts with an entry that changes nothing (`.nothing`), so every
 // step has entries. Each catalog or variable change keeps the journal position it came at,
@@ -67,10 +67,10 @@ struct UndoHistory {
     /// quarters of the bound: the journal grows by doubling past the room it starts with, so
     /// the memory it takes runs ahead of what it holds (`Scripts/bench`: 10^6 steps).
     static let byteLimit = memoryBound * 3 / 4
-    /// What a step and one stock change are counted as keeping: an entry is 16 bytes; a step,
-    /// room for what its entries share (a configuration a line no longer holds).
+    /// What a step and one stock change are counted as keeping: an entry is 8 bytes and a
+    /// bit; a step, room for what its entries share (a configuration a line no longer holds).
     static let stepBytes = 8
-    static let journalEntryBytes = 16
+    static let journalEntryBytes = 8
     /// How many steps of one stock change each (most steps) the bound holds: the room the
     /// ledger's journal takes when the history starts, so that it never copies what it holds
     /// on the way to the bound (growing by doubling copied about as many bytes as it held). It
@@ -206,7 +206,7 @@ extension Session {
     func startHistory(reserving: Bool = true) {
         history = UndoHistory()
         history?.ledgerBytesMark = stock.journaledLedgerBytes
-        stock.journal = []
+        stock.journal = StockJournal()
         stock.nextEntryStartsStep = true
         if reserving { stock.journal?.reserveCapacity(UndoHistory.reservedSteps) }
     }
@@ -288,9 +288,9 @@ extension Session {
             let start = end
             var ledgerBytes = 0
             repeat {
-                ledgerBytes &+= stock.journal?[end].change.keptLedgerBytes ?? 0
+                ledgerBytes &+= stock.journal?[end].keptLedgerBytes ?? 0
                 end += 1
-            } while end < count && stock.journal?[end].startsStep == false
+            } while end < count && stock.journal?.startsStep(end) == false
             var changesBytes = 0
             while changeIndex < changes.endIndex && changes[changeIndex].journalPosition <= base &+ end {
                 changesBytes &+= changes[changeIndex].change.storageEstimate
@@ -319,7 +319,7 @@ extension Session {
         var next = changes.endIndex
         // However it ends, the journal is cut where the step began.
         defer {
-            stock.journal?.removeSubrange((journalStart - base)...)
+            stock.journal?.keepFirst(journalStart - base)
             stock.nextEntryStartsStep = true
             // Ledgers journaled while applying were taken off the journal again: not to be counted.
             history?.ledgerBytesMark = stock.journaledLedgerBytes
@@ -330,13 +330,13 @@ extension Session {
                 next -= 1
                 if let inverse = try make(changes[next].change) { inverses.append(inverse) }
             }
-            guard position > journalStart, let entry = stock.journal?[position - 1 - base].change else { break }
+            guard position > journalStart, let entry = stock.journal?[position - 1 - base] else { break }
             position -= 1
             if case .nothing = entry { continue }
             ledgerBytes &+= entry.keptLedgerBytes
             // Its inverse, journaled by the ledger, is taken off the tail again.
             try stock.apply(entry)
-            if let inverse = stock.journal?.popLast() { inverses.append(.stock(inverse.change)) }
+            if let inverse = stock.journal?.popLast() { inverses.append(.stock(inverse)) }
         }
         return (inverses, ledgerBytes)
     }
@@ -353,7 +353,7 @@ extension Session {
             history?.popStep(journalStart: end, stepBytes: 0)
             return []
         }
-        while index > 0 && stock.journal?[index].startsStep == false { index -= 1 }
+        while index > 0 && stock.journal?.startsStep(index) == false { index -= 1 }
         let start = base + index
         let changes = history?.popChanges(after: start) ?? []
         var changesBytes = 0
@@ -457,7 +457,7 @@ extension Session {
         guard history?.merge(since: savepoint) == true, let base = history?.journalBase, let end = history?.openJournalStart
         else { return }
         // One step: only its first entry starts it.
-        for index in (savepoint.journalStart + 1 - base)..<(end - base) { stock.journal?[index].startsStep = false }
+        for index in (savepoint.journalStart + 1 - base)..<(end - base) { stock.journal?.joinStep(index) }
     }
 
     /// `rollback`: takes back every change since the innermost `begin`, and closes it.
