@@ -32,6 +32,8 @@ public enum CarFactoryError: Error, Equatable, Sendable {
     case duplicateFamily(String)
     /// A family past `PartFamily.limit`, or an option past `PartFamily.optionLimit`.
     case tooManyFamilies(limit: Int)
+    /// The names and texts of a catalog's definitions would hold more than `limit` bytes.
+    case catalogTooLarge(limit: Int)
     case tooManyOptions(family: String, limit: Int)
     case invalidSeats(String)
     /// A change that would price a car below zero: the price it would have.
@@ -93,6 +95,8 @@ extension CarFactoryError: CustomStringConvertible {
         case .layoutOnlyForFloorplans(let family): "seats and engine apply to floorplans, not to \(family)"
         case .duplicateFamily(let name): "family '\(cut(name))' is already defined"
         case .tooManyFamilies(let limit): "a catalog holds at most \(limit) families"
+        case .catalogTooLarge(let limit):
+            "the catalog's names and texts would pass \(limit / (1 << 20)) MiB (\(limit) bytes) in all: nothing is defined"
         case .tooManyOptions(let family, let limit): "a family holds at most \(limit) options; \(family) has that many"
         case .invalidSeats(let text): "seats must be a whole number from 1 to 99, not '\(cut(text))'"
         case .negativePrice(let price): "the car would cost \(Money.base(price)): a price cannot be below zero"
@@ -100,7 +104,8 @@ extension CarFactoryError: CustomStringConvertible {
             "'\(cut(model))' with \(options.joined(separator: ", ")) would cost \(Money.base(price)): a price cannot be below zero"
         case .repeatedName(let name): "'\(cut(name))' is named twice in this definition"
         case .searchLimitReached(let steps):
-            "the search took more than \(steps) steps and was stopped; fix more options (cheapest MODEL FAMILY OPTION ...) to narrow it"
+            // What narrows it depends on the question: the command that asked adds it as a note.
+            "the search took more than \(steps) steps and was stopped"
         case .searchStopped: "the search was stopped"
         case .noValidCar(let options):
             options.isEmpty
@@ -142,6 +147,7 @@ extension CarFactoryError {
         case .layoutOnlyForFloorplans: "layout-only-for-floorplans"
         case .duplicateFamily: "duplicate-family"
         case .tooManyFamilies: "too-many-families"
+        case .catalogTooLarge: "catalog-too-large"
         case .tooManyOptions: "too-many-options"
         case .invalidSeats: "invalid-seats"
         case .negativePrice: "negative-price"

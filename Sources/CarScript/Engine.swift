@@ -20,6 +20,8 @@ public struct EngineOptions: Sendable {
     /// Whether scripts keep an undo history from their start (the prompt always does; a
     /// script otherwise starts keeping one at its first `begin`): see `UndoHistory`.
     public var keepsUndoHistory = false
+    /// What one answer of `options`, `why`, `fit` or `cheapest` may spend (tests make it small).
+    package var searchLimits = SearchLimits.standard
     /// Accept only catalog definitions (a catalog file).
     var definitionsOnly = false
     /// Run only the commands that change the session's own state (a what-if copy for completion).
@@ -153,7 +155,9 @@ public final class Engine {
     /// different, 2 a source that could not be loaded (its first error is reported).
     package func compare(_ first: any LineSource, _ second: any LineSource) -> Int32 {
         do throws(LoadFailure) {
-            let table = SessionComparison.table(try session.load(first), try session.load(second))
+            let table = SessionComparison.table(try session.load(first), try session.load(second), stop: session.stop)
+            // Stopped: the program ends by the signal, with no partial table shown.
+            if session.stop.isRequested { return 2 }
             if let spec = session.commands.lookup("diff") { session.sink.receive(.table(table), from: spec) }
             return table.rowCount == 0 ? 0 : 1
         } catch {

@@ -198,7 +198,14 @@ struct ProgramSession {
         }
         let status: Int32 = sources.count == 2 ? engine.compare(sources[0], sources[1]) : 2
         if stop.code > 0 { return .stoppedBy(signal: stop.code) }
-        return Program.outcome(writing: out, to: err) ?? .exit(status)
+        // Written out now, so that a failed write is known and said here, with diff(1)'s status
+        // for trouble: the differences that could not be shown are not "different" (1).
+        out.flush()
+        switch Program.outcome(writing: out, to: err) {
+        case nil: return .exit(status)
+        case .exit?: return .exit(2)
+        case let ending?: return ending
+        }
     }
 
     /// After the inputs: the prompt for a person, or (-i from a pipe) standard input as a script.

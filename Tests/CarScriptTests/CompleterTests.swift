@@ -29,12 +29,13 @@ import Testing
     @Test func the_word_lists_of_options_and_cheapest() {
         // They only rang the bell: `options` takes a family, `cheapest` a model or family,
         // then options of a family named.
-        #expect(complete("options ") == ["floorplan", "suspension", "drivetrain"])
+        // `in CURRENCY` may come first too.
+        #expect(complete("options ") == ["floorplan", "suspension", "drivetrain", "in"])
         #expect(complete("options d") == ["drivetrain"])
         #expect(complete("options drivetrain ") == ["in"])
         #expect(complete("options drivetrain in ") == ["USD", "GBP", "EUR", "JPY"])
         #expect(complete("options drivetrain in GBP ") == [])
-        #expect(complete("cheapest ") == ["compact", "sports", "suv", "floorplan", "suspension", "drivetrain"])
+        #expect(complete("cheapest ") == ["compact", "sports", "suv", "floorplan", "suspension", "drivetrain", "in"])
         #expect(complete("cheapest s") == ["sports", "suv", "suspension"])
         #expect(complete("cheapest suv ") == ["floorplan", "suspension", "drivetrain", "in"])
         #expect(complete("cheapest drivetrain ") == ["front", "rear", "4wd", "all", "awd"])

@@ -44,11 +44,16 @@ import Testing
         let run = Engine().evaluate("car sports; why drivetrain front")
         #expect(run.diagnostics.isEmpty)
         #expect(rows(run.results[0].result) == [["forbid drivetrain front with floorplan short", "built-in catalog"]])
+        // Floorplan long with another suspension works too, but is no minimal repair: the
+        // floorplan alone (standard) makes a valid car, so the suspension need not change.
+        #expect(rows(run.results[1].result) == [["1", "$500.00", "1", "set drivetrain front floorplan standard"]])
+        // Two minimal repairs of one family each, ranked by price change.
+        let compact = Engine().evaluate("car compact; why floorplan short")
+        #expect(compact.diagnostics.isEmpty)
         #expect(
-            rows(run.results[1].result) == [
-                ["1", "$500.00", "1", "set drivetrain front floorplan standard"],
-                ["2", "$2,600.00", "2", "set drivetrain front floorplan long suspension road"],
-                ["3", "$4,400.00", "2", "set drivetrain front floorplan long suspension offroad"]
+            rows(compact.results[1].result) == [
+                ["1", "-$500.00", "1", "set floorplan short drivetrain rear"],
+                ["2", "$2,000.00", "1", "set floorplan short drivetrain 4wd"]
             ])
     }
 

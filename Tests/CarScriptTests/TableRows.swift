@@ -16,6 +16,7 @@ func rows(_ result: CommandResult?) -> [[String]] {
             case .names(let names): names.joined(separator: "|")
             case .flag(let on): on ? "*" : ""
             case .none: ""
+            case .integerChange, .moneyChange: cell.signedText ?? ""
             }
         }
     }

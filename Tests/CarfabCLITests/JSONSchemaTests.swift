@@ -33,6 +33,21 @@ import Testing
                 """#)
     }
 
+    /// `try`'s change row writes its changes as other results write numbers and money (before,
+    /// they were signed text, `"+1"` and `"+$68,300.00"`); text output keeps the sign.
+    @Test func trys_change_row_is_a_number_and_money() throws {
+        let run = try carfab(["--format", "json", "-e", "car sports; try car suv"])
+        #expect(run.stderr.isEmpty && run.status == 0, "\(run)")
+        let change = try #require(try objects(run.stdout).last?.value["rows"] as? [[String: Any]]).last
+        #expect(change?["stock"] as? String == "change")
+        #expect(change?["cars"] as? Int == 1)
+        let value = change?["total_value"] as? [String: Any]
+        #expect(value?["currency"] as? String == "USD" && value?["minor_units"] as? Int == 8_189_500)
+        #expect(value?["amount"] as? String == "81895.00" && value?["formatted"] as? String == "$81,895.00")
+        let text = try carfab(["-e", "car sports; try clear"])
+        #expect(text.stdout.split(separator: "\n").last == "change    -1  -$68,300.00")
+    }
+
     @Test func every_result_kind_has_its_documented_keys() throws {
         let result = try carfab([
             "--format", "json", "-e",

@@ -63,4 +63,18 @@ import Testing
         #expect(session.response(2)?["result"] as? [Any] != nil)
         #expect((session.response(2)?["result"] as? [Any])?.isEmpty == true)
     }
+
+    /// Before: only a refused `set` of one part got a repair. A refused `set` of several gets
+    /// the cheapest repair that keeps every part it names (its refusal's note), and none where
+    /// no valid car has them together.
+    @Test func a_refused_set_of_several_parts_gets_the_repair_that_keeps_them() throws {
+        let text = "car sports\nset drivetrain front suspension road\nset drivetrain front floorplan short\n"
+        let session = try serve(initializeRequest + didOpen(uri, text) + codeActions(2, 0, 2) + shutdownAndExit)
+        let actions = session.response(2)?["result"] as? [[String: Any]] ?? []
+        #expect(actions.map { $0["title"] as? String } == ["Repair keeping these parts: also set floorplan standard (-$1,900.00)"])
+        let fixed = actions.reduce(text) { applying($1, to: $0) }
+        #expect(fixed == "car sports\nset drivetrain front suspension road floorplan standard\nset drivetrain front floorplan short\n")
+        let run = try carfab(["-e", "car sports; set drivetrain front suspension road floorplan standard; price"])
+        #expect(run.stderr == "")
+    }
 }

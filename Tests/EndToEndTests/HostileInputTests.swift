@@ -267,7 +267,7 @@ import Glibc
                                          ^~~~~
                 <command-line>:6: note: the rule 'forbid suspension offroad with drivetrain front' is defined here
                 note: drivetrain options allowed for this car: rear (-$2,500.00)
-                note: 'fit drivetrain front' would also set floorplan standard, suspension race (-$7,900.00)
+                note: 'fit drivetrain front' would also set suspension road (-$5,800.00)
 
                 """)
     }

@@ -116,13 +116,14 @@ extension ReplTests {
         #expect(terminal.waitFor("floorplan   suspension  drivetrain"), "\(terminal.output.debugDescription)")
         #expect(!terminal.output.contains("floorplansuspension"))
         #expect(terminal.interrupt())
-        // `options` completes a family, `cheapest` a model or family (they only rang the bell).
+        // `options` completes a family or `in`, `cheapest` a model, family or `in` (they only rang the bell).
         terminal.type("options \t")
         #expect(terminal.waitFor("floorplan   suspension  drivetrain", times: 2), "\(terminal.output.debugDescription)")
         #expect(terminal.interrupt())
+        // The models are described as after `car` (one a line, then the families and `in`).
         terminal.type("cheapest \t")
         #expect(
-            terminal.waitFor("compact     sports      suv         floorplan   suspension  drivetrain"),
+            terminal.waitFor("suv         Cadillac Escalade  $81,895.00\r\nfloorplan\r\nsuspension\r\ndrivetrain\r\nin\r\n"),
             "\(terminal.output.debugDescription)")
         #expect(terminal.interrupt())
         terminal.type("cheapest suv drivetrain 4\t\r")

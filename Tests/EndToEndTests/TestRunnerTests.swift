@@ -395,13 +395,14 @@ import Testing
     }
 
     @Test func a_test_process_that_dies_is_a_failure_not_a_hang() throws {
-        // A test that blocks on a FIFO with no writer; the runner's process is interrupted:
-        // every worker is ended and the status is 130.
-        let directory = try temporaryDirectory(with: ["t/1.carfab": "car suv\n"])
+        // A test that blocks on a FIFO with no writer (it sources one: a FIFO named as a test
+        // fails at once); the runner's process is interrupted: every worker is ended and the
+        // status is 130.
+        let directory = try temporaryDirectory(with: ["t/1.carfab": "car suv\n", "t/2.carfab": "source fifo\n"])
         let run = try shell(
             """
             \(Self.children)
-            mkfifo t/2.carfab
+            mkfifo t/fifo
             "$CARFAB" --test t/1.carfab t/2.carfab -j 2 > out.txt 2> err.txt &
             runner=$!
             # Until one worker is left, asleep: the one waiting for a writer on the FIFO.
@@ -588,12 +589,15 @@ import Testing
     }
 
     @Test func a_test_that_crashes_fails_alone_at_any_job_count() throws {
-        // A test process killed by a signal is reported, and the others still run.
-        let directory = try temporaryDirectory(with: ["t/1.carfab": "car suv\n", "t/3.carfab": "car suv\n"])
+        // A test process killed by a signal is reported, and the others still run. (t/2.carfab
+        // blocks in `source` of a FIFO with no writer.)
+        let directory = try temporaryDirectory(with: [
+            "t/1.carfab": "car suv\n", "t/2.carfab": "source fifo\n", "t/3.carfab": "car suv\n"
+        ])
         let run = try shell(
             """
             \(Self.children)
-            mkfifo t/2.carfab
+            mkfifo t/fifo
             "$CARFAB" --test t/1.carfab t/2.carfab t/3.carfab -j 1 > out.txt &
             runner=$!
             # Until the worker of t/2.carfab waits for a writer to the FIFO, as the kernel names

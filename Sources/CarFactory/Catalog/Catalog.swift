@@ -18,10 +18,17 @@ public struct Catalog: Sendable {
     public private(set) var familyNames = PartFamily.bookNames
     /// Each defined family's name and how it is shown (family 3 first).
     private var familyLabels: [FamilyLabel] = []
-    private var familyIndex: [String: Int] = ["floorplan": 0, "suspension": 1, "drivetrain": 2]
-    private var currencyIndex: [String: Int] = [:]
+    /// Families and currencies by name key (`NameMap`: no `[String: Int]` to set up at start-up).
+    private var familyIndex = NameMap()
+    private var currencyIndex = NameMap()
     /// Every definition, in the order made: a session saves those made since it began.
     public private(set) var definitions: [CatalogDefinition] = []
+    /// The most bytes the names and texts of a catalog's definitions may hold in all: each
+    /// may hold 64 KiB, and a few lines that `source` one another many times could otherwise
+    /// define gigabytes of them.
+    public static let textLimit = 1 << 24
+    /// The bytes the names and texts of the definitions hold, against `textLimit`.
+    public private(set) var textBytes = 0
     /// Each rule (its place in `rules`) by the pair of parts it forbids, and the first model
     /// (its place among the factories) whose default options hold each pair: a new model or
     /// rule is checked against the others in constant time. (Positions, so that every map by
@@ -35,7 +42,8 @@ public struct Catalog: Sendable {
     /// A catalog holding only the base currency.
     public init() {
         currencies = [.base]
-        currencyIndex = [nameKey(Currency.base.code): 0]
+        currencyIndex.set(0, for: nameKey(Currency.base.code))
+        for (position, name) in PartFamily.bookNames.enumerated() { familyIndex.set(position, for: name) }
     }
 
     /// The options of `family`.
@@ -101,6 +109,7 @@ public struct Catalog: Sendable {
     public mutating func define(_ definition: FamilyDefinition) throws(CarFactoryError) -> any Part {
         guard familyIndex[nameKey(definition.name)] == nil else { throw .duplicateFamily(definition.name) }
         guard familyNames.count < PartFamily.limit else { throw .tooManyFamilies(limit: PartFamily.limit) }
+        let bytes = try textRoom(definition.name, definition.shownAs, definition.option, definition.optionShownAs)
         let family = PartFamily(index: familyNames.count)
         let label = FamilyLabel(name: definition.name, shownAs: definition.shownAs)
         let option = OptionDefinition(
@@ -109,7 +118,7 @@ public struct Catalog: Sendable {
         let part = CatalogDefinedOption(option, label: label)
         var table = OptionTable()
         try table.add(part)
-        familyIndex[nameKey(definition.name)] = family.index
+        familyIndex.set(family.index, for: nameKey(definition.name))
         familyNames.append(definition.name)
         familyLabels.append(label)
         optionTables.append(table)
@@ -119,7 +128,19 @@ public struct Catalog: Sendable {
             for pair in defaultPairs(of: factory) where modelsByDefaultPair[pair] == nil { modelsByDefaultPair.set(position, for: pair) }
         }
         definitions.append(.family(definition))
+        textBytes += bytes
         return part
+    }
+
+    /// The bytes `texts` hold, if the catalog has room for them (see `textLimit`).
+    private func textRoom(_ texts: String...) throws(CarFactoryError) -> Int {
+        try textRoom(texts)
+    }
+
+    private func textRoom(_ texts: [String]) throws(CarFactoryError) -> Int {
+        let bytes = texts.reduce(0) { $0 + $1.utf8.count }
+        guard bytes <= Self.textLimit - textBytes else { throw .catalogTooLarge(limit: Self.textLimit) }
+        return bytes
     }
 
     /// The currency with code `code` (case-insensitive).
@@ -147,6 +168,7 @@ public struct Catalog: Sendable {
         guard optionTables[family.index].parts.count < PartFamily.optionLimit else {
             throw .tooManyOptions(family: name(of: family), limit: PartFamily.optionLimit)
         }
+        let bytes = try textRoom([definition.name, definition.shownAs] + definition.otherNames)
         if family == .floorplan {
             guard let seats = definition.seats, let engine = definition.engine else {
                 throw .floorplanNeedsLayout(definition.name)
@@ -166,6 +188,7 @@ public struct Catalog: Sendable {
         }
         try optionTables[family.index].add(part)
         definitions.append(.option(definition))
+        textBytes += bytes
         return part
     }
 
@@ -173,6 +196,7 @@ public struct Catalog: Sendable {
     @discardableResult
     public mutating func define(_ definition: ModelDefinition) throws(CarFactoryError) -> any CarFactory {
         guard !registry.contains(definition.name) else { throw .duplicateModel(definition.name) }
+        let bytes = try textRoom([definition.name, definition.carType] + definition.others.flatMap { [$0.family, $0.option] })
         guard case .floorplan(let floorplan) = try option(named: definition.floorplan, in: .floorplan).kind,
             case .suspension(let suspension) = try option(named: definition.suspension, in: .suspension).kind,
             case .drivetrain(let drivetrain) = try option(named: definition.drivetrain, in: .drivetrain).kind
@@ -199,6 +223,7 @@ public struct Catalog: Sendable {
         try registry.register(factory)
         for pair in pairs where modelsByDefaultPair[pair] == nil { modelsByDefaultPair.set(registry.factories.count - 1, for: pair) }
         definitions.append(.model(definition))
+        textBytes += bytes
         return factory
     }
 
@@ -298,6 +323,7 @@ public struct Catalog: Sendable {
         origin: String? = nil
     ) throws(CarFactoryError) -> Rule {
         let rule = try self.rule(kind, first, with: second)
+        let bytes = try textRoom([rule.first.option, rule.second.option, origin ?? ""])
         switch rule.kind {
         case .forbid: if let pair = PartPair(rule) { rulesByPair.set(rules.count, for: pair) }
         case .require: if let pair = PartPair(directed: rule) { requiresByPair.set(rules.count, for: pair) }
@@ -306,6 +332,7 @@ public struct Catalog: Sendable {
         ruleOrigins.append(origin ?? "")
         ruleSet = ruleSet.adding(rule)
         definitions.append(.rule(rule))
+        textBytes += bytes
         return rule
     }
 
@@ -354,7 +381,9 @@ public struct Catalog: Sendable {
     public mutating func define(_ currency: Currency) throws(CarFactoryError) {
         let key = nameKey(currency.code)
         guard currencyIndex[key] == nil else { throw .duplicateCurrency(currency.code) }
-        currencyIndex[key] = currencies.count
+        let bytes = try textRoom(currency.code, currency.symbol)
+        textBytes += bytes
+        currencyIndex.set(currencies.count, for: key)
         currencies.append(currency)
         definitions.append(.currency(currency))
     }

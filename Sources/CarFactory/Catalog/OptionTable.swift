@@ -2,7 +2,7 @@
 public struct OptionTable: Sendable {
     /// The family's options.
     public private(set) var parts: [any Part] = []
-    private var byKey: [String: Int] = [:]
+    private var byKey = NameMap()
 
     /// The option answering to `name` (case-insensitive).
     public func part(named name: some StringProtocol) -> (any Part)? {
@@ -31,7 +31,7 @@ public struct OptionTable: Sendable {
             if keys.contains(key) { throw .repeatedName(name) }
             keys.append(key)
         }
-        for key in keys { byKey[key] = parts.count }
+        for key in keys { byKey.set(parts.count, for: key) }
         parts.append(part)
         let position = cheapest.firstIndex { part.listPriceMinorUnits < $0.listPriceMinorUnits } ?? cheapest.count
         if position < Self.cheapestKept {

@@ -24,7 +24,9 @@ public struct SearchLimits: Sendable {
     public static let standard = SearchLimits(steps: 1_000_000, repairs: 10)
 }
 
-/// A set of changes that, with a wanted option, makes a valid car.
+/// A set of changes to other families that, with a wanted option, makes a valid car; minimal
+/// when no smaller set of families, whatever options they take, makes one (every family it
+/// changes must change).
 public struct Repair: Hashable, Sendable {
     /// The other options to set, in family order.
     public let changes: [ConfigurationSpace.Choice]
@@ -38,7 +40,7 @@ public enum OptionStatus: Hashable, Sendable {
     case current
     /// It can be set alone; the price changes by this much.
     case settable(priceChange: Int64)
-    /// It needs other changes too: the cheapest repair.
+    /// It needs other changes too: the cheapest minimal repair.
     case needsRepair(Repair)
     /// No valid car has it (with the fixed families as they are): the rules that make it so.
     case impossible(rules: [Int])
@@ -52,7 +54,7 @@ public struct Configurator {
     /// The search's limits.
     public let limits: SearchLimits
     /// Asked now and then during a search: true stops it (`searchStopped`).
-    private let shouldStop: () -> Bool
+    let shouldStop: () -> Bool
 
     let familyCount: Int
     let optionCounts: [Int]
@@ -67,13 +69,16 @@ public struct Configurator {
     let edgeStart: [Int]
     let edgeFamily: [Int]
     let edgeMask: [Int]
-    let masks: [UInt64]
+    /// Rule cores switch rules off by taking their pairs out of these (`rulesOff`).
+    var masks: [UInt64]
     /// Per option (by global id) and family, where its edge's mask starts in `masks` (-1: no
     /// edge), for the bound's inner loops; left empty past `clashTableLimit` entries.
     let clashTable: [Int]
     /// For each edge, the rules behind it (`edgeRuleStart[e]..<edgeRuleStart[e + 1]` in `edgeRules`).
-    private let edgeRuleStart: [Int]
-    private let edgeRules: [Int]
+    let edgeRuleStart: [Int]
+    let edgeRules: [Int]
+    /// Per rule, whether it is switched off (its pairs are out of `masks`); empty: none is.
+    var rulesOff: [Bool] = []
     /// Each family's options from the cheapest (ties by name).
     let byPrice: [[Int]]
     /// Each option's place in its family's name order.
@@ -104,25 +109,13 @@ public struct Configurator {
         wordCount = counts
         totalWords = words
         optionBase = bases
-        // Each option's forbidden partners, merged per other family, with the rules behind them.
-        var partners = [[Int: (mask: [UInt64], rules: [Int])]](repeating: [:], count: options)
-        func forbid(_ a: ConfigurationSpace.Choice, _ family: Int, _ option: Int, rule: Int) {
-            let id = bases[a.family] + a.option
-            var entry = partners[id][family] ?? (Array(repeating: 0, count: counts[family]), [])
-            entry.mask[option >> 6] |= 1 << UInt64(option & 63)
-            if entry.rules.last != rule { entry.rules.append(rule) }
-            partners[id][family] = entry
-        }
+        // Each option's forbidden partners (family, option, rule), in rule order; then merged
+        // per other family, with the rules behind them. (Dictionaries per option took 34 million
+        // instructions for 3,000 rules, as long as a cheapest car's search.)
+        var partners = [[(family: Int, option: Int, rule: Int)]](repeating: [], count: options)
         for (index, rule) in space.rules.enumerated() {
-            switch rule.kind {
-            case .forbid:
-                forbid(rule.first, rule.second.family, rule.second.option, rule: index)
-                forbid(rule.second, rule.first.family, rule.first.option, rule: index)
-            case .require:
-                for other in 0..<optionCounts[rule.second.family] where other != rule.second.option {
-                    forbid(rule.first, rule.second.family, other, rule: index)
-                    forbid(ConfigurationSpace.Choice(rule.second.family, other), rule.first.family, rule.first.option, rule: index)
-                }
+            Self.forEachPair(of: rule, optionCounts: optionCounts) { a, family, option in
+                partners[bases[a.family] + a.option].append((family, option, index))
             }
         }
         var start: [Int] = [0]
@@ -132,12 +125,18 @@ public struct Configurator {
         var ruleStart: [Int] = [0]
         var rules: [Int] = []
         for id in 0..<options {
-            for (other, entry) in partners[id].sorted(by: { $0.key < $1.key }) {
-                family.append(other)
-                maskAt.append(store.count)
-                store += entry.mask
-                rules += entry.rules
-                ruleStart.append(rules.count)
+            // By family, each family's pairs kept in rule order.
+            let pairs = partners[id].enumerated().sorted { ($0.element.family, $0.offset) < ($1.element.family, $1.offset) }.map(\.element)
+            for pair in pairs {
+                if family.count == start[id] || family.last != pair.family {
+                    family.append(pair.family)
+                    maskAt.append(store.count)
+                    store += Array(repeating: 0, count: counts[pair.family])
+                    ruleStart.append(rules.count)
+                }
+                store[maskAt[maskAt.count - 1] + pair.option >> 6] |= 1 << UInt64(pair.option & 63)
+                if rules.count == ruleStart[ruleStart.count - 1] || rules.last != pair.rule { rules.append(pair.rule) }
+                ruleStart[ruleStart.count - 1] = rules.count
             }
             start.append(family.count)
         }
@@ -164,6 +163,23 @@ public struct Configurator {
             var rank = Array(repeating: 0, count: names.count)
             for (place, option) in names.indices.sorted(by: { (names[$0], $0) < (names[$1], $1) }).enumerated() { rank[option] = place }
             return rank
+        }
+    }
+
+    /// Calls `body` with each forbidden pair of `rule`: an option, and an option of another
+    /// family (by family and position) it cannot go with; each pair in both directions.
+    static func forEachPair(
+        of rule: ConfigurationSpace.Constraint, optionCounts: [Int], _ body: (ConfigurationSpace.Choice, Int, Int) -> Void
+    ) {
+        switch rule.kind {
+        case .forbid:
+            body(rule.first, rule.second.family, rule.second.option)
+            body(rule.second, rule.first.family, rule.first.option)
+        case .require:
+            for other in 0..<optionCounts[rule.second.family] where other != rule.second.option {
+                body(rule.first, rule.second.family, other)
+                body(ConfigurationSpace.Choice(rule.second.family, other), rule.first.family, rule.first.option)
+            }
         }
     }
 
@@ -218,7 +234,9 @@ public struct Configurator {
 
     /// Gathers into `used` the rules behind `edge`.
     func record(_ edge: Int, _ used: RuleRecord) {
-        for position in edgeRuleStart[edge]..<edgeRuleStart[edge + 1] { used.rules.insert(edgeRules[position]) }
+        for position in edgeRuleStart[edge]..<edgeRuleStart[edge + 1] where rulesOff.isEmpty || !rulesOff[edgeRules[position]] {
+            used.rules.insert(edgeRules[position])
+        }
     }
 
     /// Whether options `a` of family `f` and `b` of family `g` are a forbidden pair.
@@ -336,14 +354,30 @@ public struct Configurator {
     /// `priceBound`); keeps a car at it in `state.best`.
     private func lowestPrice(_ domains: [UInt64], _ state: inout CheapestSearch, _ effort: Effort) throws(CarFactoryError) {
         try step(effort)
-        guard let rest = priceBound(domains, assigned: state.assigned, &effort.scratch) else { return }
-        let bound = saturating(state.cost, rest)
+        let limit = state.bestCost.map { $0 - state.cost }
+        guard let rest = priceBound(domains, assigned: state.assigned, limit: limit, &effort.scratch) else { return }
+        let node = NodeBound(rest: rest, pick: effort.scratch.pick, clashing: effort.scratch.clashing)
+        try lowestPrice(domains, node, &state, effort)
+    }
+
+    /// What `priceBound` found for a node: the bound on its open families' prices, the
+    /// cheapest car along the forest and the families where that car breaks a rule.
+    private struct NodeBound {
+        var rest: Int64
+        var pick: [Int]
+        var clashing: [Int]
+    }
+
+    private func lowestPrice(_ domains: [UInt64], _ node: NodeBound, _ state: inout CheapestSearch, _ effort: Effort)
+        throws(CarFactoryError)
+    {
+        let bound = saturating(state.cost, node.rest)
         if let best = state.bestCost, bound >= best { return }
         // The cheapest car along the bound's forest may keep every rule: then it is the
         // cheapest here. Else a family where it breaks one goes first (the fewest options).
-        if effort.scratch.clashing.isEmpty {
+        if node.clashing.isEmpty {
             var car = state.chosen
-            for g in 0..<familyCount where !state.assigned[g] { car[g] = effort.scratch.pick[g] }
+            for g in 0..<familyCount where !state.assigned[g] { car[g] = node.pick[g] }
             state.best = car
             state.bestCost = bound
             return
@@ -352,11 +386,11 @@ public struct Configurator {
         // the one in the most clashes): with the options propagation leaves, dead ends show
         // soonest (60 x 8 with 3,000 rules: 2,630 steps to the price against 2,934).
         var counts = [Int](repeating: 0, count: familyCount)
-        for g in effort.scratch.clashing { counts[g] += 1 }
+        for g in node.clashing { counts[g] += 1 }
         var pick = -1
         var most = 0
         var fewest = Int.max
-        for g in effort.scratch.clashing {
+        for g in node.clashing {
             let options = optionCount(domains, g)
             if options < fewest || (options == fewest && counts[g] > most) {
                 most = counts[g]
@@ -368,12 +402,28 @@ public struct Configurator {
         state.assigned[g] = true
         defer { state.assigned[g] = false }
         let before = state.cost
+        // Each option's bound first, then the options from the lowest bound (ties in price
+        // order): the search meets a cheap car soonest, and each car found cuts more. On
+        // 60 x 8 with 3,000 rules the price order alone met its 18th and cheapest car at
+        // step 2,450 of 2,596.
+        var children: [(bound: Int64, place: Int, option: Int, domains: [UInt64], node: NodeBound)] = []
         for o in byPrice[g] where contains(domains, g, o) {
             var next = domains
             guard choose(g, o, in: &next), propagate(&next, assigned: state.assigned, since: domains) else { continue }
-            state.chosen[g] = o
-            state.cost = try sum(before, space.prices[g][o])
-            try lowestPrice(next, &state, effort)
+            try step(effort)
+            let cost = try sum(before, space.prices[g][o])
+            let limit = state.bestCost.map { $0 - cost }
+            guard let rest = priceBound(next, assigned: state.assigned, limit: limit, &effort.scratch) else { continue }
+            let childBound = saturating(cost, rest)
+            if let best = state.bestCost, childBound >= best { continue }
+            let child = NodeBound(rest: rest, pick: effort.scratch.pick, clashing: effort.scratch.clashing)
+            children.append((childBound, children.count, o, next, child))
+        }
+        children.sort { ($0.bound, $0.place) < ($1.bound, $1.place) }
+        for child in children {
+            state.chosen[g] = child.option
+            state.cost = try sum(before, space.prices[g][child.option])
+            try lowestPrice(child.domains, child.node, &state, effort)
         }
         state.cost = before
     }
@@ -385,68 +435,7 @@ public struct Configurator {
         return count
     }
 
-    // MARK: Repairs
-
-    /// Every minimal repair for setting `wanted` on the car `current` (at most `limit`, the
-    /// first in ranking order): sets of changes to other families, none of which can be left
-    /// out (no smaller set of them works), that make with `wanted` a valid car. Families where
-    /// `fixed` is true are not changed. Ranked by price change, then number of changes, then
-    /// option names in family order. Empty if no valid car has `wanted`; `[]`-changes if it
-    /// can be set alone.
-    public func repairs(
-        of current: [Int], wanting wanted: ConfigurationSpace.Choice, fixed: [Bool] = [],
-        limit: Int? = nil
-    ) throws(CarFactoryError) -> [Repair] {
-        try repairs(of: current, wanting: wanted, fixed: fixed, limit: limit, Effort())
-    }
-
-    private func repairs(
-        of current: [Int], wanting wanted: ConfigurationSpace.Choice, fixed: [Bool],
-        limit: Int?, _ effort: Effort
-    ) throws(CarFactoryError) -> [Repair] {
-        let limit = limit ?? limits.repairs
-        guard limit > 0 else { return [] }
-        var domains = fullDomains()
-        var search = RepairSearch(current: current, wanted: wanted, limit: limit, familyCount: familyCount)
-        search.currentIsValid = isValid(current)
-        guard choose(wanted.family, wanted.option, in: &domains) else { return [] }
-        // Whether any valid car has it at all is quick to learn (the family with the fewest
-        // options first); a repair search would learn it only by trying every repair.
-        guard try satisfiable(wanted, fixed: fixed, current: current, recording: nil, effort) else { return [] }
-        search.assigned[wanted.family] = true
-        search.delta = try change(wanted.family, from: current[wanted.family], to: wanted.option)
-        for f in 0..<familyCount where f != wanted.family && f < fixed.count && fixed[f] {
-            guard choose(f, current[f], in: &domains) else { return [] }
-            search.assigned[f] = true
-        }
-        guard propagate(&domains, assigned: search.assigned) else { return [] }
-        try repairs(domains, &search, effort)
-        return search.found
-    }
-
-    private struct RepairSearch {
-        let current: [Int]
-        let wanted: ConfigurationSpace.Choice
-        let limit: Int
-        /// Families no longer free: the wanted one, fixed ones, changed ones and ones kept.
-        var assigned: [Bool]
-        /// The option each family is changed to, if it is.
-        var changed: [Int?]
-        var delta: Int64 = 0
-        /// The repairs found so far, in ranking order, at most `limit`.
-        var found: [Repair] = []
-        /// Whether the car keeps every rule (a valid car's repairs are checked for minimality
-        /// without trying subsets).
-        var currentIsValid = false
-
-        init(current: [Int], wanted: ConfigurationSpace.Choice, limit: Int, familyCount: Int) {
-            self.current = current
-            self.wanted = wanted
-            self.limit = limit
-            assigned = Array(repeating: false, count: familyCount)
-            changed = Array(repeating: nil, count: familyCount)
-        }
-    }
+    // MARK: Repairs (the search is in CorrectionSets.swift)
 
     /// Whether repair `a` ranks before `b`: price change, number of changes, then names in family order.
     public func ranksBefore(_ a: Repair, _ b: Repair) -> Bool {
@@ -457,131 +446,6 @@ public struct Configurator {
             return nameRank[x.family][x.option] < nameRank[y.family][y.option]
         }
         return false
-    }
-
-    private func repairs(_ domains: [UInt64], _ search: inout RepairSearch, _ effort: Effort) throws(CarFactoryError) {
-        try step(effort)
-        let current = search.current
-        // A free family whose option can no longer stay must change; else two free families
-        // whose options clash (only if the car itself broke a rule) must not both stay.
-        var forced: Int?
-        var forcedChoices = Int.max
-        for g in 0..<familyCount where !search.assigned[g] && !contains(domains, g, current[g]) {
-            // The family with the fewest options left goes first: dead ends show soonest.
-            let choices = optionCount(domains, g)
-            if choices < forcedChoices {
-                forced = g
-                forcedChoices = choices
-            }
-        }
-        // The price change can fall no lower than each open family's cheapest option still
-        // possible (the current one for a family not forced). The forest bound of `cheapest`
-        // is tighter here too, but costs more per step than it saves (measured on generated
-        // 16 x 6 and 20 x 8 catalogs), so repairs keep this one.
-        var bound = search.delta
-        for g in 0..<familyCount where !search.assigned[g] {
-            guard let o = byPrice[g].first(where: { contains(domains, g, $0) }) else { return }
-            bound = saturating(bound, try change(g, from: current[g], to: o))
-        }
-        if search.found.count == search.limit, let last = search.found.last, bound > last.priceChange { return }
-        if let g = forced {
-            try change(g, domains, &search, effort)
-            return
-        }
-        var clash: Int?
-        outer: for g in 0..<familyCount where !search.assigned[g] {
-            for h in g + 1..<familyCount where !search.assigned[h] && conflict(g, current[g], h, current[h]) {
-                clash = g
-                break outer
-            }
-        }
-        guard let g = clash else {
-            try record(&search)
-            return
-        }
-        try change(g, domains, &search, effort)
-        // Or keep it as it is (the other family of the clash must then change).
-        var kept = domains
-        search.assigned[g] = true
-        defer { search.assigned[g] = false }
-        guard choose(g, current[g], in: &kept), propagate(&kept, assigned: search.assigned, since: domains) else { return }
-        try repairs(kept, &search, effort)
-    }
-
-    /// Tries each other option of family `g` still possible.
-    private func change(_ g: Int, _ domains: [UInt64], _ search: inout RepairSearch, _ effort: Effort) throws(CarFactoryError) {
-        let current = search.current
-        let before = search.delta
-        search.assigned[g] = true
-        for o in byPrice[g] where o != current[g] && contains(domains, g, o) {
-            var next = domains
-            guard choose(g, o, in: &next), propagate(&next, assigned: search.assigned, since: domains) else { continue }
-            search.changed[g] = o
-            search.delta = try sum(before, change(g, from: current[g], to: o))
-            try repairs(next, &search, effort)
-        }
-        search.changed[g] = nil
-        search.delta = before
-        search.assigned[g] = false
-    }
-
-    /// Keeps the changes made as a repair if no smaller set of them works.
-    private func record(_ search: inout RepairSearch) throws(CarFactoryError) {
-        var changes: [ConfigurationSpace.Choice] = []
-        for f in 0..<familyCount { if let o = search.changed[f] { changes.append(.init(f, o)) } }
-        let repair = Repair(changes: changes, priceChange: search.delta)
-        if search.found.count == search.limit, let last = search.found.last, !ranksBefore(repair, last) { return }
-        guard isMinimal(changes, search) else { return }
-        let place = search.found.firstIndex { ranksBefore(repair, $0) } ?? search.found.count
-        search.found.insert(repair, at: place)
-        if search.found.count > search.limit { search.found.removeLast() }
-    }
-
-    /// Whether no nonempty subset of `changes` can be undone, leaving a valid car.
-    private func isMinimal(_ changes: [ConfigurationSpace.Choice], _ search: RepairSearch) -> Bool {
-        guard !changes.isEmpty else { return true }
-        if search.currentIsValid {
-            // On a valid car, undoing a set of changes is refused only by the wanted option or
-            // by a change kept. So a change is needed exactly when it is needed by the wanted
-            // option or by a needed change: the needed ones grow from those the wanted option
-            // forces, and the changes are minimal when every one is needed (no subset search).
-            var needed = changes.map { conflict($0.family, search.current[$0.family], search.wanted.family, search.wanted.option) }
-            var grown = true
-            while grown {
-                grown = false
-                for (i, change) in changes.enumerated() where !needed[i] {
-                    let forcedOut = changes.indices.contains { j in
-                        needed[j] && conflict(changes[j].family, changes[j].option, change.family, search.current[change.family])
-                    }
-                    if forcedOut {
-                        needed[i] = true
-                        grown = true
-                    }
-                }
-            }
-            return !needed.contains(false)
-        }
-        var car = search.current
-        car[search.wanted.family] = search.wanted.option
-        for change in changes { car[change.family] = change.option }
-        let changedFamilies = Set(changes.map(\.family))
-        // A change can be undone only if its family's old option goes with every option that stays.
-        let undoable = changes.filter { change in
-            (0..<familyCount).allSatisfy { h in
-                h == change.family || changedFamilies.contains(h) || !conflict(change.family, search.current[change.family], h, car[h])
-            }
-        }
-        // Look for a nonempty subset of the undoable ones whose undoing keeps the car valid.
-        func undo(_ index: Int, _ car: inout [Int], undone: Int) -> Bool {
-            if index == undoable.count { return undone > 0 && isValid(car) }
-            let family = undoable[index].family
-            if undo(index + 1, &car, undone: undone) { return true }
-            car[family] = search.current[family]
-            let found = undo(index + 1, &car, undone: undone + 1)
-            car[family] = undoable[index].option
-            return found
-        }
-        return !undo(0, &car, undone: 0)
     }
 
     // MARK: Options
@@ -624,57 +488,45 @@ public struct Configurator {
         return .impossible(rules: try rulesRuling(out: choice, effort))
     }
 
-    // MARK: Explanations
-
-    /// A minimal set of rules under which no valid car has `choice` (none of them can be left
-    /// out). Empty if some valid car has it.
-    public func rulesRuling(out choice: ConfigurationSpace.Choice) throws(CarFactoryError) -> [Int] {
-        try rulesRuling(out: choice, Effort())
-    }
-
-    private func rulesRuling(out choice: ConfigurationSpace.Choice, _ effort: Effort) throws(CarFactoryError) -> [Int] {
-        let used = RuleRecord()
-        guard try !satisfiable(choice, recording: used, effort) else { return [] }
-        // Rules are tried in definition order, so the answer does not depend on the search's path.
-        var core = used.rules.sorted()
-        var needed = Set<Int>()
-        // Leave out each rule in turn; it is needed if the option becomes possible without it.
-        // If not, the rules the smaller search used are enough: every rule found needed is
-        // among them (fewer rules allow more cars), so a large set shrinks in a few searches.
-        while let rule = core.first(where: { !needed.contains($0) }) {
-            let trial = core.filter { $0 != rule }
-            let smaller = Configurator(space: space.keeping(rules: trial), limits: limits, shouldStop: shouldStop)
-            let record = RuleRecord()
-            if try smaller.satisfiable(choice, recording: record, effort) {
-                needed.insert(rule)
-            } else {
-                core = record.rules.map { trial[$0] }.sorted()
-            }
-        }
-        return core
-    }
-
     /// Whether some valid car has `choice`; gathers into `used` (if given) every rule that took an option out.
-    private func satisfiable(
+    func satisfiable(
         _ choice: ConfigurationSpace.Choice, fixed: [Bool] = [], current: [Int] = [],
         recording used: RuleRecord?, _ effort: Effort
     ) throws(CarFactoryError) -> Bool {
+        try validCar(with: choice, fixed: fixed, current: current, recording: used, effort) != nil
+    }
+
+    /// A valid car with `choice` (and the `fixed` families as in `current`), the first the
+    /// search finds; nil if there is none. Gathers into `used` (if given) every rule that took an option out.
+    func validCar(
+        with choice: ConfigurationSpace.Choice, fixed: [Bool] = [], current: [Int] = [],
+        recording used: RuleRecord?, _ effort: Effort
+    ) throws(CarFactoryError) -> [Int]? {
         var domains = fullDomains()
-        guard choose(choice.family, choice.option, in: &domains, used: used) else { return false }
+        guard choose(choice.family, choice.option, in: &domains, used: used) else { return nil }
         var assigned = Array(repeating: false, count: familyCount)
         assigned[choice.family] = true
         for f in 0..<familyCount where f != choice.family && f < fixed.count && fixed[f] {
-            guard choose(f, current[f], in: &domains, used: used) else { return false }
+            guard choose(f, current[f], in: &domains, used: used) else { return nil }
             assigned[f] = true
         }
-        guard propagate(&domains, assigned: assigned, used: used) else { return false }
-        return try satisfiable(domains, &assigned, used, effort)
+        guard propagate(&domains, assigned: assigned, used: used) else { return nil }
+        return try validCar(domains, &assigned, used, effort)
     }
 
     private func satisfiable(
         _ domains: [UInt64], _ assigned: inout [Bool], _ used: RuleRecord?,
         _ effort: Effort
     ) throws(CarFactoryError) -> Bool {
+        try validCar(domains, &assigned, used, effort) != nil
+    }
+
+    /// The first valid car the search finds below `domains` (every family left open is
+    /// chosen, the one with the fewest options first), or nil.
+    private func validCar(
+        _ domains: [UInt64], _ assigned: inout [Bool], _ used: RuleRecord?,
+        _ effort: Effort
+    ) throws(CarFactoryError) -> [Int]? {
         try step(effort)
         // The free family with the fewest options left goes first.
         var pick: Int?
@@ -687,14 +539,17 @@ public struct Configurator {
                 pick = g
             }
         }
-        guard let g = pick else { return true }
+        guard let g = pick else {
+            // Every family is chosen: each has one option left.
+            return (0..<familyCount).map { f in (0..<optionCounts[f]).first { contains(domains, f, $0) } ?? 0 }
+        }
         assigned[g] = true
         defer { assigned[g] = false }
         for o in 0..<optionCounts[g] where contains(domains, g, o) {
             var next = domains
             guard choose(g, o, in: &next, used: used), propagate(&next, assigned: assigned, since: domains, used: used) else { continue }
-            if try satisfiable(next, &assigned, used, effort) { return true }
+            if let car = try validCar(next, &assigned, used, effort) { return car }
         }
-        return false
+        return nil
     }
 }

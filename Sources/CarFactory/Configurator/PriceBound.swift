@@ -54,14 +54,21 @@ extension Configurator {
     /// still in `domains` (each price less the option of `current` in that family, if given);
     /// nil if no completion exists. Leaves in `scratch` the cheapest car along the forest
     /// (`pick`) and the families where it breaks a rule (`clashing`, empty if it breaks none).
-    func priceBound(_ domains: [UInt64], assigned: [Bool], current: [Int]? = nil, _ scratch: inout BoundScratch) -> Int64? {
+    /// Stops as soon as the bound reaches `limit` (the node is cut then; `scratch` is not complete).
+    func priceBound(
+        _ domains: [UInt64], assigned: [Bool], current: [Int]? = nil, limit: Int64? = nil, _ scratch: inout BoundScratch
+    ) -> Int64? {
         scratch.reset(familyCount, optionBase.last.map { $0 + (optionCounts.last ?? 0) } ?? 0)
         // Each open family's cheapest option, the first estimate.
+        var estimate: Int64 = 0
         for g in 0..<familyCount where !assigned[g] {
             guard let cheapest = byPrice[g].first(where: { contains(domains, g, $0) }) else { return nil }
             scratch.pick[g] = cheapest
             scratch.root[g] = g
+            estimate = saturating(estimate, space.prices[g][cheapest])
         }
+        // Past the limit already (prices as they are, not changes): the forest is not needed.
+        if let limit, current == nil, estimate >= limit { return estimate }
         // The forest: pairs of open families whose picks clash, each joining two trees; after
         // each pass, pairs whose new picks clash across two trees join them too.
         func top(_ g: Int, _ root: inout [Int]) -> Int {
@@ -93,6 +100,8 @@ extension Configurator {
             if !joined && !scratch.order.isEmpty { break }
             guard let value = forestCar(domains, assigned: assigned, current: current, &scratch) else { return nil }
             total = value
+            // Each pass adds edges, so the bound only rises: past the limit it is enough.
+            if let limit, total >= limit { return total }
         }
         // Families where the forest's car breaks a rule off the forest.
         scratch.clashing.removeAll(keepingCapacity: true)

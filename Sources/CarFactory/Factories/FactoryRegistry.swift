@@ -1,7 +1,7 @@
 /// Maps model names to their factories; built-in and defined factories sit side by side.
 public struct FactoryRegistry: Sendable {
     /// Each factory's place in `factories`, by its model's name.
-    private var byKey: [String: Int] = [:]
+    private var byKey = NameMap()
     /// Every factory, in the order registered.
     public private(set) var factories: [any CarFactory] = []
 
@@ -21,7 +21,7 @@ public struct FactoryRegistry: Sendable {
     public mutating func register(_ factory: any CarFactory) throws(CarFactoryError) {
         let key = nameKey(factory.model)
         guard byKey[key] == nil else { throw .duplicateModel(factory.model) }
-        byKey[key] = factories.count
+        byKey.set(factories.count, for: key)
         factories.append(factory)
     }
 }

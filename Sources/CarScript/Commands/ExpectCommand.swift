@@ -16,15 +16,8 @@ enum ExpectCommand {
             try expectError(session, call, words: words)
         case "line":
             // `line N FIELD [CURRENCY] VALUE...`
-            guard words.count >= 3 else {
-                let end = ranges.last?.end ?? call.range(1).end
-                let missing = words.count == 0 ? "a line number" : words.count == 1 ? "a FIELD" : "a VALUE"
-                throw ScriptError(.missingArgument(missing, usage: "expect line N FIELD [CURRENCY] VALUE"), at: SourceRange(end, end + 1))
-            }
+            let field = try lineForm(call, words: words, ranges: ranges)
             let number = try lineNumber(words[0], in: session, at: ranges[0])
-            guard let field = ExpectField(rawValue: nameKey(words[1])) else {
-                throw Session.unknown("field", words[1], ExpectField.allCases.map(\.rawValue), at: ranges[1])
-            }
             try expect(
                 field, words: Array(words[2...]), ranges: Array(ranges[2...]), currency: nil, line: number, session,
                 command: call.range(0))
@@ -34,12 +27,44 @@ enum ExpectCommand {
         }
     }
 
-    /// Checks `field` (of stock line `line`, or of the stock and current car) against VALUE
-    /// `words`, which may begin with a currency for amounts (`expect price GBP 10`).
-    private static func expect(
-        _ field: ExpectField, words: [String], ranges: [SourceRange], currency named: Currency?,
-        line: Int?, _ session: Session, command: SourceRange
-    ) throws(ScriptError) {
+    /// `--check`: the words of `expect` read as running reads them, so that a VALUE that could
+    /// never match (`expect count 1.0`) or a line number that is none is found without running;
+    /// nothing is looked up in the stock, which checking does not make.
+    static func check(_ session: Session, _ call: Invocation) throws(ScriptError) {
+        guard session.options.checkOnly else { return }
+        let words = call.words(3)
+        let ranges = call.wordRanges
+        switch nameKey(call.word(1)) {
+        case "error":
+            return
+        case "line":
+            let field = try lineForm(call, words: words, ranges: ranges)
+            guard isLineNumber(words[0]) else { throw ScriptError(.notALineNumber(words[0]), at: ranges[0]) }
+            _ = try expected(field, words: Array(words[2...]), ranges: Array(ranges[2...]), currency: nil, session)
+        default:
+            guard let field = ExpectField(rawValue: nameKey(call.word(1))) else { return }
+            _ = try expected(field, words: words, ranges: ranges, currency: call.currency(2), session)
+        }
+    }
+
+    /// The FIELD of `expect line N FIELD [CURRENCY] VALUE...`, once every part is there.
+    private static func lineForm(_ call: Invocation, words: [String], ranges: [SourceRange]) throws(ScriptError) -> ExpectField {
+        guard words.count >= 3 else {
+            let end = ranges.last?.end ?? call.range(1).end
+            let missing = words.count == 0 ? "a line number" : words.count == 1 ? "a FIELD" : "a VALUE"
+            throw ScriptError(.missingArgument(missing, usage: "expect line N FIELD [CURRENCY] VALUE"), at: SourceRange(end, end + 1))
+        }
+        guard let field = ExpectField(rawValue: nameKey(words[1])) else {
+            throw Session.unknown("field", words[1], ExpectField.allCases.map(\.rawValue), at: ranges[1])
+        }
+        return field
+    }
+
+    /// VALUE `words` of `field` as it is compared, which may begin with a currency for amounts
+    /// (`expect price GBP 10`): the value, its currency, its text and where it stands.
+    private static func expected(
+        _ field: ExpectField, words: [String], ranges: [SourceRange], currency named: Currency?, _ session: Session
+    ) throws(ScriptError) -> (value: ExpectField.Expected, currency: Currency, text: String, range: SourceRange) {
         var words = words
         var ranges = ranges
         var currency = named ?? .base
@@ -54,12 +79,21 @@ enum ExpectCommand {
         }
         let valueRange = SourceRange(ranges.first?.start ?? 0, ranges.last?.end ?? 0)
         let expected = words.joined(separator: " ")
-        let value: ExpectField.Expected
         do throws(ScriptError.Kind) {
-            value = try field.expected(expected, currency: currency)
+            return (try field.expected(expected, currency: currency), currency, expected, valueRange)
         } catch {
             throw ScriptError(error, at: valueRange)
         }
+    }
+
+    /// Checks `field` (of stock line `line`, or of the stock and current car) against VALUE
+    /// `words`, which may begin with a currency for amounts (`expect price GBP 10`).
+    private static func expect(
+        _ field: ExpectField, words: [String], ranges: [SourceRange], currency named: Currency?,
+        line: Int?, _ session: Session, command: SourceRange
+    ) throws(ScriptError) {
+        let (value, currency, expected, valueRange) = try self.expected(
+            field, words: words, ranges: ranges, currency: named, session)
         let outcome: (actual: String, matches: Bool)
         do throws(CarFactoryError) {
             outcome = try field.check(value, currency: currency, line: line, in: session)
@@ -75,15 +109,18 @@ enum ExpectCommand {
 
     /// Stock line `text`, which must exist.
     private static func lineNumber(_ text: String, in session: Session, at range: SourceRange) throws(ScriptError) -> Int {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(text), number >= 1 else {
-            throw ScriptError(.notALineNumber(text), at: range)
-        }
+        guard isLineNumber(text), let number = Int(text) else { throw ScriptError(.notALineNumber(text), at: range) }
         do throws(CarFactoryError) {
             _ = try session.stock.line(number)
         } catch {
             throw ScriptError(.domain(error), at: range)
         }
         return number
+    }
+
+    /// Whether `text` is written as a line number: decimal digits making a number from 1.
+    private static func isLineNumber(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) && (Int(text).map { $0 >= 1 } ?? false)
     }
 
     /// `error ID COMMAND...`: runs COMMAND, which must fail with a diagnostic of id ID (as
@@ -101,8 +138,10 @@ enum ExpectCommand {
         let lexer = call.lexerRef.takeUnretainedValue()
         var actual = "no error: the command ran"
         do {
-            try session.execute(from + 1..<to, lexer: lexer)
+            try session.nested(call) { () throws(ScriptError) in try session.execute(from + 1..<to, lexer: lexer) }
         } catch {
+            // Nested too deep: said once, where it happened, not wrapped by every level.
+            if session.commandNestingRefused { throw error }
             if error.id == id { return }
             actual = "\(error.id): \(error.message)"
         }

@@ -51,7 +51,7 @@ enum ScriptCommands {
             arguments: [.required("FILE", .file), .optional("FILE", .file)],
             summary: "compare a saved session with this one (or with a second FILE), by meaning",
             details:
-                "Loads FILE (and the second FILE) as 'source' would, each in a fresh session made from the catalog this one began with, which reads files but writes none (a 'save' in it is an error) and stops at its first error; then compares the first with the second, or with this session: models, options, rules, currencies, rates and variables added, removed or changed; stock lines added, removed or changed (matched as diff(1) matches lines), with their configurations and values; the current line; and, if anything differs, the total value in each and the difference, in the base currency. Sessions that are the same print nothing. 'carfab --diff A B' does the same from the command line, with diff(1)'s exit status. Refused with --safe.",
+                "Loads FILE (and the second FILE) as 'source' would, each in a fresh session made from the catalog this one began with, which reads files but writes none (a 'save' in it is an error) and stops at its first error (a file that compares or sources itself, directly or not, is one; files nest at most \(maximumSourceDepth) deep in all); then compares the first with the second, or with this session: models, options, rules, currencies, rates and variables added, removed or changed; stock lines added, removed or changed (matched as diff(1) matches lines), with their configurations and values; the current line; and, if anything differs, the total value in each and the difference, in the base currency. Sessions that are the same print nothing. 'carfab --diff A B' does the same from the command line, with diff(1)'s exit status. Refused with --safe.",
             example: "diff Scripts/examples/quote.carfab",
             run: { session, call throws(ScriptError) in try session.compare(call) }),
         CommandSpec(
@@ -64,6 +64,7 @@ enum ScriptCommands {
             details:
                 "FIELD is one of: count (cars in stock), seats, engine, suspension, drive, type (of the current car), price (the current car's unit price), total (the stock's value). 'expect line N FIELD [CURRENCY] VALUE' checks stock line N instead (its count, its cars, its value). 'expect error ID COMMAND...' runs COMMAND, which must fail with that error id (as --format json shows it: unknown-model, rule-violation, ...); the expected failure is not reported and changes nothing. price and total take an optional CURRENCY and a VALUE written as they print it, with or without the symbol, or as a plain number (£42,719.30, 42,719.30 or 42719.3); count and seats take a whole number. Words are compared case-insensitively; suspension and drive also match option names. A failure shows both values.",
             example: "expect drive 4WD",
+            check: { session, call throws(ScriptError) in try ExpectCommand.check(session, call) },
             run: { session, call throws(ScriptError) in try ExpectCommand.run(session, call) }),
         CommandSpec(
             name: "var", aliases: [], group: .script,

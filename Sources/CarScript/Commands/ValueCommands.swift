@@ -16,7 +16,7 @@ enum ValueCommands {
                 let failure = call.withValuationOrBase(1) { valuation -> ScriptError? in
                     do throws(CarFactoryError) {
                         let value = try valuation.converter.convertMinorUnits(base)
-                        session.emit(.total(count: count, value: value, valuation), call)
+                        session.emit(total: count, value: value, in: valuation, call)
                         return nil
                     } catch {
                         return ScriptError(.domain(error), at: call.range(1))
@@ -35,7 +35,7 @@ enum ValueCommands {
                 let failure = call.withValuationOrBase(1) { valuation -> ScriptError? in
                     do throws(CarFactoryError) {
                         let price = try valuation.converter.convertMinorUnits(unitPrice)
-                        session.emit(.amount(price, valuation), call)
+                        session.emit(amount: price, in: valuation, call)
                         return nil
                     } catch {
                         return ScriptError(.domain(error), at: call.range(1))

@@ -178,9 +178,12 @@ package struct Completer {
     /// (or the rule that forbids it), a variable's value.
     private func described(_ completion: Completion, after words: [String]) -> Completion {
         var completion = completion
-        let subject = words.first.flatMap { commands.lookup($0) }.flatMap { spec in
+        let spec = words.first.flatMap { commands.lookup($0) }
+        let subject = spec.flatMap { spec in
             words.count - 1 < spec.arguments.count ? spec.arguments[words.count - 1].kind.subject(after: words, catalog: catalog) : nil
         }
+        // The configurator commands' words: each candidate is what the reader says may come there.
+        let reading = spec.flatMap { ConfiguratorWords.read($0.name, Array(words.dropFirst()), catalog: catalog) }
         // The catalog as the configurator sees it, made once for every option that needs a repair.
         var space: ConfigurationSpace?
         for name in completion.candidates {
@@ -189,7 +192,7 @@ package struct Completer {
             var forbidden = false
             if words.isEmpty {
                 description = commands.lookup(name)?.summary ?? ""
-            } else if let subject {
+            } else if let subject = reading.map({ $0.subject(of: name, in: catalog) }) ?? subject {
                 switch subject {
                 case .model:
                     if let factory = try? catalog.registry.factory(named: name) {
@@ -377,9 +380,9 @@ package struct Completer {
     private func candidates(after words: [String], partial: String) -> [String] {
         guard let command = words.first else { return matching(commands.allNames, partial) }
         guard let spec = commands.lookup(command) else { return [] }
-        // The word lists of `options` and `cheapest` have a grammar of their own.
-        if let names = ConfiguratorCommands.candidates(for: spec.name, after: words, catalog: catalog) {
-            return matching(names, partial)
+        // The configurator commands' words are read as the commands read them.
+        if let reading = ConfiguratorWords.read(spec.name, Array(words.dropFirst()), catalog: catalog) {
+            return matching(reading.nextNames(in: catalog), partial)
         }
         var kinds: [ArgumentKind] = []
         let position = words.count - 1

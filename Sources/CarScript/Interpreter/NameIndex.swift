@@ -17,8 +17,11 @@ struct NameIndex: Sendable {
         }
 
         var slotCount: Int
-        /// log2 of `slotCount`: slots are taken from the top bits of the hash.
-        var slotBits: Int
+        /// 64 less log2 of `slotCount` (slots are taken from the top bits of the hash), and
+        /// `slotCount - 1`: kept so that a lookup reads them instead of working them out, with
+        /// their overflow checks, each time.
+        var shift: UInt64
+        var mask: Int
         var slots: UnsafeMutablePointer<Int32>  // -1 empty, else an entry number
         var entries: UnsafeMutablePointer<Entry>
         var entryCount = 0
@@ -33,7 +36,8 @@ struct NameIndex: Sendable {
 
         init(slots count: Int) {
             slotCount = count
-            slotBits = count.trailingZeroBitCount
+            shift = UInt64(64 - count.trailingZeroBitCount)
+            mask = count - 1
             slots = .allocate(capacity: count)
             slots.initialize(repeating: -1, count: count)
             entryCapacity = count / 2
@@ -50,7 +54,7 @@ struct NameIndex: Sendable {
 
         @inline(__always)
         func slot(of key: Key) -> Int {
-            Int(truncatingIfNeeded: key.hash(seed: seed) >> UInt64(64 - slotBits))
+            Int(truncatingIfNeeded: key.hash(seed: seed) >> shift)
         }
 
         @inline(__always)
@@ -60,9 +64,7 @@ struct NameIndex: Sendable {
 
         @inline(__always)
         var view: View {
-            View(
-                slots: slots, entries: entries, keys: keys, seed: seed, shift: UInt64(64 - slotBits),
-                mask: slotCount - 1)
+            View(slots: slots, entries: entries, keys: keys, seed: seed, shift: shift, mask: mask)
         }
 
         func add(_ folded: [UInt8], key: Key, value: Int) {
@@ -133,7 +135,8 @@ struct NameIndex: Sendable {
         private func grow() {
             slots.deallocate()
             slotCount *= 2
-            slotBits += 1
+            shift -= 1
+            mask = slotCount - 1
             slots = .allocate(capacity: slotCount)
             slots.initialize(repeating: -1, count: slotCount)
             placeAll()
@@ -152,22 +155,6 @@ struct NameIndex: Sendable {
         fileprivate let seed: UInt64
         fileprivate let shift: UInt64
         fileprivate let mask: Int
-
-        /// The value of the name spelled by a lexed word, in any case.
-        @inline(__always)
-        func lookup(_ word: PaddedBytes) -> Int? {
-            var ascii = true
-            let key = Key(word, ascii: &ascii)
-            guard ascii else { return lookupFolding(word.bytes) }
-            return find(word.bytes, key: key)
-        }
-
-        /// Rare: a non-ASCII name, folded the way `insert` folded it.
-        @inline(never)
-        fileprivate func lookupFolding(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-            let folded = Array(String(decoding: bytes, as: UTF8.self).lowercased().utf8)
-            return folded.withUnsafeBufferPointer { find($0, key: Key(folded: $0)) }
-        }
 
         @inline(__always)
         fileprivate func find(_ bytes: UnsafeBufferPointer<UInt8>, key: Key) -> Int? {
@@ -341,10 +328,16 @@ struct NameIndex: Sendable {
         return table.find(bytes, key: key)
     }
 
-    /// The value of the name spelled by a lexed word, in any case.
+    /// The value of the name spelled by a lexed word, in any case. The table's storage is read
+    /// only once the key is made, and only for an ASCII name: the rare other kind is looked up
+    /// out of line from the table itself, so that the common lookup keeps its reads in registers.
+    /// (Its view made first and handed to that call cost ~10 instructions a lookup in stores.)
     @inline(__always)
     func lookup(_ word: PaddedBytes) -> Int? {
-        table.view.lookup(word)
+        var ascii = true
+        let key = Key(word, ascii: &ascii)
+        guard ascii else { return lookupFolding(word.bytes) }
+        return table.view.find(word.bytes, key: key)
     }
 
     /// The value of `name`, in any case.
@@ -354,8 +347,10 @@ struct NameIndex: Sendable {
     }
 
     /// Rare: a non-ASCII name, folded the way `insert` folded it.
+    @inline(never)
     private func lookupFolding(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        table.view.lookupFolding(bytes)
+        let folded = Array(String(decoding: bytes, as: UTF8.self).lowercased().utf8)
+        return folded.withUnsafeBufferPointer { table.find($0, key: Key(folded: $0)) }
     }
 
     /// A copy of `table`, so an index copied before an insert keeps its own names (value semantics).

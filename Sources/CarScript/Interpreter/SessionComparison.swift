@@ -40,6 +40,8 @@ extension Session {
             }
         let errors = FirstError()
         let loaded = Session(catalog: initialCatalog, sink: errors, options: options, commands: commands)
+        loaded.enclosingScripts = enclosingScripts + frames.map { (file: $0.lines.file, identity: $0.identity) }
+        loaded.commandNesting = commandNesting
         loaded.run(source)
         if let diagnostic = errors.diagnostic { throw LoadFailure(diagnostic: diagnostic) }
         return SessionContents(loaded)
@@ -50,7 +52,10 @@ extension Session {
         try admitFiles(for: call)
         let first = try load(argument: 1, of: call)
         let second = call.word(2).isEmpty ? SessionContents(self) : try load(argument: 2, of: call)
-        emit(.table(SessionComparison.table(first, second)), call)
+        let table = SessionComparison.table(first, second, stop: stop)
+        // Stopped while comparing: the stop says it all, and a partial table would mislead.
+        if stop.isRequested { throw ScriptError(.reported, at: call.range(0)) }
+        emit(.table(table), call)
     }
 
     /// The session saved in the file argument `index` of `call` names.
@@ -58,7 +63,11 @@ extension Session {
         let name = call.word(index)
         let source: any LineSource
         do throws(ScriptError) {
-            source = try openFile(filePath(name, for: call), for: call)
+            let path = try filePath(name, for: call)
+            // A file that compares itself (directly or through files it sources) would load
+            // sessions without end: refused as `source` refuses a cycle.
+            _ = try checkNesting(of: path, for: call, argument: 1)
+            source = try openFile(path, for: call)
         } catch {
             // The file gate places its errors at argument 1.
             guard index != 1, error.range == call.range(1) else { throw error }
@@ -89,7 +98,8 @@ private final class FirstError: ResultSink {
 /// `current line`, `total`), its name, how it is in the first and in the second, and for
 /// amounts the difference. Sessions that are the same give no rows.
 package enum SessionComparison {
-    static func table(_ first: SessionContents, _ second: SessionContents) -> Table {
+    /// (A stop request ends the matching of stock lines at once, and the table is not to be shown.)
+    static func table(_ first: SessionContents, _ second: SessionContents, stop: StopRequest? = nil) -> Table {
         var rows: [[Table.Cell]] = []
         func row(
             _ change: String, _ what: String, _ name: String, _ before: String?, _ after: String?,
@@ -125,7 +135,7 @@ package enum SessionComparison {
             "variable", first.variableNames.map { ($0, $0, first.variables[$0] ?? "") },
             second.variableNames.map { ($0, $0, second.variables[$0] ?? "") })
         let catalogRows = rows.count
-        compareLines(first.stock, first.catalog, second.stock, second.catalog) { change, number, before, after, difference in
+        compareLines(first.stock, first.catalog, second.stock, second.catalog, stop: stop) { change, number, before, after, difference in
             row(change, "line", number, before, after, difference)
         }
         let linesDiffer = rows.count > catalogRows
@@ -206,20 +216,14 @@ package enum SessionComparison {
     /// run of lines removed and added, a line removed and one added of the same model (else
     /// at the same place in the run) are one line changed.
     private static func compareLines(
-        _ first: StockLedger, _ firstCatalog: Catalog, _ second: StockLedger, _ secondCatalog: Catalog,
+        _ first: StockLedger, _ firstCatalog: Catalog, _ second: StockLedger, _ secondCatalog: Catalog, stop: StopRequest?,
         _ report: (String, String, String?, String?, String?) -> Void
     ) {
         let a = lines(first, catalog: firstCatalog)
         let b = lines(second, catalog: secondCatalog)
-        let difference = b.map(\.key).difference(from: a.map(\.key))
-        var removed = Set<Int>()
-        var inserted = Set<Int>()
-        for change in difference {
-            switch change {
-            case .remove(let offset, _, _): removed.insert(offset)
-            case .insert(let offset, _, _): inserted.insert(offset)
-            }
-        }
+        guard let edits = LineMatching.edits(a.map(\.key), b.map(\.key), stop: stop) else { return }
+        let removed = edits.removed
+        let inserted = edits.inserted
         var i = 0
         var j = 0
         while i < a.count || j < b.count {
@@ -241,11 +245,20 @@ package enum SessionComparison {
             }
             var partner = [Int?](repeating: nil, count: gone.count)
             var taken = Set<Int>()
+            // The first line added of the same model that no line removed took yet: a queue
+            // per model (looking through every line added for each line removed was quadratic).
+            var byModel: [String: [Int]] = [:]
+            for line in new { byModel[b[line].model, default: []].append(line) }
+            var nextOfModel: [String: Int] = [:]
             for (index, line) in gone.enumerated() {
-                if let match = new.first(where: { !taken.contains($0) && b[$0].model == a[line].model }) {
-                    partner[index] = match
-                    taken.insert(match)
+                let model = a[line].model
+                let position = nextOfModel[model, default: 0]
+                if let queue = byModel[model], position < queue.count {
+                    partner[index] = queue[position]
+                    taken.insert(queue[position])
+                    nextOfModel[model] = position + 1
                 }
+                if index % 4096 == 4095 && stop?.isRequested == true { return }
             }
             var left = new.filter { !taken.contains($0) }[...]
             for index in gone.indices where partner[index] == nil {

@@ -19,16 +19,7 @@ extension Session {
                 at: call.range(1))
         }
         let path = name == "-" ? name : try filePath(name, for: call)
-        let chain = frames.map(\.lines.file) + [path]
-        guard frames.count < maximumSourceDepth else {
-            throw ScriptError(
-                .io("'source' nested more than \(maximumSourceDepth) deep: " + chain.joined(separator: " -> ")),
-                at: call.range(1))
-        }
-        let identity = options.host?.identity(of: Array(path.utf8))
-        if let identity, frames.contains(where: { $0.identity == identity }) {
-            throw ScriptError(.io("'source' cycle: " + chain.joined(separator: " -> ")), at: call.range(1))
-        }
+        let identity = try checkNesting(of: path, for: call, argument: 1)
         let file = name == "-" ? try openStandardInput(for: call) : try openFile(path, for: call)
         let line = parent.lines.lineNumber(at: call.range(0).start)
         let failuresBefore = failureCount
@@ -39,6 +30,28 @@ extension Session {
         if failureCount > failuresBefore && !options.keepGoing {
             throw ScriptError(.reported, at: call.range(0))
         }
+    }
+}
+
+extension Session {
+    /// The host identity of `path`, which `call` (`source`, or `diff` at argument `argument`)
+    /// is about to run; an error if that would nest scripts more than `maximumSourceDepth`
+    /// deep or run a file inside itself. The scripts of sessions loading this one for `diff`
+    /// count too: each such session is fresh, so its own frames alone would never see them.
+    func checkNesting(of path: String, for call: Invocation, argument: Int) throws(ScriptError) -> [UInt8]? {
+        let running = enclosingScripts + frames.map { (file: $0.lines.file, identity: $0.identity) }
+        let chain = running.map(\.file) + [path]
+        let name = call.spec.name
+        guard running.count < maximumSourceDepth else {
+            throw ScriptError(
+                .io("'\(name)' nested more than \(maximumSourceDepth) deep: " + chain.joined(separator: " -> ")),
+                at: call.range(argument))
+        }
+        let identity = options.host?.identity(of: Array(path.utf8))
+        if let identity, running.contains(where: { $0.identity == identity }) {
+            throw ScriptError(.io("'\(name)' cycle: " + chain.joined(separator: " -> ")), at: call.range(argument))
+        }
+        return identity
     }
 }
 

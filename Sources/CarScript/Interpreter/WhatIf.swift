@@ -7,6 +7,9 @@ import CarFactory
 // history, its open transactions and its redo steps exactly as they were. `try` is therefore
 // never an undo step, and a `try` inside a transaction is not part of it.
 
+/// How deeply `expect error COMMAND` and `try COMMAND` may hold one another.
+package let maximumCommandNesting = 64
+
 extension Session {
     /// `try COMMAND...`: runs COMMAND, shows the change in cars and in total value (in the base
     /// currency), and leaves the session as it was. A failed COMMAND is `try`'s error.
@@ -39,7 +42,7 @@ extension Session {
         whatIfDepth += 1
         var failure: ScriptError?
         do {
-            try execute(tokens, lexer: lexer)
+            try nested(call) { () throws(ScriptError) in try execute(tokens, lexer: lexer) }
         } catch {
             failure = error
         }
@@ -59,6 +62,22 @@ extension Session {
     }
 
     /// Before, after and the change, in cars and in value (the base currency).
+    /// Runs `body`, a command inside `call` (`try` or `expect error`), one level deeper; past
+    /// `maximumCommandNesting` levels an error at `call`, which every enclosing level passes on.
+    func nested(_ call: Invocation, _ body: () throws(ScriptError) -> Void) throws(ScriptError) {
+        // The flag is cleared as the outermost begins (not as it ends: its own `expect error`
+        // reads it after).
+        if commandNesting == 0 { commandNestingRefused = false }
+        guard commandNesting < maximumCommandNesting else {
+            commandNestingRefused = true
+            throw ScriptError(
+                .refused("'expect error' and 'try' may hold one another at most \(maximumCommandNesting) deep"), at: call.range(0))
+        }
+        commandNesting += 1
+        defer { commandNesting -= 1 }
+        try body()
+    }
+
     private static func whatIfTable(cars: (Int64, Int64), value: (Int64, Int64)) -> Table {
         var table = Table([
             .init("", key: "stock"), .init("cars", alignRight: true),
@@ -68,10 +87,7 @@ extension Session {
         table.append([.text("after"), .integer(cars.1), .money(.base(value.1))])
         let carChange = cars.1 - cars.0
         let valueChange = value.1 - value.0
-        table.append([
-            .text("change"), .text((carChange < 0 ? "" : "+") + String(carChange)),
-            .text((valueChange < 0 ? "" : "+") + Money.base(valueChange).description)
-        ])
+        table.append([.text("change"), .integerChange(carChange), .moneyChange(.base(valueChange))])
         return table
     }
 }

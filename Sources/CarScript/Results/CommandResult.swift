@@ -54,6 +54,19 @@ public struct Table: Sendable {
         case flag(Bool)
         /// No value (a floorplan's seats on a suspension row).
         case none
+        /// A change in a whole number: text shows it with its sign (`+1`), JSON as a number.
+        case integerChange(Int64)
+        /// A change in an amount: text shows it with its sign (`+$2,500.00`), JSON as money.
+        case moneyChange(Money)
+
+        /// How text output shows a change: with its sign, `+` included; nil for any other cell.
+        package var signedText: String? {
+            switch self {
+            case .integerChange(let value): (value < 0 ? "" : "+") + String(value)
+            case .moneyChange(let money): (money.minorUnits < 0 ? "" : "+") + money.description
+            default: nil
+            }
+        }
     }
 
     /// Rows made when asked for, each into a buffer of cells its reader reuses.

@@ -11,6 +11,12 @@ public protocol ResultSink: AnyObject {
     /// Takes `echo`'s words, joined by single spaces and lent for the call only: a sink that
     /// writes them at once need not make them a `String` first.
     func receive(echo text: Span<UInt8>, from command: CommandSpec)
+    /// Takes `price`'s amount, in minor units of `valuation`'s currency: a sink that writes it
+    /// at once need not make a ``CommandResult`` first.
+    func receive(amount minorUnits: Int64, in valuation: CurrencyValuation, from command: CommandSpec)
+    /// Takes `total`'s count of cars and their value, in minor units of `valuation`'s currency
+    /// (as `receive(amount:in:from:)`).
+    func receive(total count: Int64, value: Int64, in valuation: CurrencyValuation, from command: CommandSpec)
     /// The most columns a diagnostic's ``Diagnostic/source`` line may take: a longer line is
     /// shown as a window around the error, "..." marking each cut (at least 20).
     var sourceWindowWidth: Int { get }
@@ -27,6 +33,16 @@ extension ResultSink {
     public func receive(echo text: Span<UInt8>, from command: CommandSpec) {
         let words = text.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
         receive(.echo(words), from: command)
+    }
+
+    /// The amount as an owned `.amount` result.
+    public func receive(amount minorUnits: Int64, in valuation: CurrencyValuation, from command: CommandSpec) {
+        receive(.amount(minorUnits, valuation), from: command)
+    }
+
+    /// The count and value as an owned `.total` result.
+    public func receive(total count: Int64, value: Int64, in valuation: CurrencyValuation, from command: CommandSpec) {
+        receive(.total(count: count, value: value, valuation), from: command)
     }
 }
 

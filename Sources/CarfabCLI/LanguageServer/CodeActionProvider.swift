@@ -4,7 +4,8 @@ import CarScript
 /// `textDocument/codeAction`: quick fixes from what the engine already knows. Every fix-it
 /// of a diagnostic in the range (`did you mean 'sports'?`) is one; and a `set` in the range
 /// that a rule refuses gets the configurator's cheapest repair (the one its refusal's note
-/// names, from `ConfiguratorCommands.cheapestRepair`) as one `set` of every part it changes.
+/// names: for one part what `fit` would apply, for several the cheapest that keeps them all,
+/// from `ConfiguratorCommands.cheapestRepair`) as one `set` of every part it changes.
 enum CodeActionProvider {
     /// The `CodeAction`s for the lines of `range` in `analysis`'s document.
     static func actions(
@@ -33,7 +34,7 @@ enum CodeActionProvider {
         for line in ScriptLines.read(document.bytes) {
             let first = document.position(of: line.range.lowerBound).line
             guard lines.contains(first) else { continue }
-            for words in line.commands where words.count == 3 && words[0].text.lowercased() == "set" {
+            for words in line.commands where words.count >= 3 && words.count % 2 == 1 && words[0].text.lowercased() == "set" {
                 if let repair = repair(of: words, lineStart: line.range.lowerBound, line: first, analysis: analysis, catalog: catalog) {
                     actions.append(repair)
                 }
@@ -57,21 +58,44 @@ enum CodeActionProvider {
         collector.keeping = true
         engine.evaluate(openLineSource(text: Array(document.bytes[start..<end]), name: analysis.name, path: analysis.path))
         guard collector.diagnostics.contains(where: { $0.id == "rule-violation" }),
-            let family = engine.catalog.family(named: words[1].text),
-            let part = try? engine.catalog.option(named: words[2].text, in: family),
-            let car = try? engine.stock.currentLine().car,
-            case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(
-                for: part, on: car, catalog: engine.catalog,
-                stop: StopRequest())
+            let car = try? engine.stock.currentLine().car
         else { return nil }
-        let familyName = engine.catalog.name(of: family)
-        let pairs = [(familyName, part.name)] + repair.changes.map { ($0.family, $0.option) }
-        let text = "set " + pairs.map { "\(SessionScript.word($0.0)) \(SessionScript.word($0.1))" }.joined(separator: " ")
-        let changes = repair.changes.map { "\($0.family) \($0.option)" }.joined(separator: ", ")
+        var parts: [any Part] = []
+        for pair in stride(from: 1, to: words.count, by: 2) {
+            guard let family = engine.catalog.family(named: words[pair].text),
+                let part = try? engine.catalog.option(named: words[pair + 1].text, in: family)
+            else { return nil }
+            parts.append(part)
+        }
+        let title: String
+        let added: [any Part]
+        if parts.count == 1 {
+            // One part: what `fit` would apply.
+            guard
+                case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(
+                    for: parts[0], on: car, catalog: engine.catalog, stop: StopRequest())
+            else { return nil }
+            added = repair.changes.compactMap { change in
+                engine.catalog.family(named: change.family).flatMap { try? engine.catalog.option(named: change.option, in: $0) }
+            }
+            guard added.count == repair.changes.count else { return nil }
+            let changes = repair.changes.map { "\($0.family) \($0.option)" }.joined(separator: ", ")
+            title = "Fit \(parts[0].familyName) \(parts[0].name): also set \(changes) (\(OptionAdvice.signed(repair.priceChange)))"
+        } else {
+            // Several: the cheapest repair that keeps every part named.
+            guard
+                case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(
+                    keeping: parts, on: car, catalog: engine.catalog, rules: engine.catalog.ruleSet, stop: StopRequest())
+            else { return nil }
+            added = repair.added
+            let changes = added.map { "\($0.familyName) \($0.name)" }.joined(separator: ", ")
+            title = "Repair keeping these parts: also set \(changes) (\(OptionAdvice.signed(repair.priceChange)))"
+        }
         let range: JSONValue = .object(["start": document.position(of: start).json, "end": document.position(of: end).json])
         return action(
-            title: "Fit \(familyName) \(part.name): also set \(changes) (\(OptionAdvice.signed(repair.priceChange)))",
-            uri: document.uri, edit: .object(["range": range, "newText": .string(text)]), diagnostic: nil, preferred: false)
+            title: title, uri: document.uri,
+            edit: .object(["range": range, "newText": .string(ConfiguratorCommands.setCommand(parts + added))]),
+            diagnostic: nil, preferred: false)
     }
 
     private static func action(title: String, uri: String, edit: JSONValue, diagnostic: JSONValue?, preferred: Bool) -> JSONValue {

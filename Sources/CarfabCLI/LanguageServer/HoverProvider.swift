@@ -32,11 +32,22 @@ enum HoverProvider {
             // A variable stands for its value; an optional argument may be left out, so the next kind may fit.
             let value = { (word: LineWord) in reference(in: written(word)).flatMap { variables[$0] } ?? word.text }
             var kinds = [ArgumentKind]()
-            if index - 1 < spec.arguments.count {
+            let car = try? engine.stock.currentLine().car
+            if let reading = ConfiguratorWords.read(spec.name, words.dropFirst().map(value), catalog: engine.catalog) {
+                // The configurator commands' words: as the engine's one reader of them reads them.
+                let subject: ArgumentSubject? =
+                    switch reading.roles[index - 1] {
+                    case .model: .model
+                    case .family: .family
+                    case .option(let family): .option(family)
+                    case .currency: .currency
+                    case .in, .unknown, .extra, .unresolved: nil
+                    }
+                text = subject.flatMap { describe(value(word), as: $0, catalog: engine.catalog, commands: engine.commands, car: car) }
+            } else if index - 1 < spec.arguments.count {
                 kinds.append(spec.arguments[index - 1].kind)
                 if spec.arguments[index - 1].optional && index < spec.arguments.count { kinds.append(spec.arguments[index].kind) }
             }
-            let car = try? engine.stock.currentLine().car
             for kind in kinds where text == nil {
                 text = kind.subject(after: words.map(value), catalog: engine.catalog).flatMap {
                     describe(value(word), as: $0, catalog: engine.catalog, commands: engine.commands, car: car)

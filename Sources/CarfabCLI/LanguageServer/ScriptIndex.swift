@@ -71,7 +71,7 @@ struct ScriptIndex {
         let directory = path.map(Self.directory(of:)) ?? analysis.directory
         for line in ScriptLines.read(document.bytes) {
             for words in line.commands {
-                let roles = Self.roles(of: words, commands: commands, catalog: catalog)
+                let roles = Self.roles(of: words, in: document.bytes, commands: commands, catalog: catalog)
                 for (index, word) in words.enumerated() {
                     let raw = Array(document.bytes[word.range])
                     // Variables used anywhere in a word, quoted or not.
@@ -164,11 +164,28 @@ struct ScriptIndex {
         case other
     }
 
-    /// The role of each of `words` (a command), from its argument kinds; the free-form tails
-    /// (`set`'s further pairs, `option`'s `alias`, `cheapest`'s and the configurator's `in CURRENCY`) by their keywords.
-    static func roles(of words: [LineWord], commands: CommandTable, catalog: Catalog) -> [Role] {
+    /// The role of each of `words` (a command of `text`), from its argument kinds; the free-form tails
+    /// (`set`'s further pairs, `option`'s `alias`) by their keywords; the configurator commands' words
+    /// as `ConfiguratorWords` reads them.
+    static func roles(of words: [LineWord], in text: [UInt8], commands: CommandTable, catalog: Catalog) -> [Role] {
         var roles = [Role](repeating: .other, count: words.count)
         guard let spec = commands.lookup(words[0].text) else { return roles }
+        // The configurator commands' words are read by the engine's one reader of them.
+        // A word with a variable in it has no value here: the reader takes it as what may stand there.
+        let values = words.dropFirst().map { text[$0.range].contains(UInt8(ascii: "$")) ? nil : $0.text }
+        if let reading = ConfiguratorWords.read(spec.name, values, catalog: catalog) {
+            for (index, role) in reading.roles.enumerated() {
+                switch role {
+                case .model: roles[index + 1] = .model(defines: false)
+                case .family: roles[index + 1] = .family(defines: false)
+                case .option(let family): roles[index + 1] = .option(family, defines: false, canonical: nil)
+                case .in: roles[index + 1] = .keyword
+                case .currency: roles[index + 1] = .currency(defines: false)
+                case .unknown, .extra, .unresolved: break
+                }
+            }
+            return roles
+        }
         let family = { (index: Int) in index < words.count ? catalog.family(named: words[index].text) : nil }
         var index = 1
         var argument = 0
@@ -212,21 +229,14 @@ struct ScriptIndex {
         return roles
     }
 
-    /// Roles in a command's free-form tail.
+    /// Roles in a command's free-form tail: `set`'s and `model`'s further pairs, `option`'s
+    /// `seats`, `engine` and `alias` (the configurator commands' words are read above).
     private static func tail(of command: String, _ words: [LineWord], from start: Int, catalog: Catalog, into roles: inout [Role]) {
         var index = start
         let lower = { (index: Int) in words[index].text.lowercased() }
-        if command == "cheapest", index < words.count, catalog.family(named: words[index].text) == nil, lower(index) != "in" {
-            roles[index] = .model(defines: false)
-            index += 1
-        }
         while index < words.count {
             let word = lower(index)
-            if word == "in", index + 1 < words.count {
-                roles[index] = .keyword
-                roles[index + 1] = .currency(defines: false)
-                index += 2
-            } else if command == "option", word == "alias", index + 1 < words.count {
+            if command == "option", word == "alias", index + 1 < words.count {
                 roles[index] = .keyword
                 roles[index + 1] = .option(
                     catalog.family(named: words[1].text), defines: true,
@@ -234,10 +244,6 @@ struct ScriptIndex {
                 index += 2
             } else if command == "option", word == "seats" || word == "engine" {
                 roles[index] = .keyword
-                index += 1
-            } else if command == "options", catalog.family(named: word) != nil {
-                // `options FAMILY [in CURRENCY]`: a family with no option after it.
-                roles[index] = .family(defines: false)
                 index += 1
             } else if command != "option", let family = catalog.family(named: word), index + 1 < words.count {
                 roles[index] = .family(defines: false)

@@ -18,7 +18,7 @@ enum SemanticTokensProvider {
         var tokens: [(range: Range<Int>, type: TokenType, declaration: Bool)] = []
         for line in ScriptLines.read(document.bytes) {
             for words in line.commands {
-                let roles = ScriptIndex.roles(of: words, commands: commands, catalog: catalog)
+                let roles = ScriptIndex.roles(of: words, in: document.bytes, commands: commands, catalog: catalog)
                 for (index, word) in words.enumerated() {
                     let raw = document.bytes[word.range]
                     if index == 0 {

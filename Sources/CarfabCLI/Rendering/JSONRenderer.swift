@@ -201,6 +201,9 @@ public final class JSONRenderer: ResultRenderer {
         case .names(let names): "[" + names.map(JSONObject.quote).joined(separator: ",") + "]"
         case .flag(let on): on ? "true" : "false"
         case .none: "null"
+        // A change is written as other numbers and money are: its sign is in the value.
+        case .integerChange(let value): String(value)
+        case .moneyChange(let amount): money(amount)
         }
     }
 }

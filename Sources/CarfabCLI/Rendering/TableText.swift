@@ -205,6 +205,8 @@ struct TableText {
             return on ? 1 : 0
         case .none:
             return nil
+        case .integerChange, .moneyChange:
+            return Self.withShown(cell.signedText ?? "") { _, width in width }
         }
     }
 
@@ -242,6 +244,10 @@ struct TableText {
             Self.cell(
                 UnsafeBufferPointer(start: nil, count: 0), width: 0, in: columnWidth, right: right, first: first,
                 to: out)
+        case .integerChange, .moneyChange:
+            Self.withShown(cell.signedText ?? "") {
+                Self.cell($0, width: $1, in: columnWidth, right: right, first: first, to: out)
+            }
         }
     }
 

@@ -44,6 +44,30 @@ public final class TextRenderer: ResultRenderer {
         out.flushIfFull()
     }
 
+    public func receive(amount minorUnits: Int64, in valuation: CurrencyValuation, from command: CommandSpec) {
+        writeAmount(minorUnits, valuation)
+        out.flushIfFull()
+    }
+
+    public func receive(total count: Int64, value: Int64, in valuation: CurrencyValuation, from command: CommandSpec) {
+        writeTotal(count, value, valuation)
+        out.flushIfFull()
+    }
+
+    /// `price`'s line.
+    @inline(__always)
+    private func writeAmount(_ minorUnits: Int64, _ valuation: CurrencyValuation) {
+        Self.append(minorUnits, valuation.formatter, plain: valuation.symbolIsPlain, to: out)
+    }
+
+    /// `total`'s line.
+    @inline(__always)
+    private func writeTotal(_ count: Int64, _ value: Int64, _ valuation: CurrencyValuation) {
+        out.write(upTo: 20) { Output.writeDecimal(count, to: $0) }
+        out.append(count == 1 ? Self.carInStock : Self.carsInStock)
+        Self.append(value, valuation.formatter, plain: valuation.symbolIsPlain, to: out)
+    }
+
     /// `car` in the book's format. Names come from scripts: like every name this renderer
     /// shows, they go through `DisplayText`'s one escaping (a name that needs none is written as it is).
     private static func write(_ car: Car, to out: Output) {
@@ -82,11 +106,9 @@ public final class TextRenderer: ResultRenderer {
         case .car(let car):
             carTexts.write(car.configuration, to: out) { Self.write(car, to: $0) }
         case .amount(let minorUnits, let valuation):
-            Self.append(minorUnits, valuation.formatter, plain: valuation.symbolIsPlain, to: out)
+            writeAmount(minorUnits, valuation)
         case .total(let count, let value, let valuation):
-            out.write(upTo: 20) { Output.writeDecimal(count, to: $0) }
-            out.append(count == 1 ? Self.carInStock : Self.carsInStock)
-            Self.append(value, valuation.formatter, plain: valuation.symbolIsPlain, to: out)
+            writeTotal(count, value, valuation)
         case .text(let text):
             out.write(inBlocks: text)
             out.append(0x0A)

@@ -125,6 +125,10 @@ enum TestRunner {
         }
         if !running.isEmpty || stop.isRequested {
             out.flush()
+            // A stop that a failed write asked for (no signal: code -1) ends the run with the
+            // write's error (or quietly, for a closed pipe), as every other mode does; it was
+            // no interruption.
+            if stop.code <= 0, let ending = Program.outcome(writing: out, to: err) { return ending }
             for name in running { err.write("carfab: interrupted while testing \(DisplayText.escaped(name))\n") }
             err.flush()
             return .stoppedBy(signal: stop.code > 0 ? stop.code : SIGINT)

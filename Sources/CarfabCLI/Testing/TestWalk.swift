@@ -83,6 +83,9 @@ struct TestWalk {
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             close(named)
+            // A FIFO would wait for a writer for ever, a device never end: named or found in
+            // a folder, only a regular file is a test.
+            guard info.st_mode & S_IFMT == S_IFREG else { return [TestEntry(path: path, problem: "not a regular file")] }
             return [TestEntry(path: path, identity: safe ? FileIdentity(info) : nil)]
         }
         let directory = openat(named, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)

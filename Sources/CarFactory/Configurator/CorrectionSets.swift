@@ -1,0 +1,477 @@
+// Minimal repairs as minimal correction sets (the diagnoses of ConfigFix and FeatureIDE).
+//
+// A repair for a wanted option W on a car C is a set of changes to other families (not fixed
+// ones) that with W makes a valid car. A set S of families is a correction set when some valid
+// car has W, C's options outside S and W's family, and any options in S. A repair is minimal
+// when the families it changes are a minimal correction set: no smaller set of families,
+// whatever options they take, makes a valid car with W. In a minimal correction set every
+// valid assignment changes every family (one that kept a family would make a smaller set), so
+// a set's repairs are exactly its valid assignments.
+//
+// The minimal correction sets are enumerated one at a time (as MCS enumeration by linear
+// search with blocking clauses does): a search finds a valid car with W that keeps, for every
+// minimal set found so far, at least one of its families as it is (so its changed families
+// contain none of them); its changed families are shrunk to a minimal set by trying to keep
+// each in turn; the set found is new, and blocked in turn. When no such car is left, every
+// minimal set has been found. The search branches first on the clause with the fewest
+// families left that could keep it (one of them kept, or else it loses the car's option), as
+// a SAT solver does; branching on families alone took over a million steps for 60 x 8's 0:0.
+// A hitting-set tree over conflicts (each branch adding a family that took part in a
+// failure) reached the same sets but wandered through tens of thousands of sets that were
+// not minimal on the benchmark's 60 x 8 catalog, whose minimal sets have 7 to 32 families.
+// Each set's repairs are then its valid assignments, searched over its own families with the
+// others held at the car's options.
+
+extension Configurator {
+    /// Every minimal repair for setting `wanted` on the car `current` (at most `limit`, the
+    /// first in ranking order; `limits.repairs` if nil): a set of changes to other families
+    /// (not those where `fixed` is true) that with `wanted` makes a valid car, minimal when no
+    /// smaller set of families, whatever options they take, makes a valid car with `wanted`
+    /// (every family it changes must change). Ranked by price change, then number of
+    /// changes, then option names in family order. Empty if no valid car has `wanted`; one
+    /// repair of no changes if it can be set alone.
+    public func repairs(
+        of current: [Int], wanting wanted: ConfigurationSpace.Choice, fixed: [Bool] = [],
+        limit: Int? = nil
+    ) throws(CarFactoryError) -> [Repair] {
+        try repairs(of: current, wanting: wanted, fixed: fixed, limit: limit, Effort())
+    }
+
+    func repairs(
+        of current: [Int], wanting wanted: ConfigurationSpace.Choice, fixed: [Bool],
+        limit: Int?, _ effort: Effort
+    ) throws(CarFactoryError) -> [Repair] {
+        let limit = limit ?? limits.repairs
+        guard limit > 0 else { return [] }
+        var search = try CorrectionSearch(self, current: current, wanted: wanted, fixed: fixed, limit: limit, effort: effort)
+        try search.run()
+        return search.found
+    }
+}
+
+/// The enumeration of minimal correction sets for one wanted option, and the repairs found.
+struct CorrectionSearch {
+    let configurator: Configurator
+    let current: [Int]
+    /// The current car with the wanted option.
+    let car: [Int]
+    let limit: Int
+    let wanted: ConfigurationSpace.Choice
+    let effort: Configurator.Effort
+    /// Families that never change: the wanted option's and the fixed ones.
+    let hard: [Bool]
+    /// Per family, each other family whose option on `car` rules out some of its options, and
+    /// where (in the configurator's `masks`) the bitset of those options starts.
+    let rulers: [[(family: Int, mask: Int)]]
+    /// Families whose option clashes with one that never changes: every correction set has them.
+    let forced: [Bool]
+    /// The price change of the wanted option alone.
+    let wantedChange: Int64
+    /// The families of the set whose assignments are searched.
+    var inSet: [Bool]
+    /// Each family's place in the set under test (-1 if not in it).
+    var slot: [Int]
+    /// The repairs found so far, in ranking order, at most `limit`.
+    var found: [Repair] = []
+
+    init(
+        _ configurator: Configurator, current: [Int], wanted: ConfigurationSpace.Choice, fixed: [Bool], limit: Int,
+        effort: Configurator.Effort
+    ) throws(CarFactoryError) {
+        let n = configurator.familyCount
+        self.configurator = configurator
+        self.current = current
+        self.limit = limit
+        self.wanted = wanted
+        self.effort = effort
+        var car = current
+        car[wanted.family] = wanted.option
+        self.car = car
+        var hard = Array(repeating: false, count: n)
+        for f in 0..<min(n, fixed.count) where fixed[f] { hard[f] = true }
+        hard[wanted.family] = true
+        self.hard = hard
+        var rulers = Array(repeating: [(family: Int, mask: Int)](), count: n)
+        var forced = Array(repeating: false, count: n)
+        for h in 0..<n {
+            let id = configurator.optionBase[h] + car[h]
+            for edge in configurator.edgeStart[id]..<configurator.edgeStart[id + 1] {
+                let g = configurator.edgeFamily[edge]
+                let mask = configurator.edgeMask[edge]
+                rulers[g].append((h, mask))
+                // Rules forbid pairs both ways, so each clash is seen from its lower family.
+                guard g > h, configurator.masks[mask + car[g] >> 6] & (1 << UInt64(car[g] & 63)) != 0 else { continue }
+                if hard[h] { forced[g] = true }
+                if hard[g] { forced[h] = true }
+            }
+        }
+        self.rulers = rulers
+        self.forced = forced.indices.map { forced[$0] && !hard[$0] }
+        wantedChange = try Self.difference(
+            configurator.space.prices[wanted.family][wanted.option], configurator.space.prices[wanted.family][current[wanted.family]])
+        inSet = Array(repeating: false, count: n)
+        slot = Array(repeating: -1, count: n)
+    }
+
+    mutating func run() throws(CarFactoryError) {
+        // For each minimal set found, a clause: one of its families stays as it is.
+        var clauses: [[Int]] = []
+        while let witness = try witness(pinned: hard, clauses: clauses) {
+            let set = try shrink(witness)
+            try offerAssignments(of: set)
+            // The empty set (the option can be set alone) is the only minimal one; its clause
+            // can be kept by no car, so the loop ends.
+            clauses.append(set)
+        }
+    }
+
+    /// A minimal correction set among the families that `witness` (a valid car with the wanted
+    /// option) changes: each that need not change is tried kept as it is, with those kept
+    /// before it; it stays in the set if no valid car keeps it too.
+    private mutating func shrink(_ witness: [Int]) throws(CarFactoryError) -> [Int] {
+        var pinned = hard
+        var open: [Int] = []
+        var set: [Int] = []
+        for g in car.indices where !hard[g] {
+            if witness[g] == car[g] {
+                pinned[g] = true
+            } else if forced[g] {
+                set.append(g)
+            } else {
+                open.append(g)
+            }
+        }
+        // A family that failed to stay fails with more kept too, so the set ends minimal.
+        while let g = open.first {
+            open.removeFirst()
+            pinned[g] = true
+            if let other = try self.witness(pinned: pinned, clauses: []) {
+                // The car found may keep more of them: they stay as well.
+                open.removeAll { h in
+                    guard other[h] == car[h] else { return false }
+                    pinned[h] = true
+                    return true
+                }
+            } else {
+                pinned[g] = false
+                set.append(g)
+            }
+        }
+        return set.sorted()
+    }
+
+    /// Offers as repairs the valid assignments of the minimal correction set `members` (each
+    /// changes every family of it).
+    private mutating func offerAssignments(of members: [Int]) throws(CarFactoryError) {
+        for f in members { inSet[f] = true }
+        defer { for f in members { inSet[f] = false } }
+        let kept = inSet.map { !$0 }
+        guard var domains = place(members, constraining: kept),
+            propagate(members, &domains, assigned: Array(repeating: -1, count: members.count))
+        else {
+            clearSlots(members)
+            return
+        }
+        // The cheapest change each family can still make, for the bound.
+        var cheapest: [Int64] = []
+        for (i, f) in members.enumerated() {
+            let low = options(in: domains, members, i).map { configurator.space.prices[f][$0] }.min() ?? 0
+            cheapest.append(try Self.difference(low, configurator.space.prices[f][current[f]]))
+        }
+        var chosen = Array(repeating: -1, count: members.count)
+        try assignments(members, domains, &chosen, cheapest, change: wantedChange)
+        clearSlots(members)
+    }
+
+    /// Every valid assignment of `members` from `domains` in member order, each offered as a
+    /// repair; a branch whose price change cannot reach the last of a full list is cut.
+    private mutating func assignments(
+        _ members: [Int], _ domains: [UInt64], _ chosen: inout [Int], _ cheapest: [Int64], change: Int64
+    ) throws(CarFactoryError) {
+        try configurator.step(effort)
+        guard let i = chosen.firstIndex(of: -1) else {
+            let changes = members.indices.map { ConfigurationSpace.Choice(members[$0], chosen[$0]) }
+            offer(Repair(changes: changes, priceChange: change))
+            return
+        }
+        if found.count == limit, let last = found.last {
+            var bound = change
+            for j in i..<members.count { bound = Self.clamped(bound, cheapest[j]) }
+            if bound > last.priceChange { return }
+        }
+        let f = members[i]
+        for o in options(in: domains, members, i) where o != current[f] {
+            var next = domains
+            guard forwardCheck(members, &next, i, f, o, assigned: chosen) else { continue }
+            chosen[i] = o
+            let price = try Self.difference(configurator.space.prices[f][o], configurator.space.prices[f][current[f]])
+            try assignments(members, next, &chosen, cheapest, change: Self.sum(change, price))
+        }
+        chosen[i] = -1
+    }
+
+    private mutating func offer(_ repair: Repair) {
+        if found.count == limit, let last = found.last, !configurator.ranksBefore(repair, last) { return }
+        let place = found.firstIndex { configurator.ranksBefore(repair, $0) } ?? found.count
+        found.insert(repair, at: place)
+        if found.count > limit { found.removeLast() }
+    }
+
+    // MARK: The search for a valid car
+
+    /// A valid car with the wanted option that has the car's option in every `pinned` family
+    /// and in at least one family of each clause; the car's options are tried first, so the
+    /// families it changes are few. Nil if there is none.
+    private func witness(pinned: [Bool], clauses: [[Int]]) throws(CarFactoryError) -> [Int]? {
+        let c = configurator
+        var domains = Array(repeating: UInt64(0), count: c.totalWords)
+        for f in 0..<c.familyCount {
+            for o in 0..<c.optionCounts[f] { domains[c.wordOffset[f] + o >> 6] |= 1 << UInt64(o & 63) }
+        }
+        var assigned = Array(repeating: false, count: c.familyCount)
+        for g in 0..<c.familyCount where pinned[g] {
+            guard c.choose(g, car[g], in: &domains) else { return nil }
+            assigned[g] = true
+        }
+        guard c.propagate(&domains, assigned: assigned), settle(&domains, &assigned, clauses) else { return nil }
+        return try dive(domains, assigned, clauses)
+    }
+
+    private func dive(_ domains: [UInt64], _ assigned: [Bool], _ clauses: [[Int]]) throws(CarFactoryError) -> [Int]? {
+        let c = configurator
+        try c.step(effort)
+        // A clause not yet kept with the fewest families left that could keep it goes first:
+        // one of them is kept, or else loses the car's option (the clause shrinks).
+        var clause = -1
+        var open = Int.max
+        for (index, families) in clauses.enumerated() {
+            var count = 0
+            var kept = false
+            for g in families where c.contains(domains, g, car[g]) {
+                if assigned[g] {
+                    kept = true
+                    break
+                }
+                count += 1
+            }
+            if !kept && count < open {
+                open = count
+                clause = index
+            }
+        }
+        if clause >= 0, let g = clauses[clause].first(where: { !assigned[$0] && c.contains(domains, $0, car[$0]) }) {
+            var next = domains
+            var nextAssigned = assigned
+            nextAssigned[g] = true
+            if c.choose(g, car[g], in: &next), c.propagate(&next, assigned: nextAssigned, since: domains),
+                settle(&next, &nextAssigned, clauses), let found = try dive(next, nextAssigned, clauses)
+            {
+                return found
+            }
+            next = domains
+            nextAssigned = assigned
+            next[c.wordOffset[g] + car[g] >> 6] &= ~(1 << UInt64(car[g] & 63))
+            guard c.optionCount(next, g) > 0, c.propagate(&next, assigned: nextAssigned, since: domains),
+                settle(&next, &nextAssigned, clauses)
+            else { return nil }
+            return try dive(next, nextAssigned, clauses)
+        }
+        // The open family with the fewest options left goes first.
+        var pick = -1
+        var fewest = Int.max
+        for g in 0..<c.familyCount where !assigned[g] {
+            let count = c.optionCount(domains, g)
+            if count < fewest {
+                fewest = count
+                pick = g
+            }
+        }
+        guard pick >= 0 else {
+            return (0..<c.familyCount).map { f in
+                var w = 0
+                while domains[c.wordOffset[f] + w] == 0 { w += 1 }
+                return w << 6 + domains[c.wordOffset[f] + w].trailingZeroBitCount
+            }
+        }
+        let g = pick
+        var values: [Int] = c.contains(domains, g, car[g]) ? [car[g]] : []
+        for o in 0..<c.optionCounts[g] where o != car[g] && c.contains(domains, g, o) { values.append(o) }
+        for o in values {
+            var next = domains
+            var nextAssigned = assigned
+            nextAssigned[g] = true
+            guard c.choose(g, o, in: &next), c.propagate(&next, assigned: nextAssigned, since: domains),
+                settle(&next, &nextAssigned, clauses)
+            else { continue }
+            if let found = try dive(next, nextAssigned, clauses) { return found }
+        }
+        return nil
+    }
+
+    /// Keeps each clause: one whose families but one have lost the car's option keeps that
+    /// one as it is. False if a clause can no longer be kept or a family is left with none.
+    private func settle(_ domains: inout [UInt64], _ assigned: inout [Bool], _ clauses: [[Int]]) -> Bool {
+        let c = configurator
+        var again = true
+        while again {
+            again = false
+            for clause in clauses {
+                var open = -1
+                var count = 0
+                var kept = false
+                for g in clause where c.contains(domains, g, car[g]) {
+                    if assigned[g] {
+                        kept = true
+                        break
+                    }
+                    count += 1
+                    open = g
+                }
+                if kept { continue }
+                if count == 0 { return false }
+                guard count == 1 else { continue }
+                let before = domains
+                guard c.choose(open, car[open], in: &domains) else { return false }
+                assigned[open] = true
+                guard c.propagate(&domains, assigned: assigned, since: before) else { return false }
+                again = true
+            }
+        }
+        return true
+    }
+
+    // MARK: The search over a set's families
+
+    /// Each member's options that go with every family `constraining` marks, one member after
+    /// another (`wordCount` words each); sets `slot`. Nil if a member has none.
+    private mutating func place(_ members: [Int], constraining: [Bool]) -> [UInt64]? {
+        let c = configurator
+        var domains: [UInt64] = []
+        var empty = false
+        for (i, f) in members.enumerated() {
+            slot[f] = i
+            let start = domains.count
+            for w in 0..<c.wordCount[f] {
+                let left = c.optionCounts[f] - w << 6
+                domains.append(left >= 64 ? ~0 : (1 << UInt64(left)) - 1)
+            }
+            for (h, mask) in rulers[f] where constraining[h] {
+                for w in 0..<c.wordCount[f] { domains[start + w] &= ~c.masks[mask + w] }
+            }
+            if !domains[start..<start + c.wordCount[f]].contains(where: { $0 != 0 }) { empty = true }
+        }
+        return empty ? nil : domains
+    }
+
+    private mutating func clearSlots(_ members: [Int]) {
+        for f in members { slot[f] = -1 }
+    }
+
+    /// Where member `i`'s words start in a set's domains (members are laid out in order).
+    private func start(_ members: [Int], _ i: Int) -> Int {
+        var offset = 0
+        for j in 0..<i { offset += configurator.wordCount[members[j]] }
+        return offset
+    }
+
+    /// The options left to member `i` of `members` in `domains`.
+    private func options(in domains: [UInt64], _ members: [Int], _ i: Int) -> [Int] {
+        let s = start(members, i)
+        var options: [Int] = []
+        for w in 0..<configurator.wordCount[members[i]] {
+            var bits = domains[s + w]
+            while bits != 0 {
+                options.append(w << 6 + bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+        }
+        return options
+    }
+
+    /// Chooses option `o` for member `i` (family `f`): takes out of every member not yet
+    /// `assigned` the options it cannot go with. False if one is left with none.
+    private func forwardCheck(_ members: [Int], _ domains: inout [UInt64], _ i: Int, _ f: Int, _ o: Int, assigned: [Int]) -> Bool {
+        let c = configurator
+        let id = c.optionBase[f] + o
+        for edge in c.edgeStart[id]..<c.edgeStart[id + 1] {
+            let j = slot[c.edgeFamily[edge]]
+            guard j >= 0, j != i, assigned[j] < 0 else { continue }
+            let g = members[j]
+            let s = start(members, j)
+            var any: UInt64 = 0
+            for w in 0..<c.wordCount[g] {
+                domains[s + w] &= ~c.masks[c.edgeMask[edge] + w]
+                any |= domains[s + w]
+            }
+            if any == 0 { return false }
+        }
+        return true
+    }
+
+    /// Takes out of each member not yet `assigned` every option that some other such member
+    /// has no option left to go with, until none is left to take out (as `propagate` does for
+    /// a whole car). False if a member is left with none.
+    private func propagate(_ members: [Int], _ domains: inout [UInt64], assigned: [Int]) -> Bool {
+        let c = configurator
+        var starts: [Int] = []
+        var offset = 0
+        for f in members {
+            starts.append(offset)
+            offset += c.wordCount[f]
+        }
+        var changed = true
+        while changed {
+            changed = false
+            for (i, f) in members.enumerated() where assigned[i] < 0 {
+                var left = false
+                for w in 0..<c.wordCount[f] {
+                    var bits = domains[starts[i] + w]
+                    while bits != 0 {
+                        let o = w << 6 + bits.trailingZeroBitCount
+                        bits &= bits - 1
+                        let id = c.optionBase[f] + o
+                        var supported = true
+                        for edge in c.edgeStart[id]..<c.edgeStart[id + 1] {
+                            let j = slot[c.edgeFamily[edge]]
+                            guard j >= 0, assigned[j] < 0 else { continue }
+                            var any: UInt64 = 0
+                            for v in 0..<c.wordCount[members[j]] { any |= domains[starts[j] + v] & ~c.masks[c.edgeMask[edge] + v] }
+                            if any == 0 {
+                                supported = false
+                                break
+                            }
+                        }
+                        if supported {
+                            left = true
+                        } else {
+                            domains[starts[i] + w] &= ~(1 << UInt64(o & 63))
+                            changed = true
+                        }
+                    }
+                }
+                if !left { return false }
+            }
+        }
+        return true
+    }
+
+    // MARK: Money
+
+    static func difference(_ a: Int64, _ b: Int64) throws(CarFactoryError) -> Int64 {
+        let (value, overflow) = a.subtractingReportingOverflow(b)
+        if overflow { throw .moneyOverflow }
+        return value
+    }
+
+    static func sum(_ a: Int64, _ b: Int64) throws(CarFactoryError) -> Int64 {
+        let (value, overflow) = a.addingReportingOverflow(b)
+        if overflow { throw .moneyOverflow }
+        return value
+    }
+
+    /// `a + b`, held at the bounds of `Int64` (for a bound that must not throw).
+    static func clamped(_ a: Int64, _ b: Int64) -> Int64 {
+        let (value, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? .max : .min) : value
+    }
+}

@@ -1,0 +1,58 @@
+import Testing
+
+@testable import CarScript
+
+/// How `diff` matches stock lines on large stocks: as few lines removed and added as the
+/// standard library finds, within a bounded number of steps, and not at all once stopped.
+@Suite struct LineMatchingTests {
+    /// `count` lines of a few kinds, so that equal lines recur as in a stock.
+    static func lines(_ count: Int, seed: inout UInt64) -> [String] {
+        (0..<count).map { _ in
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return "car m\(seed >> 61) \(1 + (seed >> 58) % 3)"
+        }
+    }
+
+    @Test func large_similar_stocks_get_as_few_changes_as_the_standard_library_finds() {
+        var seed: UInt64 = 7
+        let a = Self.lines(4_000, seed: &seed)
+        var b = a
+        for step in 0..<150 {
+            let place = (step * 7_919) % b.count
+            switch step % 3 {
+            case 0: b.remove(at: place)
+            case 1: b.insert("car new \(step)", at: place)
+            default: b[place] = "car changed \(step)"
+            }
+        }
+        #expect(a.count * b.count > LineMatching.smallPairs)
+        guard let edits = LineMatching.edits(a, b, stop: nil) else {
+            Issue.record("no edits")
+            return
+        }
+        let fewest = b.difference(from: a).count
+        #expect(edits.removed.count + edits.inserted.count == fewest)
+        // The script is one: what is kept of a, in order, is what is kept of b.
+        let keptA = a.indices.filter { !edits.removed.contains($0) }.map { a[$0] }
+        let keptB = b.indices.filter { !edits.inserted.contains($0) }.map { b[$0] }
+        #expect(keptA == keptB)
+    }
+
+    @Test func stocks_that_differ_throughout_end_within_the_budget_as_all_removed_and_added() {
+        // 20,000 lines each, none alike but the first and last: the fewest changes would take
+        // 20,000^2 steps (16 s in carfab before the bound).
+        let a = ["car same 1"] + (0..<20_000).map { "car a \($0)" } + ["car same 2"]
+        let b = ["car same 1"] + (0..<20_000).map { "car b \($0)" } + ["car same 2"]
+        let edits = LineMatching.edits(a, b, stop: nil)
+        #expect(edits?.removed == Set(1...20_000))
+        #expect(edits?.inserted == Set(1...20_000))
+    }
+
+    @Test func a_stop_ends_the_matching_with_no_answer() {
+        let a = (0..<20_000).map { "car a \($0 % 7)" }
+        let b = (0..<20_000).map { "car b \($0 % 5)" }
+        let stop = StopRequest()
+        stop.request()
+        #expect(LineMatching.edits(a, b, stop: stop) == nil)
+    }
+}
