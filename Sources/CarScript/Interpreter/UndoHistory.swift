@@ -235,8 +235,9 @@ extension Session {
     /// Runs `spec`, keeping what takes back what it changes; the outermost command closes its step.
     func runRecorded(_ spec: CommandSpec, _ call: Invocation) throws(ScriptError) {
         if spec.group == .history {
-            // Inside a `source`, what the file changed before this command is a step of its own.
-            closeStep()
+            // Inside a `source`, what the file changed before this command is a step of its own
+            // (checked as it ran, so it fits: were it not to, it is taken back, as any step).
+            guard closeStep() else { throw Self.tooLarge(at: call.range(0)) }
             try spec.run(self, call)
             return
         }
