@@ -319,11 +319,14 @@ enum CatalogUndo {
     /// Put a currency back at the rate it had.
     case currency(Int, Currency)
 
-    /// About how many bytes keeping it takes: a mark is a few words, whatever the catalog;
-    /// the definitions a tail holds are what the catalog held.
+    /// About how many bytes keeping it takes: a mark is a few words whatever the catalog,
+    /// and the rule set it keeps (an object of about 100 bytes until a car is made under
+    /// it: 4,000 rules, each a step of its own, peak at 9.2 MiB RSS against 8.2 with no
+    /// history); the definitions a tail holds are what the catalog held.
     var storageEstimate: Int {
         switch self {
-        case .truncate, .currency: 64
+        case .truncate: 192
+        case .currency: 64
         case .restore(let tail): 64 + 64 * tail.count
         }
     }
