@@ -4,8 +4,8 @@ import CarFactory
 //
 // Nothing is snapshotted per command. The stock's ledger journals the inverse of each change
 // (a line added, removed or given another configuration, a selection, a `clear` keeping the
-// old ledger value, whose arrays it shares); a definition or a rate keeps the catalog value
-// before it (copied on write); `var` keeps the variable's old value. Applying an inverse
+// old ledger value, whose arrays it shares); a definition keeps how many definitions the
+// catalog had, a rate the currency as it was (see `CatalogUndo`); `var` keeps the variable's old value. Applying an inverse
 // yields the inverse of the inverse, so `undo` and `redo` are the same move in opposite
 // directions.
 //
@@ -22,7 +22,7 @@ import CarFactory
 enum SessionChange {
     /// A stock change (of a step undone, kept to be redone: a done step's stay in the journal).
     case stock(StockChange)
-    indirect case catalog(Catalog)
+    indirect case catalog(CatalogUndo)
     /// A variable's value (nil: not set).
     case variable(String, String?)
 
@@ -30,8 +30,7 @@ enum SessionChange {
     var storageEstimate: Int {
         switch self {
         case .stock(let change): change.storageEstimate
-        // A catalog shares all but what changed with the one after it.
-        case .catalog: 256
+        case .catalog(let change): change.storageEstimate
         case .variable(let name, let value): 64 + name.utf8.count + (value?.utf8.count ?? 0)
         }
     }
@@ -433,7 +432,7 @@ extension Session {
             try stock.apply(change)
             return nil
         case .catalog(let catalog):
-            return .catalog(restoreCatalog(catalog))
+            return .catalog(undoCatalog(catalog))
         case .variable(let name, let value):
             return .variable(name, restoreVariable(name, to: value))
         }
