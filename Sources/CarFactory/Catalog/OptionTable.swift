@@ -9,10 +9,8 @@ public struct OptionTable: Sendable {
         byKey[nameKey(name)].map { parts[$0] }
     }
 
-    /// The options with the lowest list prices, cheapest first (at most `cheapestKept`).
-    public private(set) var cheapest: [any Part] = []
-    /// How many of the cheapest options are kept.
-    static let cheapestKept = 8
+    /// The option with the lowest list price (the first defined of those at that price).
+    public private(set) var cheapest: (any Part)?
 
     /// Every name the options answer to, canonical names first.
     public var allNames: [String] {
@@ -20,6 +18,15 @@ public struct OptionTable: Sendable {
     }
 
     mutating func add(_ part: any Part) throws(CarFactoryError) {
+        let keys = try keys(of: part)
+        for key in keys { byKey.set(parts.count, for: key) }
+        parts.append(part)
+        if cheapest.map({ part.listPriceMinorUnits < $0.listPriceMinorUnits }) ?? true { cheapest = part }
+    }
+
+    /// The name keys `part` would answer to, refused if one clashes with another option's or
+    /// is given twice.
+    func keys(of part: any Part) throws(CarFactoryError) -> [String] {
         var keys: [String] = []
         for name in [part.name] + part.otherNames {
             let key = nameKey(name)
@@ -31,12 +38,6 @@ public struct OptionTable: Sendable {
             if keys.contains(key) { throw .repeatedName(name) }
             keys.append(key)
         }
-        for key in keys { byKey.set(parts.count, for: key) }
-        parts.append(part)
-        let position = cheapest.firstIndex { part.listPriceMinorUnits < $0.listPriceMinorUnits } ?? cheapest.count
-        if position < Self.cheapestKept {
-            cheapest.insert(part, at: position)
-            if cheapest.count > Self.cheapestKept { cheapest.removeLast() }
-        }
+        return keys
     }
 }
