@@ -234,6 +234,11 @@ final class Session {
         invocation.specRef.borrow { sink.receive(total: count, value: value, in: valuation, from: $0) }
     }
 
+    /// Passes the car `show` shows on, as itself (see `emit(amount:in:_:)`).
+    func emit(car: Car, _ invocation: Invocation) {
+        invocation.specRef.borrow { sink.receive(car: car, from: $0) }
+    }
+
     /// Passes the words of argument `index` on, joined by single spaces (`echo`): lent from
     /// the session's scratch buffer, so that a sink that writes them copies them once.
     func emitWords(_ invocation: Invocation, _ index: Int) {
