@@ -38,6 +38,12 @@ public struct Catalog: Sendable {
     /// Each `require` rule (its place in `rules`) by its two parts in the order named.
     private var requiresByPair = PartPairMap()
     private var modelsByDefaultPair = PartPairMap()
+    /// The least a car of any model can cost, and the first model (its place among the
+    /// factories) that can cost so little: see `lowestPrice(of:)`. Never below zero: a
+    /// definition that would take it there is refused. One figure serves every model: a
+    /// family's cheapest option is never dearer than a model's default (which is one of its
+    /// options), so a new cheapest option lowers every model's least price by the same amount.
+    private var lowest: (price: Int64, model: Int)?
 
     /// A catalog holding only the base currency.
     public init() {
@@ -186,6 +192,12 @@ public struct Catalog: Sendable {
                 default: CatalogDefinedOption(definition, label: familyLabels[family.index - 3])
                 }
         }
+        if let cheapest = optionTables[family.index].cheapest, part.listPriceMinorUnits < cheapest.listPriceMinorUnits {
+            // A name that clashes is the error to give first; then the models the new
+            // cheapest option takes further down.
+            _ = try optionTables[family.index].keys(of: part)
+            try lowerLowestPrices(family: family, cheapest: cheapest, to: part)
+        }
         try optionTables[family.index].add(part)
         definitions.append(.option(definition))
         textBytes += bytes
@@ -219,65 +231,60 @@ public struct Catalog: Sendable {
         if let broken = firstRequireBroken(by: factory.defaultPart(of:)) {
             throw .defaultsBreakRule(model: definition.name, broken)
         }
-        try checkCheapestCar(of: factory)
+        let lowest = lowestPrice(of: factory)
+        if lowest.price < 0 { throw .modelCouldCostLessThanNothing(model: factory.model, options: lowest.options, price: lowest.price) }
         try registry.register(factory)
+        if self.lowest.map({ lowest.price < $0.price }) ?? true { self.lowest = (lowest.price, registry.factories.count - 1) }
         for pair in pairs where modelsByDefaultPair[pair] == nil { modelsByDefaultPair.set(registry.factories.count - 1, for: pair) }
         definitions.append(.model(definition))
         textBytes += bytes
         return factory
     }
 
-    /// Refuses a model that some choice of options the rules allow would price below zero.
-    /// Only the few cheapest options of each family are tried (a bounded search: families
-    /// where no option is cheaper than the default are left as they are, a branch is cut when
-    /// even its cheapest completion costs more than the best found, and the search ends after
-    /// `cheapestCarSteps` steps); `set` refuses such a car too, whatever options come later.
-    private func checkCheapestCar(of factory: any CarFactory) throws(CarFactoryError) {
-        let defaults = factory.otherDefaults
-        let standards: [any Part] = [factory.makeFloorplan(), factory.makeSuspension(), factory.makeDrivetrain()] + defaults
-        var candidates: [[any Part]] = []
-        var lowestDelta: [Int64] = []
-        for (index, standard) in standards.enumerated() {
-            let cheaper = optionTables[index].cheapest.filter { $0.listPriceMinorUnits < standard.listPriceMinorUnits }
-            candidates.append([standard] + cheaper)
-            lowestDelta.append(cheaper.first.map { max($0.listPriceMinorUnits - standard.listPriceMinorUnits, Int64.min / 128) } ?? 0)
+    /// The least a car of `factory` can cost, ignoring the rules: its base price plus, for
+    /// each family, the family's cheapest option's list price less the model's default's
+    /// (where that is lower), and those cheapest options (`rear drivetrain`). An exact,
+    /// linear bound known as each definition is made: rules only take cars away, so no car
+    /// of the model costs less, and no search can be defeated by them.
+    private func lowestPrice(of factory: any CarFactory, cheapest: (PartFamily) -> (any Part)? = { _ in nil }) -> (
+        price: Int64, options: [String]
+    ) {
+        var price = factory.basePriceMinorUnits
+        var options: [String] = []
+        for family in families {
+            guard let option = cheapest(family) ?? optionTables[family.index].cheapest else { continue }
+            let change = Self.change(to: option, from: defaultPart(of: family, for: factory))
+            guard change < 0 else { continue }
+            price = Self.saturating(price, change)
+            options.append("\(option.name) \(familyNames[family.index])")
         }
-        // The least the rest could take off, from each family on.
-        var rest = [Int64](repeating: 0, count: standards.count + 1)
-        for index in standards.indices.reversed() { rest[index] = rest[index + 1] + lowestDelta[index] }
-        guard factory.basePriceMinorUnits.addingReportingOverflow(rest[0]).partialValue < 0 || rest[0] < Int64.min / 256 else { return }
-        var chosen = standards
-        var lowest: (price: Int64, parts: [any Part])?
-        var steps = 0
-        func search(_ family: Int, _ price: Int64) {
-            steps += 1
-            guard steps <= Self.cheapestCarSteps else { return }
-            guard price.addingReportingOverflow(rest[family]).partialValue < (lowest?.price ?? 0) else { return }
-            if family == standards.count {
-                guard firstRequireBroken(by: { $0.index < chosen.count ? chosen[$0.index] : nil }) == nil else { return }
-                lowest = (price, chosen)
-                return
-            }
-            for part in candidates[family] {
-                guard (0..<family).allSatisfy({ rulesByPair[PartPair(chosen[$0], part)] == nil }) else { continue }
-                let difference = part.listPriceMinorUnits.subtractingReportingOverflow(standards[family].listPriceMinorUnits)
-                let sum = price.addingReportingOverflow(difference.partialValue)
-                chosen[family] = part
-                search(family + 1, difference.overflow || sum.overflow ? Int64.min / 2 : sum.partialValue)
-            }
-            chosen[family] = standards[family]
-        }
-        search(0, factory.basePriceMinorUnits)
-        guard let lowest else { return }
-        let changed = standards.indices.filter { lowest.parts[$0] !== standards[$0] }
-        throw .modelCouldCostLessThanNothing(
-            model: factory.model,
-            options: changed.map { "\(lowest.parts[$0].name) \(familyNames[$0])" },
-            price: lowest.price)
+        return (price, options)
     }
 
-    /// The most steps the search for a model's cheapest car takes.
-    static let cheapestCarSteps = 100_000
+    /// Refuses `part`, the new cheapest option of `family` in place of `cheapest`, if it
+    /// would let a model's cars cost below zero (the model that can cost least is named); else
+    /// records the new least price. Constant time: every model's least price falls by the
+    /// same amount (see `lowest`).
+    private mutating func lowerLowestPrices(family: PartFamily, cheapest: any Part, to part: any Part) throws(CarFactoryError) {
+        guard let lowest else { return }
+        let lowered = Self.saturating(lowest.price, Self.change(to: part, from: cheapest))
+        if lowered < 0 {
+            let named = lowestPrice(of: registry.factories[lowest.model]) { $0 == family ? part : nil }
+            throw .modelCouldCostLessThanNothing(model: registry.factories[lowest.model].model, options: named.options, price: named.price)
+        }
+        self.lowest = (lowered, lowest.model)
+    }
+
+    /// `option`'s list price less `standard`'s (saturated: amounts are bounded far within it).
+    private static func change(to option: any Part, from standard: any Part) -> Int64 {
+        saturating(option.listPriceMinorUnits, -standard.listPriceMinorUnits)
+    }
+
+    /// `a + b`, held at the ends of `Int64` instead of overflowing.
+    private static func saturating(_ a: Int64, _ b: Int64) -> Int64 {
+        let sum = a.addingReportingOverflow(b)
+        return sum.overflow ? (b < 0 ? Int64.min : Int64.max) : sum.partialValue
+    }
 
     /// The pairs of `factory`'s default parts, one of each family the catalog has.
     private func defaultPairs(of factory: any CarFactory) -> [PartPair] {
@@ -437,6 +444,8 @@ extension Catalog {
         fileprivate let textBytes: Int
         /// Its rules, kept as the very object: the configurations made under them stay valid.
         fileprivate let ruleSet: RuleSet
+        /// The least a car of it could cost, and the model (see `Catalog.lowest`).
+        fileprivate let lowest: (price: Int64, model: Int)?
     }
 
     /// The definitions `truncate(to:)` took off, with the very parts, factories and rules they
@@ -459,7 +468,7 @@ extension Catalog {
     }
 
     /// Where the catalog stands now.
-    public var mark: Mark { Mark(definitions: definitions.count, textBytes: textBytes, ruleSet: ruleSet) }
+    public var mark: Mark { Mark(definitions: definitions.count, textBytes: textBytes, ruleSet: ruleSet, lowest: lowest) }
 
     /// Takes off the definitions made since `mark` (latest first, each one's tables put back
     /// as they were before it), and returns them. Rates are not definitions: one changed since
@@ -508,6 +517,7 @@ extension Catalog {
         }
         textBytes = mark.textBytes
         ruleSet = mark.ruleSet
+        lowest = mark.lowest
         return Tail(removed: removed.reversed(), end: end)
     }
 
@@ -557,6 +567,7 @@ extension Catalog {
         }
         textBytes = tail.end.textBytes
         ruleSet = tail.end.ruleSet
+        lowest = tail.end.lowest
     }
 
     /// Puts `currency` (the same currency at another rate) in place `position`; returns the one replaced.
