@@ -8,19 +8,20 @@
 // valid assignment changes every family (one that kept a family would make a smaller set), so
 // a set's repairs are exactly its valid assignments.
 //
-// The minimal correction sets are enumerated one at a time (as MCS enumeration by linear
-// search with blocking clauses does): a search finds a valid car with W that keeps, for every
-// minimal set found so far, at least one of its families as it is (so its changed families
-// contain none of them); its changed families are shrunk to a minimal set by trying to keep
-// each in turn; the set found is new, and blocked in turn. When no such car is left, every
-// minimal set has been found. The search branches first on the clause with the fewest
-// families left that could keep it (one of them kept, or else it loses the car's option), as
-// a SAT solver does; branching on families alone took over a million steps for 60 x 8's 0:0.
-// A hitting-set tree over conflicts (each branch adding a family that took part in a
-// failure) reached the same sets but wandered through tens of thousands of sets that were
-// not minimal on the benchmark's 60 x 8 catalog, whose minimal sets have 7 to 32 families.
-// Each set's repairs are then its valid assignments, searched over its own families with the
-// others held at the car's options.
+// The minimal correction sets are enumerated by one search over valid cars with W, which
+// branches only on families that have lost the car's option (forward checking and arc
+// consistency from the choices made take it out; such a family must change). While every
+// open family still has it, the node holds one car that could be a repair, the one keeping
+// them all: any other car under it changes the same families and more, so its changes are not
+// minimal. Each car the search ends on is shrunk to a minimal set (each family tried kept in
+// turn); the set's repairs are offered, and the set is blocked from then on with a clause (one
+// of its families stays as it is), as MCS enumeration with blocking clauses does; the search
+// then goes on where it was, never restarting (restarting took 300,000 steps for 60 x 8's
+// 0:0). A family whose car's option nothing left can clash with stays as it is (a repair that
+// changed it would not be minimal), and once the list is full a node whose lowest price
+// change is above the last repair's is cut: every repair of a set not yet found is a car
+// under it. Each set's repairs are then its valid assignments, searched over its own families
+// with the others held at the car's options.
 
 extension Configurator {
     /// Every minimal repair for setting `wanted` on the car `current` (at most `limit`, the
@@ -73,6 +74,8 @@ struct CorrectionSearch {
     var slot: [Int]
     /// The repairs found so far, in ranking order, at most `limit`.
     var found: [Repair] = []
+    /// For each minimal correction set found, a clause: one of its families stays as it is.
+    var clauses: [[Int]] = []
 
     init(
         _ configurator: Configurator, current: [Int], wanted: ConfigurationSpace.Choice, fixed: [Bool], limit: Int,
@@ -114,14 +117,38 @@ struct CorrectionSearch {
     }
 
     mutating func run() throws(CarFactoryError) {
-        // For each minimal set found, a clause: one of its families stays as it is.
-        var clauses: [[Int]] = []
-        while let witness = try witness(pinned: hard, clauses: clauses) {
+        guard let (domains, assigned) = start(pinned: hard, clauses: []) else { return }
+        try explore(domains, assigned)
+    }
+
+    /// The search for repairs, once through: each car it ends on (one that keeps every family
+    /// it can) is shrunk to a minimal correction set, whose repairs are offered and which is
+    /// blocked from then on (a clause: one of its families stays as it is), and the search
+    /// goes on where it was. Every repair is a car it ends on (see `next`), the clauses and
+    /// the price limit only grow tighter, so no part of it needs searching twice.
+    private mutating func explore(_ domains: [UInt64], _ assigned: [Bool]) throws(CarFactoryError) {
+        let c = configurator
+        try c.step(effort)
+        if found.count == limit, let last = found.last, lowestChange(domains) > last.priceChange { return }
+        switch next(domains, assigned, clauses) {
+        case .none:
+            return
+        case .car(let witness):
             let set = try shrink(witness)
             try offerAssignments(of: set)
             // The empty set (the option can be set alone) is the only minimal one; its clause
-            // can be kept by no car, so the loop ends.
+            // can be kept by no car, so the search ends.
             clauses.append(set)
+        case .branch(let g, let values):
+            for o in values {
+                var next = domains
+                var nextAssigned = assigned
+                nextAssigned[g] = true
+                guard c.choose(g, o, in: &next), c.propagate(&next, assigned: nextAssigned, since: domains),
+                    settle(&next, &nextAssigned, clauses)
+                else { continue }
+                try explore(next, nextAssigned)
+            }
         }
     }
 
@@ -223,6 +250,13 @@ struct CorrectionSearch {
     /// and in at least one family of each clause; the car's options are tried first, so the
     /// families it changes are few. Nil if there is none.
     private func witness(pinned: [Bool], clauses: [[Int]]) throws(CarFactoryError) -> [Int]? {
+        guard let (domains, assigned) = start(pinned: pinned, clauses: clauses) else { return nil }
+        return try dive(domains, assigned, clauses)
+    }
+
+    /// Every option possible, the `pinned` families as on the car, propagated; nil if that
+    /// leaves a family with none.
+    private func start(pinned: [Bool], clauses: [[Int]]) -> ([UInt64], [Bool])? {
         let c = configurator
         var domains = Array(repeating: UInt64(0), count: c.totalWords)
         for f in 0..<c.familyCount {
@@ -234,76 +268,85 @@ struct CorrectionSearch {
             assigned[g] = true
         }
         guard c.propagate(&domains, assigned: assigned), settle(&domains, &assigned, clauses) else { return nil }
-        return try dive(domains, assigned, clauses)
+        return (domains, assigned)
     }
 
     private func dive(_ domains: [UInt64], _ assigned: [Bool], _ clauses: [[Int]]) throws(CarFactoryError) -> [Int]? {
         let c = configurator
         try c.step(effort)
-        // A clause not yet kept with the fewest families left that could keep it goes first:
-        // one of them is kept, or else loses the car's option (the clause shrinks).
-        var clause = -1
-        var open = Int.max
-        for (index, families) in clauses.enumerated() {
-            var count = 0
-            var kept = false
-            for g in families where c.contains(domains, g, car[g]) {
-                if assigned[g] {
-                    kept = true
-                    break
-                }
-                count += 1
+        switch next(domains, assigned, clauses) {
+        case .none:
+            return nil
+        case .car(let car):
+            return car
+        case .branch(let g, let values):
+            for o in values {
+                var next = domains
+                var nextAssigned = assigned
+                nextAssigned[g] = true
+                guard c.choose(g, o, in: &next), c.propagate(&next, assigned: nextAssigned, since: domains),
+                    settle(&next, &nextAssigned, clauses)
+                else { continue }
+                if let found = try dive(next, nextAssigned, clauses) { return found }
             }
-            if !kept && count < open {
-                open = count
-                clause = index
-            }
+            return nil
         }
-        if clause >= 0, let g = clauses[clause].first(where: { !assigned[$0] && c.contains(domains, $0, car[$0]) }) {
-            var next = domains
-            var nextAssigned = assigned
-            nextAssigned[g] = true
-            if c.choose(g, car[g], in: &next), c.propagate(&next, assigned: nextAssigned, since: domains),
-                settle(&next, &nextAssigned, clauses), let found = try dive(next, nextAssigned, clauses)
-            {
-                return found
-            }
-            next = domains
-            nextAssigned = assigned
-            next[c.wordOffset[g] + car[g] >> 6] &= ~(1 << UInt64(car[g] & 63))
-            guard c.optionCount(next, g) > 0, c.propagate(&next, assigned: nextAssigned, since: domains),
-                settle(&next, &nextAssigned, clauses)
-            else { return nil }
-            return try dive(next, nextAssigned, clauses)
-        }
-        // The open family with the fewest options left goes first.
+    }
+
+    /// What a node of the search for a car holds.
+    private enum Node {
+        /// No car that could be a repair (the car it would end on breaks a clause).
+        case none
+        /// The one car here that could be a repair.
+        case car([Int])
+        /// A family to choose, and its options in the order to try them.
+        case branch(Int, [Int])
+    }
+
+    /// Only a family that has lost the car's option is branched on (it must change; the one
+    /// with the fewest options left first, its options from the cheapest). While every open
+    /// family still has it, the car that keeps them all is the one repair the node can hold:
+    /// any other car under it changes the same families and more, so its set of changes is
+    /// not minimal.
+    private func next(_ domains: [UInt64], _ assigned: [Bool], _ clauses: [[Int]]) -> Node {
+        let c = configurator
         var pick = -1
         var fewest = Int.max
-        for g in 0..<c.familyCount where !assigned[g] {
+        for g in 0..<c.familyCount where !assigned[g] && !c.contains(domains, g, car[g]) {
             let count = c.optionCount(domains, g)
             if count < fewest {
                 fewest = count
                 pick = g
             }
         }
-        guard pick >= 0 else {
-            return (0..<c.familyCount).map { f in
+        var keep = false
+        if pick < 0 {
+            var kept = car
+            for g in 0..<c.familyCount where assigned[g] {
                 var w = 0
-                while domains[c.wordOffset[f] + w] == 0 { w += 1 }
-                return w << 6 + domains[c.wordOffset[f] + w].trailingZeroBitCount
+                while domains[c.wordOffset[g] + w] == 0 { w += 1 }
+                kept[g] = w << 6 + domains[c.wordOffset[g] + w].trailingZeroBitCount
             }
+            // Open families keep options that clash only on a car that was not valid: one of
+            // them is then kept or changed like any other family.
+            guard let clash = firstClash(kept, assigned) else {
+                for clause in clauses where !clause.contains(where: { kept[$0] == car[$0] }) { return .none }
+                return .car(kept)
+            }
+            pick = clash
+            keep = true
         }
-        let g = pick
-        var values: [Int] = c.contains(domains, g, car[g]) ? [car[g]] : []
-        for o in 0..<c.optionCounts[g] where o != car[g] && c.contains(domains, g, o) { values.append(o) }
-        for o in values {
-            var next = domains
-            var nextAssigned = assigned
-            nextAssigned[g] = true
-            guard c.choose(g, o, in: &next), c.propagate(&next, assigned: nextAssigned, since: domains),
-                settle(&next, &nextAssigned, clauses)
-            else { continue }
-            if let found = try dive(next, nextAssigned, clauses) { return found }
+        var values: [Int] = keep ? [car[pick]] : []
+        for o in c.byPrice[pick] where o != car[pick] && c.contains(domains, pick, o) { values.append(o) }
+        return .branch(pick, values)
+    }
+
+    /// An open family (not `assigned`) whose option on `car` clashes with another open
+    /// family's; nil if none does.
+    private func firstClash(_ car: [Int], _ assigned: [Bool]) -> Int? {
+        let c = configurator
+        for g in 0..<c.familyCount where !assigned[g] {
+            for h in g + 1..<c.familyCount where !assigned[h] && c.conflict(g, car[g], h, car[h]) { return g }
         }
         return nil
     }
@@ -315,6 +358,28 @@ struct CorrectionSearch {
         var again = true
         while again {
             again = false
+            // A family may change only while some other family can still take an option its
+            // car's option clashes with: in a minimal repair, every family changed has one
+            // (one that had none could be put back, leaving a smaller correction set).
+            for g in 0..<c.familyCount where !assigned[g] && !hard[g] {
+                var justified = false
+                let id = c.optionBase[g] + car[g]
+                for edge in c.edgeStart[id]..<c.edgeStart[id + 1] {
+                    let h = c.edgeFamily[edge]
+                    let mask = c.edgeMask[edge]
+                    for w in 0..<c.wordCount[h] where domains[c.wordOffset[h] + w] & c.masks[mask + w] != 0 {
+                        justified = true
+                        break
+                    }
+                    if justified { break }
+                }
+                guard !justified else { continue }
+                let before = domains
+                guard c.choose(g, car[g], in: &domains) else { return false }
+                assigned[g] = true
+                guard c.propagate(&domains, assigned: assigned, since: before) else { return false }
+                again = true
+            }
             for clause in clauses {
                 var open = -1
                 var count = 0
@@ -338,6 +403,26 @@ struct CorrectionSearch {
             }
         }
         return true
+    }
+
+    /// The lowest price change any car within `domains` can have (the wanted option's, plus
+    /// each other family's cheapest option left less the current car's).
+    private func lowestChange(_ domains: [UInt64]) -> Int64 {
+        let c = configurator
+        var total = wantedChange
+        for g in 0..<c.familyCount where g != wanted.family {
+            var low = Int64.max
+            for w in 0..<c.wordCount[g] {
+                var bits = domains[c.wordOffset[g] + w]
+                while bits != 0 {
+                    low = min(low, c.space.prices[g][w << 6 + bits.trailingZeroBitCount])
+                    bits &= bits - 1
+                }
+            }
+            guard low != .max else { return .max }
+            total = Self.clamped(total, Self.clamped(low, -c.space.prices[g][current[g]]))
+        }
+        return total
     }
 
     // MARK: The search over a set's families
