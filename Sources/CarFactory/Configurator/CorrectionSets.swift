@@ -75,7 +75,10 @@ struct CorrectionSearch {
     /// The repairs found so far, in ranking order, at most `limit`.
     var found: [Repair] = []
     /// For each minimal correction set found, a clause: one of its families stays as it is.
-    var clauses: [[Int]] = []
+    /// Each clause's families as a bitset (`familyWords` words each), one after another.
+    var clauses: [UInt64] = []
+    /// Words in a bitset of families.
+    let familyWords: Int
 
     init(
         _ configurator: Configurator, current: [Int], wanted: ConfigurationSpace.Choice, fixed: [Bool], limit: Int,
@@ -114,10 +117,11 @@ struct CorrectionSearch {
             configurator.space.prices[wanted.family][wanted.option], configurator.space.prices[wanted.family][current[wanted.family]])
         inSet = Array(repeating: false, count: n)
         slot = Array(repeating: -1, count: n)
+        familyWords = (n + 63) / 64
     }
 
     mutating func run() throws(CarFactoryError) {
-        guard let (domains, assigned) = start(pinned: hard, clauses: []) else { return }
+        guard let (domains, assigned) = start(pinned: hard, blocked: false) else { return }
         try explore(domains, assigned)
     }
 
@@ -130,7 +134,7 @@ struct CorrectionSearch {
         let c = configurator
         try c.step(effort)
         if found.count == limit, let last = found.last, lowestChange(domains) > last.priceChange { return }
-        switch next(domains, assigned, clauses) {
+        switch next(domains, assigned, blocked: true) {
         case .none:
             return
         case .car(let witness):
@@ -138,14 +142,17 @@ struct CorrectionSearch {
             try offerAssignments(of: set)
             // The empty set (the option can be set alone) is the only minimal one; its clause
             // can be kept by no car, so the search ends.
-            clauses.append(set)
+            var bits = Array(repeating: UInt64(0), count: familyWords)
+            for g in set { bits[g >> 6] |= 1 << UInt64(g & 63) }
+            // An empty set's clause has no family: no car keeps it.
+            clauses += bits
         case .branch(let g, let values):
             for o in values {
                 var next = domains
                 var nextAssigned = assigned
                 nextAssigned[g] = true
                 guard c.choose(g, o, in: &next), c.propagate(&next, assigned: nextAssigned, since: domains),
-                    settle(&next, &nextAssigned, clauses)
+                    settle(&next, &nextAssigned, blocked: true)
                 else { continue }
                 try explore(next, nextAssigned)
             }
@@ -172,7 +179,7 @@ struct CorrectionSearch {
         while let g = open.first {
             open.removeFirst()
             pinned[g] = true
-            if let other = try self.witness(pinned: pinned, clauses: []) {
+            if let other = try self.witness(pinned: pinned) {
                 // The car found may keep more of them: they stay as well.
                 open.removeAll { h in
                     guard other[h] == car[h] else { return false }
@@ -249,14 +256,14 @@ struct CorrectionSearch {
     /// A valid car with the wanted option that has the car's option in every `pinned` family
     /// and in at least one family of each clause; the car's options are tried first, so the
     /// families it changes are few. Nil if there is none.
-    private func witness(pinned: [Bool], clauses: [[Int]]) throws(CarFactoryError) -> [Int]? {
-        guard let (domains, assigned) = start(pinned: pinned, clauses: clauses) else { return nil }
-        return try dive(domains, assigned, clauses)
+    private func witness(pinned: [Bool]) throws(CarFactoryError) -> [Int]? {
+        guard let (domains, assigned) = start(pinned: pinned, blocked: false) else { return nil }
+        return try dive(domains, assigned)
     }
 
     /// Every option possible, the `pinned` families as on the car, propagated; nil if that
     /// leaves a family with none.
-    private func start(pinned: [Bool], clauses: [[Int]]) -> ([UInt64], [Bool])? {
+    private func start(pinned: [Bool], blocked: Bool) -> ([UInt64], [Bool])? {
         let c = configurator
         var domains = Array(repeating: UInt64(0), count: c.totalWords)
         for f in 0..<c.familyCount {
@@ -267,14 +274,14 @@ struct CorrectionSearch {
             guard c.choose(g, car[g], in: &domains) else { return nil }
             assigned[g] = true
         }
-        guard c.propagate(&domains, assigned: assigned), settle(&domains, &assigned, clauses) else { return nil }
+        guard c.propagate(&domains, assigned: assigned), settle(&domains, &assigned, blocked: blocked) else { return nil }
         return (domains, assigned)
     }
 
-    private func dive(_ domains: [UInt64], _ assigned: [Bool], _ clauses: [[Int]]) throws(CarFactoryError) -> [Int]? {
+    private func dive(_ domains: [UInt64], _ assigned: [Bool]) throws(CarFactoryError) -> [Int]? {
         let c = configurator
         try c.step(effort)
-        switch next(domains, assigned, clauses) {
+        switch next(domains, assigned, blocked: false) {
         case .none:
             return nil
         case .car(let car):
@@ -285,9 +292,9 @@ struct CorrectionSearch {
                 var nextAssigned = assigned
                 nextAssigned[g] = true
                 guard c.choose(g, o, in: &next), c.propagate(&next, assigned: nextAssigned, since: domains),
-                    settle(&next, &nextAssigned, clauses)
+                    settle(&next, &nextAssigned, blocked: false)
                 else { continue }
-                if let found = try dive(next, nextAssigned, clauses) { return found }
+                if let found = try dive(next, nextAssigned) { return found }
             }
             return nil
         }
@@ -308,7 +315,7 @@ struct CorrectionSearch {
     /// family still has it, the car that keeps them all is the one repair the node can hold:
     /// any other car under it changes the same families and more, so its set of changes is
     /// not minimal.
-    private func next(_ domains: [UInt64], _ assigned: [Bool], _ clauses: [[Int]]) -> Node {
+    private func next(_ domains: [UInt64], _ assigned: [Bool], blocked: Bool) -> Node {
         let c = configurator
         var pick = -1
         var fewest = Int.max
@@ -330,7 +337,14 @@ struct CorrectionSearch {
             // Open families keep options that clash only on a car that was not valid: one of
             // them is then kept or changed like any other family.
             guard let clash = firstClash(kept, assigned) else {
-                for clause in clauses where !clause.contains(where: { kept[$0] == car[$0] }) { return .none }
+                if blocked {
+                    var keeps = Array(repeating: UInt64(0), count: familyWords)
+                    for g in 0..<c.familyCount where kept[g] == car[g] { keeps[g >> 6] |= 1 << UInt64(g & 63) }
+                    for k in stride(from: 0, to: clauses.count, by: familyWords)
+                    where !(0..<familyWords).contains(where: { clauses[k + $0] & keeps[$0] != 0 }) {
+                        return .none
+                    }
+                }
                 return .car(kept)
             }
             pick = clash
@@ -353,14 +367,18 @@ struct CorrectionSearch {
 
     /// Keeps each clause: one whose families but one have lost the car's option keeps that
     /// one as it is. False if a clause can no longer be kept or a family is left with none.
-    private func settle(_ domains: inout [UInt64], _ assigned: inout [Bool], _ clauses: [[Int]]) -> Bool {
+    private func settle(_ domains: inout [UInt64], _ assigned: inout [Bool], blocked: Bool) -> Bool {
         let c = configurator
         var again = true
+        var possible = Array(repeating: UInt64(0), count: familyWords)
+        var kept = possible
         while again {
             again = false
+            let before = domains
             // A family may change only while some other family can still take an option its
             // car's option clashes with: in a minimal repair, every family changed has one
-            // (one that had none could be put back, leaving a smaller correction set).
+            // (one that had none could be put back, leaving a smaller correction set). Taking
+            // options out only takes such partners away, so the families found are pinned at once.
             for g in 0..<c.familyCount where !assigned[g] && !hard[g] {
                 var justified = false
                 let id = c.optionBase[g] + car[g]
@@ -374,39 +392,56 @@ struct CorrectionSearch {
                     if justified { break }
                 }
                 guard !justified else { continue }
-                let before = domains
                 guard c.choose(g, car[g], in: &domains) else { return false }
                 assigned[g] = true
-                guard c.propagate(&domains, assigned: assigned, since: before) else { return false }
                 again = true
             }
-            for clause in clauses {
-                var open = -1
-                var count = 0
-                var kept = false
-                for g in clause where c.contains(domains, g, car[g]) {
-                    if assigned[g] {
-                        kept = true
-                        break
-                    }
-                    count += 1
-                    open = g
+            if blocked && !clauses.isEmpty {
+                // Which families still have the car's option, and which keep it.
+                for w in 0..<familyWords {
+                    possible[w] = 0
+                    kept[w] = 0
                 }
-                if kept { continue }
-                if count == 0 { return false }
-                guard count == 1 else { continue }
-                let before = domains
-                guard c.choose(open, car[open], in: &domains) else { return false }
-                assigned[open] = true
+                for g in 0..<c.familyCount where c.contains(domains, g, car[g]) {
+                    possible[g >> 6] |= 1 << UInt64(g & 63)
+                    if assigned[g] { kept[g >> 6] |= 1 << UInt64(g & 63) }
+                }
+                // A clause none of whose families is kept and only one can be keeps that one;
+                // one with none that can be fails. (Families pinned in this pass may have
+                // taken others' options: the next pass sees that.)
+                for k in stride(from: 0, to: clauses.count, by: familyWords) {
+                    var count = 0
+                    var last = -1
+                    var keeps = false
+                    for w in 0..<familyWords {
+                        let bits = clauses[k + w]
+                        if bits & kept[w] != 0 {
+                            keeps = true
+                            break
+                        }
+                        let open = bits & possible[w]
+                        count += open.nonzeroBitCount
+                        if open != 0 { last = w << 6 + open.trailingZeroBitCount }
+                    }
+                    if keeps { continue }
+                    if count == 0 { return false }
+                    guard count == 1 else { continue }
+                    guard c.choose(last, car[last], in: &domains) else { return false }
+                    assigned[last] = true
+                    kept[last >> 6] |= 1 << UInt64(last & 63)
+                    again = true
+                }
+            }
+            if again {
                 guard c.propagate(&domains, assigned: assigned, since: before) else { return false }
-                again = true
             }
         }
         return true
     }
 
     /// The lowest price change any car within `domains` can have (the wanted option's, plus
-    /// each other family's cheapest option left less the current car's).
+    /// each other family's cheapest option left less the current car's). (The forest bound of
+    /// `priceBound` cut 60 x 8's searches by a fifth but doubled their time.)
     private func lowestChange(_ domains: [UInt64]) -> Int64 {
         let c = configurator
         var total = wantedChange
