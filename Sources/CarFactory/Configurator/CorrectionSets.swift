@@ -75,6 +75,12 @@ struct CorrectionSearch {
     /// The repairs found so far, in ranking order, at most `limit`.
     var found: [Repair] = []
     /// For each minimal correction set found, a clause: one of its families stays as it is.
+    /// Per family, the edge of its car's option that last showed an option it clashes with
+    /// (-1: none yet); a hint only, checked before use, shared by every node.
+    let watches = Watches()
+    final class Watches {
+        var edge: [Int] = []
+    }
     /// Each clause's families as a bitset (`familyWords` words each), one after another.
     var clauses: [UInt64] = []
     /// Words in a bitset of families.
@@ -118,6 +124,7 @@ struct CorrectionSearch {
         inSet = Array(repeating: false, count: n)
         slot = Array(repeating: -1, count: n)
         familyWords = (n + 63) / 64
+        watches.edge = Array(repeating: -1, count: n)
     }
 
     mutating func run() throws(CarFactoryError) {
@@ -175,21 +182,44 @@ struct CorrectionSearch {
                 open.append(g)
             }
         }
-        // A family that failed to stay fails with more kept too, so the set ends minimal.
+        // A family that failed to stay fails with more kept too, so the set ends minimal. The
+        // families kept so far are chosen and propagated once (`base`), not per trial.
+        guard var (base, baseAssigned) = start(pinned: pinned, blocked: false) else { return (set + open).sorted() }
         while let g = open.first {
             open.removeFirst()
-            pinned[g] = true
-            if let other = try self.witness(pinned: pinned) {
-                // The car found may keep more of them: they stay as well.
-                open.removeAll { h in
-                    guard other[h] == car[h] else { return false }
-                    pinned[h] = true
-                    return true
+            var domains = base
+            var assigned = baseAssigned
+            if !assigned[g] {
+                assigned[g] = true
+                guard configurator.choose(g, car[g], in: &domains), configurator.propagate(&domains, assigned: assigned, since: base),
+                    settle(&domains, &assigned, blocked: false)
+                else {
+                    set.append(g)
+                    continue
                 }
-            } else {
-                pinned[g] = false
-                set.append(g)
             }
+            guard let other = try dive(domains, assigned) else {
+                set.append(g)
+                continue
+            }
+            // The car found may keep more of them: they stay as well.
+            let before = domains
+            var more = false
+            open.removeAll { h in
+                guard other[h] == car[h] else { return false }
+                if !assigned[h] {
+                    assigned[h] = true
+                    more = configurator.choose(h, car[h], in: &domains) || more
+                }
+                return true
+            }
+            // `other` keeps them all, so choosing them leaves it possible.
+            if more {
+                _ = configurator.propagate(&domains, assigned: assigned, since: before)
+                _ = settle(&domains, &assigned, blocked: false)
+            }
+            base = domains
+            baseAssigned = assigned
         }
         return set.sorted()
     }
@@ -350,9 +380,22 @@ struct CorrectionSearch {
             pick = clash
             keep = true
         }
-        var values: [Int] = keep ? [car[pick]] : []
-        for o in c.byPrice[pick] where o != car[pick] && c.contains(domains, pick, o) { values.append(o) }
-        return .branch(pick, values)
+        // Options that take the car's option from the fewest open families first (their
+        // repairs change fewer families), then the cheapest.
+        var ranked: [(threatens: Int, place: Int, option: Int)] = []
+        for (place, o) in c.byPrice[pick].enumerated() where o != car[pick] && c.contains(domains, pick, o) {
+            var threatens = 0
+            let id = c.optionBase[pick] + o
+            for edge in c.edgeStart[id]..<c.edgeStart[id + 1] {
+                let h = c.edgeFamily[edge]
+                if !assigned[h], c.masks[c.edgeMask[edge] + car[h] >> 6] & (1 << UInt64(car[h] & 63)) != 0, c.contains(domains, h, car[h]) {
+                    threatens += 1
+                }
+            }
+            ranked.append((threatens, place, o))
+        }
+        ranked.sort { ($0.threatens, $0.place) < ($1.threatens, $1.place) }
+        return .branch(pick, (keep ? [car[pick]] : []) + ranked.map(\.option))
     }
 
     /// An open family (not `assigned`) whose option on `car` clashes with another open
@@ -379,17 +422,32 @@ struct CorrectionSearch {
             // car's option clashes with: in a minimal repair, every family changed has one
             // (one that had none could be put back, leaving a smaller correction set). Taking
             // options out only takes such partners away, so the families found are pinned at once.
+            // The edge that showed a family's partner last time is looked at first.
             for g in 0..<c.familyCount where !assigned[g] && !hard[g] {
                 var justified = false
                 let id = c.optionBase[g] + car[g]
-                for edge in c.edgeStart[id]..<c.edgeStart[id + 1] {
-                    let h = c.edgeFamily[edge]
-                    let mask = c.edgeMask[edge]
+                let watched = watches.edge[g]
+                if watched >= 0 {
+                    let h = c.edgeFamily[watched]
+                    let mask = c.edgeMask[watched]
                     for w in 0..<c.wordCount[h] where domains[c.wordOffset[h] + w] & c.masks[mask + w] != 0 {
                         justified = true
                         break
                     }
-                    if justified { break }
+                }
+                if !justified {
+                    for edge in c.edgeStart[id]..<c.edgeStart[id + 1] where edge != watched {
+                        let h = c.edgeFamily[edge]
+                        let mask = c.edgeMask[edge]
+                        for w in 0..<c.wordCount[h] where domains[c.wordOffset[h] + w] & c.masks[mask + w] != 0 {
+                            justified = true
+                            break
+                        }
+                        if justified {
+                            watches.edge[g] = edge
+                            break
+                        }
+                    }
                 }
                 guard !justified else { continue }
                 guard c.choose(g, car[g], in: &domains) else { return false }
