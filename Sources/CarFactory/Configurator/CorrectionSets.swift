@@ -140,7 +140,12 @@ struct CorrectionSearch {
     private mutating func explore(_ domains: [UInt64], _ assigned: [Bool]) throws(CarFactoryError) {
         let c = configurator
         try c.step(effort)
-        if found.count == limit, let last = found.last, lowestChange(domains) > last.priceChange { return }
+        var bound: Int64?
+        if found.count == limit, let last = found.last {
+            let lowest = lowestChange(domains)
+            if lowest > last.priceChange { return }
+            bound = lowest
+        }
         switch next(domains, assigned, blocked: true) {
         case .none:
             return
@@ -154,7 +159,16 @@ struct CorrectionSearch {
             // An empty set's clause has no family: no car keeps it.
             clauses += bits
         case .branch(let g, let values):
+            // The bound is a sum over families: with g's cheapest option left replaced by o's
+            // price, it bounds o's branch before that is propagated (options only go).
+            var cheapestLeft = Int64.max
+            for o in values { cheapestLeft = min(cheapestLeft, c.space.prices[g][o]) }
             for o in values {
+                if let bound, let last = found.last,
+                    Self.clamped(bound, Self.clamped(c.space.prices[g][o], -cheapestLeft)) > last.priceChange
+                {
+                    continue
+                }
                 var next = domains
                 var nextAssigned = assigned
                 nextAssigned[g] = true
