@@ -11,6 +11,8 @@ public enum CarFactoryError: Error, Equatable, Sendable {
     case baseRateIsFixed(String)
     case moneyOverflow
     case countOverflow
+    /// A count of cars whose value would take the stock's past the largest amount (`car suv COUNT`).
+    case countTooLarge(Int64)
     case countNotPositive(Int64)
     case unknownModel(String)
     case unknownOption(String, family: String)
@@ -70,6 +72,8 @@ extension CarFactoryError: CustomStringConvertible {
         case .baseRateIsFixed(let code): "\(code) is the base currency; its rate is always 1"
         case .moneyOverflow: "amount too large: the value would overflow"
         case .countOverflow: "too many cars: the count would overflow"
+        case .countTooLarge(let count):
+            "count too large: \(count) car\(count == 1 ? "" : "s") would take the stock's value past the largest amount, \(Money.base(.max))"
         case .countNotPositive(let count): "count must be at least 1, not \(count)"
         case .unknownModel(let name): "unknown model '\(cut(name))'"
         case .unknownOption(let name, let family): "unknown \(family) option '\(cut(name))'"
@@ -129,6 +133,7 @@ extension CarFactoryError {
         case .baseRateIsFixed: "base-rate-is-fixed"
         case .moneyOverflow: "money-overflow"
         case .countOverflow: "count-overflow"
+        case .countTooLarge: "count-too-large"
         case .countNotPositive: "count-not-positive"
         case .unknownModel: "unknown-model"
         case .unknownOption: "unknown-option"

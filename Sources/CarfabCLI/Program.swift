@@ -95,6 +95,9 @@ public enum Program {
             }
             catalog = loaded
         }
+        // A server that cannot answer says so at once, not when the input ends.
+        out.failUnlessWritable()
+        if let failed = outcome(writing: out, to: err) { return failed }
         let input: any ByteInput = environment.input.map { MemoryInput($0) } ?? DescriptorInput(fd: 0)
         let server = LanguageServer(input: input, out: out, err: err, settings: settings, catalog: catalog)
         let status = server.run()

@@ -34,8 +34,9 @@ package func save(_ bytes: [UInt8], to path: [UInt8], stop: StopRequest) throws(
         var info = stat()
         if fstatat(directory.fd, cPath(name), &info, AT_SYMLINK_NOFOLLOW) != 0 {
             guard errno == ENOENT else { throw .system(errno) }
-            // As open(2) would: a name ending in '/' cannot be created as a file.
-            if mustBeFolder { throw .system(EISDIR) }
+            // A name ending in '/' names a folder, which cannot be created as a file (open(2)
+            // says EISDIR, "Is a directory", of a folder that is not there).
+            if mustBeFolder { throw .reason("it names a folder (it ends in '/'), and there is no such folder") }
             break
         }
         switch info.st_mode & S_IFMT {

@@ -40,7 +40,7 @@ private func openFile(_ path: [UInt8], stop: StopRequest) throws(LineSourceFailu
         fd = open(terminated, O_RDONLY | O_CLOEXEC)
         if fd < 0 && errno == EINTR && stop.isRequested { throw .interrupted }
     } while fd < 0 && errno == EINTR
-    guard fd >= 0 else { throw .unreadable("cannot open '\(name)': \(String(cString: strerror(errno)))") }
+    guard fd >= 0 else { throw .unreadable("cannot open '\(DisplayText.quotedName(name))': \(String(cString: strerror(errno)))") }
     return try fileSource(fd, name: name, stop: stop)
 }
 
@@ -49,7 +49,7 @@ private func fileSource(_ fd: Int32, name: String, stop: StopRequest) throws(Lin
     var info = stat()
     if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
         close(fd)
-        throw .unreadable("cannot read '\(name)': it is a directory")
+        throw .unreadable("cannot read '\(DisplayText.quotedName(name))': it is a directory")
     }
     return StreamLineSource(fd: fd, name: name, path: name, ownsDescriptor: true, stop: stop)
 }
@@ -172,7 +172,7 @@ final class StreamLineSource: BufferedLineSource {
                 if stop.isRequested { throw .interrupted }
                 continue
             }
-            throw .unreadable("cannot read '\(name)': \(String(cString: strerror(errno)))")
+            throw .unreadable("cannot read '\(DisplayText.quotedName(name))': \(String(cString: strerror(errno)))")
         }
     }
 }

@@ -41,7 +41,8 @@ import Testing
         var stock = StockLedger()
         let suv = try catalog.builder(for: "suv").build()
         try stock.add(suv, count: 1)
-        #expect(throws: CarFactoryError.moneyOverflow) { try stock.add(suv, count: Int64.max / 1000) }
+        // Said of the count that makes the value overflow (it was `moneyOverflow`, "amount too large").
+        #expect(throws: CarFactoryError.countTooLarge(Int64.max / 1000)) { try stock.add(suv, count: Int64.max / 1000) }
         #expect(throws: CarFactoryError.countNotPositive(0)) { try stock.add(suv, count: 0) }
         #expect(stock.lines.count == 1 && stock.carCount == 1 && stock.value.description == "$81,895.00")
         #expect(throws: CarFactoryError.noCurrentCar) { try StockLedger().currentLine() }

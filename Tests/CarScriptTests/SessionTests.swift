@@ -38,6 +38,14 @@ import Testing
         #expect(count == 3 && valuation.money(value).description == "$204,900.00")
     }
 
+    @Test func a_count_too_large_for_the_stock_value_is_said_of_the_count() {
+        let h = EngineHarness()
+        // It was `money-overflow`, "amount too large", at a word that is no amount.
+        #expect(h.run("car suv 112615000000000").diagnostics.first?.id == "count-too-large")
+        #expect(h.run("expect error count-too-large car suv 112615000000000").diagnostics.isEmpty)
+        #expect(h.run("expect count 0").diagnostics.isEmpty)
+    }
+
     @Test(arguments: [
         ("select 3", 8, "no stock line 3: there is 1 line"),
         ("select x", 8, "'x' is not a line number (a whole number from 1)"),
@@ -47,7 +55,10 @@ import Testing
         ("price GPB", 7, "unknown currency 'GPB'; did you mean 'GBP'?"),
         ("set drivetrian 4wd", 5, "unknown family 'drivetrian'; did you mean 'drivetrain'?"),
         ("rate USD 2", 6, "USD is the base currency; its rate is always 1"),
-        ("car suv 112615000000000", 9, "amount too large: the value would overflow")
+        (
+            "car suv 112615000000000", 9,
+            "count too large: 112615000000000 cars would take the stock's value past the largest amount, $92,233,720,368,547,758.07"
+        )
     ])
     func diagnostics_carry_their_message_and_position(line: String, column: Int, message: String) {
         let h = EngineHarness()

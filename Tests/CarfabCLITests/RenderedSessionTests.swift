@@ -131,7 +131,10 @@ final class Harness {
             "help nope",
             "unknown help topic 'nope'; valid help topics: car, set, show, list, select, remove, clear, options, why, fit, cheapest, total, price, rate, models, parts, currencies, family, option, model, forbid, require, currency, undo, redo, begin, commit, rollback, try, source, save, diff and 7 more"
         ),
-        ("car suv 112615000000000", "amount too large: the value would overflow")
+        (
+            "car suv 112615000000000",
+            "count too large: 112615000000000 cars would take the stock's value past the largest amount, $92,233,720,368,547,758.07"
+        )
     ])
     func error_messages(line: String, message: String) {
         let h = Harness()

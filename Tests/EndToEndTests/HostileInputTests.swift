@@ -62,7 +62,10 @@ import Glibc
 
     @Test(arguments: [
         ("car suv 99999999999999999999", "1:9: error: '99999999999999999999' is too large"),
-        ("car suv 92233720368547759", "1:9: error: amount too large: the value would overflow"),
+        (
+            "car suv 92233720368547759",
+            "1:9: error: count too large: 92233720368547759 cars would take the stock's value past the largest amount, $92,233,720,368,547,758.07"
+        ),
         ("car suv 0", "1:9: error: '0' is not a count (a whole number from 1)"),
         ("car suv -2", "1:9: error: '-2' is not a count (a whole number from 1)"),
         ("select 99999999999999999999", "1:8: error: '99999999999999999999' is too large"),

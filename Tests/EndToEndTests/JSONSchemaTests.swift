@@ -77,5 +77,10 @@ import Testing
         let diffRows = try #require(diff.first?.value["rows"] as? [[String: Any]])
         #expect(!diffRows.isEmpty)
         for row in diffRows { #expect(Array(row.keys).sorted() == ["change", "difference", "first", "name", "second", "what"]) }
+        // The difference is money, or null, as `try`'s change is (it was signed text).
+        for row in diffRows {
+            #expect(row["difference"] is NSNull || (row["difference"] as? [String: Any]).map { Array($0.keys).sorted() } == money.sorted())
+        }
+        #expect(diffRows.contains { ($0["difference"] as? [String: Any])?["minor_units"] as? Int == 1_359_500 })
     }
 }

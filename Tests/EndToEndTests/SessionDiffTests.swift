@@ -32,7 +32,7 @@ import Testing
         #expect(json.status == 1)
         #expect(
             json.stdout
-                == #"{"type":"result","command":"diff","rows":[{"change":"changed","what":"rate","name":"GBP","first":"0.60338","second":"0.5","difference":null},{"change":"removed","what":"variable","name":"who","first":"Ann","second":null,"difference":null},{"change":"changed","what":"line","name":"1 -> 1","first":"car sports 1; set drivetrain rear ($68,300.00)","second":"car sports 1; set drivetrain 4wd ($70,800.00)","difference":"+$2,500.00"},{"change":"changed","what":"total","name":"","first":"3 cars, $227,090.00","second":"3 cars, $229,590.00","difference":"+$2,500.00"}]}"#
+                == #"{"type":"result","command":"diff","rows":[{"change":"changed","what":"rate","name":"GBP","first":"0.60338","second":"0.5","difference":null},{"change":"removed","what":"variable","name":"who","first":"Ann","second":null,"difference":null},{"change":"changed","what":"line","name":"1 -> 1","first":"car sports 1; set drivetrain rear ($68,300.00)","second":"car sports 1; set drivetrain 4wd ($70,800.00)","difference":{"currency":"USD","minor_units":250000,"amount":"2500.00","formatted":"$2,500.00"}},{"change":"changed","what":"total","name":"","first":"3 cars, $227,090.00","second":"3 cars, $229,590.00","difference":{"currency":"USD","minor_units":250000,"amount":"2500.00","formatted":"$2,500.00"}}]}"#
                 + "\n")
     }
 
@@ -56,7 +56,7 @@ import Testing
         #expect(json.status == 1)
         #expect(
             json.stdout.contains(
-                #"{"change":"changed","what":"line","name":"1 -> 1","first":"car sports 1 ($68,300.00)","second":"car sports 1; set paint white ($68,300.00)","difference":"+$0.00"}"#
+                #"{"change":"changed","what":"line","name":"1 -> 1","first":"car sports 1 ($68,300.00)","second":"car sports 1; set paint white ($68,300.00)","difference":{"currency":"USD","minor_units":0,"amount":"0.00","formatted":"$0.00"}}"#
             ))
         // A part the two sides have differently is named on each side, the default too (rear,
         // then 4wd); one both have alike is named only if it is not the default.

@@ -30,9 +30,9 @@ import Testing
                 == RunResult(
                     stdout: "3 Cars in Stock. Total Value: £111,747.50\n1 Car in Stock. Total Value: £49,413.81\nNo variables are set.\n",
                     stderr: """
-                        main.carfab:7:1: error: only 1 step to undo since 'begin'
+                        main.carfab:7:6: error: only 1 step to undo since 'begin'
                         undo 2
-                        ^~~~
+                             ^
                         note: the open transaction was rolled back
 
                         """, status: 1))

@@ -258,7 +258,10 @@ public struct StockLedger: Sendable {
         guard count > 0 else { throw .countNotPositive(count) }
         let (newCount, countOverflow) = carCount.addingReportingOverflow(count)
         if countOverflow { throw .countOverflow }
-        let newValue = try Self.adding(price, times: count, to: valueMinorUnits)
+        // The value overflows because of how many cars are added: said of the count.
+        let (product, productOverflow) = price.multipliedReportingOverflow(by: count)
+        let (newValue, sumOverflow) = valueMinorUnits.addingReportingOverflow(product)
+        if productOverflow || sumOverflow { throw .countTooLarge(count) }
         entries.append(Entry(count: count, configuration: id))
         if journal != nil { journalAppend(.removeLast(current: currentNumber)) }
         carCount = newCount

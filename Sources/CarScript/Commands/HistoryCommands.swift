@@ -13,7 +13,7 @@ enum HistoryCommands {
             details:
                 "A step is one command that changed the stock, the current line, the catalog (a definition or a rate) or a variable; a whole 'source' is one step. Commands that change nothing are not steps. N is from 1 to \(mostSteps). 'redo' replays what was undone until the next change. Undoing more steps than there are is an error that changes nothing; inside a transaction, undo goes back no further than its 'begin'. The history is kept at the prompt (and, in a script, from its first 'begin'), bounded at \(UndoHistory.memoryBound >> 20) MiB: once its steps keep \(UndoHistory.byteLimit >> 20) MiB, the oldest are forgotten first.",
             example: "begin; car compact 2; undo; commit",
-            run: { session, call throws(ScriptError) in try session.undo(steps(call), at: call.range(0)) }),
+            run: { session, call throws(ScriptError) in try session.undo(steps(call), at: call.range(0), countAt: stepsRange(call)) }),
         CommandSpec(
             name: "redo", aliases: [], group: .history,
             arguments: [.optional("N", .integer(.steps))],
@@ -21,7 +21,7 @@ enum HistoryCommands {
             details:
                 "Replays what 'undo' took back, most recently undone first, until a new change is made, which forgets them. N is from 1 to \(mostSteps). Redoing more steps than were undone is an error that changes nothing.",
             example: "begin; car compact 2; undo; redo; commit",
-            run: { session, call throws(ScriptError) in try session.redo(steps(call), at: call.range(0)) }),
+            run: { session, call throws(ScriptError) in try session.redo(steps(call), at: call.range(0), countAt: stepsRange(call)) }),
         CommandSpec(
             name: "begin", aliases: [], group: .history,
             arguments: [],
@@ -51,12 +51,18 @@ enum HistoryCommands {
             arguments: [.required("COMMAND", .words)],
             summary: "show what COMMAND would change, and change nothing",
             details:
-                "Runs COMMAND (up to the next ';' or the end of the line) as a what-if: its results are shown, then the cars in stock and their total value in the base currency before, after and the change; then everything it changed is taken back, so the session is exactly as it was. 'try source FILE' tries a whole file. Files are not written inside 'try' ('save -' still prints). It is not a step for 'undo', and inside a transaction it is not part of it: the transaction, 'undo' and 'redo' are as they were. It cannot try undo, redo, begin, commit, rollback or another try: to try several changes together, use 'begin' ... 'rollback'. If COMMAND fails, that is the error of 'try', and nothing is changed. --check checks COMMAND as it checks it outside 'try'.",
+                "Runs COMMAND (up to the next ';' or the end of the line) as a what-if: its results are shown, then the cars in stock and their total value in the base currency before, after and the change; then everything it changed is taken back, so the session is exactly as it was. 'try source FILE' tries a whole file. Files are not written inside 'try' ('save -' still prints). It is not a step for 'undo', and inside a transaction it is not part of it: the transaction, 'undo' and 'redo' are as they were. It cannot try undo, redo, begin, commit, rollback, another try or quit: to try several changes together, use 'begin' ... 'rollback'. If COMMAND fails, that is the error of 'try', and nothing is changed. --check checks COMMAND as it checks it outside 'try'.",
             example: "car sports; try set drivetrain 4wd",
             // `--check` checks COMMAND as it checks it outside 'try' (and takes back what that runs).
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in try session.whatIf(call) })
     ]
+
+    /// Where N is, if given: more steps than there are is said there.
+    private static func stepsRange(_ call: Invocation) -> SourceRange? {
+        if case .integer = call.value(1) { return call.range(1) }
+        return nil
+    }
 
     private static func steps(_ call: Invocation) -> Int {
         if case .integer(let count) = call.value(1) { return count }

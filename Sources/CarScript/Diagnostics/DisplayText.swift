@@ -57,6 +57,11 @@ package enum DisplayText {
         return low < ranges.count && ranges[low].0 <= value
     }
 
+    /// A name as a message quotes it: one longer than 64 characters is cut to its first 60 and `...`.
+    package static func quotedName(_ name: String) -> String {
+        name.count <= 64 ? name : name.prefix(60) + "..."
+    }
+
     /// Already-escaped `text` cut to at most `width` columns, `...` marking the cut.
     package static func cut(_ text: String, toWidth limit: Int) -> String {
         let width = limit

@@ -68,7 +68,8 @@ public enum SaveFailure: Error, Equatable, Sendable {
 
     /// What to say of a failed save to `path`; `streamAdvice` follows the words for `.stream`.
     package func message(saving path: [UInt8], streamAdvice: String) -> String {
-        let shown = String(decoding: path, as: UTF8.self)
+        // A very long name is cut, as names in every message are.
+        let shown = ScriptError.shown(String(decoding: path, as: UTF8.self))
         return switch self {
         case .stream: "cannot save '\(shown)': it is a process's open stream (a link in /proc), not a file; \(streamAdvice)"
         case .reason(let reason): "cannot save '\(shown)': \(reason)"

@@ -19,13 +19,24 @@ extension Session {
             // A stop while a FIFO waited for a writer: stopping says it all.
             throw ScriptError(.reported, at: call.range(1))
         } catch {
-            let message = if case .unreadable(let text) = error { text } else { "cannot read '\(path)'" }
+            let message = if case .unreadable(let text) = error { text } else { "cannot read '\(ScriptError.shown(path))'" }
             throw ScriptError(.io(message), at: call.range(1))
         }
     }
 
-    /// Standard input, for `call` (`source -`) to read.
+    /// Standard input, for `call` (`source -`, `diff -`) to read.
     func openStandardInput(for call: Invocation) throws(ScriptError) -> any LineSource {
+        if case .readOnly(let reason) = options.fileAccess {
+            throw ScriptError(.refused("'\(call.spec.name) -' reads standard input and is refused \(reason)"), at: call.range(1))
+        }
+        // A script read from standard input cannot also hand standard input to another: the
+        // two readers would take lines from each other. (At the prompt, `source -` reads the
+        // terminal until Ctrl-D, and the prompt waits.)
+        if frames.contains(where: { $0.source.readsStandardInput }) {
+            throw ScriptError(
+                .io("standard input is already being read: it holds the script that runs '\(call.spec.name) -'"),
+                at: call.range(1))
+        }
         guard let host = options.host else {
             throw ScriptError(.refused("'\(call.spec.name) -' reads standard input and is refused \(Self.noHost)"), at: call.range(1))
         }

@@ -33,6 +33,8 @@ extension Session {
         options.host = self.options.host
         options.environment = self.options.environment
         options.stop = stop
+        // `--check` checks the files as it checks those `source` runs: followed, not run.
+        options.checkOnly = self.options.checkOnly
         options.fileAccess =
             switch self.options.fileAccess {
             case .allowed: .readOnly(otherwiseRefusedBy: "while loading a session to compare")
@@ -49,9 +51,12 @@ extension Session {
 
     /// `diff FILE [FILE]`: the first file against the second, or against this session.
     func compare(_ call: Invocation) throws(ScriptError) {
-        try admitFiles(for: call)
+        // `-`, standard input, touches no file, so it is allowed as `source -` is (with --safe).
+        if call.word(1) != "-" || !(call.word(2).isEmpty || call.word(2) == "-") { try admitFiles(for: call) }
         let first = try load(argument: 1, of: call)
         let second = call.word(2).isEmpty ? SessionContents(self) : try load(argument: 2, of: call)
+        // Checking loads the files only to check them: there are no sessions to compare.
+        if options.checkOnly { return }
         let table = SessionComparison.table(first, second, stop: stop)
         // Stopped while comparing: the stop says it all, and a partial table would mislead.
         if stop.isRequested { throw ScriptError(.reported, at: call.range(0)) }
@@ -63,11 +68,11 @@ extension Session {
         let name = call.word(index)
         let source: any LineSource
         do throws(ScriptError) {
-            let path = try filePath(name, for: call)
+            let path = name == "-" ? name : try filePath(name, for: call)
             // A file that compares itself (directly or through files it sources) would load
             // sessions without end: refused as `source` refuses a cycle.
             _ = try checkNesting(of: path, for: call, argument: 1)
-            source = try openFile(path, for: call)
+            source = name == "-" ? try openStandardInput(for: call) : try openFile(path, for: call)
         } catch {
             // The file gate places its errors at argument 1.
             guard index != 1, error.range == call.range(1) else { throw error }
@@ -78,8 +83,9 @@ extension Session {
         do throws(LoadFailure) {
             return try load(source)
         } catch {
-            let place = error.diagnostic.line > 0 ? "\(error.diagnostic.file):\(error.diagnostic.line): " : ""
-            throw ScriptError(.io("cannot load '\(name)' to compare: \(place)\(error.diagnostic.message)"), at: call.range(index))
+            let place = error.diagnostic.line > 0 ? "\(ScriptError.shown(error.diagnostic.file)):\(error.diagnostic.line): " : ""
+            throw ScriptError(
+                .io("cannot load '\(ScriptError.shown(name))' to compare: \(place)\(error.diagnostic.message)"), at: call.range(index))
         }
     }
 }
@@ -103,11 +109,13 @@ package enum SessionComparison {
         var rows: [[Table.Cell]] = []
         func row(
             _ change: String, _ what: String, _ name: String, _ before: String?, _ after: String?,
-            _ difference: String? = nil
+            _ difference: Int64? = nil
         ) {
+            // The difference is a change in the base currency, typed as `try`'s change row is:
+            // text shows it with its sign, JSON as money.
             rows.append([
                 .text(change), .text(what), .text(name), before.map { .text($0) } ?? .none,
-                after.map { .text($0) } ?? .none, difference.map { .text($0) } ?? .none
+                after.map { .text($0) } ?? .none, difference.map { .moneyChange(.base($0)) } ?? .none
             ])
         }
         func compare(
@@ -149,7 +157,7 @@ package enum SessionComparison {
             let b = second.stock
             row(
                 a.valueMinorUnits == b.valueMinorUnits && a.carCount == b.carCount ? "same" : "changed", "total", "",
-                total(a), total(b), signed(b.valueMinorUnits &- a.valueMinorUnits))
+                total(a), total(b), b.valueMinorUnits &- a.valueMinorUnits)
         }
         var table = Table([
             .init("change"), .init("what"), .init("name"), .init("first"), .init("second"),
@@ -161,10 +169,6 @@ package enum SessionComparison {
 
     private static func total(_ stock: StockLedger) -> String {
         "\(stock.carCount) car\(stock.carCount == 1 ? "" : "s"), \(Money.base(stock.valueMinorUnits))"
-    }
-
-    private static func signed(_ minorUnits: Int64) -> String {
-        (minorUnits < 0 ? "" : "+") + Money.base(minorUnits).description
     }
 
     private static func families(_ catalog: Catalog) -> [(key: String, name: String, text: String)] {
@@ -217,7 +221,7 @@ package enum SessionComparison {
     /// at the same place in the run) are one line changed.
     private static func compareLines(
         _ first: StockLedger, _ firstCatalog: Catalog, _ second: StockLedger, _ secondCatalog: Catalog, stop: StopRequest?,
-        _ report: (String, String, String?, String?, String?) -> Void
+        _ report: (String, String, String?, String?, Int64?) -> Void
     ) {
         let a = lines(first, catalog: firstCatalog)
         let b = lines(second, catalog: secondCatalog)
@@ -270,13 +274,13 @@ package enum SessionComparison {
                 if let match = partner[index] {
                     report(
                         "changed", "\(line + 1) -> \(match + 1)", text(a[line], against: b[match]), text(b[match], against: a[line]),
-                        signed(b[match].value &- a[line].value))
+                        b[match].value &- a[line].value)
                 } else {
-                    report("removed", "\(line + 1)", text(a[line]), nil, signed(0 &- a[line].value))
+                    report("removed", "\(line + 1)", text(a[line]), nil, 0 &- a[line].value)
                 }
             }
             for line in new where !taken.contains(line) {
-                report("added", "\(line + 1)", nil, text(b[line]), signed(b[line].value))
+                report("added", "\(line + 1)", nil, text(b[line]), b[line].value)
             }
         }
     }

@@ -6,18 +6,7 @@ extension Session {
         let name = call.word(1)
         // `-` is standard input: no file is touched, so it is always allowed.
         if name != "-" { try admitFiles(for: call) }
-        if name == "-", case .readOnly(let reason) = options.fileAccess {
-            throw ScriptError(.refused("'source -' reads standard input and is refused \(reason)"), at: call.range(1))
-        }
         guard let parent = frames.last else { return }
-        // A script read from standard input cannot also hand standard input to another: the
-        // two readers would take lines from each other. (At the prompt, `source -` reads the
-        // terminal until Ctrl-D, and the prompt waits.)
-        if name == "-", frames.contains(where: { $0.source.readsStandardInput }) {
-            throw ScriptError(
-                .io("standard input is already being read: it holds the script that runs 'source -'"),
-                at: call.range(1))
-        }
         let path = name == "-" ? name : try filePath(name, for: call)
         let identity = try checkNesting(of: path, for: call, argument: 1)
         let file = name == "-" ? try openStandardInput(for: call) : try openFile(path, for: call)
@@ -40,16 +29,17 @@ extension Session {
     /// count too: each such session is fresh, so its own frames alone would never see them.
     func checkNesting(of path: String, for call: Invocation, argument: Int) throws(ScriptError) -> [UInt8]? {
         let running = enclosingScripts + frames.map { (file: $0.lines.file, identity: $0.identity) }
-        let chain = running.map(\.file) + [path]
+        // Made only for an error: each name cut as every name in a message is.
+        func chain() -> String { (running.map(\.file) + [path]).map(ScriptError.shown).joined(separator: " -> ") }
         let name = call.spec.name
         guard running.count < maximumSourceDepth else {
             throw ScriptError(
-                .io("'\(name)' nested more than \(maximumSourceDepth) deep: " + chain.joined(separator: " -> ")),
+                .sourceDepth("'\(name)' nested more than \(maximumSourceDepth) deep: " + chain()),
                 at: call.range(argument))
         }
         let identity = options.host?.identity(of: Array(path.utf8))
         if let identity, running.contains(where: { $0.identity == identity }) {
-            throw ScriptError(.io("'\(name)' cycle: " + chain.joined(separator: " -> ")), at: call.range(argument))
+            throw ScriptError(.sourceCycle("'\(name)' cycle: " + chain()), at: call.range(argument))
         }
         return identity
     }

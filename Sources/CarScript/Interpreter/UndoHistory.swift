@@ -393,8 +393,9 @@ extension Session {
         _ = try? takeBack(journalFrom: start, changes)
     }
 
-    /// `undo N`: takes back the last `count` steps, which `redo` can then replay.
-    func undo(_ count: Int, at range: SourceRange) throws(ScriptError) {
+    /// `undo N`: takes back the last `count` steps, which `redo` can then replay; more steps
+    /// than there are is an error at `countRange` (N), if given.
+    func undo(_ count: Int, at range: SourceRange, countAt countRange: SourceRange? = nil) throws(ScriptError) {
         guard let available = history?.undoableSteps else { throw Self.noHistory("undo", at: range) }
         guard count <= available else {
             let limit = history?.inTransaction == true ? " since 'begin'" : ""
@@ -402,7 +403,7 @@ extension Session {
                 .history(
                     available == 0
                         ? "nothing to undo\(limit)"
-                        : "only \(available) step\(available == 1 ? "" : "s") to undo\(limit)"), at: range)
+                        : "only \(available) step\(available == 1 ? "" : "s") to undo\(limit)"), at: countRange ?? range)
         }
         for _ in 0..<count {
             do throws(CarFactoryError) {
@@ -413,15 +414,15 @@ extension Session {
         }
     }
 
-    /// `redo N`: replays the last `count` steps undone.
-    func redo(_ count: Int, at range: SourceRange) throws(ScriptError) {
+    /// `redo N`: replays the last `count` steps undone; more than there are is an error at `countRange` (N), if given.
+    func redo(_ count: Int, at range: SourceRange, countAt countRange: SourceRange? = nil) throws(ScriptError) {
         guard let available = history?.redoableSteps else { throw Self.noHistory("redo", at: range) }
         guard count <= available else {
             throw ScriptError(
                 .history(
                     available == 0
                         ? "nothing to redo"
-                        : "only \(available) step\(available == 1 ? "" : "s") to redo"), at: range)
+                        : "only \(available) step\(available == 1 ? "" : "s") to redo"), at: countRange ?? range)
         }
         for _ in 0..<count {
             guard let step = history?.popUndone() else { return }

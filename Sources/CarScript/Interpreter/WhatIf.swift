@@ -21,14 +21,22 @@ extension Session {
         let lexer = call.lexerRef.takeUnretainedValue()
         let tokens = from..<to
         let nameToken = lexer.tokens[tokens.lowerBound]
-        if let position = commands.position(of: lexer.word(nameToken)),
-            case let spec = commands.specs[position], spec.group == .history
-        {
-            throw ScriptError(
-                .refused(
-                    "'try' tries a change, and '\(spec.name)' changes the history itself: to try several changes together, use 'begin' ... 'rollback'"
-                ),
-                at: nameToken.range)
+        if let position = commands.position(of: lexer.word(nameToken)) {
+            let spec = commands.specs[position]
+            if spec.group == .history {
+                throw ScriptError(
+                    .refused(
+                        "'try' tries a change, and '\(spec.name)' changes the history itself: to try several changes together, use 'begin' ... 'rollback'"
+                    ),
+                    at: nameToken.range)
+            }
+            // Ending the session is no change to show and take back (`try source FILE` may
+            // quit: that ends only the file).
+            if spec.name == "quit" {
+                throw ScriptError(
+                    .refused("'try' tries a change and takes it back, and 'quit' ends the session, which could not be taken back"),
+                    at: nameToken.range)
+            }
         }
         let carsBefore = stock.carCount
         let valueBefore = stock.valueMinorUnits

@@ -54,6 +54,10 @@ struct ScriptError: Error, Equatable, Sendable {
         case onlyDefinitions(String)
         case domain(CarFactoryError)
         case io(String)
+        /// `source` (or `diff`) of files nested more than `maximumSourceDepth` deep: the chain.
+        case sourceDepth(String)
+        /// `source` (or `diff`) of a file already running: the chain.
+        case sourceCycle(String)
         case refused(String)
         /// `undo`, `redo` or a transaction command with nothing to act on.
         case history(String)
@@ -80,9 +84,7 @@ struct ScriptError: Error, Equatable, Sendable {
     static let definitionNames = CommandTable.standard.specs.filter(\.definesCatalog).map(\.name).joined(separator: ", ")
 
     /// A word as quoted in a message: a very long one is cut.
-    static func shown(_ word: String) -> String {
-        word.count <= 64 ? word : word.prefix(60) + "..."
-    }
+    static func shown(_ word: String) -> String { DisplayText.quotedName(word) }
 
     /// The did-you-mean name, if the message suggests one.
     var suggestion: String? {
@@ -122,6 +124,8 @@ struct ScriptError: Error, Equatable, Sendable {
         case .onlyDefinitions: "only-definitions"
         case .domain(let error): error.id
         case .io: "io"
+        case .sourceDepth: "source-depth"
+        case .sourceCycle: "source-cycle"
         case .refused: "refused"
         case .history: "history"
         case .expectationFailed: "expectation-failed"
@@ -166,7 +170,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .emptyName: "a name cannot be empty"
         case .onlyDefinitions(let command): "a catalog file holds only definitions (\(Self.definitionNames)), not '\(command)'"
         case .domain(let error): error.description
-        case .io(let text): text
+        case .io(let text), .sourceDepth(let text), .sourceCycle(let text): text
         case .refused(let text): text
         case .history(let text): text
         case .expectationFailed(let field, let expected, let actual): "expected \(field) \(Self.shown(expected)), got \(actual)"

@@ -270,18 +270,27 @@ final class LanguageServer {
                 log("didChange of a document not open, or without contentChanges")
                 return
             }
+            // Every change is looked at before any is applied: a range that is not one (malformed,
+            // or its start after its end) means the client's text is not the server's, and the
+            // notification is refused whole, logged, the document left as it was.
+            var edits: [(range: (start: TextPosition, end: TextPosition)?, text: String)] = []
             for change in changes {
                 guard let text = change["text"]?.string else { continue }
-                if let range = change["range"] {
-                    guard let start = TextPosition(json: range["start"]), let end = TextPosition(json: range["end"]) else {
-                        log("didChange with a malformed range")
-                        continue
-                    }
-                    document.apply(range: (start, end), text: text)
-                } else {
-                    document.apply(range: nil, text: text)
+                guard let range = change["range"] else {
+                    edits.append((nil, text))
+                    continue
                 }
+                guard let start = TextPosition(json: range["start"]), let end = TextPosition(json: range["end"]) else {
+                    log("didChange with a malformed range: the change is refused")
+                    return
+                }
+                guard (start.line, start.character) <= (end.line, end.character) else {
+                    log("didChange with a range whose start is after its end: the change is refused")
+                    return
+                }
+                edits.append(((start, end), text))
             }
+            for edit in edits { document.apply(range: edit.range, text: edit.text) }
             if let version = params["textDocument"]?["version"]?.int { document.setVersion(version) }
             documents[uri] = document
             publishUnlessChangesFollow(uri)

@@ -54,7 +54,7 @@ final class MemoryInput: ByteInput {
 /// Splits the input into messages by their `Content-Length` headers (the LSP base protocol).
 ///
 /// Each header block is read up to its blank line; a block that cannot be used (no
-/// `Content-Length`, a length that is not a number, one beyond `maximumLength`, a line that
+/// `Content-Length` or two, a length that is not a number, one beyond `maximumLength`, a line that
 /// is not `Name: value`) is reported as malformed. If its length is known its body is read
 /// past without being kept; if not, the next message is looked for where the next
 /// `Content-Length:` begins, so that one bad block costs one error, not a cascade.
@@ -235,6 +235,7 @@ final class MessageReader {
         // Every line is looked at: a broken line after another problem still breaks the framing.
         var breaksFraming = false
         var lengthUnreadable = false
+        var lengthsGiven = 0
         for line in header.split(separator: 0x0A, omittingEmptySubsequences: false) {
             var line = line
             guard line.last == 0x0D || line.endIndex == header.endIndex else {
@@ -252,12 +253,20 @@ final class MessageReader {
             let value = line[(colon + 1)...].drop { $0 == 0x20 || $0 == 0x09 }
             let trimmed = value.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
             if name == "content-length" {
+                lengthsGiven += 1
                 guard !trimmed.isEmpty, trimmed.count <= 18, trimmed.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                     let number = Int(String(decoding: trimmed, as: UTF8.self))
                 else {
                     failure = failure ?? HeaderFailure("Content-Length is not a number of bytes")
                     lengthUnreadable = true
                     continue
+                }
+                // Two lengths: which one frames the body cannot be known unless they agree; as
+                // a block with one unreadable length, the block is malformed, and with two
+                // different ones the next message is looked for where the next header begins.
+                if lengthsGiven > 1 {
+                    failure = failure ?? HeaderFailure("a header block with more than one Content-Length")
+                    if number != length { lengthUnreadable = true }
                 }
                 length = number
             } else if name == "content-type" {

@@ -127,6 +127,16 @@ public final class Output {
         waitingBytes.write(upTo: maximum, body)
     }
 
+    /// Fails as a write would if the descriptor is closed or not open for writing: for a
+    /// program whose every answer goes there (the language server), found before it serves.
+    public func failUnlessWritable() {
+        guard fd >= 0, !failed else { return }
+        let flags = fcntl(fd, F_GETFL)
+        guard flags < 0 || flags & O_ACCMODE == O_RDONLY else { return }
+        failed = true
+        failureCode = flags < 0 ? errno : EBADF
+    }
+
     /// Writes out a full block, if there is one.
     public func flushIfFull() {
         if waitingBytes.count >= blockSize { flush() }

@@ -407,8 +407,19 @@ enum TestRunner {
     }
 
     /// `--timeout`'s seconds as given: `2`, `0.5`.
-    private static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+    /// `value` as a plain decimal, as `--timeout` takes it: never in exponent notation
+    /// (Swift writes 1e-10 for 0.0000000001; the option takes no exponent, so neither is it shown one).
+    static func seconds(_ value: Double) -> String {
+        if value == value.rounded() { return String(Int(value)) }
+        let text = String(value)
+        guard let e = text.firstIndex(of: "e"), let exponent = Int(text[text.index(after: e)...]) else { return text }
+        let mantissa = text[..<e]
+        let digits = mantissa.filter { $0 != "." }
+        // Where the point goes among `digits`; --timeout's values (at most 1000000) print
+        // with a negative exponent only, so the point comes before every digit.
+        let point = (mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count) + exponent
+        guard point <= 0 else { return text }
+        return "0." + String(repeating: "0", count: -point) + digits
     }
 
     static func formatSeconds(_ seconds: Double) -> String {
