@@ -363,10 +363,19 @@ struct CorrectionSearch {
         let c = configurator
         var pick = -1
         var fewest = Int.max
+        // Of those with the fewest options, the one whose cheapest option left is dearest
+        // (against the current car's) goes first: the bound rises soonest (the cheapest repair of
+        // every option of 60 x 8's: 517,000 steps in all, against 552,000 by fewest options alone).
+        var dearest = Int64.min
         for g in 0..<c.familyCount where !assigned[g] && !c.contains(domains, g, car[g]) {
             let count = c.optionCount(domains, g)
-            if count < fewest {
+            guard count <= fewest else { continue }
+            var low = Int64.max
+            for o in 0..<c.optionCounts[g] where c.contains(domains, g, o) { low = min(low, c.space.prices[g][o]) }
+            let change = Self.clamped(low, -c.space.prices[g][current[g]])
+            if count < fewest || change > dearest {
                 fewest = count
+                dearest = change
                 pick = g
             }
         }
