@@ -67,6 +67,17 @@ import Testing
         #expect(MoneyFormatter(currency: c).format(12_345_6789) == "X 12,345.6789")
     }
 
+    @Test(arguments: [0, 1, 7, 8, 9, 15, 16, 17, 40])
+    func symbols_of_every_length_stand_before_the_digits(length: Int) throws {
+        // Symbols up to 16 bytes are written packed, longer ones copied: both before the sign's place.
+        let symbol = String((0..<length).map { Character(UnicodeScalar(UInt8(0x41 + $0 % 26))) })
+        let c = try Currency(code: "SYM", symbol: symbol, digits: 2, rate: DecimalNumber(parsing: "1"))
+        let formatter = MoneyFormatter(currency: c)
+        #expect(formatter.format(7_080_000) == symbol + "70,800.00")
+        #expect(formatter.format(-5) == "-" + symbol + "0.05")
+        #expect(formatter.format(Int64.min) == "-" + symbol + "92,233,720,368,547,758.08")
+    }
+
     @Test func overflow_is_an_error_not_a_trap() throws {
         let yen = ValuationFactory(currency: try catalog.currency(named: "JPY")).makeConverter()
         #expect(throws: CarFactoryError.moneyOverflow) { try yen.convert(Int64.max) }

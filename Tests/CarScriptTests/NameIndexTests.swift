@@ -47,11 +47,86 @@ import Testing
         }
     }
 
+    @Test func lexed_short_words_are_found_past_their_first_slot_in_a_large_table() throws {
+        // Over the size that is made collision-free: some names are not in their first slot,
+        // and a lexed word of at most eight bytes finds them after the inlined first look.
+        let names = (0..<3_000).map { "n\($0)" }
+        let index = NameIndex(names)
+        let lexer = Lexer()
+        let line = Array((names.map { $0.uppercased() }.joined(separator: " ") + " n3000 n12345678").utf8)
+        _ = try line.withUnsafeBufferPointer { (bytes) throws(ScriptError) in try lexer.tokenize(bytes) }
+        let found = lexer.tokens.map { index.lookup(lexer.word($0)) }
+        #expect(found == names.indices.map { $0 } + [nil, nil])
+    }
+
     @Test func a_copy_keeps_its_own_names() {
         var original = NameIndex(["a"])
         let copy = original
         original.insert("b", value: 1)
         #expect(lookup(original, "b") == 1)
         #expect(lookup(copy, "b") == nil && lookup(copy, "a") == 0)
+    }
+}
+
+/// Canonically equivalent names are one name (trial finding 12): `é` as one character (NFC)
+/// and as `e` and a combining acute accent (NFD) find each other, both as bytes and as lexed words.
+@Suite struct CanonicalNameIndexTests {
+    static let composed = "caf\u{E9}"
+    static let decomposed = "cafe\u{301}"
+
+    func lookup(_ index: NameIndex, _ word: String) -> Int? {
+        var word = word
+        return word.withUTF8 { index.lookup($0) }
+    }
+
+    func lexedLookup(_ index: NameIndex, _ word: String) throws -> Int? {
+        let lexer = Lexer()
+        let line = Array(word.utf8)
+        _ = try line.withUnsafeBufferPointer { (bytes) throws(ScriptError) in try lexer.tokenize(bytes) }
+        return index.lookup(lexer.word(lexer.tokens[0]))
+    }
+
+    @Test(arguments: [(composed, decomposed), (decomposed, composed)])
+    func a_name_is_found_in_the_other_normal_form(defined: String, typed: String) throws {
+        let index = NameIndex(["sports", defined])
+        #expect(lookup(index, typed) == 1 && lookup(index, typed.uppercased()) == 1)
+        #expect(try lexedLookup(index, typed) == 1 && lexedLookup(index, typed.uppercased()) == 1)
+        #expect(lookup(index, "cafe") == nil && lookup(index, "caf\u{E8}") == nil && lookup(index, "cafe\u{300}") == nil)
+    }
+
+    @Test func the_first_of_two_equivalent_names_wins() {
+        var index = NameIndex(["x", Self.composed])
+        index.insert(Self.decomposed, value: 7)
+        #expect(lookup(index, Self.decomposed) == 1)
+    }
+
+    @Test func ascii_names_and_characters_that_stand_for_ascii_ones_are_one_name() throws {
+        // U+037E GREEK QUESTION MARK is canonically `;`, U+212A KELVIN SIGN is `K`.
+        let index = NameIndex(["a;b", "kw", "c\u{37E}d"])
+        #expect(lookup(index, "a\u{37E}b") == 0 && lookup(index, "A\u{37E}B") == 0)
+        #expect(lookup(index, "\u{212A}w") == 1 && lookup(index, "\u{212A}W") == 1)
+        #expect(lookup(index, "c;d") == 2 && lookup(index, "C;D") == 2)
+        #expect(try lexedLookup(index, "\u{212A}W") == 1 && lexedLookup(index, "\u{37E}") == nil)
+        // An ASCII word not held, in a table that holds a name that is not ASCII, is still no name.
+        #expect(lookup(index, "c;e") == nil && lookup(index, "q") == nil)
+    }
+
+    @Test func names_added_and_taken_back_in_place_are_found_and_forgotten_in_either_form() {
+        let index = NameIndex(["compact"])
+        index.addInPlace(Self.decomposed, value: 1)
+        index.addInPlace("z", value: 2)
+        index.arrangeInPlace()
+        #expect(lookup(index, Self.composed) == 1 && lookup(index, "Z") == 2)
+        index.removeInPlace(from: 1)
+        #expect(lookup(index, Self.composed) == nil && lookup(index, Self.decomposed) == nil && lookup(index, "compact") == 0)
+        index.addInPlace(Self.composed, value: 1)
+        #expect(lookup(index, Self.decomposed) == 1)
+    }
+
+    @Test func a_copy_keeps_its_own_names_in_either_form() {
+        var original = NameIndex(["a"])
+        let copy = original
+        original.insert(Self.composed, value: 1)
+        #expect(lookup(original, Self.decomposed) == 1 && lookup(copy, Self.decomposed) == nil)
     }
 }

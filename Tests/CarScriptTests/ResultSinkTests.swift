@@ -21,6 +21,15 @@ import Testing
         }
     }
 
+    /// A sink that takes `show`'s car as it is.
+    final class CarSink: ResultSink {
+        var cars: [(String, String)] = []
+        var results: [CommandResult] = []
+        func receive(_ result: CommandResult, from command: CommandSpec) { results.append(result) }
+        func receive(_ diagnostic: Diagnostic) {}
+        func receive(car: Car, from command: CommandSpec) { cars.append((car.carType, command.name)) }
+    }
+
     @Test func price_and_total_hand_their_numbers_to_a_sink_that_takes_them() {
         let sink = NumberSink()
         Engine(sink: sink).evaluate("car sports 2; price; total GBP; show")
@@ -30,6 +39,17 @@ import Testing
         #expect(sink.totals.first?.0 == 2 && sink.totals.first?.2 == "GBP" && sink.totals.first?.3 == "total")
         // Only `show` made a result.
         #expect(sink.results.count == 1)
+    }
+
+    @Test func show_hands_its_car_to_a_sink_that_takes_it_and_an_owned_result_to_one_that_does_not() {
+        let sink = CarSink()
+        Engine(sink: sink).evaluate("car sports 2; show; car suv; show 1; price")
+        #expect(sink.cars.map(\.0) == ["Porsche Boxster", "Porsche Boxster"] && sink.cars.allSatisfy { $0.1 == "show" })
+        // `price` made its result (the default hands the amount on as one), `show` none.
+        #expect(sink.results.count == 1)
+        let run = Engine().evaluate("car sports 2; show; car suv; show 1")
+        let owned = run.results.compactMap { if case .car(let car) = $0.result { car.carType } else { nil } }
+        #expect(owned == sink.cars.map(\.0))
     }
 
     @Test func a_sink_that_does_not_take_them_gets_the_same_as_owned_results() throws {

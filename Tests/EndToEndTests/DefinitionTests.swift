@@ -75,4 +75,28 @@ import Testing
             try carfab(["--catalog", "missing.carfab", "-e", "echo never"], directory: dir)
                 == RunResult(stdout: "", stderr: "carfab: error: cannot open 'missing.carfab': No such file or directory\n", status: 1))
     }
+
+    /// Trial finding 12: `é` written as one character and as `e` and a combining accent is one
+    /// name, both where it is defined and where it is used (it was "already defined" in the
+    /// other form, but "unknown" when used in it).
+    @Test func canonically_equivalent_names_are_one_name_for_definitions_and_lookups() throws {
+        let script = #"""
+            model "\u{e9}" "F" price 90000 floorplan short suspension race drivetrain rear; car "E\u{301}"; \
+            option drivetrain "e\u{301}" "F" price 9; set drivetrain "\u{c9}"; total; \
+            model "e\u{301}" "G" price 1 floorplan short suspension race drivetrain rear; car "e\u{300}"
+            """#
+        let run = try carfab(["--keep-going", "-e", script])
+        #expect(run.stdout == "1 Car in Stock. Total Value: $88,509.00\n")
+        #expect(
+            run.stderr == """
+                <command-line>:3:7: error: model 'e\u{301}' is already defined
+                model "e\\u{301}" "G" price 1 floorplan short suspension race drivetrain re...
+                      ^~~~~~~~~~
+                <command-line>:3:83: error: unknown model 'e\u{300}'; valid models: compact, sports, suv, \u{e9}
+                ...G" price 1 floorplan short suspension race drivetrain rear; car "e\\u{300}"
+                                                                                   ^~~~~~~~~~
+
+                """)
+        #expect(run.status == 1)
+    }
 }

@@ -423,3 +423,146 @@ struct PartPair: Sendable {
     }
 
 }
+
+// `undo` of a definition: definitions are only ever added, so the catalog as it was is this
+// one with its latest definitions taken off. A step keeps where the catalog stood (a `Mark`, a
+// few words however large the catalog) rather than the whole earlier value, which shared every
+// table with the catalog after it, so that the next definition copied them all (a 4,000-rule
+// file sourced with a history on took 2.8 GB).
+extension Catalog {
+    /// Where a catalog stood: what `truncate(to:)` puts it back to.
+    public struct Mark: Sendable {
+        /// How many definitions it had.
+        public let definitions: Int
+        fileprivate let textBytes: Int
+        /// Its rules, kept as the very object: the configurations made under them stay valid.
+        fileprivate let ruleSet: RuleSet
+    }
+
+    /// The definitions `truncate(to:)` took off, with the very parts, factories and rules they
+    /// made (cars in stock hold them), for `restore(_:)` to put back.
+    public struct Tail: Sendable {
+        fileprivate let removed: [Removed]
+        /// Where the catalog stood before they were taken off.
+        fileprivate let end: Mark
+        /// How many definitions it holds.
+        public var count: Int { removed.count }
+    }
+
+    /// One definition taken off, with what it made.
+    fileprivate enum Removed: Sendable {
+        case family(FamilyDefinition, any Part, FamilyLabel)
+        case option(OptionDefinition, any Part)
+        case model(ModelDefinition, any CarFactory)
+        case rule(Rule, origin: String)
+        case currency(Currency)
+    }
+
+    /// Where the catalog stands now.
+    public var mark: Mark { Mark(definitions: definitions.count, textBytes: textBytes, ruleSet: ruleSet) }
+
+    /// Takes off the definitions made since `mark` (latest first, each one's tables put back
+    /// as they were before it), and returns them. Rates are not definitions: one changed since
+    /// is put back by `replaceCurrency(at:with:)`.
+    public mutating func truncate(to mark: Mark) -> Tail {
+        let end = self.mark
+        var removed: [Removed] = []
+        removed.reserveCapacity(max(definitions.count - mark.definitions, 0))
+        while definitions.count > mark.definitions, let last = definitions.popLast() {
+            switch last {
+            case .family(let definition):
+                let family = PartFamily(index: familyNames.count - 1)
+                guard let part = optionTables[family.index].parts.first, let label = familyLabels.popLast() else { continue }
+                // The pairs it added are those of its option with each model's other defaults.
+                for factory in registry.factories {
+                    for other in families.dropLast() { modelsByDefaultPair.remove(PartPair(defaultPart(of: other, for: factory), part)) }
+                }
+                familyIndex.remove(nameKey(definition.name))
+                familyNames.removeLast()
+                optionTables.removeLast()
+                removed.append(.family(definition, part, label))
+            case .option(let definition):
+                guard let part = optionTables[definition.family.index].removeLast() else { continue }
+                removed.append(.option(definition, part))
+            case .model(let definition):
+                let position = registry.factories.count - 1
+                guard let factory = registry.removeLast() else { continue }
+                for pair in defaultPairs(of: factory) where modelsByDefaultPair[pair] == position { modelsByDefaultPair.remove(pair) }
+                removed.append(.model(definition, factory))
+            case .rule(let rule):
+                let position = rules.count - 1
+                rules.removeLast()
+                let origin = ruleOrigins.popLast() ?? ""
+                switch rule.kind {
+                case .forbid:
+                    if let pair = PartPair(rule), rulesByPair[pair] == position { rulesByPair.remove(pair) }
+                case .require:
+                    if let pair = PartPair(directed: rule), requiresByPair[pair] == position { requiresByPair.remove(pair) }
+                }
+                removed.append(.rule(rule, origin: origin))
+            case .currency(let currency):
+                currencyIndex.remove(nameKey(currency.code))
+                currencies.removeLast()
+                removed.append(.currency(currency))
+            }
+        }
+        textBytes = mark.textBytes
+        ruleSet = mark.ruleSet
+        return Tail(removed: removed.reversed(), end: end)
+    }
+
+    /// Puts back the definitions `truncate` took off (the catalog standing where it left it),
+    /// with the same parts, factories and rules: the catalog is as it was before.
+    public mutating func restore(_ tail: Tail) {
+        definitions.reserveCapacity(definitions.count + tail.removed.count)
+        for item in tail.removed {
+            switch item {
+            case .family(let definition, let part, let label):
+                var table = OptionTable()
+                table.append(part)
+                familyIndex.set(familyNames.count, for: nameKey(definition.name))
+                familyNames.append(definition.name)
+                familyLabels.append(label)
+                optionTables.append(table)
+                // The defaults `defaultPairs` reads (the tail's end puts back the very rules).
+                ruleSet = ruleSet.adding(familyDefault: part)
+                for (position, factory) in registry.factories.enumerated() {
+                    for pair in defaultPairs(of: factory) where modelsByDefaultPair[pair] == nil {
+                        modelsByDefaultPair.set(position, for: pair)
+                    }
+                }
+                definitions.append(.family(definition))
+            case .option(let definition, let part):
+                optionTables[definition.family.index].append(part)
+                definitions.append(.option(definition))
+            case .model(let definition, let factory):
+                registry.append(factory)
+                for pair in defaultPairs(of: factory) where modelsByDefaultPair[pair] == nil {
+                    modelsByDefaultPair.set(registry.factories.count - 1, for: pair)
+                }
+                definitions.append(.model(definition))
+            case .rule(let rule, let origin):
+                switch rule.kind {
+                case .forbid: if let pair = PartPair(rule) { rulesByPair.set(rules.count, for: pair) }
+                case .require: if let pair = PartPair(directed: rule) { requiresByPair.set(rules.count, for: pair) }
+                }
+                rules.append(rule)
+                ruleOrigins.append(origin)
+                definitions.append(.rule(rule))
+            case .currency(let currency):
+                currencyIndex.set(currencies.count, for: nameKey(currency.code))
+                currencies.append(currency)
+                definitions.append(.currency(currency))
+            }
+        }
+        textBytes = tail.end.textBytes
+        ruleSet = tail.end.ruleSet
+    }
+
+    /// Puts `currency` (the same currency at another rate) in place `position`; returns the one replaced.
+    public mutating func replaceCurrency(at position: Int, with currency: Currency) -> Currency {
+        let replaced = currencies[position]
+        currencies[position] = currency
+        return replaced
+    }
+}

@@ -92,7 +92,7 @@ enum ConfigureCommands {
                 }
                 // The stock's cars hold a part of every family the catalog has: the session
                 // completes them whenever the catalog gains or loses a family (`completeStock`).
-                session.emit(.car(line.car), call)
+                session.emit(car: line.car, call)
             }),
         CommandSpec(
             name: "list", aliases: [], group: .configure,

@@ -33,6 +33,18 @@ struct NameIndex: Sendable {
         var displaced = 0
         /// Mixed into every hash; chosen so that no two names share a first slot.
         var seed: UInt64 = 0
+        /// The names that are not ASCII (folded, as strings) and their values, first entry
+        /// first: a `String` compares and hashes by canonical equivalence, so a word in another
+        /// normal form (`e` and U+0301 for `é`) finds its name here. Nil while there are none,
+        /// as for every table of the built-in catalog: an ASCII word not in the slots is then no
+        /// name, and no dictionary keyed by `String` is set up (see `NameMap` in the domain).
+        /// (Boxed: a dictionary as the field itself had its type set up at every start-up,
+        /// ~12k instructions.)
+        var canonical: CanonicalNames?
+        /// Whether `canonical` holds any name: a plain flag for lookups to read, as a read of the
+        /// dictionary itself is checked for exclusive access (and cost ~170 instructions a
+        /// command on the benchmark mix; callgrind, 10^5 commands).
+        var holdsOtherNames = false
 
         init(slots count: Int) {
             slotCount = count
@@ -54,7 +66,7 @@ struct NameIndex: Sendable {
 
         @inline(__always)
         func slot(of key: Key) -> Int {
-            Int(truncatingIfNeeded: key.hash(seed: seed) >> shift)
+            Int(truncatingIfNeeded: key.hash(seed: seed) &>> shift)
         }
 
         @inline(__always)
@@ -64,10 +76,13 @@ struct NameIndex: Sendable {
 
         @inline(__always)
         var view: View {
-            View(slots: slots, entries: entries, keys: keys, seed: seed, shift: shift, mask: mask)
+            View(
+                slots: slots, entries: entries, keys: keys, seed: seed, shift: shift, mask: mask,
+                holdsOtherNames: holdsOtherNames)
         }
 
-        func add(_ folded: [UInt8], key: Key, value: Int) {
+        /// Adds a folded name; `ascii` says whether it is all ASCII.
+        func add(_ folded: [UInt8], key: Key, value: Int, ascii: Bool) {
             if (entryCount + 1) * 2 > slotCount { grow() }
             if entryCount == entryCapacity {
                 (entries, entryCapacity) = RawStorage.grow(
@@ -80,6 +95,7 @@ struct NameIndex: Sendable {
             (keys + keyCount).update(from: folded, count: folded.count)
             (entries + entryCount).initialize(to: Entry(key: key, start: keyCount, value: value))
             keyCount += folded.count
+            if !ascii { holdCanonically(String(decoding: folded, as: UTF8.self), value) }
             place(entryCount)
             entryCount += 1
         }
@@ -116,6 +132,24 @@ struct NameIndex: Sendable {
             entryCount = kept
             placeAll()
             arrange()
+            guard holdsOtherNames else { return }
+            canonical = nil
+            holdsOtherNames = false
+            for number in 0..<entryCount {
+                let entry = entries[number]
+                let folded = UnsafeBufferPointer(start: keys + entry.start, count: entry.key.length)
+                if folded.contains(where: { $0 >= 0x80 }) {
+                    holdCanonically(String(decoding: folded, as: UTF8.self), entry.value)
+                }
+            }
+        }
+
+        /// Keeps a non-ASCII name for lookups by canonical equivalence; the first entry for a name wins.
+        private func holdCanonically(_ name: String, _ value: Int) {
+            let names = canonical ?? CanonicalNames()
+            canonical = names
+            holdsOtherNames = true
+            if names.values[name] == nil { names.values[name] = value }
         }
 
         private func placeAll() {
@@ -144,6 +178,11 @@ struct NameIndex: Sendable {
 
     }
 
+    /// Names by canonical equivalence, for a table that holds names that are not ASCII.
+    fileprivate final class CanonicalNames {
+        var values: [String: Int] = [:]
+    }
+
     /// A table's storage as plain values, read once for a lookup. A view lives only inside
     /// one lookup (made from the table and used in the same expression, never stored), and
     /// nothing changes a table during a lookup, so it cannot go stale: its reads need no check
@@ -155,6 +194,8 @@ struct NameIndex: Sendable {
         fileprivate let seed: UInt64
         fileprivate let shift: UInt64
         fileprivate let mask: Int
+        /// Whether some name is not ASCII: an ASCII word that misses may still be one of them.
+        fileprivate let holdsOtherNames: Bool
 
         @inline(__always)
         fileprivate func find(_ bytes: UnsafeBufferPointer<UInt8>, key: Key) -> Int? {
@@ -162,7 +203,8 @@ struct NameIndex: Sendable {
             // the hash's top bits (below the slot count), the next is masked, an occupied slot
             // holds the number of an entry made before it, and an entry's key bytes were
             // stored with it.
-            var slot = Int(truncatingIfNeeded: key.hash(seed: seed) >> shift)
+            // (`&>>`: the shift is below 64, as a table has at least 16 slots.)
+            var slot = Int(truncatingIfNeeded: key.hash(seed: seed) &>> shift)
             while true {
                 let number = Int(slots[slot])
                 if number < 0 { return nil }
@@ -204,11 +246,18 @@ struct NameIndex: Sendable {
             self.high = Self.fold(high)
         }
 
-        private static let ones: UInt64 = 0x0101_0101_0101_0101
+        static let ones: UInt64 = 0x0101_0101_0101_0101
+
+        /// The key of a name of at most eight bytes, already folded.
+        @inline(__always)
+        init(low: UInt64, length: Int) {
+            self.low = low
+            self.length = length
+        }
 
         /// Sets the lower-case bit of every ASCII capital among eight packed bytes at once.
         @inline(__always)
-        private static func fold(_ word: UInt64) -> UInt64 {
+        static func fold(_ word: UInt64) -> UInt64 {
             let heptets = word & (0x7F * ones)
             // A byte's top bit is set here when its low seven bits are at least `A` (then `[`);
             // no byte carries into the next.
@@ -293,9 +342,10 @@ struct NameIndex: Sendable {
     func addInPlace(_ name: String, value: Int) {
         let folded = Array(name.lowercased().utf8)
         folded.withUnsafeBufferPointer { bytes in
-            let key = Key(folded: bytes)
-            guard table.find(bytes, key: key) == nil else { return }
-            table.add(folded, key: key, value: value)
+            var ascii = true
+            let key = Key(bytes, ascii: &ascii)
+            guard find(folded: bytes, key: key, ascii: ascii) == nil else { return }
+            table.add(folded, key: key, value: value, ascii: ascii)
         }
     }
 
@@ -313,31 +363,69 @@ struct NameIndex: Sendable {
     mutating func insert(_ name: String, value: Int) {
         let folded = Array(name.lowercased().utf8)
         folded.withUnsafeBufferPointer { bytes in
-            let key = Key(folded: bytes)
-            guard table.find(bytes, key: key) == nil else { return }
+            var ascii = true
+            let key = Key(bytes, ascii: &ascii)
+            guard find(folded: bytes, key: key, ascii: ascii) == nil else { return }
             if !isKnownUniquelyReferenced(&table) { table = copy(of: table) }
-            table.add(folded, key: key, value: value)
+            table.add(folded, key: key, value: value, ascii: ascii)
         }
     }
 
-    /// The value of the name spelled by `bytes`, in any case.
+    /// The value of the name spelled by `bytes`, in any case and any normal form.
     func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var ascii = true
         let key = Key(bytes, ascii: &ascii)
-        guard ascii else { return lookupFolding(bytes) }
-        return table.find(bytes, key: key)
+        guard ascii else { return lookupCanonically(bytes) }
+        if let value = table.find(bytes, key: key) { return value }
+        return table.holdsOtherNames ? lookupCanonically(bytes) : nil
     }
 
     /// The value of the name spelled by a lexed word, in any case. The table's storage is read
     /// only once the key is made, and only for an ASCII name: the rare other kind is looked up
     /// out of line from the table itself, so that the common lookup keeps its reads in registers.
     /// (Its view made first and handed to that call cost ~10 instructions a lookup in stores.)
+    ///
+    /// Names are the same when they are canonically equivalent, as `String`s are (and as the
+    /// catalog's definitions compare them): an ASCII word found in the slots is its own only
+    /// canonical form, and one not found there can only be another form of a name that is
+    /// not ASCII, which the table knows whether it holds.
+    ///
+    /// The common case is inlined where it is looked up: an ASCII word of at most eight bytes
+    /// (every command and nearly every name) found in its first slot, as every name of a small
+    /// table is (see `Table.arrange`). Anything else, a miss included, goes on out of line.
+    /// (The whole lookup called as a function cost ~70 instructions a name, this ~25: 1,233 ->
+    /// 1,168 instructions a command on the benchmark mix, 1,243 -> 1,182 on set/show; callgrind,
+    /// 10^5 commands.)
     @inline(__always)
     func lookup(_ word: PaddedBytes) -> Int? {
+        let bytes = word.bytes
+        let length = bytes.count
+        if length <= 8, let base = bytes.baseAddress {
+            let first = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self))
+            let low = length == 8 ? first : first & ((1 &<< UInt64(truncatingIfNeeded: length &* 8)) &- 1)
+            if low & (0x80 &* Key.ones) == 0 {
+                let key = Key(low: Key.fold(low), length: length)
+                let view = table.view
+                let number = Int(view.slots[Int(truncatingIfNeeded: key.hash(seed: view.seed) &>> view.shift)])
+                if number >= 0 {
+                    let entry = view.entries[number]
+                    if entry.key == key { return entry.value }
+                }
+            }
+        }
+        return lookupProbing(word)
+    }
+
+    /// The rest of `lookup(_:)`: longer words, words that are not ASCII, names not in their
+    /// first slot, and misses.
+    @inline(never)
+    private func lookupProbing(_ word: PaddedBytes) -> Int? {
         var ascii = true
         let key = Key(word, ascii: &ascii)
-        guard ascii else { return lookupFolding(word.bytes) }
-        return table.view.find(word.bytes, key: key)
+        guard ascii else { return lookupCanonically(word.bytes) }
+        let view = table.view
+        if let value = view.find(word.bytes, key: key) { return value }
+        return view.holdsOtherNames ? lookupCanonically(word.bytes) : nil
     }
 
     /// The value of `name`, in any case.
@@ -346,11 +434,55 @@ struct NameIndex: Sendable {
         return name.withUTF8 { lookup($0) }
     }
 
-    /// Rare: a non-ASCII name, folded the way `insert` folded it.
+    /// Rare: a word that is not ASCII, or an ASCII word not found while the table holds names
+    /// that are not: folded the way `insert` folded names, then compared by canonical
+    /// equivalence.
     @inline(never)
-    private func lookupFolding(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    private func lookupCanonically(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let folded = Array(String(decoding: bytes, as: UTF8.self).lowercased().utf8)
-        return folded.withUnsafeBufferPointer { table.find($0, key: Key(folded: $0)) }
+        return folded.withUnsafeBufferPointer { bytes in
+            var ascii = true
+            let key = Key(bytes, ascii: &ascii)
+            return find(folded: bytes, key: key, ascii: ascii)
+        }
+    }
+
+    /// The value of a folded name: the same bytes, else a name canonically equivalent to it.
+    @inline(__always)
+    private func find(folded bytes: UnsafeBufferPointer<UInt8>, key: Key, ascii: Bool) -> Int? {
+        if let value = table.find(bytes, key: key) { return value }
+        guard table.holdsOtherNames || !ascii else { return nil }
+        return findEquivalent(of: bytes, ascii: ascii)
+    }
+
+    /// A name canonically equivalent to folded `bytes`, which are not one byte for byte.
+    @inline(never)
+    private func findEquivalent(of bytes: UnsafeBufferPointer<UInt8>, ascii: Bool) -> Int? {
+        let name = String(decoding: bytes, as: UTF8.self)
+        if let value = table.canonical?.values[name] { return value }
+        // An ASCII name can be written with characters that stand for ASCII ones (U+037E for
+        // `;`, U+1FEF for the grave accent): its only other forms.
+        guard !ascii, let plain = Self.asciiEquivalent(of: name) else { return nil }
+        return plain.withUnsafeBufferPointer { table.find($0, key: Key(folded: $0)) }
+    }
+
+    /// The ASCII string canonically equivalent to `name`, if there is one. A canonical
+    /// decomposition is a single character or a character and combining marks (never ASCII),
+    /// so `name` has one exactly when each character that is not ASCII is equivalent to one
+    /// that is: looked for among the 128, only until a character has none.
+    private static func asciiEquivalent(of name: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        for scalar in name.unicodeScalars {
+            if scalar.isASCII {
+                bytes.append(UInt8(scalar.value))
+                continue
+            }
+            let alone = String(scalar)
+            guard let byte = (0..<128).first(where: { String(UnicodeScalar(UInt8($0))) == alone }) else { return nil }
+            // Folded: `K` (U+212A) stands for a capital, though lowercasing makes it `k` first.
+            bytes.append(fold(UInt8(byte)))
+        }
+        return bytes
     }
 
     /// A copy of `table`, so an index copied before an insert keeps its own names (value semantics).
@@ -358,9 +490,8 @@ struct NameIndex: Sendable {
         let copy = Table(slots: table.slotCount)
         for number in 0..<table.entryCount {
             let entry = table.entries[number]
-            copy.add(
-                Array(UnsafeBufferPointer(start: table.keys + entry.start, count: entry.key.length)),
-                key: entry.key, value: entry.value)
+            let folded = Array(UnsafeBufferPointer(start: table.keys + entry.start, count: entry.key.length))
+            copy.add(folded, key: entry.key, value: entry.value, ascii: !folded.contains { $0 >= 0x80 })
         }
         return copy
     }

@@ -1,3 +1,5 @@
+import CarFactory
+
 /// Where an evaluation's results and diagnostics go, as they are made: carfab's text and JSON
 /// renderers, or `Evaluation`, which keeps them. Every value it receives is owned: it may be
 /// kept after the evaluation ends.
@@ -17,6 +19,8 @@ public protocol ResultSink: AnyObject {
     /// Takes `total`'s count of cars and their value, in minor units of `valuation`'s currency
     /// (as `receive(amount:in:from:)`).
     func receive(total count: Int64, value: Int64, in valuation: CurrencyValuation, from command: CommandSpec)
+    /// Takes the car `show` shows, lent for the call only (as `receive(amount:in:from:)`).
+    func receive(car: Car, from command: CommandSpec)
     /// The most columns a diagnostic's ``Diagnostic/source`` line may take: a longer line is
     /// shown as a window around the error, "..." marking each cut (at least 20).
     var sourceWindowWidth: Int { get }
@@ -43,6 +47,11 @@ extension ResultSink {
     /// The count and value as an owned `.total` result.
     public func receive(total count: Int64, value: Int64, in valuation: CurrencyValuation, from command: CommandSpec) {
         receive(.total(count: count, value: value, valuation), from: command)
+    }
+
+    /// The car as an owned `.car` result.
+    public func receive(car: Car, from command: CommandSpec) {
+        receive(.car(car), from: command)
     }
 }
 

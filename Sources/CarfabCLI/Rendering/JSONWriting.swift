@@ -90,23 +90,43 @@ extension Output {
     }
 
     /// Writes `value` in decimal digits (at most 20 bytes with the sign); returns how many.
+    ///
+    /// Two digits at a time, from a table of the hundred pairs (`total`'s count, one digit at a
+    /// time, cost ~95 instructions; five digits now cost ~50).
     static func writeDecimal(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         var rest = value.magnitude
         var digits = 1
         var scan = rest
-        while scan >= 10 {
-            scan /= 10
-            digits += 1
+        while scan >= 100 {
+            scan /= 100
+            digits &+= 2
         }
+        if scan >= 10 { digits &+= 1 }
         let sign = value < 0 ? 1 : 0
         if sign == 1 { out[0] = UInt8(ascii: "-") }
-        var position = sign + digits
-        repeat {
-            position -= 1
-            out[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-            rest /= 10
-        } while position > sign
-        return sign + digits
+        let pairs = digitPairs.utf8Start
+        // At most 20 digits and a sign: positions cannot overflow.
+        var position = sign &+ digits
+        while rest >= 100 {
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            out[position &- 1] = pairs[pair &+ 1]
+            out[position &- 2] = pairs[pair]
+            position &-= 2
+        }
+        if rest >= 10 {
+            let pair = Int(truncatingIfNeeded: rest) &* 2
+            out[position &- 1] = pairs[pair &+ 1]
+            out[position &- 2] = pairs[pair]
+        } else {
+            out[position &- 1] = UInt8(truncatingIfNeeded: rest) &+ 0x30
+        }
+        return sign &+ digits
+    }
+
+    /// "00" to "99", each pair at twice its value.
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     }
 
     /// `minorUnits` as a plain decimal with `digits` decimals (`42719.30`, `-0.05`, `10726200`).

