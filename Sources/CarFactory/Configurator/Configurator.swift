@@ -197,7 +197,7 @@ public struct Configurator {
         return words
     }
 
-    func contains(_ domains: [UInt64], _ f: Int, _ o: Int) -> Bool {
+    @inline(__always) func contains(_ domains: [UInt64], _ f: Int, _ o: Int) -> Bool {
         domains[wordOffset[f] + o >> 6] & (1 << UInt64(o & 63)) != 0
     }
 
