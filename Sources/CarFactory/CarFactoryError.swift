@@ -38,9 +38,8 @@ public enum CarFactoryError: Error, Equatable, Sendable {
     case catalogTooLarge(limit: Int)
     case tooManyOptions(family: String, limit: Int)
     case invalidSeats(String)
-    /// A change that would price a car below zero: the price it would have.
-    case negativePrice(Int64)
-    /// A model that some choice of options would price below zero: the cheapest such choice and its price.
+    /// A model or option that would let a model's cars cost below zero: the model, the
+    /// cheapest options that take it there, and its lowest price (see `Catalog`).
     case modelCouldCostLessThanNothing(model: String, options: [String], price: Int64)
     /// A name given twice in one definition (an alias repeating the option's name or another alias).
     case repeatedName(String)
@@ -103,7 +102,6 @@ extension CarFactoryError: CustomStringConvertible {
             "the catalog's names and texts would pass \(limit / (1 << 20)) MiB (\(limit) bytes) in all: nothing is defined"
         case .tooManyOptions(let family, let limit): "a family holds at most \(limit) options; \(family) has that many"
         case .invalidSeats(let text): "seats must be a whole number from 1 to 99, not '\(cut(text))'"
-        case .negativePrice(let price): "the car would cost \(Money.base(price)): a price cannot be below zero"
         case .modelCouldCostLessThanNothing(let model, let options, let price):
             "'\(cut(model))' with \(options.joined(separator: ", ")) would cost \(Money.base(price)): a price cannot be below zero"
         case .repeatedName(let name): "'\(cut(name))' is named twice in this definition"
@@ -155,7 +153,6 @@ extension CarFactoryError {
         case .catalogTooLarge: "catalog-too-large"
         case .tooManyOptions: "too-many-options"
         case .invalidSeats: "invalid-seats"
-        case .negativePrice: "negative-price"
         case .modelCouldCostLessThanNothing: "model-could-cost-less-than-nothing"
         case .repeatedName: "repeated-name"
         case .searchLimitReached: "search-limit-reached"

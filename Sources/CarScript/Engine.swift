@@ -22,6 +22,9 @@ public struct EngineOptions: Sendable {
     public var keepsUndoHistory = false
     /// What one answer of `options`, `why`, `fit` or `cheapest` may spend (tests make it small).
     package var searchLimits = SearchLimits.standard
+    /// Leave a transaction open at the end of input, as the session that goes on past it
+    /// would have it (an editor's view of a line inside a `begin` the document has not closed).
+    package var leavesTransactionOpen = false
     /// Accept only catalog definitions (a catalog file).
     var definitionsOnly = false
     /// Run only the commands that change the session's own state (a what-if copy for completion).

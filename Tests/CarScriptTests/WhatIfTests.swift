@@ -169,4 +169,32 @@ import Testing
         engine.evaluate("redo \(undone)")
         #expect(state() == states.last)
     }
+
+    /// The steps of an open transaction are never forgotten, so the bound holds there by
+    /// refusing the command that would pass it (trial finding 9: a few hundred bytes of
+    /// script took GBs): in a script, that error rolls the transaction back like any other.
+    @Test func inside_a_transaction_the_command_that_would_pass_the_bound_fails_and_rolls_it_back() {
+        let engine = UndoHistoryTests.engine(keepGoing: false)
+        engine.evaluate("var b x" + String(repeating: "; var b $b$b", count: 19) + "; car sports")
+        let before = UndoHistoryTests.saved(engine)
+        // Each `var` keeps the 512 KiB value it replaces: 48 MiB is passed near the 96th.
+        var script = "begin\n"
+        for round in 0..<400 { script += "car suv; var v \"${b}\(round)\"\n" }
+        script += "commit\n"
+        let run = engine.evaluate(script, name: "t.carfab")
+        #expect(run.diagnostics.map(\.id) == ["history-too-large"])
+        #expect(run.diagnostics.map(\.column) == [10])
+        #expect((90...110).contains(run.diagnostics.first?.line ?? 0), "\(run.diagnostics)")
+        #expect(run.diagnostics.map(\.notes) == [[.init("the open transaction was rolled back")]])
+        #expect(UndoHistoryTests.saved(engine) == before)
+        // The history goes on (the steps before `begin` were forgotten first, to make room).
+        #expect(engine.evaluate("car compact; undo").diagnostics.isEmpty)
+        #expect(UndoHistoryTests.saved(engine) == before)
+        // With --keep-going the script goes on after the rollback, outside a transaction,
+        // where the oldest steps are forgotten instead: no further error but `commit`'s.
+        let going = UndoHistoryTests.engine(keepGoing: true)
+        going.evaluate("var b x" + String(repeating: "; var b $b$b", count: 19))
+        #expect(going.evaluate(script, name: "t.carfab").diagnostics.map(\.id) == ["history-too-large", "history"])
+        #expect(going.stock.lineCount > 300)
+    }
 }

@@ -72,7 +72,7 @@ import Testing
         ("option drivetrain y \"y\" price 0 alias \"\"", "1:39", "a name cannot be empty"),
         (
             "model cheap \"C\" price 0 floorplan standard suspension road drivetrain 4wd", "1:23",
-            "'cheap' with short floorplan, rear drivetrain would cost -$4,500.00: a price cannot be below zero"
+            "'cheap' with short floorplan, front drivetrain would cost -$6,000.00: a price cannot be below zero"
         ),
         ("rate usd 2", "1:6", "USD is the base currency; its rate is always 1"),
         ("rate gbp 1.0000000000001", "1:10", "'1.0000000000001' has more than 12 decimal places"),

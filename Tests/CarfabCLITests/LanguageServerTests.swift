@@ -320,6 +320,27 @@ import Testing
                 + shutdownAndExit)
         #expect(Array(session.messages.dropFirst(2).dropLast()) == (try golden("hover")))
     }
+
+    /// Inside a `begin` the document does not close (as while a script is being written),
+    /// hover, completion and code actions see the state at the line with the transaction
+    /// open, as the session running it would, and as the inlay hints do: not the state from
+    /// before `begin` that the end of the text would roll back to.
+    @Test func features_inside_an_open_transaction_see_its_changes() throws {
+        let uri = "file:///tmp/open.carfab"
+        let pending = "file:///tmp/pending.carfab"
+        let text = "car compact\nbegin\ncar sports\nset drivetrain 4wd\nset drivetrain front\n"
+        let range: [String: Any] = ["start": ["line": 4, "character": 0], "end": ["line": 4, "character": 20]]
+        let whole: [String: Any] = ["start": ["line": 0, "character": 0], "end": ["line": 5, "character": 0]]
+        let session = try serve(
+            initializeRequest + didOpen(uri, text) + didOpen(pending, "car compact\nbegin\ncar sports\nset drivetrain ")
+                + request(2, "textDocument/hover", at(uri, 2, 1))
+                + request(3, "textDocument/hover", at(uri, 3, 1))
+                + request(4, "textDocument/completion", at(pending, 3, 15))
+                + request(5, "textDocument/codeAction", ["textDocument": ["uri": uri], "range": range, "context": ["diagnostics": []]])
+                + request(6, "textDocument/inlayHint", ["textDocument": ["uri": uri], "range": whole])
+                + shutdownAndExit)
+        #expect(Array(session.messages.dropFirst(3).dropLast()) == (try golden("openTransaction")))
+    }
 }
 
 /// An error response's code and message.

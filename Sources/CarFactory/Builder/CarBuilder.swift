@@ -26,14 +26,15 @@ public struct CarBuilder: Sendable {
         self.init(car: car, rules: RuleSet(rules))
     }
 
-    /// Replaces the part of `part`'s family; a change that breaks a rule, prices the car below
-    /// zero or overflows leaves the builder as it was.
+    /// Replaces the part of `part`'s family; a change that breaks a rule or overflows leaves
+    /// the builder as it was. (No change prices a car below zero: the catalog refuses any
+    /// definition that would let one, so there is nothing to check here.)
     public mutating func set(_ part: any Part) throws(CarFactoryError) {
         configuration = try Self.configuration(configuration, with: part, rules: rules)
     }
 
     /// Replaces the parts of several families at once: only the car they make together is
-    /// checked (its rules and its price), so a change that goes through a forbidden car one
+    /// checked (its rules), so a change that goes through a forbidden car one
     /// part at a time can be made in one step. A refusal leaves the builder as it was.
     public mutating func set(_ parts: [any Part]) throws(CarFactoryError) {
         var next = configuration
@@ -44,7 +45,6 @@ public struct CarBuilder: Sendable {
             if delta.overflow || sum.overflow { throw .moneyOverflow }
             next = rules.configuration(next, with: part, of: part.family, priceMinorUnits: sum.partialValue)
         }
-        if next.priceMinorUnits < 0 { throw .negativePrice(next.priceMinorUnits) }
         if let broken = next.brokenRule { throw .ruleViolation(broken) }
         configuration = next
     }
@@ -63,7 +63,6 @@ public struct CarBuilder: Sendable {
         let delta = part.listPriceMinorUnits.subtractingReportingOverflow(current.listPrice(of: family))
         let sum = current.priceMinorUnits.addingReportingOverflow(delta.partialValue)
         if delta.overflow || sum.overflow { throw .moneyOverflow }
-        if sum.partialValue < 0 { throw .negativePrice(sum.partialValue) }
         let next = rules.configuration(current, with: part, of: family, priceMinorUnits: sum.partialValue)
         if let broken = next.brokenRule { throw .ruleViolation(broken) }
         return next

@@ -135,8 +135,10 @@ struct ConfigurationTable {
         self.keeping = keeping
     }
 
-    private var keys: [ConfigurationKey?] = Array(repeating: nil, count: 64)
-    private var values: [CarConfiguration?] = Array(repeating: nil, count: 64)
+    // Empty until the first configuration is kept: every rule added makes a rule set, and the
+    // undo history keeps the one before each rule (64 slots were 3.6 KB a rule).
+    private var keys: [ConfigurationKey?] = []
+    private var values: [CarConfiguration?] = []
     private var count = 0
 
     /// The configuration kept for `key`, or the one `make` makes (kept if there is room).
@@ -149,6 +151,7 @@ struct ConfigurationTable {
 
     /// The configuration kept for `key`, if any.
     func existing(_ key: ConfigurationKey) -> CarConfiguration? {
+        guard !keys.isEmpty else { return nil }
         let mask = keys.count - 1
         var slot = Int(truncatingIfNeeded: key.hash) & mask
         while let found = keys[slot] {
@@ -163,6 +166,10 @@ struct ConfigurationTable {
     @inline(never)
     mutating func keep(_ configuration: CarConfiguration, for key: ConfigurationKey) {
         guard count < keeping else { return }
+        if keys.isEmpty {
+            keys = Array(repeating: nil, count: 64)
+            values = Array(repeating: nil, count: 64)
+        }
         place(configuration, for: key)
         count += 1
         if count * 2 > keys.count { grow() }

@@ -38,6 +38,12 @@ public struct Catalog: Sendable {
     /// Each `require` rule (its place in `rules`) by its two parts in the order named.
     private var requiresByPair = PartPairMap()
     private var modelsByDefaultPair = PartPairMap()
+    /// The least a car of any model can cost, and the first model (its place among the
+    /// factories) that can cost so little: see `lowestPrice(of:)`. Never below zero: a
+    /// definition that would take it there is refused. One figure serves every model: a
+    /// family's cheapest option is never dearer than a model's default (which is one of its
+    /// options), so a new cheapest option lowers every model's least price by the same amount.
+    private var lowest: (price: Int64, model: Int)?
 
     /// A catalog holding only the base currency.
     public init() {
@@ -186,6 +192,12 @@ public struct Catalog: Sendable {
                 default: CatalogDefinedOption(definition, label: familyLabels[family.index - 3])
                 }
         }
+        if let cheapest = optionTables[family.index].cheapest, part.listPriceMinorUnits < cheapest.listPriceMinorUnits {
+            // A name that clashes is the error to give first; then the models the new
+            // cheapest option takes further down.
+            _ = try optionTables[family.index].keys(of: part)
+            try lowerLowestPrices(family: family, cheapest: cheapest, to: part)
+        }
         try optionTables[family.index].add(part)
         definitions.append(.option(definition))
         textBytes += bytes
@@ -219,65 +231,60 @@ public struct Catalog: Sendable {
         if let broken = firstRequireBroken(by: factory.defaultPart(of:)) {
             throw .defaultsBreakRule(model: definition.name, broken)
         }
-        try checkCheapestCar(of: factory)
+        let lowest = lowestPrice(of: factory)
+        if lowest.price < 0 { throw .modelCouldCostLessThanNothing(model: factory.model, options: lowest.options, price: lowest.price) }
         try registry.register(factory)
+        if self.lowest.map({ lowest.price < $0.price }) ?? true { self.lowest = (lowest.price, registry.factories.count - 1) }
         for pair in pairs where modelsByDefaultPair[pair] == nil { modelsByDefaultPair.set(registry.factories.count - 1, for: pair) }
         definitions.append(.model(definition))
         textBytes += bytes
         return factory
     }
 
-    /// Refuses a model that some choice of options the rules allow would price below zero.
-    /// Only the few cheapest options of each family are tried (a bounded search: families
-    /// where no option is cheaper than the default are left as they are, a branch is cut when
-    /// even its cheapest completion costs more than the best found, and the search ends after
-    /// `cheapestCarSteps` steps); `set` refuses such a car too, whatever options come later.
-    private func checkCheapestCar(of factory: any CarFactory) throws(CarFactoryError) {
-        let defaults = factory.otherDefaults
-        let standards: [any Part] = [factory.makeFloorplan(), factory.makeSuspension(), factory.makeDrivetrain()] + defaults
-        var candidates: [[any Part]] = []
-        var lowestDelta: [Int64] = []
-        for (index, standard) in standards.enumerated() {
-            let cheaper = optionTables[index].cheapest.filter { $0.listPriceMinorUnits < standard.listPriceMinorUnits }
-            candidates.append([standard] + cheaper)
-            lowestDelta.append(cheaper.first.map { max($0.listPriceMinorUnits - standard.listPriceMinorUnits, Int64.min / 128) } ?? 0)
+    /// The least a car of `factory` can cost, ignoring the rules: its base price plus, for
+    /// each family, the family's cheapest option's list price less the model's default's
+    /// (where that is lower), and those cheapest options (`rear drivetrain`). An exact,
+    /// linear bound known as each definition is made: rules only take cars away, so no car
+    /// of the model costs less, and no search can be defeated by them.
+    private func lowestPrice(of factory: any CarFactory, cheapest: (PartFamily) -> (any Part)? = { _ in nil }) -> (
+        price: Int64, options: [String]
+    ) {
+        var price = factory.basePriceMinorUnits
+        var options: [String] = []
+        for family in families {
+            guard let option = cheapest(family) ?? optionTables[family.index].cheapest else { continue }
+            let change = Self.change(to: option, from: defaultPart(of: family, for: factory))
+            guard change < 0 else { continue }
+            price = Self.saturating(price, change)
+            options.append("\(option.name) \(familyNames[family.index])")
         }
-        // The least the rest could take off, from each family on.
-        var rest = [Int64](repeating: 0, count: standards.count + 1)
-        for index in standards.indices.reversed() { rest[index] = rest[index + 1] + lowestDelta[index] }
-        guard factory.basePriceMinorUnits.addingReportingOverflow(rest[0]).partialValue < 0 || rest[0] < Int64.min / 256 else { return }
-        var chosen = standards
-        var lowest: (price: Int64, parts: [any Part])?
-        var steps = 0
-        func search(_ family: Int, _ price: Int64) {
-            steps += 1
-            guard steps <= Self.cheapestCarSteps else { return }
-            guard price.addingReportingOverflow(rest[family]).partialValue < (lowest?.price ?? 0) else { return }
-            if family == standards.count {
-                guard firstRequireBroken(by: { $0.index < chosen.count ? chosen[$0.index] : nil }) == nil else { return }
-                lowest = (price, chosen)
-                return
-            }
-            for part in candidates[family] {
-                guard (0..<family).allSatisfy({ rulesByPair[PartPair(chosen[$0], part)] == nil }) else { continue }
-                let difference = part.listPriceMinorUnits.subtractingReportingOverflow(standards[family].listPriceMinorUnits)
-                let sum = price.addingReportingOverflow(difference.partialValue)
-                chosen[family] = part
-                search(family + 1, difference.overflow || sum.overflow ? Int64.min / 2 : sum.partialValue)
-            }
-            chosen[family] = standards[family]
-        }
-        search(0, factory.basePriceMinorUnits)
-        guard let lowest else { return }
-        let changed = standards.indices.filter { lowest.parts[$0] !== standards[$0] }
-        throw .modelCouldCostLessThanNothing(
-            model: factory.model,
-            options: changed.map { "\(lowest.parts[$0].name) \(familyNames[$0])" },
-            price: lowest.price)
+        return (price, options)
     }
 
-    /// The most steps the search for a model's cheapest car takes.
-    static let cheapestCarSteps = 100_000
+    /// Refuses `part`, the new cheapest option of `family` in place of `cheapest`, if it
+    /// would let a model's cars cost below zero (the model that can cost least is named); else
+    /// records the new least price. Constant time: every model's least price falls by the
+    /// same amount (see `lowest`).
+    private mutating func lowerLowestPrices(family: PartFamily, cheapest: any Part, to part: any Part) throws(CarFactoryError) {
+        guard let lowest else { return }
+        let lowered = Self.saturating(lowest.price, Self.change(to: part, from: cheapest))
+        if lowered < 0 {
+            let named = lowestPrice(of: registry.factories[lowest.model]) { $0 == family ? part : nil }
+            throw .modelCouldCostLessThanNothing(model: registry.factories[lowest.model].model, options: named.options, price: named.price)
+        }
+        self.lowest = (lowered, lowest.model)
+    }
+
+    /// `option`'s list price less `standard`'s (saturated: amounts are bounded far within it).
+    private static func change(to option: any Part, from standard: any Part) -> Int64 {
+        saturating(option.listPriceMinorUnits, -standard.listPriceMinorUnits)
+    }
+
+    /// `a + b`, held at the ends of `Int64` instead of overflowing.
+    private static func saturating(_ a: Int64, _ b: Int64) -> Int64 {
+        let sum = a.addingReportingOverflow(b)
+        return sum.overflow ? (b < 0 ? Int64.min : Int64.max) : sum.partialValue
+    }
 
     /// The pairs of `factory`'s default parts, one of each family the catalog has.
     private func defaultPairs(of factory: any CarFactory) -> [PartPair] {
@@ -422,4 +429,151 @@ struct PartPair: Sendable {
         (first, second) = (a, b)
     }
 
+}
+
+// `undo` of a definition: definitions are only ever added, so the catalog as it was is this
+// one with its latest definitions taken off. A step keeps where the catalog stood (a `Mark`, a
+// few words however large the catalog) rather than the whole earlier value, which shared every
+// table with the catalog after it, so that the next definition copied them all (a 4,000-rule
+// file sourced with a history on took 2.8 GB).
+extension Catalog {
+    /// Where a catalog stood: what `truncate(to:)` puts it back to.
+    public struct Mark: Sendable {
+        /// How many definitions it had.
+        public let definitions: Int
+        fileprivate let textBytes: Int
+        /// Its rules, kept as the very object: the configurations made under them stay valid.
+        fileprivate let ruleSet: RuleSet
+        /// The least a car of it could cost, and the model (see `Catalog.lowest`).
+        fileprivate let lowest: (price: Int64, model: Int)?
+    }
+
+    /// The definitions `truncate(to:)` took off, with the very parts, factories and rules they
+    /// made (cars in stock hold them), for `restore(_:)` to put back.
+    public struct Tail: Sendable {
+        fileprivate let removed: [Removed]
+        /// Where the catalog stood before they were taken off.
+        fileprivate let end: Mark
+        /// How many definitions it holds.
+        public var count: Int { removed.count }
+    }
+
+    /// One definition taken off, with what it made.
+    fileprivate enum Removed: Sendable {
+        case family(FamilyDefinition, any Part, FamilyLabel)
+        case option(OptionDefinition, any Part)
+        case model(ModelDefinition, any CarFactory)
+        case rule(Rule, origin: String)
+        case currency(Currency)
+    }
+
+    /// Where the catalog stands now.
+    public var mark: Mark { Mark(definitions: definitions.count, textBytes: textBytes, ruleSet: ruleSet, lowest: lowest) }
+
+    /// Takes off the definitions made since `mark` (latest first, each one's tables put back
+    /// as they were before it), and returns them. Rates are not definitions: one changed since
+    /// is put back by `replaceCurrency(at:with:)`.
+    public mutating func truncate(to mark: Mark) -> Tail {
+        let end = self.mark
+        var removed: [Removed] = []
+        removed.reserveCapacity(max(definitions.count - mark.definitions, 0))
+        while definitions.count > mark.definitions, let last = definitions.popLast() {
+            switch last {
+            case .family(let definition):
+                let family = PartFamily(index: familyNames.count - 1)
+                guard let part = optionTables[family.index].parts.first, let label = familyLabels.popLast() else { continue }
+                // The pairs it added are those of its option with each model's other defaults.
+                for factory in registry.factories {
+                    for other in families.dropLast() { modelsByDefaultPair.remove(PartPair(defaultPart(of: other, for: factory), part)) }
+                }
+                familyIndex.remove(nameKey(definition.name))
+                familyNames.removeLast()
+                optionTables.removeLast()
+                removed.append(.family(definition, part, label))
+            case .option(let definition):
+                guard let part = optionTables[definition.family.index].removeLast() else { continue }
+                removed.append(.option(definition, part))
+            case .model(let definition):
+                let position = registry.factories.count - 1
+                guard let factory = registry.removeLast() else { continue }
+                for pair in defaultPairs(of: factory) where modelsByDefaultPair[pair] == position { modelsByDefaultPair.remove(pair) }
+                removed.append(.model(definition, factory))
+            case .rule(let rule):
+                let position = rules.count - 1
+                rules.removeLast()
+                let origin = ruleOrigins.popLast() ?? ""
+                switch rule.kind {
+                case .forbid:
+                    if let pair = PartPair(rule), rulesByPair[pair] == position { rulesByPair.remove(pair) }
+                case .require:
+                    if let pair = PartPair(directed: rule), requiresByPair[pair] == position { requiresByPair.remove(pair) }
+                }
+                removed.append(.rule(rule, origin: origin))
+            case .currency(let currency):
+                currencyIndex.remove(nameKey(currency.code))
+                currencies.removeLast()
+                removed.append(.currency(currency))
+            }
+        }
+        textBytes = mark.textBytes
+        ruleSet = mark.ruleSet
+        lowest = mark.lowest
+        return Tail(removed: removed.reversed(), end: end)
+    }
+
+    /// Puts back the definitions `truncate` took off (the catalog standing where it left it),
+    /// with the same parts, factories and rules: the catalog is as it was before.
+    public mutating func restore(_ tail: Tail) {
+        definitions.reserveCapacity(definitions.count + tail.removed.count)
+        for item in tail.removed {
+            switch item {
+            case .family(let definition, let part, let label):
+                var table = OptionTable()
+                table.append(part)
+                familyIndex.set(familyNames.count, for: nameKey(definition.name))
+                familyNames.append(definition.name)
+                familyLabels.append(label)
+                optionTables.append(table)
+                // The defaults `defaultPairs` reads (the tail's end puts back the very rules).
+                ruleSet = ruleSet.adding(familyDefault: part)
+                for (position, factory) in registry.factories.enumerated() {
+                    for pair in defaultPairs(of: factory) where modelsByDefaultPair[pair] == nil {
+                        modelsByDefaultPair.set(position, for: pair)
+                    }
+                }
+                definitions.append(.family(definition))
+            case .option(let definition, let part):
+                optionTables[definition.family.index].append(part)
+                definitions.append(.option(definition))
+            case .model(let definition, let factory):
+                registry.append(factory)
+                for pair in defaultPairs(of: factory) where modelsByDefaultPair[pair] == nil {
+                    modelsByDefaultPair.set(registry.factories.count - 1, for: pair)
+                }
+                definitions.append(.model(definition))
+            case .rule(let rule, let origin):
+                switch rule.kind {
+                case .forbid: if let pair = PartPair(rule) { rulesByPair.set(rules.count, for: pair) }
+                case .require: if let pair = PartPair(directed: rule) { requiresByPair.set(rules.count, for: pair) }
+                }
+                rules.append(rule)
+                ruleOrigins.append(origin)
+                definitions.append(.rule(rule))
+            case .currency(let currency):
+                currencyIndex.set(currencies.count, for: nameKey(currency.code))
+                currencies.append(currency)
+                definitions.append(.currency(currency))
+            }
+        }
+        textBytes = tail.end.textBytes
+        ruleSet = tail.end.ruleSet
+        lowest = tail.end.lowest
+    }
+
+    /// Puts `currency` (the same currency at another rate) in place `position`; returns the one replaced.
+    public mutating func replaceCurrency(at position: Int, with currency: Currency) -> Currency {
+        let replaced = currencies[position]
+        currencies[position] = currency
+        return replaced
+    }
 }

@@ -43,6 +43,40 @@ struct NameMap: Sendable {
         count += 1
     }
 
+    /// Holds nothing for `name` (`undo` takes definitions back).
+    mutating func remove(_ name: String) {
+        guard !values.isEmpty else { return }
+        let mask = values.count - 1
+        var slot = name.hashValue & mask
+        while values[slot] >= 0 {
+            if names[slot] == name {
+                free(slot, mask: mask)
+                return
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Frees `slot`, moving back each name after it that a probe from its first slot would no
+    /// longer reach (no marks left behind: lookups stay as short as before).
+    private mutating func free(_ slot: Int, mask: Int) {
+        var hole = slot
+        values[hole] = -1
+        names[hole] = ""
+        count -= 1
+        var next = (hole + 1) & mask
+        while values[next] >= 0 {
+            if (next - names[next].hashValue & mask) & mask >= (next - hole) & mask {
+                names[hole] = names[next]
+                values[hole] = values[next]
+                names[next] = ""
+                values[next] = -1
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+    }
+
     /// Twice the slots (8 at first), every name placed again.
     private mutating func grow() {
         let old = (names, values)

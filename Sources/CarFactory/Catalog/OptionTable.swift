@@ -3,16 +3,18 @@ public struct OptionTable: Sendable {
     /// The family's options.
     public private(set) var parts: [any Part] = []
     private var byKey = NameMap()
+    /// For each option, the place of the cheapest of it and the options before it (the first
+    /// defined of those at that price): options are added and taken off only at the end
+    /// (`undo`), so the cheapest is known again at once when the last is taken off.
+    private var cheapestSoFar: [Int] = []
 
     /// The option answering to `name` (case-insensitive).
     public func part(named name: some StringProtocol) -> (any Part)? {
         byKey[nameKey(name)].map { parts[$0] }
     }
 
-    /// The options with the lowest list prices, cheapest first (at most `cheapestKept`).
-    public private(set) var cheapest: [any Part] = []
-    /// How many of the cheapest options are kept.
-    static let cheapestKept = 8
+    /// The option with the lowest list price (the first defined of those at that price).
+    public var cheapest: (any Part)? { cheapestSoFar.last.map { parts[$0] } }
 
     /// Every name the options answer to, canonical names first.
     public var allNames: [String] {
@@ -20,6 +22,17 @@ public struct OptionTable: Sendable {
     }
 
     mutating func add(_ part: any Part) throws(CarFactoryError) {
+        store(part, keys: try keys(of: part))
+    }
+
+    /// Adds `part`, whose names are known to be free (its own again, for `redo`).
+    mutating func append(_ part: any Part) {
+        store(part, keys: ([part.name] + part.otherNames).map { nameKey($0) })
+    }
+
+    /// The name keys `part` would answer to, refused if one clashes with another option's or
+    /// is given twice.
+    func keys(of part: any Part) throws(CarFactoryError) -> [String] {
         var keys: [String] = []
         for name in [part.name] + part.otherNames {
             let key = nameKey(name)
@@ -31,12 +44,21 @@ public struct OptionTable: Sendable {
             if keys.contains(key) { throw .repeatedName(name) }
             keys.append(key)
         }
+        return keys
+    }
+
+    private mutating func store(_ part: any Part, keys: [String]) {
         for key in keys { byKey.set(parts.count, for: key) }
+        let cheaper = cheapest.map { part.listPriceMinorUnits < $0.listPriceMinorUnits } ?? true
+        cheapestSoFar.append(cheaper ? parts.count : cheapestSoFar[cheapestSoFar.count - 1])
         parts.append(part)
-        let position = cheapest.firstIndex { part.listPriceMinorUnits < $0.listPriceMinorUnits } ?? cheapest.count
-        if position < Self.cheapestKept {
-            cheapest.insert(part, at: position)
-            if cheapest.count > Self.cheapestKept { cheapest.removeLast() }
-        }
+    }
+
+    /// Takes the last option off (`undo`): the table is as it was before it was added.
+    mutating func removeLast() -> (any Part)? {
+        guard let part = parts.popLast() else { return nil }
+        cheapestSoFar.removeLast()
+        for name in [part.name] + part.otherNames { byKey.remove(nameKey(name)) }
+        return part
     }
 }

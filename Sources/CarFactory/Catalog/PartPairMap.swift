@@ -48,6 +48,41 @@ struct PartPairMap: Sendable {
         count += 1
     }
 
+    /// Holds nothing for `pair` (`undo` takes definitions back).
+    mutating func remove(_ pair: PartPair) {
+        guard !values.isEmpty else { return }
+        let (first, second) = Self.bits(pair)
+        let mask = values.count - 1
+        var slot = Self.slot(first, second, mask: mask)
+        while values[slot] >= 0 {
+            if firsts[slot] == first && seconds[slot] == second {
+                free(slot, mask: mask)
+                return
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Frees `slot`, moving back each pair after it that a probe from its first slot would no
+    /// longer reach (no marks left behind: lookups stay as short as before).
+    private mutating func free(_ slot: Int, mask: Int) {
+        var hole = slot
+        values[hole] = -1
+        count -= 1
+        var next = (hole + 1) & mask
+        while values[next] >= 0 {
+            let home = Self.slot(firsts[next], seconds[next], mask: mask)
+            if (next - home) & mask >= (next - hole) & mask {
+                firsts[hole] = firsts[next]
+                seconds[hole] = seconds[next]
+                values[hole] = values[next]
+                values[next] = -1
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+    }
+
     /// Twice the slots (16 at first), every pair placed again.
     private mutating func grow() {
         let old = (firsts, seconds, values)

@@ -197,7 +197,7 @@ public struct Configurator {
         return words
     }
 
-    func contains(_ domains: [UInt64], _ f: Int, _ o: Int) -> Bool {
+    @inline(__always) func contains(_ domains: [UInt64], _ f: Int, _ o: Int) -> Bool {
         domains[wordOffset[f] + o >> 6] & (1 << UInt64(o & 63)) != 0
     }
 
@@ -484,7 +484,9 @@ public struct Configurator {
         var car = current
         car[f] = o
         if isValid(car) { return .settable(priceChange: try change(f, from: current[f], to: o)) }
+        try countStart(effort)
         if let cheapest = try repairs(of: current, wanting: choice, fixed: [], limit: 1, effort).first { return .needsRepair(cheapest) }
+        try countStart(effort)
         return .impossible(rules: try rulesRuling(out: choice, effort))
     }
 

@@ -24,4 +24,17 @@ public struct FactoryRegistry: Sendable {
         byKey.set(factories.count, for: key)
         factories.append(factory)
     }
+
+    /// Adds a factory whose model's name is known to be free (its own again, for `redo`).
+    mutating func append(_ factory: any CarFactory) {
+        byKey.set(factories.count, for: nameKey(factory.model))
+        factories.append(factory)
+    }
+
+    /// Takes the last factory off (`undo`).
+    mutating func removeLast() -> (any CarFactory)? {
+        guard let factory = factories.popLast() else { return nil }
+        byKey.remove(nameKey(factory.model))
+        return factory
+    }
 }

@@ -55,10 +55,10 @@ public struct StockLedger: Sendable {
     private var linesByConfiguration: [Int]?
     /// What takes back each change made since it was last taken (`takeJournal`), when kept:
     /// nil (the default) keeps nothing and costs one test per change (see `StockChange`).
-    @usableFromInline package var journal: [JournalEntry]?
+    @usableFromInline package var journal: StockJournal?
     /// Whether the next change journaled is the first of an undo step: the undo history sets
-    /// it when it closes one, so a step's boundary is a flag in its first entry, not a record
-    /// of its own (16 bytes a step that changes one thing, where an entry and a record took 48).
+    /// it when it closes one, so a step's boundary is a bit beside its first entry, not a
+    /// record of its own (8 bytes a step that changes one thing, where an entry and a record took 48).
     package var nextEntryStartsStep = true
     /// The bytes (estimated) of the ledgers journaled whole so far (`clear`), counted up
     /// only: the undo history takes the difference to bound itself without reading the entries.
@@ -263,7 +263,7 @@ public struct StockLedger: Sendable {
         let (newValue, sumOverflow) = valueMinorUnits.addingReportingOverflow(product)
         if productOverflow || sumOverflow { throw .countTooLarge(count) }
         entries.append(Entry(count: count, configuration: id))
-        if journal != nil { journalAppend(.removeLast(current: currentNumber)) }
+        if journal != nil { journalAppend(Self.removal(ofLine: entries.count, lineCount: entries.count, current: currentNumber)) }
         carCount = newCount
         valueMinorUnits = newValue
         currentNumber = entries.count
@@ -337,9 +337,9 @@ public struct StockLedger: Sendable {
             if linesByConfiguration != nil { linesByConfiguration?[Int(id)] += 1 }
             entries.insert(Entry(count: count, configuration: id), at: number - 1)
             currentNumber = current
-            journalAppend(number == entries.count ? .removeLast(current: before) : .removeLine(number, current: before))
+            journalAppend(Self.removal(ofLine: number, lineCount: entries.count, current: before))
         case .removeLast(let current):
-            try removeLine(entries.count, current: current, before: before)
+            try removeLine(entries.count, current: current == 0 ? nil : Int(current), before: before)
         case .removeLine(let number, let current):
             try removeLine(number, current: current, before: before)
         case .configuration(let configuration):
@@ -398,9 +398,19 @@ public struct StockLedger: Sendable {
 
     /// Journals `change` (if a journal is kept), the first of a step if the history said so.
     @inline(__always)
-    private mutating func journalAppend(_ change: StockChange) {
-        journal?.append(JournalEntry(change: change, startsStep: nextEntryStartsStep))
+    private mutating func journalAppend(_ change: consuming StockChange) {
+        journal?.append(change, startsStep: nextEntryStartsStep)
         nextEntryStartsStep = false
+    }
+
+    /// What takes line `number` away again, of `lineCount`, line `current` then current: the
+    /// last line's, the common case (undoing `car`), in 8 bytes when `current` fits in 32 bits.
+    private static func removal(ofLine number: Int, lineCount: Int, current: Int?) -> StockChange {
+        if number == lineCount {
+            guard let current else { return .removeLast(current: 0) }
+            if let narrow = Int32(exactly: current) { return .removeLast(current: narrow) }
+        }
+        return .removeLine(number, current: current)
     }
 
     /// Journals an entry that changes nothing: the first of a step that changes only what
@@ -439,22 +449,21 @@ public struct StockLedger: Sendable {
 
 /// One change to a stock as the journal keeps it, to take it back (see `StockLedger.apply`).
 /// Configurations are kept as themselves, not by id: ids are renumbered when the ledger compacts.
-/// Its payload is at most 9 bytes (a journal entry then takes 16): what takes more is boxed,
-/// and what a step can be sure of is not kept (the line a change is on, when it is the last
-/// or the current one).
+/// It takes 8 bytes: what takes more is boxed, and what a step can be sure of is not kept
+/// (the line a change is on, when it is the last or the current one).
 @usableFromInline package enum StockChange: Sendable {
     /// Put back line N (1-based) of `count` cars of a configuration; then line `current` is current.
     /// Boxed: only `remove` and undoing `car` make one.
     indirect case insertLine(Int, CarConfiguration, count: Int64, current: Int?)
-    /// Take the last line away (what takes back `car`); then line `current` is current.
-    case removeLast(current: Int?)
+    /// Take the last line away (what takes back `car`); then line `current` is current (0: none).
+    case removeLast(current: Int32)
     /// Take line N away (a line put back amid others); then line `current` is current. Boxed: rare.
     indirect case removeLine(Int, current: Int?)
     /// The current line's cars are of this configuration (the line it changed is current
     /// whenever it is taken back or replayed: steps go back and forth in order).
     case configuration(CarConfiguration)
-    /// This line (or none) is current.
-    case current(Int?)
+    /// This line (or none) is current. Boxed: only `select` makes one.
+    indirect case current(Int?)
     /// No change: the first entry of a step that changed only the catalog or variables, so
     /// that every step starts with an entry.
     case nothing
@@ -468,18 +477,6 @@ public struct StockLedger: Sendable {
     package var keptLedgerBytes: Int {
         if case .ledger(let kept) = self { return kept.storageEstimate }
         return 0
-    }
-}
-
-/// One entry of a stock's journal: what takes back one change, and whether it is the first
-/// of an undo step (a step is the entries from one that is to the next).
-@usableFromInline package struct JournalEntry: Sendable {
-    package var change: StockChange
-    package var startsStep: Bool
-
-    package init(change: StockChange, startsStep: Bool) {
-        self.change = change
-        self.startsStep = startsStep
     }
 }
 

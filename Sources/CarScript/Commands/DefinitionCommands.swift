@@ -63,7 +63,7 @@ enum DefinitionCommands {
             ],
             summary: "define a new option of a family",
             details:
-                "AMOUNT is the list price in US dollars. A floorplan also needs 'seats N' (1 to 99) and 'engine POSITION' (front, mid or rear). 'alias NAME' (repeatable) adds another name the option answers to. Names must not clash with another option of the family.",
+                "AMOUNT is the list price in US dollars. A floorplan also needs 'seats N' (1 to 99) and 'engine POSITION' (front, mid or rear). 'alias NAME' (repeatable) adds another name the option answers to. Names must not clash with another option of the family. No car may cost below zero: the option is refused if, as its family's cheapest, it would make some model's base price plus, for each family, the cheapest option's list price less the model's default (where that is lower; rules not counted) less than zero.",
             example: "option drivetrain hybrid \"Hybrid AWD\" price 6500 alias electric",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
@@ -83,6 +83,9 @@ enum DefinitionCommands {
                         range = aliases.first { nameKey($0.name) == nameKey(name) }?.range ?? range
                     case .repeatedName(let name):
                         range = aliases.last { nameKey($0.name) == nameKey(name) }?.range ?? range
+                    case .modelCouldCostLessThanNothing:
+                        // The price that would take a model's cars below zero.
+                        range = call.range(5)
                     default:
                         break
                     }
@@ -100,7 +103,7 @@ enum DefinitionCommands {
             ],
             summary: "define a new model and its default options",
             details:
-                "AMOUNT is the base price in US dollars. The default options must exist and keep every rule. A family defined with 'family' that the line does not name gives the model that family's first option.",
+                "AMOUNT is the base price in US dollars. The default options must exist and keep every rule. A family defined with 'family' that the line does not name gives the model that family's first option. No car may cost below zero: the model is refused if its base price plus, for each family, the cheapest option's list price less the model's default (where that is lower; rules not counted) is less than zero.",
             example: "model roadster \"Mazda MX-5\" price 31000 floorplan short suspension race drivetrain rear",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in

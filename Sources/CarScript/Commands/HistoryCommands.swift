@@ -11,7 +11,7 @@ enum HistoryCommands {
             arguments: [.optional("N", .integer(.steps))],
             summary: "take back the last N changes (default 1)",
             details:
-                "A step is one command that changed the stock, the current line, the catalog (a definition or a rate) or a variable; a whole 'source' is one step. Commands that change nothing are not steps. N is from 1 to \(mostSteps). 'redo' replays what was undone until the next change. Undoing more steps than there are is an error that changes nothing; inside a transaction, undo goes back no further than its 'begin'. The history is kept at the prompt (and, in a script, from its first 'begin'), bounded at \(UndoHistory.memoryBound >> 20) MiB: once its steps keep \(UndoHistory.byteLimit >> 20) MiB, the oldest are forgotten first.",
+                "A step is one command that changed the stock, the current line, the catalog (a definition or a rate) or a variable; a whole 'source' is one step. Commands that change nothing are not steps. N is from 1 to \(mostSteps). 'redo' replays what was undone until the next change. Undoing more steps than there are is an error that changes nothing; inside a transaction, undo goes back no further than its 'begin'. The history is kept at the prompt (and, in a script, from its first 'begin'), bounded at \(UndoHistory.memoryBound >> 20) MiB: once its steps keep \(UndoHistory.byteLimit >> 20) MiB, the oldest are forgotten first. The steps of an open transaction are never forgotten, and no step is: a command whose step the history cannot hold even so (a transaction's steps past the bound, a 'source' larger than it) fails with 'history-too-large' and changes nothing.",
             example: "begin; car compact 2; undo; commit",
             run: { session, call throws(ScriptError) in try session.undo(steps(call), at: call.range(0), countAt: stepsRange(call)) }),
         CommandSpec(
@@ -27,7 +27,7 @@ enum HistoryCommands {
             arguments: [],
             summary: "open a transaction (inside one: a savepoint)",
             details:
-                "The changes after 'begin' are kept together: 'commit' keeps them (as one step for 'undo'), 'rollback' takes them all back. A 'begin' inside a transaction opens a savepoint, which 'commit' and 'rollback' close first. In a script, an error inside a transaction rolls every open one back (with --keep-going the script then goes on); at the prompt, a failed command changes nothing and the transaction stays open. At the end of input an open transaction is rolled back, with a warning.",
+                "The changes after 'begin' are kept together: 'commit' keeps them (as one step for 'undo'), 'rollback' takes them all back. A 'begin' inside a transaction opens a savepoint, which 'commit' and 'rollback' close first. In a script, an error inside a transaction rolls every open one back (with --keep-going the script then goes on); at the prompt, a failed command changes nothing and the transaction stays open. At the end of input an open transaction is rolled back, with a warning. Its steps are never forgotten, so they count against the undo history's bound (see 'help undo'): the command that would pass it fails with 'history-too-large' (in a script, that rolls the transaction back).",
             example: "begin; car compact 2; rollback",
             run: { session, _ throws(ScriptError) in session.beginTransaction() }),
         CommandSpec(

@@ -12,7 +12,7 @@ package enum OptionAdvice: Equatable {
     case allowed(priceChange: Int64)
     /// A rule forbids it.
     case refused(Rule)
-    /// It would price the car below zero, or beyond what can be counted.
+    /// It would price the car beyond what can be counted (never below zero: see `Catalog`).
     case unpriced
 
     /// What putting `part` on `car` would do under `rules`.
@@ -30,7 +30,7 @@ package enum OptionAdvice: Equatable {
         }
     }
 
-    /// `+$2,500.00`, `(current)`, `(not with a short floorplan)`, `(would cost less than nothing)`.
+    /// `+$2,500.00`, `(current)`, `(not with a short floorplan)`, `(would cost more than can be counted)`.
     package func text(for family: PartFamily) -> String {
         switch self {
         case .current: return "(current)"
@@ -39,7 +39,7 @@ package enum OptionAdvice: Equatable {
             let other = rule.first.family == family ? rule.second : rule.first
             let needs = rule.kind == .require && rule.first.family == family
             return "(\(needs ? "needs" : "not with") \(indefiniteArticle(before: other.option)) \(other.option) \(other.familyName))"
-        case .unpriced: return "(would cost less than nothing)"
+        case .unpriced: return "(would cost more than can be counted)"
         }
     }
 

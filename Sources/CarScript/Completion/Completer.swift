@@ -17,6 +17,8 @@ package struct Completion: Equatable, Sendable {
     /// Each description in the columns a list lines up (a model's car type, then its price);
     /// one column for a description that is one piece of text.
     package var descriptionColumns: [[String]] = []
+    /// Whether a stop request (Ctrl-C) cut the completion short: nothing is offered then.
+    package var stopped = false
 
     /// Whether the candidates are shown as a list rather than completed: more than one, or
     /// only one that a rule forbids.
@@ -105,6 +107,15 @@ package struct Completer {
     package var rehearse: (([UInt8]) -> Completer)?
     /// Where folders are listed for file names: none (no file names) unless a host is given.
     package var host: (any EngineHost)?
+    /// Asked between candidates and inside their repair searches: a stop (Ctrl-C, a signal)
+    /// abandons the completion, so that it is honoured at once, not when the list is done.
+    package var stop: StopRequest?
+    /// The search steps one completion may spend on repair prices, all its options together.
+    package var repairSteps = Completer.repairStepBudget
+
+    /// The standard `repairSteps`: a tenth of an answer's (`SearchLimits.standard`), so Tab
+    /// answers at once on any family; past it, options that need a repair show only the rule.
+    package static let repairStepBudget = 100_000
 
     /// A completer over `commands` and `catalog`, completing file names in `workingDirectory` if `completesFiles`.
     package init(
@@ -184,9 +195,11 @@ package struct Completer {
         }
         // The configurator commands' words: each candidate is what the reader says may come there.
         let reading = spec.flatMap { ConfiguratorWords.read($0.name, Array(words.dropFirst()), catalog: catalog) }
-        // The catalog as the configurator sees it, made once for every option that needs a repair.
-        var space: ConfigurationSpace?
+        // The configurator, the car in its terms and one budget of steps, made once for every
+        // option that needs a repair.
+        var pricing: RepairPricing?
         for name in completion.candidates {
+            if stop?.isRequested == true { return Self.stopped(completion) }
             var description = ""
             var columns: [String]?
             var forbidden = false
@@ -210,14 +223,15 @@ package struct Completer {
                             description = alias + advice.text(for: family)
                             if case .refused = advice {
                                 // What `fit` would cost: the cheapest repair's price change, marked.
-                                let catalogSpace = space ?? ConfigurationSpace(catalog)
-                                space = catalogSpace
-                                if let repair = ConfiguratorCommands.cheapestRepair(
-                                    for: part, on: car, in: catalogSpace,
-                                    catalog: catalog, stop: nil)?.first
-                                {
-                                    description =
-                                        alias + "repair " + OptionAdvice.signed(repair.priceChange) + " " + advice.text(for: family)
+                                let repairs = pricing ?? RepairPricing(catalog: catalog, car: car, steps: repairSteps, stop: stop)
+                                pricing = repairs
+                                switch repairs.cheapest(for: part) {
+                                case .repair(let change):
+                                    description = alias + "repair " + OptionAdvice.signed(change) + " " + advice.text(for: family)
+                                case .stopped:
+                                    return Self.stopped(completion)
+                                case .none:
+                                    break
                                 }
                             }
                             if case .refused = advice { forbidden = true }
@@ -244,6 +258,13 @@ package struct Completer {
             completion.forbidden.append(forbidden)
         }
         return completion
+    }
+
+    /// `completion` abandoned by a stop request: no candidates, marked stopped.
+    private static func stopped(_ completion: Completion) -> Completion {
+        var abandoned = Completion(partial: completion.partial, candidates: [], typed: completion.typed)
+        abandoned.stopped = true
+        return abandoned
     }
 
     /// What is left to type of the command the line ends in, as its usage line shows it: for
@@ -395,6 +416,9 @@ package struct Completer {
         }
         if let first = kinds.first, !first.applies(after: words) { kinds.removeFirst() }
         var result: [String] = []
+        // What is in `result` already: a search of the list per name made Tab on a family of
+        // 60,000 options take seconds.
+        var listed = Set<String>()
         for kind in kinds {
             if kind.isFile { return completesFiles ? files(matching: partial) : [] }
             var names = kind.candidates(after: words, catalog: catalog, commands: commands, variables: variables)
@@ -405,7 +429,7 @@ package struct Completer {
             {
                 names = values(of: named)
             }
-            for name in matching(names, partial) where !result.contains(name) {
+            for name in matching(names, partial) where listed.insert(name).inserted {
                 result.append(name)
             }
         }
@@ -416,7 +440,8 @@ package struct Completer {
     /// the drivetrain, engine positions, car types; nothing for numbers and amounts.
     private func values(of field: ExpectField) -> [String] {
         var values: [String] = []
-        func add(_ value: String) { if !values.contains(value) { values.append(value) } }
+        var listed = Set<String>()
+        func add(_ value: String) { if listed.insert(value).inserted { values.append(value) } }
         switch field {
         case .suspension: catalog.options(of: .suspension).allNames.forEach(add)
         case .drive: catalog.options(of: .drivetrain).allNames.forEach(add)

@@ -60,6 +60,7 @@ extension Engine {
             completesFiles: completesFiles)
         completer.variableValues = session.variables
         completer.host = session.options.host
+        completer.stop = session.stop
         if rehearsing {
             completer.rehearse = { earlier in
                 Self.completer(

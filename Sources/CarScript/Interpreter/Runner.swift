@@ -107,7 +107,7 @@ extension Session {
                 source: source, buffered: buffered, directory: directory, identity: identity, includedFrom: [], session: self)
             : ScriptFrame(source: source, directory: directory, identity: identity, includedFrom: [], session: self)
         run(frame)
-        if frames.isEmpty { endOfInput(frame) }
+        if frames.isEmpty && !options.leavesTransactionOpen { endOfInput(frame) }
     }
 
     /// Runs `text` as if it were a file called `name`.

@@ -100,13 +100,22 @@ final class Session {
         return old
     }
 
-    /// Puts the catalog back to `earlier` (or forward, for `redo`), keeping the index in step; returns the one replaced.
-    func restoreCatalog(_ earlier: Catalog) -> Catalog {
-        let replaced = catalog
-        catalog = earlier
+    /// Makes `change` to the catalog (`undo`, `redo`), keeping the index in step; returns its inverse.
+    func undoCatalog(_ change: CatalogUndo) -> CatalogUndo {
+        let families = catalog.familyNames.count
+        let inverse: CatalogUndo
+        switch change {
+        case .truncate(let mark):
+            inverse = .restore(catalog.truncate(to: mark))
+        case .restore(let tail):
+            inverse = .truncate(catalog.mark)
+            catalog.restore(tail)
+        case .currency(let position, let currency):
+            inverse = .currency(position, catalog.replaceCurrency(at: position, with: currency))
+        }
         index.sync(with: catalog)
-        if catalog.familyNames.count != replaced.familyNames.count { completeStock() }
-        return replaced
+        if catalog.familyNames.count != families { completeStock() }
+        return inverse
     }
 
     /// Gives every car in stock a part of each family the catalog has (a new family's first
@@ -270,8 +279,8 @@ extension Session {
     /// the one way the catalog changes. (The catalog records each definition, which is what
     /// `save` writes.)
     func changeCatalog(_ change: CatalogChange) throws(CarFactoryError) {
-        // Kept whole for `undo`: a catalog is copied on write, so this costs a copy of what changes.
-        let before = history == nil ? nil : catalog
+        // What `undo` needs of a definition: where the catalog stood (see `Catalog.Mark`).
+        let before = history == nil || definesSinceMark ? nil : catalog.mark
         switch change {
         case .family(let definition):
             let part = try catalog.define(definition)
@@ -293,9 +302,43 @@ extension Session {
             try catalog.define(currency)
             index.add(currency)
         case .rate(let code, let rate):
+            let old = history == nil ? nil : try? catalog.currency(named: code)
             let position = try catalog.setRate(of: code, to: rate)
             index.update(catalog.currencies[position], at: position)
+            if let old { record(.catalog(.currency(position, old))) }
+            return
         }
-        if let before { record(.catalog(before)) }
+        if let before { record(.catalog(.truncate(before))) }
+    }
+
+    /// Whether the step being made has kept a mark of the catalog and changed nothing since
+    /// (a `source` of definitions): taking that one back takes back the later definitions too,
+    /// so they keep nothing of their own.
+    private var definesSinceMark: Bool {
+        guard let history, let last = history.changes.last, case .catalog(.truncate) = last.change else { return false }
+        let position = history.journalBase &+ stock.journalCount
+        return last.journalPosition == position && position > history.openJournalStart
+    }
+}
+
+/// A change to the catalog `undo` keeps to take back: making one gives its inverse.
+enum CatalogUndo {
+    /// Take the definitions made since the mark back off.
+    case truncate(Catalog.Mark)
+    /// Put definitions taken off back.
+    case restore(Catalog.Tail)
+    /// Put a currency back at the rate it had.
+    case currency(Int, Currency)
+
+    /// About how many bytes keeping it takes: a mark is a few words whatever the catalog,
+    /// and the rule set it keeps (an object of about 100 bytes until a car is made under
+    /// it: 4,000 rules, each a step of its own, peak at 9.2 MiB RSS against 8.2 with no
+    /// history); the definitions a tail holds are what the catalog held.
+    var storageEstimate: Int {
+        switch self {
+        case .truncate: 192
+        case .currency: 64
+        case .restore(let tail): 64 + 64 * tail.count
+        }
     }
 }

@@ -4,14 +4,14 @@ import CarFactory
 //
 // Nothing is snapshotted per command. The stock's ledger journals the inverse of each change
 // (a line added, removed or given another configuration, a selection, a `clear` keeping the
-// old ledger value, whose arrays it shares); a definition or a rate keeps the catalog value
-// before it (copied on write); `var` keeps the variable's old value. Applying an inverse
+// old ledger value, whose arrays it shares); a definition keeps how many definitions the
+// catalog had, a rate the currency as it was (see `CatalogUndo`); `var` keeps the variable's old value. Applying an inverse
 // yields the inverse of the inverse, so `undo` and `redo` are the same move in opposite
 // directions.
 //
 // The ledger's journal is the history's log of stock changes, and its steps: a step is the
-// entries from one flagged as a step's first to the next (`JournalEntry.startsStep`), so
-// recording a step that only changed the stock is one entry of 16 bytes, flagged as it is
+// entries from one marked as a step's first to the next (`StockJournal.startsStep`), so
+// recording a step that only changed the stock is one entry of 8 bytes, marked as it is
 // journaled, and a command that changed nothing costs a comparison. A step that changed only
 // the catalog or variables starts with an entry that changes nothing (`.nothing`), so every
 // step has entries. Each catalog or variable change keeps the journal position it came at,
@@ -22,7 +22,7 @@ import CarFactory
 enum SessionChange {
     /// A stock change (of a step undone, kept to be redone: a done step's stay in the journal).
     case stock(StockChange)
-    indirect case catalog(Catalog)
+    indirect case catalog(CatalogUndo)
     /// A variable's value (nil: not set).
     case variable(String, String?)
 
@@ -30,8 +30,7 @@ enum SessionChange {
     var storageEstimate: Int {
         switch self {
         case .stock(let change): change.storageEstimate
-        // A catalog shares all but what changed with the one after it.
-        case .catalog: 256
+        case .catalog(let change): change.storageEstimate
         case .variable(let name, let value): 64 + name.utf8.count + (value?.utf8.count ?? 0)
         }
     }
@@ -63,14 +62,15 @@ struct UndoHistory {
     /// The documented bound on the memory the history takes (`help undo`, grammar.md).
     static let memoryBound = 64 << 20
     /// The most bytes (estimated) the steps may keep: the oldest steps are dropped first.
-    /// Steps inside an open transaction are never dropped: a rollback needs them. Three
+    /// Steps inside an open transaction are never dropped: a rollback needs them; a command
+    /// whose step would pass the bound all the same fails (`history-too-large`). Three
     /// quarters of the bound: the journal grows by doubling past the room it starts with, so
     /// the memory it takes runs ahead of what it holds (`Scripts/bench`: 10^6 steps).
     static let byteLimit = memoryBound * 3 / 4
-    /// What a step and one stock change are counted as keeping: an entry is 16 bytes; a step,
-    /// room for what its entries share (a configuration a line no longer holds).
+    /// What a step and one stock change are counted as keeping: an entry is 8 bytes and a
+    /// bit; a step, room for what its entries share (a configuration a line no longer holds).
     static let stepBytes = 8
-    static let journalEntryBytes = 16
+    static let journalEntryBytes = 8
     /// How many steps of one stock change each (most steps) the bound holds: the room the
     /// ledger's journal takes when the history starts, so that it never copies what it holds
     /// on the way to the bound (growing by doubling copied about as many bytes as it held). It
@@ -95,6 +95,9 @@ struct UndoHistory {
     var openJournalStart = 0
     /// The ledger's `journaledLedgerBytes` when the step being made started.
     var ledgerBytesMark = 0
+    /// The estimated bytes of the catalog and variable changes of the step being made: with
+    /// its journal entries, what the bound is checked against while a `source` runs.
+    var openChangesBytes = 0
 
     var inTransaction: Bool { !savepoints.isEmpty }
     /// How many steps can be undone now: not past the innermost `begin`.
@@ -103,18 +106,21 @@ struct UndoHistory {
 
     /// Keeps `change` in the step being made, after the journal's first `journalCount` entries.
     mutating func record(_ change: SessionChange, journalCount: Int) {
+        openChangesBytes &+= change.storageEstimate
         changes.append(PlacedChange(change: change, journalPosition: journalBase + journalCount))
     }
 
     /// The step being made, if it changed anything (the journal now holding `journalCount`
     /// entries, the ledger having journaled `ledgerBytes` of whole ledgers), becomes a done
     /// step: the steps undone can no longer be replayed. Returns whether the history's bound
-    /// is passed (the caller drops the oldest steps).
+    /// is passed (the caller drops the oldest steps, or takes this one back and forgets
+    /// nothing undone: a command that fails so changes nothing).
     @inline(__always)
     mutating func closeStep(journalCount: Int, ledgerBytes: Int) -> Bool {
         guard appendStep(journalCount: journalCount, ledgerBytes: ledgerBytes) else { return false }
+        if bytes > Self.byteLimit { return true }
         if !undone.isEmpty { undone.removeAll() }
-        return bytes > Self.byteLimit
+        return false
     }
 
     /// Makes the step being made a done step if it changed anything; whether it did.
@@ -133,6 +139,7 @@ struct UndoHistory {
         stepCount &+= 1
         openJournalStart = journalEnd
         ledgerBytesMark = ledgerBytes
+        openChangesBytes = 0
         return true
     }
 
@@ -153,6 +160,8 @@ struct UndoHistory {
         while from > changes.startIndex && changes[from - 1].journalPosition > position { from -= 1 }
         let taken = Array(changes[from...])
         changes.removeSubrange(from...)
+        // The step being made is empty now (or was: a done step is taken out only then).
+        openChangesBytes = 0
         return taken
     }
 
@@ -206,7 +215,7 @@ extension Session {
     func startHistory(reserving: Bool = true) {
         history = UndoHistory()
         history?.ledgerBytesMark = stock.journaledLedgerBytes
-        stock.journal = []
+        stock.journal = StockJournal()
         stock.nextEntryStartsStep = true
         if reserving { stock.journal?.reserveCapacity(UndoHistory.reservedSteps) }
     }
@@ -225,8 +234,9 @@ extension Session {
     /// Runs `spec`, keeping what takes back what it changes; the outermost command closes its step.
     func runRecorded(_ spec: CommandSpec, _ call: Invocation) throws(ScriptError) {
         if spec.group == .history {
-            // Inside a `source`, what the file changed before this command is a step of its own.
-            closeStep()
+            // Inside a `source`, what the file changed before this command is a step of its own
+            // (checked as it ran, so it fits: were it not to, it is taken back, as any step).
+            guard closeStep() else { throw Self.tooLarge(at: call.range(0)) }
             try spec.run(self, call)
             return
         }
@@ -234,33 +244,69 @@ extension Session {
         do {
             try spec.run(self, call)
         } catch {
-            finishStep(failed: true)
+            _ = finishStep(failed: true)
             throw error
         }
-        finishStep(failed: false)
+        guard finishStep(failed: false) else { throw Self.tooLarge(at: call.range(0)) }
     }
 
+    /// Ends a command's part in the step being made; false if the history cannot hold the
+    /// step (it was taken back: the command is to fail with `history-too-large`).
     @inline(__always)
-    private func finishStep(failed: Bool) {
+    private func finishStep(failed: Bool) -> Bool {
         historyDepth &-= 1
-        guard historyDepth == 0 else { return }
+        // A command inside a `source`: the step goes on, but not past the bound.
+        guard historyDepth == 0 else { return failed || openStepFits() }
         // At the prompt, a failed command inside a transaction changes nothing (psql's
         // ON_ERROR_ROLLBACK interactive): what it did before failing (a `source`) is taken back.
         if failed && atPrompt && history?.inTransaction == true {
             takeBackOpen()
-            return
+            return true
         }
-        closeStep()
+        return closeStep()
     }
 
     /// Closes the step being made: the next entry journaled starts the next. Past the bound,
-    /// the oldest steps are dropped.
+    /// the oldest steps are dropped; if that is not room enough (the steps of an open
+    /// transaction are never dropped, nor the step itself), the step is taken back and
+    /// false returned.
     @inline(__always)
-    func closeStep() {
+    @discardableResult
+    func closeStep() -> Bool {
         guard let passed = history?.closeStep(journalCount: stock.journalCount, ledgerBytes: stock.journaledLedgerBytes)
-        else { return }
+        else { return true }
         stock.nextEntryStartsStep = true
-        if passed { dropOldest() }
+        if passed { return makeRoom() }
+        return true
+    }
+
+    /// The history has passed its bound with the step just closed: the oldest steps are
+    /// dropped, or, if the history cannot hold the step even so, the step is taken back.
+    private func makeRoom() -> Bool {
+        if dropOldest(keepingLast: true, openBytes: 0) {
+            history?.forgetUndone()
+            return true
+        }
+        _ = try? takeBackLastStep()
+        return false
+    }
+
+    /// Whether the history can hold the step being made so far (a `source` running), the
+    /// oldest steps dropped if need be; if not, the step is taken back.
+    private func openStepFits() -> Bool {
+        guard let history else { return true }
+        let open = Self.stepBytes(
+            entries: history.journalBase &+ stock.journalCount &- history.openJournalStart,
+            ledgerBytes: stock.journaledLedgerBytes &- history.ledgerBytesMark, changesBytes: history.openChangesBytes)
+        guard history.bytes &+ open > UndoHistory.byteLimit else { return true }
+        if dropOldest(keepingLast: false, openBytes: open) { return true }
+        takeBackOpen()
+        return false
+    }
+
+    /// The error of a command whose step the history cannot hold.
+    static func tooLarge(at range: SourceRange) -> ScriptError {
+        ScriptError(.historyTooLarge(limit: UndoHistory.memoryBound), at: range)
     }
 
     /// The bytes a step keeps: `entries` journal entries, `ledgerBytes` of ledgers kept
@@ -269,15 +315,18 @@ extension Session {
         UndoHistory.stepBytes &+ UndoHistory.journalEntryBytes &* entries &+ ledgerBytes &+ changesBytes
     }
 
-    /// Drops the oldest steps (not those of an open transaction, nor the last: a step larger
-    /// than the bound, a big `source`, can still be undone) until a quarter of the bound is
-    /// free, and their entries from the front of the journal. Walks what it drops (each step
-    /// is dropped once, so the walk is paid for by the steps' own recording).
-    private func dropOldest() {
-        guard let steps = history?.stepCount, let bytes = history?.bytes, let base = history?.journalBase,
+    /// Drops the oldest steps (not those of an open transaction, nor the last done step if
+    /// `keepingLast`: it is the one being checked) until, with `openBytes` of the step being
+    /// made, a quarter of the bound is free, and their entries from the front of the journal.
+    /// Returns false, dropping nothing, if even dropping every step it may leaves the history
+    /// past the bound. Walks what it drops (each step is dropped once, so the walk is paid for
+    /// by the steps' own recording; a walk that finds no room is followed by a step taken back).
+    private func dropOldest(keepingLast: Bool, openBytes: Int) -> Bool {
+        guard let steps = history?.stepCount, let kept = history?.bytes, let base = history?.journalBase,
             let changes = history?.changes
-        else { return }
-        let droppable = min(history?.savepoints.first?.steps ?? steps, steps - 1)
+        else { return true }
+        let bytes = kept &+ openBytes
+        let droppable = min(history?.savepoints.first?.steps ?? steps, keepingLast ? steps - 1 : steps)
         let count = stock.journalCount
         var dropped = 0
         var freed = 0
@@ -288,9 +337,9 @@ extension Session {
             let start = end
             var ledgerBytes = 0
             repeat {
-                ledgerBytes &+= stock.journal?[end].change.keptLedgerBytes ?? 0
+                ledgerBytes &+= stock.journal?[end].keptLedgerBytes ?? 0
                 end += 1
-            } while end < count && stock.journal?[end].startsStep == false
+            } while end < count && stock.journal?.startsStep(end) == false
             var changesBytes = 0
             while changeIndex < changes.endIndex && changes[changeIndex].journalPosition <= base &+ end {
                 changesBytes &+= changes[changeIndex].change.storageEstimate
@@ -299,9 +348,11 @@ extension Session {
             freed &+= Self.stepBytes(entries: end - start, ledgerBytes: ledgerBytes, changesBytes: changesBytes)
             dropped += 1
         }
-        guard dropped > 0 else { return }
+        guard bytes - freed <= UndoHistory.byteLimit else { return false }
+        guard dropped > 0 else { return true }
         history?.forgetOldest(dropped, stepBytes: freed, journalEnd: base &+ end)
         stock.journal?.removeFirst(end)
+        return true
     }
 
     /// Takes back a step whose stock changes are the journal's entries from `journalStart` on,
@@ -319,7 +370,7 @@ extension Session {
         var next = changes.endIndex
         // However it ends, the journal is cut where the step began.
         defer {
-            stock.journal?.removeSubrange((journalStart - base)...)
+            stock.journal?.keepFirst(journalStart - base)
             stock.nextEntryStartsStep = true
             // Ledgers journaled while applying were taken off the journal again: not to be counted.
             history?.ledgerBytesMark = stock.journaledLedgerBytes
@@ -330,13 +381,13 @@ extension Session {
                 next -= 1
                 if let inverse = try make(changes[next].change) { inverses.append(inverse) }
             }
-            guard position > journalStart, let entry = stock.journal?[position - 1 - base].change else { break }
+            guard position > journalStart, let entry = stock.journal?[position - 1 - base] else { break }
             position -= 1
             if case .nothing = entry { continue }
             ledgerBytes &+= entry.keptLedgerBytes
             // Its inverse, journaled by the ledger, is taken off the tail again.
             try stock.apply(entry)
-            if let inverse = stock.journal?.popLast() { inverses.append(.stock(inverse.change)) }
+            if let inverse = stock.journal?.popLast() { inverses.append(.stock(inverse)) }
         }
         return (inverses, ledgerBytes)
     }
@@ -353,7 +404,7 @@ extension Session {
             history?.popStep(journalStart: end, stepBytes: 0)
             return []
         }
-        while index > 0 && stock.journal?[index].startsStep == false { index -= 1 }
+        while index > 0 && stock.journal?.startsStep(index) == false { index -= 1 }
         let start = base + index
         let changes = history?.popChanges(after: start) ?? []
         var changesBytes = 0
@@ -381,7 +432,7 @@ extension Session {
             try stock.apply(change)
             return nil
         case .catalog(let catalog):
-            return .catalog(restoreCatalog(catalog))
+            return .catalog(undoCatalog(catalog))
         case .variable(let name, let value):
             return .variable(name, restoreVariable(name, to: value))
         }
@@ -458,7 +509,7 @@ extension Session {
         guard history?.merge(since: savepoint) == true, let base = history?.journalBase, let end = history?.openJournalStart
         else { return }
         // One step: only its first entry starts it.
-        for index in (savepoint.journalStart + 1 - base)..<(end - base) { stock.journal?[index].startsStep = false }
+        for index in (savepoint.journalStart + 1 - base)..<(end - base) { stock.journal?.joinStep(index) }
     }
 
     /// `rollback`: takes back every change since the innermost `begin`, and closes it.

@@ -61,6 +61,8 @@ struct ScriptError: Error, Equatable, Sendable {
         case refused(String)
         /// `undo`, `redo` or a transaction command with nothing to act on.
         case history(String)
+        /// The undo history cannot hold a step within its bound (see `UndoHistory`).
+        case historyTooLarge(limit: Int)
         case expectationFailed(field: String, expected: String, actual: String)
         /// Already reported where it happened (inside a sourced file): only stops the line.
         case reported
@@ -128,6 +130,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .sourceCycle: "source-cycle"
         case .refused: "refused"
         case .history: "history"
+        case .historyTooLarge: "history-too-large"
         case .expectationFailed: "expectation-failed"
         case .reported: "reported"
         }
@@ -173,6 +176,8 @@ struct ScriptError: Error, Equatable, Sendable {
         case .io(let text), .sourceDepth(let text), .sourceCycle(let text): text
         case .refused(let text): text
         case .history(let text): text
+        case .historyTooLarge(let limit):
+            "the undo history cannot hold this change within its bound of \(limit >> 20) MiB (an open transaction's steps are never forgotten): the step it belongs to is taken back"
         case .expectationFailed(let field, let expected, let actual): "expected \(field) \(Self.shown(expected)), got \(actual)"
         case .reported: "failed in a sourced file"
         }

@@ -55,15 +55,17 @@ enum CodeActionProvider {
         let start = words[0].range.lowerBound
         let end = words[words.count - 1].range.upperBound
         engine.evaluate(openLineSource(text: Array(document.bytes[lineStart..<start]), name: analysis.name, path: analysis.path))
+        // The car and catalog the `set` meets, read first: inside a transaction its refusal
+        // rolls the transaction back, as in the script.
+        guard let car = try? engine.stock.currentLine().car else { return nil }
+        let defined = engine.catalog
         collector.keeping = true
         engine.evaluate(openLineSource(text: Array(document.bytes[start..<end]), name: analysis.name, path: analysis.path))
-        guard collector.diagnostics.contains(where: { $0.id == "rule-violation" }),
-            let car = try? engine.stock.currentLine().car
-        else { return nil }
+        guard collector.diagnostics.contains(where: { $0.id == "rule-violation" }) else { return nil }
         var parts: [any Part] = []
         for pair in stride(from: 1, to: words.count, by: 2) {
-            guard let family = engine.catalog.family(named: words[pair].text),
-                let part = try? engine.catalog.option(named: words[pair + 1].text, in: family)
+            guard let family = defined.family(named: words[pair].text),
+                let part = try? defined.option(named: words[pair + 1].text, in: family)
             else { return nil }
             parts.append(part)
         }
@@ -73,10 +75,10 @@ enum CodeActionProvider {
             // One part: what `fit` would apply.
             guard
                 case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(
-                    for: parts[0], on: car, catalog: engine.catalog, stop: StopRequest())
+                    for: parts[0], on: car, catalog: defined, stop: StopRequest())
             else { return nil }
             added = repair.changes.compactMap { change in
-                engine.catalog.family(named: change.family).flatMap { try? engine.catalog.option(named: change.option, in: $0) }
+                defined.family(named: change.family).flatMap { try? defined.option(named: change.option, in: $0) }
             }
             guard added.count == repair.changes.count else { return nil }
             let changes = repair.changes.map { "\($0.family) \($0.option)" }.joined(separator: ", ")
@@ -85,7 +87,7 @@ enum CodeActionProvider {
             // Several: the cheapest repair that keeps every part named.
             guard
                 case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(
-                    keeping: parts, on: car, catalog: engine.catalog, rules: engine.catalog.ruleSet, stop: StopRequest())
+                    keeping: parts, on: car, catalog: defined, rules: defined.ruleSet, stop: StopRequest())
             else { return nil }
             added = repair.added
             let changes = added.map { "\($0.familyName) \($0.name)" }.joined(separator: ", ")

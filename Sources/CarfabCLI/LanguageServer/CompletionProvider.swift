@@ -23,6 +23,8 @@ enum CompletionProvider {
             completesFiles: analysis.path != nil && !analysis.settings.safe)
         completer.variableValues = Dictionary(engine.variables.map { ($0.name, $0.value) }) { _, last in last }
         completer.host = POSIXHost()
+        // A stop signal ends the server: the completion under way is not finished first.
+        completer.stop = programStop
         let completion = completer.complete(String(decoding: prefix, as: UTF8.self))
         let kind = itemKind(prefix: prefix, commands: engine.commands, verbatim: completion.verbatim)
         let typedUnits = TextDocument.utf16Count(Array(completion.typed.utf8)[...])
@@ -70,7 +72,7 @@ enum CompletionProvider {
                     ])))
             items.append(.object(members))
         }
-        return .object(["isIncomplete": .bool(false), "items": .array(items)])
+        return .object(["isIncomplete": .bool(completion.stopped), "items": .array(items)])
     }
 
     /// LSP's `CompletionItemKind` for what the word at the end of `prefix` stands for.

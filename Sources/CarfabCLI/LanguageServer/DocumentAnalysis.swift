@@ -46,9 +46,12 @@ struct DocumentAnalysis {
 
     /// An engine that has run the document's lines before `line` (0-based) for real, as
     /// far as it can (going on after errors, files read but never written): its variables,
-    /// catalog and current car are those the line would see.
+    /// catalog and current car are those the line would see. A transaction the lines open
+    /// stays open, as in the session running them (the end of the text is not the end of
+    /// the script), so that a line inside an unclosed `begin` sees the changes above it.
     func session(before line: Int, catalog: Catalog, sink: DiagnosticCollector = DiagnosticCollector(keeping: false)) -> Engine {
         var options = EngineOptions()
+        options.leavesTransactionOpen = true
         options.host = POSIXHost()
         options.keepGoing = true
         options.fileAccess = settings.fileAccess

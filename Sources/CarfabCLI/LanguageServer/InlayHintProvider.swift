@@ -6,7 +6,8 @@ import CarScript
 ///
 /// One engine runs the document a logical line at a time, for real as far as it can (files
 /// read, never written), and the price is read after each line: one pass, not a run per line.
-/// A transaction still open at a line's end is closed with it, as at the end of a script.
+/// A transaction still open at a line's end stays open for the lines after it, as in the
+/// session running them.
 enum InlayHintProvider {
     /// The `InlayHint`s of the lines from `first` to `last` (0-based) of `analysis`'s document.
     static func hints(in analysis: DocumentAnalysis, lines: ClosedRange<Int>, catalog: Catalog) -> JSONValue {

@@ -190,6 +190,9 @@ final class EditLineSource: LineSource {
         // A byte that is not UTF-8 stops the lexer, so nothing is completed over it.
         let typed = String(decoding: bytes, as: UTF8.self)
         let completion = completer().complete(typed)
+        // Ctrl-C or a stop signal came while it was worked out: the next read sees the
+        // request and abandons the line (or ends carfab), as if it had come while waiting.
+        if completion.stopped { return UInt8(CC_NORM) }
         if let replacement = completion.replacement {
             cf_el_deletestr(editor, Int32(completion.typed.unicodeScalars.count))
             cf_el_insertstr(editor, replacement)
