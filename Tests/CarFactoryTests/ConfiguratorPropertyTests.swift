@@ -71,7 +71,7 @@ import Testing
 
     /// Every minimal repair for `wanted` on `current`, by listing every valid car that has it:
     /// those whose set of changed families has no proper subset that is the set of changed
-    /// families of another valid car with `wanted` (no smaller set of families, whatever
+    /// families of another valid car with `wanted` (no smaller set of the same families, whatever
     /// options they take, makes a valid car with it).
     static func minimalRepairs(_ space: ConfigurationSpace, current: [Int], wanted: Choice) -> [Repair] {
         var repairs: [(families: Set<Int>, repair: Repair)] = []

@@ -25,7 +25,7 @@ public struct SearchLimits: Sendable {
 }
 
 /// A set of changes to other families that, with a wanted option, makes a valid car; minimal
-/// when no smaller set of families, whatever options they take, makes one (every family it
+/// when no smaller set of the same families, whatever options they take, makes one (every family it
 /// changes must change).
 public struct Repair: Hashable, Sendable {
     /// The other options to set, in family order.

@@ -3,7 +3,7 @@
 // A repair for a wanted option W on a car C is a set of changes to other families (not fixed
 // ones) that with W makes a valid car. A set S of families is a correction set when some valid
 // car has W, C's options outside S and W's family, and any options in S. A repair is minimal
-// when the families it changes are a minimal correction set: no smaller set of families,
+// when the families it changes are a minimal correction set: no smaller set of the same families,
 // whatever options they take, makes a valid car with W. In a minimal correction set every
 // valid assignment changes every family (one that kept a family would make a smaller set), so
 // a set's repairs are exactly its valid assignments.

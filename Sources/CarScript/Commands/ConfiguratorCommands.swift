@@ -11,7 +11,7 @@ package enum ConfiguratorCommands {
             arguments: [.optional("[FAMILY] [in CURRENCY]", .words)],
             summary: "list every option for the current car: current, settable, needing a repair, or impossible",
             details:
-                "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest minimal repair (changes to other families that with it make a valid car, where no smaller set of families, whatever options they take, would do) as a 'set' command and the total price change; or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY.",
+                "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest minimal repair (changes to other families that with it make a valid car, where no smaller set of the same families, whatever options they take, would do) as a 'set' command and the total price change; or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "options drivetrain in GBP",
             check: checkingOnly { session, call throws(ScriptError) in _ = try optionsWords(call, session) },
             run: searching { session, call throws(ScriptError) in
@@ -54,7 +54,7 @@ package enum ConfiguratorCommands {
             ],
             summary: "explain what stands in the way of an option, and every minimal repair",
             details:
-                "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (a set of changes to other families that with the option makes a valid car, where no smaller set of families, whatever options they take, makes a valid car with it: every family it changes must change), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed. For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY.",
+                "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (a set of changes to other families that with the option makes a valid car, where no smaller set of the same families, whatever options they take, makes a valid car with it: every family it changes must change), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed. For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "why drivetrain front",
             check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
             run: searching { session, call throws(ScriptError) in
@@ -110,7 +110,7 @@ package enum ConfiguratorCommands {
             ],
             summary: "set an option and the cheapest repair it needs, in one step",
             details:
-                "Sets OPTION on the current car together with the cheapest minimal repair (changes to other families where no smaller set of families, whatever options they take, makes a valid car with it; as 'why' ranks them), all or nothing, and prints each change with its price change. An error if no valid car has the option. 'in CURRENCY' gives the amounts in CURRENCY.",
+                "Sets OPTION on the current car together with the cheapest minimal repair (changes to other families where no smaller set of the same families, whatever options they take, makes a valid car with it; as 'why' ranks them), all or nothing, and prints each change with its price change. An error if no valid car has the option. 'in CURRENCY' gives the amounts in CURRENCY.",
             example: "fit drivetrain front",
             check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
             run: searching { session, call throws(ScriptError) in
