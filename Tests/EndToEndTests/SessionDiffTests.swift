@@ -12,7 +12,11 @@ import Testing
         #expect(try carfab(["--diff", "a.carfab", "again.carfab"], directory: dir) == RunResult(stdout: "", stderr: "", status: 0))
         #expect(
             try carfab(["--diff", "a.carfab", "a.carfab", "--format", "json"], directory: dir)
-                == RunResult(stdout: "{\"type\":\"result\",\"command\":\"diff\",\"rows\":[]}\n", stderr: "", status: 0))
+                == RunResult(stdout: "", stderr: "", status: 0))
+        // In a session too: what prints nothing in text prints nothing in JSON (it was `{"rows":[]}`).
+        #expect(
+            try carfab(["--format", "json", "-e", "source a.carfab; diff again.carfab"], directory: dir)
+                == RunResult(stdout: "", stderr: "", status: 0))
     }
 
     @Test func differences_in_text_and_json_and_status_1() throws {

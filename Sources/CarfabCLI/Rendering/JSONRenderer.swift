@@ -114,6 +114,9 @@ public final class JSONRenderer: ResultRenderer {
 
     /// A table, written row by row as they are made: a table is never held whole.
     private func write(_ table: Table, command: CommandSpec) {
+        // What prints nothing in text prints nothing here (grammar.md §4): a table with no rows
+        // and nothing to say of it, as `diff` of the same sessions.
+        if table.rowCount == 0 && table.emptyMessage == nil { return }
         var object = JSONObject()
         object.add("type", string: "result")
         object.add("command", string: command.name)
