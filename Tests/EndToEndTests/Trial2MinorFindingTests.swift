@@ -35,3 +35,48 @@ import Testing
             ))
     }
 }
+
+extension Trial2MinorFindingTests {
+    @Test func an_added_or_removed_currency_is_shown_whole_with_its_rate() throws {
+        let dir = try temporaryDirectory(with: [
+            "a.carfab": "car sports\n", "b.carfab": "currency CHF \"CHF \" digits 2 rate 0.88\ncar sports\n",
+            "c.carfab": "currency CHF \"Fr. \" digits 2 rate 0.9\ncar sports\n"
+        ])
+        // Added and removed: the definition that recreates it (it was `currency CHF "CHF "
+        // digits 2`, with no rate, which is no valid definition).
+        #expect(
+            try carfab(["--diff", "a.carfab", "b.carfab"], directory: dir)
+                == RunResult(
+                    stdout: """
+                        change  what      name  second
+                        added   currency  CHF   currency CHF "CHF " digits 2 rate 0.88
+
+                        """, stderr: "", status: 1))
+        #expect(
+            try carfab(["--diff", "b.carfab", "a.carfab"], directory: dir)
+                == RunResult(
+                    stdout: """
+                        change   what      name  first
+                        removed  currency  CHF   currency CHF "CHF " digits 2 rate 0.88
+
+                        """, stderr: "", status: 1))
+        // Changed: the symbol in the currency row, the rate in a row of its own, as before.
+        #expect(
+            try carfab(["--diff", "b.carfab", "c.carfab"], directory: dir)
+                == RunResult(
+                    stdout: """
+                        change   what      name  first                         second
+                        changed  currency  CHF   currency CHF "CHF " digits 2  currency CHF "Fr. " digits 2
+                        changed  rate      CHF   0.88                          0.9
+
+                        """, stderr: "", status: 1))
+        // The added definition, copied back, defines the currency as it was.
+        let json = try carfab(["--diff", "a.carfab", "b.carfab", "--format", "json"], directory: dir).stdout
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let row = try #require((object?["rows"] as? [[String: Any]])?.first)
+        let definition = try #require(row["second"] as? String)
+        #expect(
+            try carfab(["-e", definition, "-e", "currencies"], directory: dir).stdout.split(separator: "\n").last?
+                .split(separator: " ", omittingEmptySubsequences: true) == ["CHF", "CHF", "2", "0.88"])
+    }
+}

@@ -118,9 +118,11 @@ package enum SessionComparison {
                 after.map { .text($0) } ?? .none, difference.map { .moneyChange(.base($0)) } ?? .none
             ])
         }
+        // `whole`: how an item added or removed is shown when `text` leaves part of it to a
+        // row of its own (a currency's rate), so that the row is a definition that can be copied back.
         func compare(
             _ what: String, _ a: [(key: String, name: String, text: String)],
-            _ b: [(key: String, name: String, text: String)]
+            _ b: [(key: String, name: String, text: String)], whole: [String: String] = [:]
         ) {
             let second = Dictionary(b.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
             let first = Dictionary(a.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
@@ -128,16 +130,18 @@ package enum SessionComparison {
                 if let other = second[item.key] {
                     if other.text != item.text { row("changed", what, item.name, item.text, other.text) }
                 } else {
-                    row("removed", what, item.name, item.text, nil)
+                    row("removed", what, item.name, whole[item.key] ?? item.text, nil)
                 }
             }
-            for item in b where first[item.key] == nil { row("added", what, item.name, nil, item.text) }
+            for item in b where first[item.key] == nil { row("added", what, item.name, nil, whole[item.key] ?? item.text) }
         }
         compare("family", families(first.catalog), families(second.catalog))
         compare("model", models(first.catalog), models(second.catalog))
         compare("option", options(first.catalog), options(second.catalog))
         compare("rule", rules(first.catalog), rules(second.catalog))
-        compare("currency", currencies(first.catalog), currencies(second.catalog))
+        compare(
+            "currency", currencies(first.catalog), currencies(second.catalog),
+            whole: definitions(first.catalog).merging(definitions(second.catalog)) { a, _ in a })
         compare("rate", rates(first.catalog, shared: second.catalog), rates(second.catalog, shared: first.catalog))
         compare(
             "variable", first.variableNames.map { ($0, $0, first.variables[$0] ?? "") },
@@ -208,6 +212,12 @@ package enum SessionComparison {
         catalog.currencies.map {
             (nameKey($0.code), $0.code, "currency \(SessionScript.word($0.code)) \(SessionScript.quoted($0.symbol)) digits \($0.digits)")
         }
+    }
+
+    /// Each currency's whole definition, rate and all, by its key: an added or removed currency
+    /// is shown as `save` writes it (a changed one has its rate in a `rate` row).
+    private static func definitions(_ catalog: Catalog) -> [String: String] {
+        Dictionary(catalog.currencies.map { (nameKey($0.code), SessionScript.definition(of: $0)) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// The rates of the currencies both catalogs have (one only the other has is added or removed whole).
