@@ -80,3 +80,46 @@ extension Trial2MinorFindingTests {
                 .split(separator: " ", omittingEmptySubsequences: true) == ["CHF", "CHF", "2", "0.88"])
     }
 }
+
+extension Trial2MinorFindingTests {
+    /// A test file that ends inside `begin` passes (a warning fails nothing), but its report
+    /// says the transaction was rolled back in every format (it said nothing but in JSON).
+    @Test func a_test_that_ends_in_a_transaction_shows_the_rollback_warning() throws {
+        let dir = try temporaryDirectory(with: ["b.carfab": "car sports\nbegin\ncar suv\n", "ok.carfab": "car sports\nexpect count 1\n"])
+        let warning = "b.carfab:3:1: warning: end of input with a transaction open: rolled back"
+        // (Standard error holds only the time taken, which varies: compared without it.)
+        let text = try carfab(["--test", "b.carfab", "ok.carfab", "--junit", "r.xml"], directory: dir)
+        #expect(text.stderr.hasPrefix("carfab: 2 test files in "))
+        #expect(
+            RunResult(stdout: text.stdout, stderr: "", status: text.status)
+                == RunResult(
+                    stdout: """
+                        ok b.carfab (0 expects)
+                            \(warning)
+                        ok ok.carfab (1 expect)
+                        2 passed, 0 failed
+
+                        """, stderr: "", status: 0))
+        let tap = try carfab(["--test", "--format", "tap", "b.carfab", "ok.carfab"], directory: dir)
+        #expect(
+            RunResult(stdout: tap.stdout, stderr: "", status: tap.status)
+                == RunResult(
+                    stdout: """
+                        TAP version 13
+                        1..2
+                        ok 1 - b.carfab (0 expects)
+                        # \(warning)
+                        ok 2 - ok.carfab (1 expect)
+                        # 2 passed, 0 failed
+
+                        """, stderr: "", status: 0))
+        // JUnit: the warning as the passing test case's standard error; the report still valid.
+        let report = dir.appendingPathComponent("r.xml").path
+        let schema = packageRoot.appendingPathComponent("Tests/EndToEndTests/junit.xsd").path
+        let valid = try launch("/usr/bin/xmllint", ["--noout", "--schema", schema, report])
+        #expect(valid.status == 0, "\(valid)")
+        let query = try launch("/usr/bin/xmllint", ["--xpath", "string(//testcase[1]/system-err)", report])
+        #expect(query.stdout == warning + "\n\n")
+        #expect(try launch("/usr/bin/xmllint", ["--xpath", "count(//system-err)", report]).stdout == "1\n")
+    }
+}

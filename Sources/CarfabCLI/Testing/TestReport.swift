@@ -38,20 +38,20 @@ struct TestReporter {
         }
     }
 
+    /// The lines of `problems` as text output shows them, without the last line break of each.
+    static func lines(_ problems: [TestProblem]) -> [String] {
+        problems.flatMap { $0.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    }
+
     private static func expects(_ count: Int) -> String { count == 1 ? "1 expect" : "\(count) expects" }
 
     private func text(_ outcome: TestOutcome) {
         let path = DisplayText.escaped(outcome.path)
-        guard !outcome.passed else {
-            out.write("ok \(path) (\(Self.expects(outcome.expects)))\n")
-            return
-        }
-        out.write("FAIL \(path)\n")
-        for problem in outcome.problems {
-            for line in problem.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-                out.write("    " + line + "\n")
-            }
-        }
+        // A file that passes shows its warnings below as a failure shows its problems (an
+        // open transaction rolled back at the end: changes the test never kept).
+        out.write(outcome.passed ? "ok \(path) (\(Self.expects(outcome.expects)))\n" : "FAIL \(path)\n")
+        for line in Self.lines(outcome.problems) { out.write("    " + line + "\n") }
+        guard !outcome.passed else { return }
         if let note = outcome.note { out.write("    (\(DisplayText.escaped(note)))\n") }
     }
 
@@ -59,6 +59,8 @@ struct TestReporter {
         let description = Self.tapDescription(outcome.path)
         guard !outcome.passed else {
             out.write("ok \(number) - \(description) (\(Self.expects(outcome.expects)))\n")
+            // Warnings of a file that passes as diagnostic lines, which TAP consumers show as they are.
+            for line in Self.lines(outcome.problems) { out.write("# " + Self.visible(line) + "\n") }
             return
         }
         out.write("not ok \(number) - \(description)\n")
@@ -78,8 +80,7 @@ struct TestReporter {
             // One quoted scalar, its lines joined by `\n`: TAP::Parser's YAMLish reader takes no
             // block scalar with an indentation indicator, and reads a list item holding `: `
             // as a hash.
-            let lines = outcome.problems.flatMap { $0.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() }
-            out.write("  diagnostics: \(Self.yaml(lines: lines.map(String.init)))\n")
+            out.write("  diagnostics: \(Self.yaml(lines: Self.lines(outcome.problems)))\n")
         }
         out.write("  ...\n")
     }
@@ -171,7 +172,11 @@ enum JUnitReport {
                 "    <testcase name=\"\(escaped(outcome.path))\" classname=\"\(escaped(directory.isEmpty ? "." : directory))\""
                 + " time=\"\(TestRunner.formatSeconds(outcome.seconds))\""
             if outcome.passed {
-                xml += "/>\n"
+                // Warnings of a file that passes (an open transaction rolled back) as its standard error.
+                let warnings = outcome.problems.map(\.text).joined()
+                xml +=
+                    warnings.isEmpty
+                    ? "/>\n" : ">\n      <system-err>\(escaped(warnings, inAttribute: false))</system-err>\n    </testcase>\n"
                 continue
             }
             xml += ">\n"
