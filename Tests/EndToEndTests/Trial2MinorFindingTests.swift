@@ -123,3 +123,30 @@ extension Trial2MinorFindingTests {
         #expect(try launch("/usr/bin/xmllint", ["--xpath", "count(//system-err)", report]).stdout == "1\n")
     }
 }
+
+extension Trial2MinorFindingTests {
+    /// The rules `why` and `options` show are written as the repairs beside them are, names
+    /// quoted where they need it, so that they read back (they were `forbid pa int red ...`).
+    @Test func why_and_options_quote_the_names_in_rules_as_their_repairs_do() throws {
+        let catalog = """
+            family "pa int" "Paint" default white "White"; option "pa int" red "Red" price 100
+            forbid "pa int" red with drivetrain rear; option "pa int" "x y" "XY" price 0
+            forbid "pa int" "x y" with floorplan short; forbid "pa int" "x y" with floorplan standard
+            forbid "pa int" "x y" with floorplan long
+            """
+        #expect(
+            try carfab(["-e", catalog, "-e", "car sports; options \"pa int\"; why \"pa int\" red"])
+                == RunResult(
+                    stdout: """
+                        family  option  status      price change  repair                           rules
+                        pa int  white   current
+                        pa int  red     repair         $2,600.00  set "pa int" red drivetrain 4wd
+                        pa int  x y     impossible                                                 forbid "pa int" "x y" with floorplan short, forbid "pa int" "x y" with floorplan standard, forbid "pa int" "x y" with floorplan long
+                        rule                                      defined at
+                        forbid "pa int" red with drivetrain rear  <command-line 1>:2
+                        #  price change  changes  commands
+                        1     $2,600.00        1  set "pa int" red drivetrain 4wd
+
+                        """, stderr: "", status: 0))
+    }
+}

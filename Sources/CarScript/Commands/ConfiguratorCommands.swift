@@ -40,7 +40,10 @@ package enum ConfiguratorCommands {
                                     .text(answer.command(setting: .init(f, o), repair)), .none
                                 ])
                         case .impossible(let rules):
-                            table.append(base + [.text("impossible"), .none, .none, .names(rules.map { answer.rule($0).description })])
+                            table.append(
+                                base + [
+                                    .text("impossible"), .none, .none, .names(rules.map { SessionScript.definition(of: answer.rule($0)) })
+                                ])
                         }
                     }
                 }
@@ -85,7 +88,7 @@ package enum ConfiguratorCommands {
                     emptyMessage: "No rule stands in the way of the \(what).")
                 for index in rules {
                     let rule = answer.rule(index)
-                    ruleTable.append([.text(rule.description), .text(answer.origin(of: rule))])
+                    ruleTable.append([.text(SessionScript.definition(of: rule)), .text(answer.origin(of: rule))])
                 }
                 session.emit(.table(ruleTable), call)
                 if answer.current[wanted.family] == wanted.option { return }
