@@ -124,7 +124,15 @@ public struct Catalog: Sendable {
         let part = CatalogDefinedOption(option, label: label)
         var table = OptionTable()
         try table.add(part)
-        familyIndex.set(family.index, for: nameKey(definition.name))
+        store(definition, part: part, table: table, label: label)
+        textBytes += bytes
+        return part
+    }
+
+    /// Adds a family whose name is known to be free, with its one option `part` (in `table`):
+    /// what defining it and putting it back (`restore`) share.
+    private mutating func store(_ definition: FamilyDefinition, part: any Part, table: OptionTable, label: FamilyLabel) {
+        familyIndex.set(familyNames.count, for: nameKey(definition.name))
         familyNames.append(definition.name)
         familyLabels.append(label)
         optionTables.append(table)
@@ -134,8 +142,6 @@ public struct Catalog: Sendable {
             for pair in defaultPairs(of: factory) where modelsByDefaultPair[pair] == nil { modelsByDefaultPair.set(position, for: pair) }
         }
         definitions.append(.family(definition))
-        textBytes += bytes
-        return part
     }
 
     /// The bytes `texts` hold, if the catalog has room for them (see `textLimit`).
@@ -235,10 +241,15 @@ public struct Catalog: Sendable {
         if lowest.price < 0 { throw .modelCouldCostLessThanNothing(model: factory.model, options: lowest.options, price: lowest.price) }
         try registry.register(factory)
         if self.lowest.map({ lowest.price < $0.price }) ?? true { self.lowest = (lowest.price, registry.factories.count - 1) }
-        for pair in pairs where modelsByDefaultPair[pair] == nil { modelsByDefaultPair.set(registry.factories.count - 1, for: pair) }
+        storeLastModelPairs(pairs)
         definitions.append(.model(definition))
         textBytes += bytes
         return factory
+    }
+
+    /// Records `pairs`, those of the last model's defaults, where no earlier model holds them.
+    private mutating func storeLastModelPairs(_ pairs: [PartPair]) {
+        for pair in pairs where modelsByDefaultPair[pair] == nil { modelsByDefaultPair.set(registry.factories.count - 1, for: pair) }
     }
 
     /// The least a car of `factory` can cost, ignoring the rules: its base price plus, for
@@ -331,16 +342,22 @@ public struct Catalog: Sendable {
     ) throws(CarFactoryError) -> Rule {
         let rule = try self.rule(kind, first, with: second)
         let bytes = try textRoom([rule.first.option, rule.second.option, origin ?? ""])
+        store(rule, origin: origin ?? "")
+        ruleSet = ruleSet.adding(rule)
+        textBytes += bytes
+        return rule
+    }
+
+    /// Adds a checked rule, found by its pair of parts: what adding it and putting it back
+    /// (`restore`) share.
+    private mutating func store(_ rule: Rule, origin: String) {
         switch rule.kind {
         case .forbid: if let pair = PartPair(rule) { rulesByPair.set(rules.count, for: pair) }
         case .require: if let pair = PartPair(directed: rule) { requiresByPair.set(rules.count, for: pair) }
         }
         rules.append(rule)
-        ruleOrigins.append(origin ?? "")
-        ruleSet = ruleSet.adding(rule)
+        ruleOrigins.append(origin)
         definitions.append(.rule(rule))
-        textBytes += bytes
-        return rule
     }
 
     /// Where `rule` was defined (`FILE:LINE`), if known.
@@ -390,7 +407,12 @@ public struct Catalog: Sendable {
         guard currencyIndex[key] == nil else { throw .duplicateCurrency(currency.code) }
         let bytes = try textRoom(currency.code, currency.symbol)
         textBytes += bytes
-        currencyIndex.set(currencies.count, for: key)
+        store(currency)
+    }
+
+    /// Adds a currency whose code is known to be free.
+    private mutating func store(_ currency: Currency) {
+        currencyIndex.set(currencies.count, for: nameKey(currency.code))
         currencies.append(currency)
         definitions.append(.currency(currency))
     }
@@ -530,39 +552,20 @@ extension Catalog {
             case .family(let definition, let part, let label):
                 var table = OptionTable()
                 table.append(part)
-                familyIndex.set(familyNames.count, for: nameKey(definition.name))
-                familyNames.append(definition.name)
-                familyLabels.append(label)
-                optionTables.append(table)
-                // The defaults `defaultPairs` reads (the tail's end puts back the very rules).
-                ruleSet = ruleSet.adding(familyDefault: part)
-                for (position, factory) in registry.factories.enumerated() {
-                    for pair in defaultPairs(of: factory) where modelsByDefaultPair[pair] == nil {
-                        modelsByDefaultPair.set(position, for: pair)
-                    }
-                }
-                definitions.append(.family(definition))
+                // Its default is added to the rules `defaultPairs` reads (the tail's end puts
+                // back the very rules).
+                store(definition, part: part, table: table, label: label)
             case .option(let definition, let part):
                 optionTables[definition.family.index].append(part)
                 definitions.append(.option(definition))
             case .model(let definition, let factory):
                 registry.append(factory)
-                for pair in defaultPairs(of: factory) where modelsByDefaultPair[pair] == nil {
-                    modelsByDefaultPair.set(registry.factories.count - 1, for: pair)
-                }
+                storeLastModelPairs(defaultPairs(of: factory))
                 definitions.append(.model(definition))
             case .rule(let rule, let origin):
-                switch rule.kind {
-                case .forbid: if let pair = PartPair(rule) { rulesByPair.set(rules.count, for: pair) }
-                case .require: if let pair = PartPair(directed: rule) { requiresByPair.set(rules.count, for: pair) }
-                }
-                rules.append(rule)
-                ruleOrigins.append(origin)
-                definitions.append(.rule(rule))
+                store(rule, origin: origin)
             case .currency(let currency):
-                currencyIndex.set(currencies.count, for: nameKey(currency.code))
-                currencies.append(currency)
-                definitions.append(.currency(currency))
+                store(currency)
             }
         }
         textBytes = tail.end.textBytes

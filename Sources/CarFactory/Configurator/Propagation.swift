@@ -15,12 +15,7 @@ extension Configurator {
         if used == nil && !clashTable.isEmpty { return propagateByFamily(&domains, assigned: assigned, since: before) }
         // Each pass looks only at partners in the families that lost options before it (only
         // their options can have lost support); the first, without `since`, at every family.
-        var changed = Array(repeating: before == nil, count: familyCount)
-        if let before {
-            for g in 0..<familyCount {
-                for w in 0..<wordCount[g] where domains[wordOffset[g] + w] != before[wordOffset[g] + w] { changed[g] = true }
-            }
-        }
+        var changed = familiesChanged(domains, since: before)
         var next = Array(repeating: false, count: familyCount)
         var any = true
         while any {
@@ -55,12 +50,7 @@ extension Configurator {
     /// their edges, where looking at every option of every family and all its edges took
     /// most of the cheapest car's search (60 x 8, 3,000 rules).
     private func propagateByFamily(_ domains: inout [UInt64], assigned: [Bool], since before: [UInt64]?) -> Bool {
-        var changed = Array(repeating: before == nil, count: familyCount)
-        if let before {
-            for g in 0..<familyCount {
-                for w in 0..<wordCount[g] where domains[wordOffset[g] + w] != before[wordOffset[g] + w] { changed[g] = true }
-            }
-        }
+        var changed = familiesChanged(domains, since: before)
         var next = Array(repeating: false, count: familyCount)
         var any = true
         while any {
@@ -131,5 +121,16 @@ extension Configurator {
             }
         }
         return true
+    }
+
+    /// For each family, whether its options differ between `domains` and `before` (each
+    /// family, without `before`).
+    private func familiesChanged(_ domains: [UInt64], since before: [UInt64]?) -> [Bool] {
+        guard let before else { return Array(repeating: true, count: familyCount) }
+        var changed = Array(repeating: false, count: familyCount)
+        for g in 0..<familyCount {
+            for w in 0..<wordCount[g] where domains[wordOffset[g] + w] != before[wordOffset[g] + w] { changed[g] = true }
+        }
+        return changed
     }
 }
