@@ -243,11 +243,13 @@ enum DefinitionCommands {
         throws(ScriptError) -> [(name: String, range: SourceRange)]
     {
         let words = call.words(6)
+        // Once: `wordRanges` makes the whole list each time it is read.
+        let ranges = call.wordRanges
         var aliases: [(name: String, range: SourceRange)] = []
         var index = 0
         while index < words.count {
             let keyword = nameKey(words[index])
-            let keywordRange = call.wordRanges[index]
+            let keywordRange = ranges[index]
             guard ["seats", "engine", "alias"].contains(keyword) else {
                 throw Session.unknown("keyword", words[index], ["seats", "engine", "alias"], at: keywordRange)
             }
@@ -257,7 +259,7 @@ enum DefinitionCommands {
                     at: SourceRange(keywordRange.end, keywordRange.end + 1))
             }
             let value = words[index + 1]
-            let valueRange = call.wordRanges[index + 1]
+            let valueRange = ranges[index + 1]
             switch keyword {
             case "seats":
                 guard definition.seats == nil else { throw ScriptError(.refused("seats given twice"), at: keywordRange) }
