@@ -27,3 +27,28 @@ import Testing
         #expect(result.stderr.hasPrefix("<stdin>:1:\(line.utf8.count - 1): error: 'A7' is named twice in this definition\n"))
     }
 }
+
+/// A currency symbol may not start or end with a digit (of any script), a sign, `,` or `.`:
+/// written before an amount it read as part of it (`"9"` made 27,995 print `927,995`, and
+/// `expect price QQQ 927995` passed, the plain number taken for the price).
+@Suite struct CurrencySymbolTests {
+    @Test(arguments: ["9", "QQ1", "1Q", "-", "+", "\u{2212}", ",", "Q.", ".Q", "\u{0669}", "Q\u{FF19}", "9\u{0301}"])
+    func a_symbol_that_would_run_into_the_amount_is_refused_at_the_symbol(symbol: String) throws {
+        let result = try carfab([], stdin: "currency QQQ \"\(symbol)\" digits 0 rate 1\ncurrencies\n")
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.hasPrefix(
+                "<stdin>:1:14: error: '\(symbol)' cannot be a currency symbol: it would read as part of the amount after it (a symbol may not start or end with a digit, a sign, ',' or '.')\n"
+            ))
+        #expect(result.stdout == "")
+    }
+
+    @Test func symbols_that_stand_apart_from_the_amount_are_kept() throws {
+        let result = try carfab(
+            [],
+            stdin:
+                "currency QQQ \"Q9 \" digits 0 rate 1; currency RRR \"\" digits 0 rate 1; currency SSS \"R$\" digits 0 rate 1\ncar compact; price QQQ; price RRR; price SSS\n"
+        )
+        #expect(result == RunResult(stdout: "Q9 27,995\n27,995\nR$27,995\n", stderr: "", status: 0))
+    }
+}

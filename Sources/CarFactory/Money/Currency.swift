@@ -15,6 +15,7 @@ public struct Currency: Hashable, Sendable {
     /// Makes a currency, checking its digits and rate.
     public init(code: String, symbol: String, digits: Int, rate: DecimalNumber) throws(CarFactoryError) {
         guard Self.isValidCode(code) else { throw .invalidCurrencyCode(code) }
+        guard !Self.runsIntoAmounts(symbol) else { throw .invalidCurrencySymbol(symbol) }
         guard (0...Currency.maximumDigits).contains(digits) else { throw .invalidDigits(digits) }
         guard rate.significand > 0 else { throw .rateNotPositive(rate.description) }
         self.code = code
@@ -26,6 +27,18 @@ public struct Currency: Hashable, Sendable {
     /// Whether `code` is three ASCII letters, as ISO 4217 codes are.
     private static func isValidCode(_ code: String) -> Bool {
         code.utf8.count == 3 && code.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
+    }
+
+    /// Whether `symbol` starts or ends with a decimal digit (of any script), a sign, `,` or `.`:
+    /// written before an amount, it would read as part of it (`9` and 27,995 make `927,995`,
+    /// which `expect price` then took for the plain number), or hide its sign.
+    private static func runsIntoAmounts(_ symbol: String) -> Bool {
+        guard let first = symbol.first, let last = symbol.last else { return false }
+        return [first, last].contains { character in
+            // A character's first scalar is its base: `9` with an accent above is still a 9.
+            guard let base = character.unicodeScalars.first else { return false }
+            return base.properties.numericType == .decimal || "+-\u{2212},.".unicodeScalars.contains(base)
+        }
     }
 
     /// The same currency at another rate.

@@ -149,7 +149,7 @@ enum DefinitionCommands {
             ],
             summary: "define a new currency",
             details:
-                "CODE is three letters (shown in capitals); SYMBOL is written before amounts (include a blank if one should follow it); N is the number of minor digits, 0 to 4; RATE is how many units one US dollar buys, a positive decimal.",
+                "CODE is three letters (shown in capitals); SYMBOL is written before amounts (include a blank if one should follow it; it may not start or end with a digit, a sign, ',' or '.'); N is the number of minor digits, 0 to 4; RATE is how many units one US dollar buys, a positive decimal.",
             example: "currency CHF \"CHF \" digits 2 rate 0.88",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
@@ -162,6 +162,8 @@ enum DefinitionCommands {
                         digits: call.integer(4), rate: call.decimal(6))
                 } catch .invalidCurrencyCode {
                     throw ScriptError(.domain(.invalidCurrencyCode(call.word(1))), at: call.range(1))
+                } catch .invalidCurrencySymbol(let symbol) {
+                    throw ScriptError(.domain(.invalidCurrencySymbol(symbol)), at: call.range(2))
                 } catch .invalidDigits(let digits) {
                     throw ScriptError(.domain(.invalidDigits(digits)), at: call.range(4))
                 } catch {
