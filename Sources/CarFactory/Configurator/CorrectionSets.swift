@@ -73,8 +73,7 @@ struct CorrectionSearch {
     /// Each family's place in the set under test (-1 if not in it).
     var slot: [Int]
     /// Where each member of the set under test starts in its domains (members laid out in
-    /// order); kept, as working it out per edge made each assignment step cost as much as
-    /// the set is large (60 x 8's `options`: a tenth of its instructions).
+    /// order); kept, not worked out again per edge of each assignment step.
     var memberStart: [Int] = []
     /// The repairs found so far, in ranking order, at most `limit`.
     var found: [Repair] = []
@@ -285,9 +284,9 @@ struct CorrectionSearch {
     /// Every valid assignment of `members` from `domains` in member order, each offered as a
     /// repair; a branch whose price change cannot reach the last of a full list is cut. Each
     /// member's options go from the cheapest, and the bound is taken from the options forward
-    /// checking has left, so a cheap assignment comes first and cuts the rest (60 x 8's
-    /// `options`: 65,600 of these steps in index order with each member's cheapest option at
-    /// the start, 7,600 now).
+    /// checking has left, so a cheap assignment comes first and cuts the rest (8 families of
+    /// 8 options that must all change, dearest first: 3,600 steps to the cheapest repair in
+    /// index order with each member's cheapest option at the start, 75 now).
     private mutating func assignments(
         _ members: [Int], _ domains: [UInt64], _ chosen: inout [Int], change: Int64
     ) throws(CarFactoryError) {
