@@ -232,6 +232,44 @@ public struct Configurator {
         return true
     }
 
+    /// `choose`, marking in `changed` each family that lost options (as `propagate(_:assigned:since:)`
+    /// would find them by comparing the domains with a copy of them made before): a search
+    /// then propagates from the marks without that copy. On false, `changed` is left all false.
+    func choose(_ f: Int, _ o: Int, in domains: inout [UInt64], marking changed: inout [Bool]) -> Bool {
+        guard contains(domains, f, o) else {
+            for g in 0..<familyCount { changed[g] = false }
+            return false
+        }
+        let only = UInt64(1) << UInt64(o & 63)
+        for w in 0..<wordCount[f] {
+            let word = w == o >> 6 ? only : 0
+            if domains[wordOffset[f] + w] != word {
+                domains[wordOffset[f] + w] = word
+                changed[f] = true
+            }
+        }
+        let id = optionBase[f] + o
+        for edge in edgeStart[id]..<edgeStart[id + 1] {
+            let g = edgeFamily[edge]
+            let mask = edgeMask[edge]
+            var any: UInt64 = 0
+            for w in 0..<wordCount[g] {
+                let before = domains[wordOffset[g] + w]
+                let after = before & ~masks[mask + w]
+                if after != before {
+                    domains[wordOffset[g] + w] = after
+                    changed[g] = true
+                }
+                any |= after
+            }
+            if any == 0 {
+                for g in 0..<familyCount { changed[g] = false }
+                return false
+            }
+        }
+        return true
+    }
+
     /// Gathers into `used` the rules behind `edge`.
     func record(_ edge: Int, _ used: RuleRecord) {
         for position in edgeRuleStart[edge]..<edgeRuleStart[edge + 1] where rulesOff.isEmpty || !rulesOff[edgeRules[position]] {

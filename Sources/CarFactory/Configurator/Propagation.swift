@@ -11,12 +11,38 @@ extension Configurator {
     /// out: only partners in the families that lost options since then are looked at first.
     /// `used`, if given, gathers the rules behind every option taken out.
     func propagate(_ domains: inout [UInt64], assigned: [Bool], since before: [UInt64]? = nil, used: RuleRecord? = nil) -> Bool {
-        // Without rules to record, by families: as fast, and the options taken out are the same.
-        if used == nil && !clashTable.isEmpty { return propagateByFamily(&domains, assigned: assigned, since: before) }
-        // Each pass looks only at partners in the families that lost options before it (only
-        // their options can have lost support); the first, without `since`, at every family.
         var changed = familiesChanged(domains, since: before)
         var next = Array(repeating: false, count: familyCount)
+        return propagate(&domains, assigned: assigned, changed: &changed, next: &next, used: used)
+    }
+
+    /// `propagate` from the families `changed` marks (those that lost options since the
+    /// domains last had none to take out), with `next` (all false) as room for the families
+    /// each pass changes: a search reuses both from node to node rather than make two arrays
+    /// per call (see `choose(_:_:in:marking:)`). Leaves both all false.
+    func propagate(
+        _ domains: inout [UInt64], assigned: [Bool], changed: inout [Bool], next: inout [Bool], used: RuleRecord? = nil
+    ) -> Bool {
+        // Without rules to record, by families: as fast, and the options taken out are the same.
+        let kept =
+            used == nil && !clashTable.isEmpty
+            ? propagateByFamily(&domains, assigned: assigned, changed: &changed, next: &next)
+            : propagateByOption(&domains, assigned: assigned, changed: &changed, next: &next, used: used)
+        if !kept {
+            for g in 0..<familyCount {
+                changed[g] = false
+                next[g] = false
+            }
+        }
+        return kept
+    }
+
+    private func propagateByOption(
+        _ domains: inout [UInt64], assigned: [Bool], changed: inout [Bool], next: inout [Bool], used: RuleRecord?
+    ) -> Bool {
+        // Each pass looks only at partners in the families that lost options before it (only
+        // their options can have lost support); the first, without `since`, at every family.
+        let familyCount = familyCount
         var any = true
         while any {
             any = false
@@ -49,9 +75,8 @@ extension Configurator {
     /// taken out. That looks at the options left in the families that changed (a few) and
     /// their edges, where looking at every option of every family and all its edges took
     /// most of the cheapest car's search (60 x 8, 3,000 rules).
-    private func propagateByFamily(_ domains: inout [UInt64], assigned: [Bool], since before: [UInt64]?) -> Bool {
-        var changed = familiesChanged(domains, since: before)
-        var next = Array(repeating: false, count: familyCount)
+    private func propagateByFamily(_ domains: inout [UInt64], assigned: [Bool], changed: inout [Bool], next: inout [Bool]) -> Bool {
+        let familyCount = familyCount
         var any = true
         while any {
             any = false
