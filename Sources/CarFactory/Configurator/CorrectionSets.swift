@@ -377,6 +377,9 @@ struct CorrectionSearch {
     /// not minimal.
     private func next(_ domains: [UInt64], _ assigned: [Bool], blocked: Bool) -> Node {
         let c = configurator
+        // The work: the options of the families looked at, the edges of the options ranked.
+        var units = clauses.count
+        defer { c.meter.units &+= units }
         var pick = -1
         var fewest = Int.max
         // Of those with the fewest options, the one whose cheapest option left is dearest
@@ -387,6 +390,7 @@ struct CorrectionSearch {
             let count = c.optionCount(domains, g)
             guard count <= fewest else { continue }
             var low = Int64.max
+            units += c.optionCounts[g]
             for o in 0..<c.optionCounts[g] where c.contains(domains, g, o) { low = min(low, c.space.prices[g][o]) }
             let change = Self.clamped(low, -c.space.prices[g][current[g]])
             if count < fewest || change > dearest {
@@ -425,6 +429,7 @@ struct CorrectionSearch {
         for (place, o) in c.byPrice[pick].enumerated() where o != car[pick] && c.contains(domains, pick, o) {
             var threatens = 0
             let id = c.optionBase[pick] + o
+            units += c.edgeStart[id + 1] - c.edgeStart[id]
             for edge in c.edgeStart[id]..<c.edgeStart[id + 1] {
                 let h = c.edgeFamily[edge]
                 if !assigned[h], c.masks[c.edgeMask[edge] + car[h] >> 6] & (1 << UInt64(car[h] & 63)) != 0, c.contains(domains, h, car[h]) {
@@ -441,8 +446,17 @@ struct CorrectionSearch {
     /// family's; nil if none does.
     private func firstClash(_ car: [Int], _ assigned: [Bool]) -> Int? {
         let c = configurator
+        // By the edges of each family's option (one per family it clashes with), not by every
+        // later family's pair (a family count squared of edge scans).
+        var units = 0
+        defer { c.meter.units &+= units }
         for g in 0..<c.familyCount where !assigned[g] {
-            for h in g + 1..<c.familyCount where !assigned[h] && c.conflict(g, car[g], h, car[h]) { return g }
+            let id = c.optionBase[g] + car[g]
+            units += 1 + c.edgeStart[id + 1] - c.edgeStart[id]
+            for edge in c.edgeStart[id]..<c.edgeStart[id + 1] {
+                let h = c.edgeFamily[edge]
+                if h > g, !assigned[h], c.masks[c.edgeMask[edge] + car[h] >> 6] & (1 << UInt64(car[h] & 63)) != 0 { return g }
+            }
         }
         return nil
     }
@@ -451,9 +465,12 @@ struct CorrectionSearch {
     /// one as it is. False if a clause can no longer be kept or a family is left with none.
     private mutating func settle(_ domains: inout [UInt64], _ assigned: inout [Bool], blocked: Bool) -> Bool {
         let c = configurator
+        var units = 0
+        defer { c.meter.units &+= units }
         var again = true
         while again {
             again = false
+            units += c.familyCount + clauses.count
             // A family may change only while some other family can still take an option its
             // car's option clashes with: in a minimal repair, every family changed has one
             // (one that had none could be put back, leaving a smaller correction set). Taking
@@ -473,6 +490,7 @@ struct CorrectionSearch {
                     }
                 }
                 if !justified {
+                    units += c.edgeStart[id + 1] - c.edgeStart[id]
                     for edge in c.edgeStart[id]..<c.edgeStart[id + 1] where edge != watched {
                         let h = c.edgeFamily[edge]
                         let mask = c.edgeMask[edge]
@@ -608,6 +626,7 @@ struct CorrectionSearch {
     private func forwardCheck(_ members: [Int], _ domains: inout [UInt64], _ i: Int, _ f: Int, _ o: Int, assigned: [Int]) -> Bool {
         let c = configurator
         let id = c.optionBase[f] + o
+        c.meter.units &+= c.edgeStart[id + 1] - c.edgeStart[id]
         for edge in c.edgeStart[id]..<c.edgeStart[id + 1] {
             let j = slot[c.edgeFamily[edge]]
             guard j >= 0, j != i, assigned[j] < 0 else { continue }
@@ -645,6 +664,7 @@ struct CorrectionSearch {
                         let o = w << 6 + bits.trailingZeroBitCount
                         bits &= bits - 1
                         let id = c.optionBase[f] + o
+                        c.meter.units &+= c.edgeStart[id + 1] - c.edgeStart[id]
                         var supported = true
                         for edge in c.edgeStart[id]..<c.edgeStart[id + 1] {
                             let j = slot[c.edgeFamily[edge]]

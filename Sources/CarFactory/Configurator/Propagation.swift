@@ -43,16 +43,20 @@ extension Configurator {
         // Each pass looks only at partners in the families that lost options before it (only
         // their options can have lost support); the first, without `since`, at every family.
         let familyCount = familyCount
+        var units = 0
+        defer { meter.units &+= units }
         var any = true
         while any {
             any = false
             for g in 0..<familyCount where !assigned[g] {
+                units += 1
                 var left = false
                 for w in 0..<wordCount[g] {
                     var bits = domains[wordOffset[g] + w]
                     while bits != 0 {
                         let o = w << 6 + bits.trailingZeroBitCount
                         bits &= bits - 1
+                        units += edgeStart[optionBase[g] + o + 1] - edgeStart[optionBase[g] + o]
                         if supported(domains, g, o, assigned: assigned, changed: changed, used: used) {
                             left = true
                             continue
@@ -77,9 +81,12 @@ extension Configurator {
     /// most of the cheapest car's search (60 x 8, 3,000 rules).
     private func propagateByFamily(_ domains: inout [UInt64], assigned: [Bool], changed: inout [Bool], next: inout [Bool]) -> Bool {
         let familyCount = familyCount
+        var units = 0
+        defer { meter.units &+= units }
         var any = true
         while any {
             any = false
+            units += familyCount
             for h in 0..<familyCount where changed[h] && !assigned[h] {
                 // A family can lose options only where the first option left in h has an edge.
                 var first = -1
@@ -91,6 +98,7 @@ extension Configurator {
                 let id = optionBase[h] + first
                 for edge in edgeStart[id]..<edgeStart[id + 1] {
                     let g = edgeFamily[edge]
+                    units += 1
                     guard !assigned[g] else { continue }
                     var left: UInt64 = 0
                     var lost = false
@@ -103,6 +111,7 @@ extension Configurator {
                             while bits != 0 && gone != 0 {
                                 let p = v << 6 + bits.trailingZeroBitCount
                                 bits &= bits - 1
+                                units += 1
                                 let mask = clashTable[(optionBase[h] + p) * familyCount + g]
                                 gone = mask < 0 ? 0 : gone & masks[mask + w]
                             }

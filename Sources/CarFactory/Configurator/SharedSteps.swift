@@ -31,8 +31,7 @@ extension Configurator {
     /// short but its start as long as the family. Asks for a stop each time, as a start
     /// counts many steps at once and would jump over `step`'s every 1,024th.
     func countStart(_ effort: Effort) throws(CarFactoryError) {
-        effort.steps += totalWords
-        if effort.steps > limits.steps { throw .searchLimitReached(steps: limits.steps) }
+        try charge(effort, steps: totalWords)
         if shouldStop() { throw .searchStopped }
     }
 }
