@@ -31,6 +31,10 @@ extension Configurator {
     /// short but its start as long as the family. Asks for a stop each time, as a start
     /// counts many steps at once and would jump over `step`'s every 1,024th.
     func countStart(_ effort: Effort) throws(CarFactoryError) {
+        // The search's work is counted from here: what the configurator did before (for
+        // another answer, or after an earlier search's last step) is not this search's, so
+        // answers sharing a budget spend the same whatever else the configurator did between them.
+        effort.counted = meter.units
         try charge(effort, steps: totalWords)
         if shouldStop() { throw .searchStopped }
     }

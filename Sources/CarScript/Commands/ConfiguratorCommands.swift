@@ -5,13 +5,18 @@ import CarFactory
 ///
 /// Each takes a trailing `in CURRENCY` for its amounts (the base currency otherwise).
 package enum ConfiguratorCommands {
+    /// What every configurator command's help says of the search's bound.
+    static let searchLimit =
+        " A search ends in the error 'search-limit-reached' past 1,000,000 steps: a step is a choice tried, or 1,024 units of the work around the choices (a unit: one option's clashes with another family, or 64 options, looked at), so an answer takes a few seconds at most on any catalog. Ctrl-C stops a search."
+
     static let all: [CommandSpec] = [
         CommandSpec(
             name: "options", aliases: [], group: .configure,
             arguments: [.optional("[FAMILY] [in CURRENCY]", .words)],
             summary: "list every option for the current car: current, settable, needing a repair, or impossible",
             details:
-                "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest minimal repair (changes to other families that with it make a valid car, where no smaller set of the same families, whatever options they take, would do) as a 'set' command and the total price change; or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY.",
+                "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest minimal repair (changes to other families that with it make a valid car, where no smaller set of the same families, whatever options they take, would do) as a 'set' command and the total price change; or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY."
+                + searchLimit,
             example: "options drivetrain in GBP",
             check: checkingOnly { session, call throws(ScriptError) in _ = try optionsWords(call, session) },
             run: searching { session, call throws(ScriptError) in
@@ -57,7 +62,8 @@ package enum ConfiguratorCommands {
             ],
             summary: "explain what stands in the way of an option, and every minimal repair",
             details:
-                "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (a set of changes to other families that with the option makes a valid car, where no smaller set of the same families, whatever options they take, makes a valid car with it: every family it changes must change), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed. For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY.",
+                "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (a set of changes to other families that with the option makes a valid car, where no smaller set of the same families, whatever options they take, makes a valid car with it: every family it changes must change), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed. For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY."
+                + searchLimit,
             example: "why drivetrain front",
             check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
             run: searching { session, call throws(ScriptError) in
@@ -113,7 +119,8 @@ package enum ConfiguratorCommands {
             ],
             summary: "set an option and the cheapest repair it needs, in one step",
             details:
-                "Sets OPTION on the current car together with the cheapest minimal repair (changes to other families where no smaller set of the same families, whatever options they take, makes a valid car with it; as 'why' ranks them), all or nothing, and prints each change with its price change. An error if no valid car has the option. 'in CURRENCY' gives the amounts in CURRENCY.",
+                "Sets OPTION on the current car together with the cheapest minimal repair (changes to other families where no smaller set of the same families, whatever options they take, makes a valid car with it; as 'why' ranks them), all or nothing, and prints each change with its price change. An error if no valid car has the option. 'in CURRENCY' gives the amounts in CURRENCY."
+                + searchLimit,
             example: "fit drivetrain front",
             check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
             run: searching { session, call throws(ScriptError) in
@@ -155,7 +162,8 @@ package enum ConfiguratorCommands {
             arguments: [.optional("[MODEL] [FAMILY OPTION]... [in CURRENCY]", .words)],
             summary: "show the cheapest valid car (of MODEL, or of any model) with the options given",
             details:
-                "Shows the car as 'show' does, then the commands that build it. Ties go to the model name, then the option names in family order. 'in CURRENCY' adds its price in CURRENCY. The stock is not changed. A first word that names a model and also a family (or is a model named 'in') is read the one way that reads the whole command: with a model and a family named paint, 'cheapest paint' is the model and 'cheapest paint red' the family; with a model named in, 'cheapest in GBP' is any model priced in GBP and 'cheapest in drivetrain 4wd' the model in.",
+                "Shows the car as 'show' does, then the commands that build it. Ties go to the model name, then the option names in family order. 'in CURRENCY' adds its price in CURRENCY. The stock is not changed. A first word that names a model and also a family (or is a model named 'in') is read the one way that reads the whole command: with a model and a family named paint, 'cheapest paint' is the model and 'cheapest paint red' the family; with a model named in, 'cheapest in GBP' is any model priced in GBP and 'cheapest in drivetrain 4wd' the model in."
+                + searchLimit,
             example: "cheapest drivetrain 4wd",
             check: checkingOnly { session, call throws(ScriptError) in
                 _ = try cheapestWords(call, session, space: ConfigurationSpace(session.catalog))
