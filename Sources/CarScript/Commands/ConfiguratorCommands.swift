@@ -309,14 +309,15 @@ package enum ConfiguratorCommands {
     /// nil: the search could not answer, or the car is not in the catalog's terms).
     static func cheapestRepair(
         for part: any Part, on car: Car, in space: ConfigurationSpace, catalog: Catalog,
-        stop: StopRequest?
+        stop: StopRequest?, budget: SearchBudget? = nil
     ) -> [Repair]? {
         guard let current = ConfigurationSpace.options(of: car, in: catalog),
             let option = catalog.options(of: part.family).parts.firstIndex(where: { $0 === part })
         else { return nil }
         let configurator = Configurator(space: space, shouldStop: { stop?.isRequested ?? false })
         let wanted = ConfigurationSpace.Choice(part.family.index, option)
-        return try? configurator.repairs(of: current, wanting: wanted, limit: 1)
+        guard let budget else { return try? configurator.repairs(of: current, wanting: wanted, limit: 1) }
+        return try? configurator.repairs(of: current, wanting: wanted, limit: 1, spending: budget)
     }
 
     /// `minorUnits` of the base currency as money of `valuation`'s currency (the base's if nil).
@@ -368,8 +369,10 @@ package enum ConfiguratorCommands {
     /// refused `set` of several parts' note names and an editor offers as a fix): the other
     /// parts it sets and the price change of the whole step; `.some(nil)` if no valid car has
     /// them together; nil if the search could not answer or nothing else needs to change.
+    /// With `budget`, the search spends from it (one budget for every repair of a request).
     package static func cheapestRepair(
-        keeping parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest
+        keeping parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest,
+        budget: SearchBudget? = nil
     ) -> (added: [any Part], priceChange: Int64)?? {
         guard let first = parts.first, var current = ConfigurationSpace.options(of: car, in: catalog) else { return nil }
         // The named parts go on the car as it is searched from, fixed: the repair changes only
@@ -383,7 +386,10 @@ package enum ConfiguratorCommands {
         let space = ConfigurationSpace(catalog)
         let configurator = Configurator(space: space, shouldStop: { stop.isRequested })
         let wanted = ConfigurationSpace.Choice(first.family.index, current[first.family.index])
-        guard let repairs = try? configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1) else { return nil }
+        let found =
+            budget.map { try? configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1, spending: $0) }
+            ?? (try? configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1))
+        guard let repairs = found else { return nil }
         guard let repair = repairs.first else { return .some(nil) }
         guard !repair.changes.isEmpty else { return nil }
         // The price change is the built car's, and building it checks the repair once more.
@@ -398,12 +404,12 @@ package enum ConfiguratorCommands {
     /// The configurator's cheapest way to have `part` on `car` (what a refused `set`'s note
     /// names and an editor offers as a fix): the other options to set with it, by family
     /// name, and the price change; `.some(nil)` if no valid car has it; nil if the search
-    /// could not answer.
-    package static func cheapestRepair(for part: any Part, on car: Car, catalog: Catalog, stop: StopRequest)
+    /// could not answer. With `budget`, the search spends from it.
+    package static func cheapestRepair(for part: any Part, on car: Car, catalog: Catalog, stop: StopRequest, budget: SearchBudget? = nil)
         -> (changes: [(family: String, option: String)], priceChange: Int64)??
     {
         let space = ConfigurationSpace(catalog)
-        guard let repairs = cheapestRepair(for: part, on: car, in: space, catalog: catalog, stop: stop) else { return nil }
+        guard let repairs = cheapestRepair(for: part, on: car, in: space, catalog: catalog, stop: stop, budget: budget) else { return nil }
         guard let repair = repairs.first else { return .some(nil) }
         return (repair.changes.map { (catalog.familyNames[$0.family], space.names[$0.family][$0.option]) }, repair.priceChange)
     }
