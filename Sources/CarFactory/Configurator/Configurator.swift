@@ -9,9 +9,10 @@
 
 /// What the search may spend on one answer, and how many repairs it lists.
 public struct SearchLimits: Sendable {
-    /// The most search steps for one answer; past it the answer is an error. A step is a
-    /// choice tried or `Configurator.unitsPerStep` units of the work around it (a unit: one
-    /// rule's edge or one word of a family's options looked at), so the limit bounds time.
+    /// The most search steps for one answer; past it the answer is an error. An answer may
+    /// try this many choices, and do this many times `Configurator.unitsPerStep` units of work
+    /// around them (a unit: one option's clashes with another family, or a word of 64
+    /// options, looked at), so the limit bounds time.
     public var steps: Int
     /// The most repairs listed for one wanted option (the cheapest ones, in ranking order).
     public var repairs: Int
@@ -315,10 +316,16 @@ public struct Configurator {
 
     /// Steps taken by the answer under way, checked against the limit and the stop request.
     final class Effort {
+        /// Choices tried (and searches' starts, see `countStart`).
         var steps = 0
-        /// The meter's units already counted as steps (-1: none yet, the meter is read at the
+        /// Units of work done.
+        var work = 0
+        /// The meter's reading when last counted (-1: not yet, the meter is read at the
         /// first step; work a configurator did for earlier answers is not this one's).
         var counted = -1
+        /// What the answer has spent against the limit: its choices or its work in steps,
+        /// whichever is more.
+        var spent: Int { max(steps, work / Configurator.unitsPerStep) }
         /// The step count at which the stop request is next asked.
         var nextStopCheck = 1024
         /// Room the bound reuses from node to node.
@@ -350,11 +357,12 @@ public struct Configurator {
         return value
     }
 
-    /// Counts a step (a choice tried) and the work done since the last one, a step per
-    /// `unitsPerStep` units, against the limit; asks for a stop every 1,024 steps. A choice's
-    /// cost grows with the rules (propagation visits each edge of the options that lose
-    /// partners): counted as one step each, `why` on 15,000 rules took 26 s to reach the
-    /// limit and `cheapest` on 4,000 ran past 25 s without reaching it.
+    /// Counts a step (a choice tried) and the work done since the last one against the limit:
+    /// the choices, and the work in steps of `unitsPerStep` units, may each reach it. Asks for
+    /// a stop every 1,024 steps. A choice's cost grows with the rules (propagation visits each
+    /// edge of the options that lose partners): with choices alone counted, `why` on 15,000
+    /// rules took 26 s to reach the limit and `cheapest` on 5,000 took 49 s. (Choices and work
+    /// added up, 60 x 8's `options` passed the limit: about 900,000 choices, 485,000 steps of work.)
     func step(_ effort: Effort) throws(CarFactoryError) {
         // Every node looks at each family's options at least once (to pick one to branch on).
         meter.units &+= totalWords
@@ -365,20 +373,21 @@ public struct Configurator {
     func charge(_ effort: Effort, steps: Int) throws(CarFactoryError) {
         let units = meter.units
         if effort.counted < 0 { effort.counted = units }
-        let work = (units - effort.counted) / Self.unitsPerStep
-        effort.counted += work * Self.unitsPerStep
-        effort.steps += steps + work
-        if effort.steps > limits.steps { throw .searchLimitReached(steps: limits.steps) }
-        if effort.steps >= effort.nextStopCheck {
-            effort.nextStopCheck = effort.steps + 1024
+        effort.work += units - effort.counted
+        effort.counted = units
+        effort.steps += steps
+        let spent = effort.spent
+        if spent > limits.steps { throw .searchLimitReached(steps: limits.steps) }
+        if spent >= effort.nextStopCheck {
+            effort.nextStopCheck = spent + 1024
             if shouldStop() { throw .searchStopped }
         }
     }
 
     /// Units of work (an edge or a word of options looked at) counted as one step. A unit
     /// costs about 60 instructions (callgrind: 553 million for the 8.9 million units of 60 x
-    /// 8's `why 0:0`), so 1,000,000 steps are at most about 6 seconds here; the slowest
-    /// benchmark answer, 60 x 8's `options`, spends 497 million units (about 600,000 steps).
+    /// 8's `why 0:0`), so 1,000,000 steps of work are about 6 seconds here; the most
+    /// work a benchmark answer does, 60 x 8's `options`, is 497 million units (485,000 steps).
     public static let unitsPerStep = 1024
 
     // MARK: The cheapest car

@@ -10,7 +10,7 @@ public final class SearchBudget {
     public init() {}
 
     /// The steps spent so far.
-    public var spent: Int { effort.steps }
+    public var spent: Int { effort.spent }
 }
 
 extension Configurator {

@@ -7,7 +7,7 @@ import CarFactory
 package enum ConfiguratorCommands {
     /// What every configurator command's help says of the search's bound.
     static let searchLimit =
-        " A search ends in the error 'search-limit-reached' past 1,000,000 steps: a step is a choice tried, or 1,024 units of the work around the choices (a unit: one option's clashes with another family, or 64 options, looked at), so an answer takes a few seconds at most on any catalog. Ctrl-C stops a search."
+        " A search ends in the error 'search-limit-reached' past 1,000,000 steps: a step is a choice tried, and the work around the choices may take as many steps again, of 1,024 units each (a unit: one option's clashes with another family, or 64 options, looked at), so an answer takes a few seconds at most on any catalog. Ctrl-C stops a search."
 
     static let all: [CommandSpec] = [
         CommandSpec(
