@@ -77,13 +77,20 @@ struct CorrectionSearch {
     var memberStart: [Int] = []
     /// The repairs found so far, in ranking order, at most `limit`.
     var found: [Repair] = []
-    /// For each minimal correction set found, a clause: one of its families stays as it is.
     /// Per family, the edge of its car's option that last showed an option it clashes with
-    /// (-1: none yet); a hint only, checked before use, shared by every node.
-    let watches = Watches()
-    final class Watches {
-        var edge: [Int] = []
-    }
+    /// (-1: none yet); a hint only, checked before use, shared by every node. (It was an
+    /// array in a class, whose every read and write was checked for exclusive access at run
+    /// time: 22 of 553 million instructions of 60 x 8's `why 0:0`.)
+    var watchedEdge: [Int]
+    /// Room every node reuses (`settle` and the choices before it do not re-enter): the
+    /// families that lost options since the last propagation and those the pass under way
+    /// changes (`propagate`'s flags), and `settle`'s families that still have the car's
+    /// option and those kept. Arrays made per call cost an allocation each.
+    var changed: [Bool]
+    var changedNext: [Bool]
+    var possible: [UInt64]
+    var kept: [UInt64]
+    /// For each minimal correction set found, a clause: one of its families stays as it is.
     /// Each clause's families as a bitset (`familyWords` words each), one after another.
     var clauses: [UInt64] = []
     /// Words in a bitset of families.
@@ -127,7 +134,11 @@ struct CorrectionSearch {
         inSet = Array(repeating: false, count: n)
         slot = Array(repeating: -1, count: n)
         familyWords = (n + 63) / 64
-        watches.edge = Array(repeating: -1, count: n)
+        watchedEdge = Array(repeating: -1, count: n)
+        changed = Array(repeating: false, count: n)
+        changedNext = changed
+        possible = Array(repeating: 0, count: familyWords)
+        kept = possible
     }
 
     mutating func run() throws(CarFactoryError) {
@@ -175,8 +186,7 @@ struct CorrectionSearch {
                 var next = domains
                 var nextAssigned = assigned
                 nextAssigned[g] = true
-                guard c.choose(g, o, in: &next), c.propagate(&next, assigned: nextAssigned, since: domains),
-                    settle(&next, &nextAssigned, blocked: true)
+                guard choosePropagating(g, o, &next, nextAssigned), settle(&next, &nextAssigned, blocked: true)
                 else { continue }
                 try explore(next, nextAssigned)
             }
@@ -208,8 +218,7 @@ struct CorrectionSearch {
             var assigned = baseAssigned
             if !assigned[g] {
                 assigned[g] = true
-                guard configurator.choose(g, car[g], in: &domains), configurator.propagate(&domains, assigned: assigned, since: base),
-                    settle(&domains, &assigned, blocked: false)
+                guard choosePropagating(g, car[g], &domains, assigned), settle(&domains, &assigned, blocked: false)
                 else {
                     set.append(g)
                     continue
@@ -220,19 +229,20 @@ struct CorrectionSearch {
                 continue
             }
             // The car found may keep more of them: they stay as well.
-            let before = domains
             var more = false
+            var stay: [Int] = []
             open.removeAll { h in
                 guard other[h] == car[h] else { return false }
-                if !assigned[h] {
-                    assigned[h] = true
-                    more = configurator.choose(h, car[h], in: &domains) || more
-                }
+                stay.append(h)
                 return true
+            }
+            for h in stay where !assigned[h] {
+                assigned[h] = true
+                more = configurator.choose(h, car[h], in: &domains, marking: &changed) || more
             }
             // `other` keeps them all, so choosing them leaves it possible.
             if more {
-                _ = configurator.propagate(&domains, assigned: assigned, since: before)
+                _ = configurator.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext)
                 _ = settle(&domains, &assigned, blocked: false)
             }
             base = domains
@@ -323,14 +333,14 @@ struct CorrectionSearch {
     /// A valid car with the wanted option that has the car's option in every `pinned` family
     /// and in at least one family of each clause; the car's options are tried first, so the
     /// families it changes are few. Nil if there is none.
-    private func witness(pinned: [Bool]) throws(CarFactoryError) -> [Int]? {
+    private mutating func witness(pinned: [Bool]) throws(CarFactoryError) -> [Int]? {
         guard let (domains, assigned) = start(pinned: pinned, blocked: false) else { return nil }
         return try dive(domains, assigned)
     }
 
     /// Every option possible, the `pinned` families as on the car, propagated; nil if that
     /// leaves a family with none.
-    private func start(pinned: [Bool], blocked: Bool) -> ([UInt64], [Bool])? {
+    private mutating func start(pinned: [Bool], blocked: Bool) -> ([UInt64], [Bool])? {
         let c = configurator
         var domains = Array(repeating: UInt64(0), count: c.totalWords)
         for f in 0..<c.familyCount {
@@ -345,7 +355,14 @@ struct CorrectionSearch {
         return (domains, assigned)
     }
 
-    private func dive(_ domains: [UInt64], _ assigned: [Bool]) throws(CarFactoryError) -> [Int]? {
+    /// Chooses option `o` of family `g` and propagates from the families that lost options
+    /// (marked in the search's reused flags, not found by comparing with a copy).
+    private mutating func choosePropagating(_ g: Int, _ o: Int, _ domains: inout [UInt64], _ assigned: [Bool]) -> Bool {
+        configurator.choose(g, o, in: &domains, marking: &changed)
+            && configurator.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext)
+    }
+
+    private mutating func dive(_ domains: [UInt64], _ assigned: [Bool]) throws(CarFactoryError) -> [Int]? {
         let c = configurator
         try c.step(effort)
         switch next(domains, assigned, blocked: false) {
@@ -358,8 +375,7 @@ struct CorrectionSearch {
                 var next = domains
                 var nextAssigned = assigned
                 nextAssigned[g] = true
-                guard c.choose(g, o, in: &next), c.propagate(&next, assigned: nextAssigned, since: domains),
-                    settle(&next, &nextAssigned, blocked: false)
+                guard choosePropagating(g, o, &next, nextAssigned), settle(&next, &nextAssigned, blocked: false)
                 else { continue }
                 if let found = try dive(next, nextAssigned) { return found }
             }
@@ -384,6 +400,9 @@ struct CorrectionSearch {
     /// not minimal.
     private func next(_ domains: [UInt64], _ assigned: [Bool], blocked: Bool) -> Node {
         let c = configurator
+        // The work: the options of the families looked at, the edges of the options ranked.
+        var units = clauses.count
+        defer { c.meter.units &+= units }
         var pick = -1
         var fewest = Int.max
         // Of those with the fewest options, the one whose cheapest option left is dearest
@@ -394,6 +413,7 @@ struct CorrectionSearch {
             let count = c.optionCount(domains, g)
             guard count <= fewest else { continue }
             var low = Int64.max
+            units += c.optionCounts[g]
             for o in 0..<c.optionCounts[g] where c.contains(domains, g, o) { low = min(low, c.space.prices[g][o]) }
             let change = Self.clamped(low, -c.space.prices[g][current[g]])
             if count < fewest || change > dearest {
@@ -432,6 +452,7 @@ struct CorrectionSearch {
         for (place, o) in c.byPrice[pick].enumerated() where o != car[pick] && c.contains(domains, pick, o) {
             var threatens = 0
             let id = c.optionBase[pick] + o
+            units += c.edgeStart[id + 1] - c.edgeStart[id]
             for edge in c.edgeStart[id]..<c.edgeStart[id + 1] {
                 let h = c.edgeFamily[edge]
                 if !assigned[h], c.masks[c.edgeMask[edge] + car[h] >> 6] & (1 << UInt64(car[h] & 63)) != 0, c.contains(domains, h, car[h]) {
@@ -448,31 +469,41 @@ struct CorrectionSearch {
     /// family's; nil if none does.
     private func firstClash(_ car: [Int], _ assigned: [Bool]) -> Int? {
         let c = configurator
+        // By the edges of each family's option (one per family it clashes with), not by every
+        // later family's pair (a family count squared of edge scans).
+        var units = 0
+        defer { c.meter.units &+= units }
         for g in 0..<c.familyCount where !assigned[g] {
-            for h in g + 1..<c.familyCount where !assigned[h] && c.conflict(g, car[g], h, car[h]) { return g }
+            let id = c.optionBase[g] + car[g]
+            units += 1 + c.edgeStart[id + 1] - c.edgeStart[id]
+            for edge in c.edgeStart[id]..<c.edgeStart[id + 1] {
+                let h = c.edgeFamily[edge]
+                if h > g, !assigned[h], c.masks[c.edgeMask[edge] + car[h] >> 6] & (1 << UInt64(car[h] & 63)) != 0 { return g }
+            }
         }
         return nil
     }
 
     /// Keeps each clause: one whose families but one have lost the car's option keeps that
     /// one as it is. False if a clause can no longer be kept or a family is left with none.
-    private func settle(_ domains: inout [UInt64], _ assigned: inout [Bool], blocked: Bool) -> Bool {
+    private mutating func settle(_ domains: inout [UInt64], _ assigned: inout [Bool], blocked: Bool) -> Bool {
         let c = configurator
+        var units = 0
+        defer { c.meter.units &+= units }
         var again = true
-        var possible = Array(repeating: UInt64(0), count: familyWords)
-        var kept = possible
         while again {
             again = false
-            let before = domains
+            units += c.familyCount + clauses.count
             // A family may change only while some other family can still take an option its
             // car's option clashes with: in a minimal repair, every family changed has one
             // (one that had none could be put back, leaving a smaller correction set). Taking
             // options out only takes such partners away, so the families found are pinned at once.
-            // The edge that showed a family's partner last time is looked at first.
+            // The edge that showed a family's partner last time is looked at first. Each choice
+            // marks the families it changed in `changed`, for the propagation ending the pass.
             for g in 0..<c.familyCount where !assigned[g] && !hard[g] {
                 var justified = false
                 let id = c.optionBase[g] + car[g]
-                let watched = watches.edge[g]
+                let watched = watchedEdge[g]
                 if watched >= 0 {
                     let h = c.edgeFamily[watched]
                     let mask = c.edgeMask[watched]
@@ -482,6 +513,7 @@ struct CorrectionSearch {
                     }
                 }
                 if !justified {
+                    units += c.edgeStart[id + 1] - c.edgeStart[id]
                     for edge in c.edgeStart[id]..<c.edgeStart[id + 1] where edge != watched {
                         let h = c.edgeFamily[edge]
                         let mask = c.edgeMask[edge]
@@ -490,13 +522,13 @@ struct CorrectionSearch {
                             break
                         }
                         if justified {
-                            watches.edge[g] = edge
+                            watchedEdge[g] = edge
                             break
                         }
                     }
                 }
                 guard !justified else { continue }
-                guard c.choose(g, car[g], in: &domains) else { return false }
+                guard c.choose(g, car[g], in: &domains, marking: &changed) else { return false }
                 assigned[g] = true
                 again = true
             }
@@ -506,7 +538,7 @@ struct CorrectionSearch {
                     possible[w] = 0
                     kept[w] = 0
                 }
-                for g in 0..<c.familyCount where c.contains(domains, g, car[g]) {
+                for g in 0..<c.familyCount where domains[c.wordOffset[g] + car[g] >> 6] & (1 << UInt64(car[g] & 63)) != 0 {
                     possible[g >> 6] |= 1 << UInt64(g & 63)
                     if assigned[g] { kept[g >> 6] |= 1 << UInt64(g & 63) }
                 }
@@ -530,14 +562,14 @@ struct CorrectionSearch {
                     if keeps { continue }
                     if count == 0 { return false }
                     guard count == 1 else { continue }
-                    guard c.choose(last, car[last], in: &domains) else { return false }
+                    guard c.choose(last, car[last], in: &domains, marking: &changed) else { return false }
                     assigned[last] = true
                     kept[last >> 6] |= 1 << UInt64(last & 63)
                     again = true
                 }
             }
             if again {
-                guard c.propagate(&domains, assigned: assigned, since: before) else { return false }
+                guard c.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext) else { return false }
             }
         }
         return true
@@ -601,6 +633,7 @@ struct CorrectionSearch {
     private func forwardCheck(_ members: [Int], _ domains: inout [UInt64], _ i: Int, _ f: Int, _ o: Int, assigned: [Int]) -> Bool {
         let c = configurator
         let id = c.optionBase[f] + o
+        c.meter.units &+= c.edgeStart[id + 1] - c.edgeStart[id]
         for edge in c.edgeStart[id]..<c.edgeStart[id + 1] {
             let j = slot[c.edgeFamily[edge]]
             guard j >= 0, j != i, assigned[j] < 0 else { continue }
@@ -638,6 +671,7 @@ struct CorrectionSearch {
                         let o = w << 6 + bits.trailingZeroBitCount
                         bits &= bits - 1
                         let id = c.optionBase[f] + o
+                        c.meter.units &+= c.edgeStart[id + 1] - c.edgeStart[id]
                         var supported = true
                         for edge in c.edgeStart[id]..<c.edgeStart[id + 1] {
                             let j = slot[c.edgeFamily[edge]]

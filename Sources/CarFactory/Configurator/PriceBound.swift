@@ -58,7 +58,11 @@ extension Configurator {
     func priceBound(
         _ domains: [UInt64], assigned: [Bool], current: [Int]? = nil, limit: Int64? = nil, _ scratch: inout BoundScratch
     ) -> Int64? {
-        scratch.reset(familyCount, optionBase.last.map { $0 + (optionCounts.last ?? 0) } ?? 0)
+        let optionTotal = optionBase.last.map { $0 + (optionCounts.last ?? 0) } ?? 0
+        scratch.reset(familyCount, optionTotal)
+        // The work: every option's cost set, every edge of the picks looked at per pass.
+        var units = optionTotal + familyCount
+        defer { meter.units &+= units }
         // Each open family's cheapest option, the first estimate.
         var estimate: Int64 = 0
         for g in 0..<familyCount where !assigned[g] {
@@ -84,6 +88,7 @@ extension Configurator {
             var joined = false
             for g in 0..<familyCount where !assigned[g] {
                 let id = optionBase[g] + scratch.pick[g]
+                units += edgeStart[id + 1] - edgeStart[id] + optionTotal / max(1, familyCount)
                 for edge in edgeStart[id]..<edgeStart[id + 1] {
                     let h = edgeFamily[edge]
                     let p = scratch.pick[h]
@@ -193,6 +198,8 @@ extension Configurator {
             let h = scratch.order[index]
             let g = scratch.parent[h]
             guard g >= 0 else { continue }
+            // Each option of g against each of h's: a unit per word of h's options each.
+            meter.units &+= optionCounts[g] * (wordCount[h] + (clashTable.isEmpty ? 8 : 0))
             for o in 0..<optionCounts[g] where scratch.cost[optionBase[g] + o] < unreachable {
                 let mask = clashMask(g, o, h)
                 var best = unreachable

@@ -11,22 +11,52 @@ extension Configurator {
     /// out: only partners in the families that lost options since then are looked at first.
     /// `used`, if given, gathers the rules behind every option taken out.
     func propagate(_ domains: inout [UInt64], assigned: [Bool], since before: [UInt64]? = nil, used: RuleRecord? = nil) -> Bool {
-        // Without rules to record, by families: as fast, and the options taken out are the same.
-        if used == nil && !clashTable.isEmpty { return propagateByFamily(&domains, assigned: assigned, since: before) }
-        // Each pass looks only at partners in the families that lost options before it (only
-        // their options can have lost support); the first, without `since`, at every family.
         var changed = familiesChanged(domains, since: before)
         var next = Array(repeating: false, count: familyCount)
+        return propagate(&domains, assigned: assigned, changed: &changed, next: &next, used: used)
+    }
+
+    /// `propagate` from the families `changed` marks (those that lost options since the
+    /// domains last had none to take out), with `next` (all false) as room for the families
+    /// each pass changes: a search reuses both from node to node rather than make two arrays
+    /// per call (see `choose(_:_:in:marking:)`). Leaves both all false.
+    func propagate(
+        _ domains: inout [UInt64], assigned: [Bool], changed: inout [Bool], next: inout [Bool], used: RuleRecord? = nil
+    ) -> Bool {
+        // Without rules to record, by families: as fast, and the options taken out are the same.
+        let kept =
+            used == nil && !clashTable.isEmpty
+            ? propagateByFamily(&domains, assigned: assigned, changed: &changed, next: &next)
+            : propagateByOption(&domains, assigned: assigned, changed: &changed, next: &next, used: used)
+        if !kept {
+            for g in 0..<familyCount {
+                changed[g] = false
+                next[g] = false
+            }
+        }
+        return kept
+    }
+
+    private func propagateByOption(
+        _ domains: inout [UInt64], assigned: [Bool], changed: inout [Bool], next: inout [Bool], used: RuleRecord?
+    ) -> Bool {
+        // Each pass looks only at partners in the families that lost options before it (only
+        // their options can have lost support); the first, without `since`, at every family.
+        let familyCount = familyCount
+        var units = 0
+        defer { meter.units &+= units }
         var any = true
         while any {
             any = false
             for g in 0..<familyCount where !assigned[g] {
+                units += 1
                 var left = false
                 for w in 0..<wordCount[g] {
                     var bits = domains[wordOffset[g] + w]
                     while bits != 0 {
                         let o = w << 6 + bits.trailingZeroBitCount
                         bits &= bits - 1
+                        units += edgeStart[optionBase[g] + o + 1] - edgeStart[optionBase[g] + o]
                         if supported(domains, g, o, assigned: assigned, changed: changed, used: used) {
                             left = true
                             continue
@@ -49,12 +79,14 @@ extension Configurator {
     /// taken out. That looks at the options left in the families that changed (a few) and
     /// their edges, where looking at every option of every family and all its edges took
     /// most of the cheapest car's search (60 x 8, 3,000 rules).
-    private func propagateByFamily(_ domains: inout [UInt64], assigned: [Bool], since before: [UInt64]?) -> Bool {
-        var changed = familiesChanged(domains, since: before)
-        var next = Array(repeating: false, count: familyCount)
+    private func propagateByFamily(_ domains: inout [UInt64], assigned: [Bool], changed: inout [Bool], next: inout [Bool]) -> Bool {
+        let familyCount = familyCount
+        var units = 0
+        defer { meter.units &+= units }
         var any = true
         while any {
             any = false
+            units += familyCount
             for h in 0..<familyCount where changed[h] && !assigned[h] {
                 // A family can lose options only where the first option left in h has an edge.
                 var first = -1
@@ -66,6 +98,7 @@ extension Configurator {
                 let id = optionBase[h] + first
                 for edge in edgeStart[id]..<edgeStart[id + 1] {
                     let g = edgeFamily[edge]
+                    units += 1
                     guard !assigned[g] else { continue }
                     var left: UInt64 = 0
                     var lost = false
@@ -78,6 +111,7 @@ extension Configurator {
                             while bits != 0 && gone != 0 {
                                 let p = v << 6 + bits.trailingZeroBitCount
                                 bits &= bits - 1
+                                units += 1
                                 let mask = clashTable[(optionBase[h] + p) * familyCount + g]
                                 gone = mask < 0 ? 0 : gone & masks[mask + w]
                             }

@@ -24,7 +24,7 @@ extension Configurator {
         // Rules are tried in definition order, so the answer does not depend on the search's path.
         let rules = used.rules.sorted()
         // One configurator over the rules used (positions in `rules`), in which rules are switched off.
-        var core = Configurator(space: space.keeping(rules: rules), limits: limits, shouldStop: shouldStop)
+        var core = Configurator(space: space.keeping(rules: rules), limits: limits, shouldStop: shouldStop, meter: meter)
         core.rulesOff = Array(repeating: false, count: rules.count)
         let byFamily = core.rulesByFamily()
         var needed = Array(repeating: false, count: rules.count)
@@ -85,6 +85,7 @@ extension Configurator {
                     // The rules on that the changed car breaks all name family f.
                     var alone: Int?
                     var more = false
+                    meter.units &+= byFamily[f].count
                     for candidate in byFamily[f] where !rulesOff[candidate] && space.rules[candidate].isBroken(by: other) {
                         if alone != nil {
                             more = true

@@ -10,7 +10,7 @@ public final class SearchBudget {
     public init() {}
 
     /// The steps spent so far.
-    public var spent: Int { effort.steps }
+    public var spent: Int { effort.spent }
 }
 
 extension Configurator {
@@ -31,8 +31,11 @@ extension Configurator {
     /// short but its start as long as the family. Asks for a stop each time, as a start
     /// counts many steps at once and would jump over `step`'s every 1,024th.
     func countStart(_ effort: Effort) throws(CarFactoryError) {
-        effort.steps += totalWords
-        if effort.steps > limits.steps { throw .searchLimitReached(steps: limits.steps) }
+        // The search's work is counted from here: what the configurator did before (for
+        // another answer, or after an earlier search's last step) is not this search's, so
+        // answers sharing a budget spend the same whatever else the configurator did between them.
+        effort.counted = meter.units
+        try charge(effort, steps: totalWords)
         if shouldStop() { throw .searchStopped }
     }
 }

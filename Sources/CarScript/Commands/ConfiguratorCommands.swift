@@ -5,13 +5,18 @@ import CarFactory
 ///
 /// Each takes a trailing `in CURRENCY` for its amounts (the base currency otherwise).
 package enum ConfiguratorCommands {
+    /// What every configurator command's help says of the search's bound.
+    static let searchLimit =
+        " A search ends in the error 'search-limit-reached' past 1,000,000 steps: a step is a choice tried, and the work around the choices may take as many steps again, of 1,024 units each (a unit: one option's clashes with another family, or 64 options, looked at), so an answer takes a few seconds at most on any catalog. Ctrl-C stops a search."
+
     static let all: [CommandSpec] = [
         CommandSpec(
             name: "options", aliases: [], group: .configure,
             arguments: [.optional("[FAMILY] [in CURRENCY]", .words)],
             summary: "list every option for the current car: current, settable, needing a repair, or impossible",
             details:
-                "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest minimal repair (changes to other families that with it make a valid car, where no smaller set of the same families, whatever options they take, would do) as a 'set' command and the total price change; or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY.",
+                "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest minimal repair (changes to other families that with it make a valid car, where no smaller set of the same families, whatever options they take, would do) as a 'set' command and the total price change; or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY."
+                + searchLimit,
             example: "options drivetrain in GBP",
             check: checkingOnly { session, call throws(ScriptError) in _ = try optionsWords(call, session) },
             run: searching { session, call throws(ScriptError) in
@@ -57,7 +62,8 @@ package enum ConfiguratorCommands {
             ],
             summary: "explain what stands in the way of an option, and every minimal repair",
             details:
-                "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (a set of changes to other families that with the option makes a valid car, where no smaller set of the same families, whatever options they take, makes a valid car with it: every family it changes must change), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed. For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY.",
+                "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (a set of changes to other families that with the option makes a valid car, where no smaller set of the same families, whatever options they take, makes a valid car with it: every family it changes must change), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed. For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY."
+                + searchLimit,
             example: "why drivetrain front",
             check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
             run: searching { session, call throws(ScriptError) in
@@ -113,7 +119,8 @@ package enum ConfiguratorCommands {
             ],
             summary: "set an option and the cheapest repair it needs, in one step",
             details:
-                "Sets OPTION on the current car together with the cheapest minimal repair (changes to other families where no smaller set of the same families, whatever options they take, makes a valid car with it; as 'why' ranks them), all or nothing, and prints each change with its price change. An error if no valid car has the option. 'in CURRENCY' gives the amounts in CURRENCY.",
+                "Sets OPTION on the current car together with the cheapest minimal repair (changes to other families where no smaller set of the same families, whatever options they take, makes a valid car with it; as 'why' ranks them), all or nothing, and prints each change with its price change. An error if no valid car has the option. 'in CURRENCY' gives the amounts in CURRENCY."
+                + searchLimit,
             example: "fit drivetrain front",
             check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
             run: searching { session, call throws(ScriptError) in
@@ -155,7 +162,8 @@ package enum ConfiguratorCommands {
             arguments: [.optional("[MODEL] [FAMILY OPTION]... [in CURRENCY]", .words)],
             summary: "show the cheapest valid car (of MODEL, or of any model) with the options given",
             details:
-                "Shows the car as 'show' does, then the commands that build it. Ties go to the model name, then the option names in family order. 'in CURRENCY' adds its price in CURRENCY. The stock is not changed. A first word that names a model and also a family (or is a model named 'in') is read the one way that reads the whole command: with a model and a family named paint, 'cheapest paint' is the model and 'cheapest paint red' the family; with a model named in, 'cheapest in GBP' is any model priced in GBP and 'cheapest in drivetrain 4wd' the model in.",
+                "Shows the car as 'show' does, then the commands that build it. Ties go to the model name, then the option names in family order. 'in CURRENCY' adds its price in CURRENCY. The stock is not changed. A first word that names a model and also a family (or is a model named 'in') is read the one way that reads the whole command: with a model and a family named paint, 'cheapest paint' is the model and 'cheapest paint red' the family; with a model named in, 'cheapest in GBP' is any model priced in GBP and 'cheapest in drivetrain 4wd' the model in."
+                + searchLimit,
             example: "cheapest drivetrain 4wd",
             check: checkingOnly { session, call throws(ScriptError) in
                 _ = try cheapestWords(call, session, space: ConfigurationSpace(session.catalog))
@@ -301,14 +309,15 @@ package enum ConfiguratorCommands {
     /// nil: the search could not answer, or the car is not in the catalog's terms).
     static func cheapestRepair(
         for part: any Part, on car: Car, in space: ConfigurationSpace, catalog: Catalog,
-        stop: StopRequest?
+        stop: StopRequest?, budget: SearchBudget? = nil
     ) -> [Repair]? {
         guard let current = ConfigurationSpace.options(of: car, in: catalog),
             let option = catalog.options(of: part.family).parts.firstIndex(where: { $0 === part })
         else { return nil }
         let configurator = Configurator(space: space, shouldStop: { stop?.isRequested ?? false })
         let wanted = ConfigurationSpace.Choice(part.family.index, option)
-        return try? configurator.repairs(of: current, wanting: wanted, limit: 1)
+        guard let budget else { return try? configurator.repairs(of: current, wanting: wanted, limit: 1) }
+        return try? configurator.repairs(of: current, wanting: wanted, limit: 1, spending: budget)
     }
 
     /// `minorUnits` of the base currency as money of `valuation`'s currency (the base's if nil).
@@ -360,8 +369,10 @@ package enum ConfiguratorCommands {
     /// refused `set` of several parts' note names and an editor offers as a fix): the other
     /// parts it sets and the price change of the whole step; `.some(nil)` if no valid car has
     /// them together; nil if the search could not answer or nothing else needs to change.
+    /// With `budget`, the search spends from it (one budget for every repair of a request).
     package static func cheapestRepair(
-        keeping parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest
+        keeping parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest,
+        budget: SearchBudget? = nil
     ) -> (added: [any Part], priceChange: Int64)?? {
         guard let first = parts.first, var current = ConfigurationSpace.options(of: car, in: catalog) else { return nil }
         // The named parts go on the car as it is searched from, fixed: the repair changes only
@@ -375,7 +386,10 @@ package enum ConfiguratorCommands {
         let space = ConfigurationSpace(catalog)
         let configurator = Configurator(space: space, shouldStop: { stop.isRequested })
         let wanted = ConfigurationSpace.Choice(first.family.index, current[first.family.index])
-        guard let repairs = try? configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1) else { return nil }
+        let found =
+            budget.map { try? configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1, spending: $0) }
+            ?? (try? configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1))
+        guard let repairs = found else { return nil }
         guard let repair = repairs.first else { return .some(nil) }
         guard !repair.changes.isEmpty else { return nil }
         // The price change is the built car's, and building it checks the repair once more.
@@ -390,12 +404,12 @@ package enum ConfiguratorCommands {
     /// The configurator's cheapest way to have `part` on `car` (what a refused `set`'s note
     /// names and an editor offers as a fix): the other options to set with it, by family
     /// name, and the price change; `.some(nil)` if no valid car has it; nil if the search
-    /// could not answer.
-    package static func cheapestRepair(for part: any Part, on car: Car, catalog: Catalog, stop: StopRequest)
+    /// could not answer. With `budget`, the search spends from it.
+    package static func cheapestRepair(for part: any Part, on car: Car, catalog: Catalog, stop: StopRequest, budget: SearchBudget? = nil)
         -> (changes: [(family: String, option: String)], priceChange: Int64)??
     {
         let space = ConfigurationSpace(catalog)
-        guard let repairs = cheapestRepair(for: part, on: car, in: space, catalog: catalog, stop: stop) else { return nil }
+        guard let repairs = cheapestRepair(for: part, on: car, in: space, catalog: catalog, stop: stop, budget: budget) else { return nil }
         guard let repair = repairs.first else { return .some(nil) }
         return (repair.changes.map { (catalog.familyNames[$0.family], space.names[$0.family][$0.option]) }, repair.priceChange)
     }

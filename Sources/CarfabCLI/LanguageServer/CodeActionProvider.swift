@@ -31,11 +31,16 @@ enum CodeActionProvider {
                         diagnostic: analysis.lspDiagnostic(diagnostic, files: &files), preferred: diagnostic.fixIts.count == 1))
             }
         }
+        // One budget of search steps for every repair of the request (a range of many refused
+        // `set`s searched 1,000,000 steps for each).
+        let budget = SearchBudget()
         for line in ScriptLines.read(document.bytes) {
             let first = document.position(of: line.range.lowerBound).line
             guard lines.contains(first) else { continue }
             for words in line.commands where words.count >= 3 && words.count % 2 == 1 && words[0].text.lowercased() == "set" {
-                if let repair = repair(of: words, lineStart: line.range.lowerBound, line: first, analysis: analysis, catalog: catalog) {
+                if let repair = repair(
+                    of: words, lineStart: line.range.lowerBound, line: first, analysis: analysis, catalog: catalog, budget: budget)
+                {
                     actions.append(repair)
                 }
             }
@@ -46,7 +51,7 @@ enum CodeActionProvider {
     /// The configurator's repair for `set FAMILY OPTION` (`words`) if a rule refuses it where it stands.
     private static func repair(
         of words: [LineWord], lineStart: Int, line: Int, analysis: DocumentAnalysis,
-        catalog: Catalog
+        catalog: Catalog, budget: SearchBudget
     ) -> JSONValue? {
         let document = analysis.document
         let collector = DiagnosticCollector(keeping: false)
@@ -75,7 +80,7 @@ enum CodeActionProvider {
             // One part: what `fit` would apply.
             guard
                 case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(
-                    for: parts[0], on: car, catalog: defined, stop: StopRequest())
+                    for: parts[0], on: car, catalog: defined, stop: StopRequest(), budget: budget)
             else { return nil }
             added = repair.changes.compactMap { change in
                 defined.family(named: change.family).flatMap { try? defined.option(named: change.option, in: $0) }
@@ -87,7 +92,7 @@ enum CodeActionProvider {
             // Several: the cheapest repair that keeps every part named.
             guard
                 case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(
-                    keeping: parts, on: car, catalog: defined, rules: defined.ruleSet, stop: StopRequest())
+                    keeping: parts, on: car, catalog: defined, rules: defined.ruleSet, stop: StopRequest(), budget: budget)
             else { return nil }
             added = repair.added
             let changes = added.map { "\($0.familyName) \($0.name)" }.joined(separator: ", ")
