@@ -172,7 +172,17 @@ public final class MoneyFormatter: Sendable {
             }
         }
         var position = length
-        if minorDigits > 0 {
+        if minorDigits == 2 {
+            // Cents, as most currencies have: one pair, no loop (in the loop: 1,085 against
+            // 1,078 instructions a command on the benchmark mix, 1,093 against 1,090 on set/show;
+            // callgrind, 10^5 commands).
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            out[position &- 1] = pairs[pair &+ 1]
+            out[position &- 2] = pairs[pair]
+            out[position &- 3] = UInt8(ascii: ".")
+            position &-= 3
+        } else if minorDigits > 0 {
             var left = minorDigits
             while left >= 2 {
                 let pair = Int(truncatingIfNeeded: rest % 100) &* 2
