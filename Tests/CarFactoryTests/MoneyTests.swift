@@ -78,6 +78,36 @@ import Testing
         #expect(formatter.format(Int64.min) == "-" + symbol + "92,233,720,368,547,758.08")
     }
 
+    @Test(arguments: 0...Currency.maximumDigits)
+    func amounts_around_every_power_of_ten_are_written_as_by_hand(digits: Int) throws {
+        // The digit count and the leading group are worked out without a loop: every length
+        // of number, each side of each power of ten, both signs, against a plain spelling.
+        let c = try Currency(code: "DIG", symbol: "d", digits: digits, rate: DecimalNumber(parsing: "1"))
+        let formatter = MoneyFormatter(currency: c)
+        func byHand(_ value: Int64) -> String {
+            var text = String(value.magnitude)
+            if text.count <= digits { text = String(repeating: "0", count: digits - text.count + 1) + text }
+            var whole = String(text.dropLast(digits))
+            let minor = String(text.suffix(digits))
+            var grouped = ""
+            while whole.count > 3 {
+                grouped = "," + whole.suffix(3) + grouped
+                whole = String(whole.dropLast(3))
+            }
+            return (value < 0 ? "-" : "") + "d" + whole + grouped + (digits > 0 ? "." + minor : "")
+        }
+        var values: [Int64] = [0, 1, 9, Int64.max, Int64.min, Int64.min + 1]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, power / 2, power / 10 * 9 + 7]
+        }
+        let negated = values.map { $0 == Int64.min ? Int64.max : -$0 }
+        for value in values + negated {
+            #expect(formatter.format(value) == byHand(value), "\(value)")
+        }
+    }
+
     @Test func overflow_is_an_error_not_a_trap() throws {
         let yen = ValuationFactory(currency: try catalog.currency(named: "JPY")).makeConverter()
         #expect(throws: CarFactoryError.moneyOverflow) { try yen.convert(Int64.max) }

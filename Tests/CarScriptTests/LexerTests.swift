@@ -61,6 +61,28 @@ import Testing
         #expect(try words("echo £é").words == ["echo", "£é"])
     }
 
+    @Test func strings_of_every_length_stop_at_each_special_byte_wherever_it_stands() throws {
+        // The string's scan reads eight bytes at a time: an escape, a character that is not
+        // ASCII, a NUL or the closing quote at every place in and around the first words.
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        let specials: [(written: String, decoded: String)] = [(#"\""#, "\""), (#"\n"#, "\n"), ("é", "é"), (#"\\"#, "\\"), ("'", "'")]
+        for length in 0..<20 {
+            let plain = String(letters.prefix(length))
+            #expect(try words("echo \"\(plain)\" x").words == ["echo", plain, "x"], "\(plain)")
+            #expect(try words("echo \"\(plain)").outcome == .openQuote(at: 5), "\(plain)")
+            for at in 0...length {
+                let before = String(letters.prefix(at))
+                let after = String(letters.prefix(length).dropFirst(at))
+                for special in specials {
+                    let line = "echo \"\(before)\(special.written)\(after)\";x"
+                    #expect(try words(line).words == ["echo", before + special.decoded + after, ";", "x"], "\(line)")
+                }
+                let nul = Array("echo \"\(before)".utf8) + [0] + Array("\(after)\"".utf8)
+                #expect(error(nul)?.range == SourceRange(6 + at, 7 + at), "\(before) NUL \(after)")
+            }
+        }
+    }
+
     @Test func token_ranges_cover_the_word_with_its_quotes() throws {
         let lexer = Lexer()
         let bytes = Array(#"car "sports" 2"#.utf8)

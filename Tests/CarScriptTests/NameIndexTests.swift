@@ -41,9 +41,11 @@ import Testing
             // The name as typed in capitals, and two near misses: one byte longer, one changed at the end.
             let line = Array("\(name.uppercased()) \(name)x \(name.dropLast())~".utf8)
             _ = try line.withUnsafeBufferPointer { (bytes) throws(ScriptError) in try lexer.tokenize(bytes) }
-            let found = lexer.tokens.map { index.lookup(lexer.word($0)) }
-            #expect(found[0] == position, "\(name)")
-            #expect(found[1] == nil && found[2] == nil, "\(name)")
+            // Both inlined lookups: the one for short words and the one for names up to 16 bytes.
+            for found in [lexer.tokens.map { index.lookup(lexer.word($0)) }, lexer.tokens.map { index.lookupLonger(lexer.word($0)) }] {
+                #expect(found[0] == position, "\(name)")
+                #expect(found[1] == nil && found[2] == nil, "\(name)")
+            }
         }
     }
 
@@ -57,6 +59,17 @@ import Testing
         _ = try line.withUnsafeBufferPointer { (bytes) throws(ScriptError) in try lexer.tokenize(bytes) }
         let found = lexer.tokens.map { index.lookup(lexer.word($0)) }
         #expect(found == names.indices.map { $0 } + [nil, nil])
+        #expect(lexer.tokens.map { index.lookupLonger(lexer.word($0)) } == found)
+    }
+
+    @Test func lexed_words_of_nine_to_sixteen_bytes_are_found_past_their_first_slot_in_a_large_table() throws {
+        // As above, for the longer names `lookupLonger` looks up inline.
+        let names = (0..<3_000).map { "family-\($0)" }
+        let index = NameIndex(names)
+        let lexer = Lexer()
+        let line = Array((names.map { $0.uppercased() }.joined(separator: " ") + " family-3000 family-123456789").utf8)
+        _ = try line.withUnsafeBufferPointer { (bytes) throws(ScriptError) in try lexer.tokenize(bytes) }
+        #expect(lexer.tokens.map { index.lookupLonger(lexer.word($0)) } == names.indices.map { $0 } + [nil, nil])
     }
 
     @Test func a_copy_keeps_its_own_names() {

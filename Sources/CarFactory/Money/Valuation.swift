@@ -172,7 +172,17 @@ public final class MoneyFormatter: Sendable {
             }
         }
         var position = length
-        if minorDigits > 0 {
+        if minorDigits == 2 {
+            // Cents, as most currencies have: one pair, no loop (in the loop: 1,085 against
+            // 1,078 instructions a command on the benchmark mix, 1,093 against 1,090 on set/show;
+            // callgrind, 10^5 commands).
+            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+            rest /= 100
+            out[position &- 1] = pairs[pair &+ 1]
+            out[position &- 2] = pairs[pair]
+            out[position &- 3] = UInt8(ascii: ".")
+            position &-= 3
+        } else if minorDigits > 0 {
             var left = minorDigits
             while left >= 2 {
                 let pair = Int(truncatingIfNeeded: rest % 100) &* 2
@@ -202,11 +212,19 @@ public final class MoneyFormatter: Sendable {
             out[position &- 4] = UInt8(ascii: ",")
             position &-= 4
         }
-        repeat {
-            position &-= 1
-            out[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-            rest /= 10
-        } while rest > 0
+        // The leading group, one to three digits (`rest` is below 1,000 now: its digits are
+        // what the groups left of `wholeDigits`), in one or two stores from the pairs.
+        // (A digit at a time cost ~12 instructions a digit.)
+        let leading = wholeDigits &- commas &* 3
+        if leading == 1 {
+            out[position &- 1] = UInt8(truncatingIfNeeded: rest) &+ 0x30
+        } else {
+            let hundreds = rest / 100
+            let pair = Int(truncatingIfNeeded: rest &- hundreds &* 100) &* 2
+            out[position &- 1] = pairs[pair &+ 1]
+            out[position &- 2] = pairs[pair]
+            if leading == 3 { out[position &- 3] = UInt8(truncatingIfNeeded: hundreds) &+ 0x30 }
+        }
         if signLength == 1 { out[0] = UInt8(ascii: "-") }
         return length
     }
@@ -216,28 +234,43 @@ public final class MoneyFormatter: Sendable {
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     }
 
-    /// How many decimal digits `value` has (1 for zero).
+    /// How many decimal digits `value` has (1 for zero): its bit length times log10 2 (as
+    /// 1233/4096), which is the count or one short of it, then one comparison with that power
+    /// of ten. (`value | 1` is above or at a power of ten, which is even past 1, exactly when
+    /// `value` is, and makes zero one digit.) With the leading group written from the pairs:
+    /// 1,094 -> 1,085 instructions a command on the benchmark mix, 1,102 -> 1,098 on set/show
+    /// (callgrind, 10^5 commands).
     @inline(__always)
     private static func decimalDigits(_ value: UInt64) -> Int {
-        var value = value
-        var digits = 1
-        if value >= 10_000_000_000_000_000 {
-            digits += 16
-            value /= 10_000_000_000_000_000
+        let guess = ((64 &- (value | 1).leadingZeroBitCount) &* 1233) &>> 12
+        return guess &+ ((value | 1) >= powerOfTen(guess) ? 1 : 0)
+    }
+
+    /// 10^`exponent` for 0 through 19 (the bit-length guess never passes 19), a table the compiler makes of it.
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> UInt64 {
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        case 17: 100_000_000_000_000_000
+        case 18: 1_000_000_000_000_000_000
+        case 19: 10_000_000_000_000_000_000
+        default: .max
         }
-        if value >= 100_000_000 {
-            digits += 8
-            value /= 100_000_000
-        }
-        if value >= 10_000 {
-            digits += 4
-            value /= 10_000
-        }
-        if value >= 100 {
-            digits += 2
-            value /= 100
-        }
-        if value >= 10 { digits += 1 }
-        return digits
     }
 }

@@ -227,7 +227,7 @@ extension ArgumentKind {
             guard let position = index.models.lookup(word.bytes) else { throw Self.unknownModel(word, index) }
             return .model(position)
         case .family:
-            guard let position = index.families.lookup(word.bytes) else { throw Self.unknownFamily(word, session.catalog) }
+            guard let position = index.families.lookupLonger(word.bytes) else { throw Self.unknownFamily(word, session.catalog) }
             return .family(PartFamily(index: position))
         case .option(let familyArgument):
             // The table puts a family before each option that names it (`CommandTableTests`).

@@ -4,7 +4,14 @@
 /// line. The one byte buffer of the engine and the program edge (it grows by
 /// `RawStorage.grow`, as the engine's other buffers do); what is written on every
 /// result is inlinable, so that the program edge's renderers call no function per byte.
-package final class ByteBuffer {
+///
+/// Nothing of it is public but its name: an embedder can neither make one nor reach its bytes.
+// The type is public only so that its `package` members inline in the program edge: Swift
+// 6.3 inlines no `@inlinable package` member of a `package` type in another module (each
+// append, `write(upTo:)` and even `count` was a call from carfab's renderers), and does of a
+// public type (1,139 -> 1,113 instructions a command on the benchmark mix, 1,126 -> 1,112 on
+// set/show: price, total, show and echo; callgrind, 10^5 commands).
+public final class ByteBuffer {
     // Read and written on every command; nothing else reaches them while a method runs, so
     // they skip run-time exclusivity checks: with the checks, 3.7 calls of swift_beginAccess
     // a command on the benchmark mix, 233 instructions of its 1,397 (callgrind, 10^5

@@ -343,6 +343,28 @@ final class Lexer {
         /// or a `$` (left at `i` for the lexer to read the reference, then to go on).
         mutating func quoted(_ line: UnsafeBufferPointer<UInt8>) throws(ScriptError) -> QuoteEnd {
             while i < count {
+                // Eight bytes at a time while they hold no quote, `$`, backslash, NUL or byte
+                // that is not ASCII: copied, then as many kept as lead up to the first that is
+                // one (as the word scan does; text is never ahead of the input, so eight bytes
+                // stored at its end stay inside its storage). Byte by byte, the benchmark mix
+                // (a tenth of it `echo` with a quoted string) cost 1,113 instructions a command
+                // against 1,094, set/show 1,112 against 1,102; start-up, whose catalog strings
+                // are short, 1,281.7k against 1,285.9k (callgrind, 10^5 commands).
+                while i &+ 8 <= count {
+                    let eight = UInt64(littleEndian: UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self))
+                    UnsafeMutableRawPointer(text + textIndex).storeBytes(of: eight.littleEndian, as: UInt64.self)
+                    let stops = Lexer.notStringText(eight)
+                    if stops == 0 {
+                        i &+= 8
+                        textIndex &+= 8
+                        continue
+                    }
+                    let kept = stops.trailingZeroBitCount >> 3
+                    i &+= kept
+                    textIndex &+= kept
+                    break
+                }
+                if i == count { break }
                 let c = input[i]
                 if c == UInt8(ascii: "\"") {
                     i += 1
@@ -590,6 +612,23 @@ final class Lexer {
         let hasNUL = (eight &- ones) & ~eight & high
         let hasLineBreak = (lineBreaks &- ones) & ~lineBreaks & high
         return hasNUL | hasLineBreak | (eight & high)
+    }
+
+    /// A mark (top bit) on each of eight packed bytes that a string's scan stops at: `"`, `$`,
+    /// the backslash, NUL, or not ASCII. The lowest mark is exact (borrows only run towards
+    /// higher bytes), which is all the scan needs.
+    @inline(__always)
+    fileprivate static func notStringText(_ eight: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high = 0x80 &* ones
+        let quotes = eight ^ (0x22 &* ones)
+        let dollars = eight ^ (0x24 &* ones)
+        let backslashes = eight ^ (0x5C &* ones)
+        let isNUL = (eight &- ones) & ~eight
+        let isQuote = (quotes &- ones) & ~quotes
+        let isDollar = (dollars &- ones) & ~dollars
+        let isBackslash = (backslashes &- ones) & ~backslashes
+        return (isNUL | isQuote | isDollar | isBackslash | eight) & high
     }
 
     /// A mark (top bit) on each of eight packed bytes that is not plain: `$` or below, `;`, the
