@@ -75,7 +75,8 @@ enum CodeActionProvider {
             // One part: what `fit` would apply.
             guard
                 case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(
-                    for: parts[0], on: car, catalog: defined, stop: StopRequest())
+                    for: parts[0], on: car, catalog: defined, stop: analysis.settings.stop,
+                    limits: AnalysisSettings.searchLimits)
             else { return nil }
             added = repair.changes.compactMap { change in
                 defined.family(named: change.family).flatMap { try? defined.option(named: change.option, in: $0) }
@@ -87,7 +88,8 @@ enum CodeActionProvider {
             // Several: the cheapest repair that keeps every part named.
             guard
                 case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(
-                    keeping: parts, on: car, catalog: defined, rules: defined.ruleSet, stop: StopRequest())
+                    keeping: parts, on: car, catalog: defined, rules: defined.ruleSet, stop: analysis.settings.stop,
+                    limits: AnalysisSettings.searchLimits)
             else { return nil }
             added = repair.added
             let changes = added.map { "\($0.familyName) \($0.name)" }.joined(separator: ", ")
