@@ -11,8 +11,15 @@ enum HoverProvider {
         let lineRange = document.lineRange(position.line)
         let line = Array(document.bytes[lineRange])
         let offset = document.offset(of: position) - lineRange.lowerBound
-        guard let (words, index) = Completer.command(in: line, at: offset) else { return .null }
+        guard var (words, index) = Completer.command(in: line, at: offset) else { return .null }
         let engine = analysis.state(before: position.line, catalog: catalog)
+        // Inside `try COMMAND` or `expect error ID COMMAND`: the command tried, read as one of its own.
+        while let spec = engine.commands.lookup(words[0].text), let start = ScriptIndex.nestedCommandStart(of: spec, words),
+            index >= start
+        {
+            words = Array(words[start...])
+            index -= start
+        }
         let variables = Dictionary(engine.variables.map { ($0.name, $0.value) }) { _, last in last }
         let word = words[index]
         // A word's text has its variables taken out (they are replaced when it runs): read them as written.
