@@ -95,8 +95,8 @@ enum HoverProvider {
     /// `text` from a script or catalog as markdown that shows it as written: its control and
     /// invisible characters escaped as messages show them (a line break cannot start a line of
     /// the hover's own), then every ASCII punctuation mark but quotes, commas and parentheses
-    /// backslash-escaped, so that a name
-    /// makes no link, HTML, heading, emphasis or code span (trial 3, T9).
+    /// backslash-escaped, so that a name makes no link, HTML, heading, emphasis or code span
+    /// (trial 3, T9).
     static func plain(_ text: String) -> String {
         var result = ""
         for scalar in DisplayText.escaped(text).unicodeScalars {
