@@ -29,6 +29,11 @@ public struct EngineOptions: Sendable {
     /// analysis, which shows no output and whose state a comparison never changes, would
     /// otherwise run both sessions of every `diff` line on every replay (trial 2, F6).
     package var checksComparisons = false
+    /// The commands that only answer a question (`answersOnly`: `cheapest`, `why`, `options`,
+    /// the listings, `total`) are checked as `--check` checks them and not run: an editor's
+    /// analysis shows none of their output and they change nothing it reads, while one
+    /// `cheapest` over a large catalog could keep it searching for seconds (trial 3, T6).
+    package var checksQuestions = false
     /// Accept only catalog definitions (a catalog file).
     var definitionsOnly = false
     /// Run only the commands that change the session's own state (a what-if copy for completion).

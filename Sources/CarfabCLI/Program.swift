@@ -77,7 +77,7 @@ public enum Program {
     private static func serveLanguage(_ parsed: ProgramArguments, environment: ProgramEnvironment, out: Output, err: Output) -> Outcome {
         let settings = AnalysisSettings(
             safe: parsed.safe, variables: parsed.variables.map { ($0.name, $0.value) },
-            environment: parsed.safe ? .refused(by: "by --safe") : .reading(environment.variable))
+            environment: parsed.safe ? .refused(by: "by --safe") : .reading(environment.variable), stop: environment.stop)
         var catalog = Engine.builtInCatalog
         if !parsed.catalogs.isEmpty {
             var options = EngineOptions()
@@ -98,9 +98,16 @@ public enum Program {
         // A server that cannot answer says so at once, not when the input ends.
         out.failUnlessWritable()
         if let failed = outcome(writing: out, to: err) { return failed }
-        let input: any ByteInput = environment.input.map { MemoryInput($0) } ?? DescriptorInput(fd: 0)
+        // Made here and handed whole to the server's reading thread.
+        let input: any ByteInput
+        if let bytes = environment.input {
+            input = MemoryInput(bytes)
+        } else {
+            input = DescriptorInput(fd: 0, stop: environment.stop)
+        }
         let server = LanguageServer(input: input, out: out, err: err, settings: settings, catalog: catalog)
         let status = server.run()
+        if environment.stop.code > 0 { return .stoppedBy(signal: environment.stop.code) }
         return outcome(writing: out, to: err) ?? .exit(status)
     }
 

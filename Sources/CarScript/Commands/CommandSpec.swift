@@ -95,6 +95,17 @@ public final class CommandSpec: Sendable {
     /// keyword strings) so resolving walks them without touching reference counts.
     let steps: [ResolveStep]
 
+    /// Whether the command only answers a question: it changes no stock, catalog, variable,
+    /// transaction or file, and what it shows is all it does (see `EngineOptions.checksQuestions`).
+    package var answersOnly: Bool {
+        switch name {
+        case "options", "why", "cheapest", "show", "list", "models", "parts", "currencies", "total", "price", "vars",
+            "echo", "help", "save", "diff":
+            true
+        default: false
+        }
+    }
+
     /// Whether the command defines catalog entries (the only commands a catalog file may hold).
     package var definesCatalog: Bool { group == .definition }
 

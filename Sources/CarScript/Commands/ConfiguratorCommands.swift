@@ -221,7 +221,7 @@ package enum ConfiguratorCommands {
     /// once, in `run`).
     private static func checkingOnly(_ check: @escaping CommandSpec.Run) -> CommandSpec.Run {
         { session, call throws(ScriptError) in
-            if session.options.checkOnly { try check(session, call) }
+            if session.options.checkOnly || (session.options.checksQuestions && call.spec.answersOnly) { try check(session, call) }
         }
     }
 
@@ -309,12 +309,12 @@ package enum ConfiguratorCommands {
     /// nil: the search could not answer, or the car is not in the catalog's terms).
     static func cheapestRepair(
         for part: any Part, on car: Car, in space: ConfigurationSpace, catalog: Catalog,
-        stop: StopRequest?, budget: SearchBudget? = nil
+        stop: StopRequest?, limits: SearchLimits = .standard, budget: SearchBudget? = nil
     ) -> [Repair]? {
         guard let current = ConfigurationSpace.options(of: car, in: catalog),
             let option = catalog.options(of: part.family).parts.firstIndex(where: { $0 === part })
         else { return nil }
-        let configurator = Configurator(space: space, shouldStop: { stop?.isRequested ?? false })
+        let configurator = Configurator(space: space, limits: limits, shouldStop: { stop?.isRequested ?? false })
         let wanted = ConfigurationSpace.Choice(part.family.index, option)
         guard let budget else { return try? configurator.repairs(of: current, wanting: wanted, limit: 1) }
         return try? configurator.repairs(of: current, wanting: wanted, limit: 1, spending: budget)
@@ -328,8 +328,10 @@ package enum ConfiguratorCommands {
 
     /// The cheapest repair for `part` on `car`, as a note for a refused `set`: `fit drivetrain
     /// front would also set floorplan standard (+$500.00)`, or that no valid car has it.
-    static func note(repairing part: any Part, on car: Car, catalog: Catalog, stop: StopRequest) -> Diagnostic.Note? {
-        guard case .some(let found) = cheapestRepair(for: part, on: car, catalog: catalog, stop: stop) else { return nil }
+    static func note(
+        repairing part: any Part, on car: Car, catalog: Catalog, stop: StopRequest, limits: SearchLimits = .standard
+    ) -> Diagnostic.Note? {
+        guard case .some(let found) = cheapestRepair(for: part, on: car, catalog: catalog, stop: stop, limits: limits) else { return nil }
         let fit = "fit \(SessionScript.word(part.familyName)) \(SessionScript.word(part.name))"
         guard let repair = found else {
             return Diagnostic.Note("no valid car has the \(part.name) \(part.familyName), whatever else it has")
@@ -344,9 +346,11 @@ package enum ConfiguratorCommands {
     /// no valid car has them together. Nil if the search could not answer: a repair that drops
     /// a named part is never offered.
     static func note(
-        repairing parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest
+        repairing parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest,
+        limits: SearchLimits = .standard
     ) -> Diagnostic.Note? {
-        guard case .some(let found) = cheapestRepair(keeping: parts, on: car, catalog: catalog, rules: rules, stop: stop) else {
+        guard case .some(let found) = cheapestRepair(keeping: parts, on: car, catalog: catalog, rules: rules, stop: stop, limits: limits)
+        else {
             return nil
         }
         guard let repair = found else {
@@ -372,7 +376,7 @@ package enum ConfiguratorCommands {
     /// With `budget`, the search spends from it (one budget for every repair of a request).
     package static func cheapestRepair(
         keeping parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest,
-        budget: SearchBudget? = nil
+        limits: SearchLimits = .standard, budget: SearchBudget? = nil
     ) -> (added: [any Part], priceChange: Int64)?? {
         guard let first = parts.first, var current = ConfigurationSpace.options(of: car, in: catalog) else { return nil }
         // The named parts go on the car as it is searched from, fixed: the repair changes only
@@ -384,7 +388,7 @@ package enum ConfiguratorCommands {
             fixed[part.family.index] = true
         }
         let space = ConfigurationSpace(catalog)
-        let configurator = Configurator(space: space, shouldStop: { stop.isRequested })
+        let configurator = Configurator(space: space, limits: limits, shouldStop: { stop.isRequested })
         let wanted = ConfigurationSpace.Choice(first.family.index, current[first.family.index])
         let found =
             budget.map { try? configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1, spending: $0) }
@@ -405,11 +409,15 @@ package enum ConfiguratorCommands {
     /// names and an editor offers as a fix): the other options to set with it, by family
     /// name, and the price change; `.some(nil)` if no valid car has it; nil if the search
     /// could not answer. With `budget`, the search spends from it.
-    package static func cheapestRepair(for part: any Part, on car: Car, catalog: Catalog, stop: StopRequest, budget: SearchBudget? = nil)
-        -> (changes: [(family: String, option: String)], priceChange: Int64)??
-    {
+    package static func cheapestRepair(
+        for part: any Part, on car: Car, catalog: Catalog, stop: StopRequest, limits: SearchLimits = .standard,
+        budget: SearchBudget? = nil
+    ) -> (changes: [(family: String, option: String)], priceChange: Int64)?? {
         let space = ConfigurationSpace(catalog)
-        guard let repairs = cheapestRepair(for: part, on: car, in: space, catalog: catalog, stop: stop, budget: budget) else { return nil }
+        guard
+            let repairs = cheapestRepair(
+                for: part, on: car, in: space, catalog: catalog, stop: stop, limits: limits, budget: budget)
+        else { return nil }
         guard let repair = repairs.first else { return .some(nil) }
         return (repair.changes.map { (catalog.familyNames[$0.family], space.names[$0.family][$0.option]) }, repair.priceChange)
     }

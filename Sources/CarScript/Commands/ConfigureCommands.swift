@@ -48,7 +48,7 @@ enum ConfigureCommands {
                         // And the cheapest way to have it after all, which `fit` would take.
                         if let repair = ConfiguratorCommands.note(
                             repairing: call.option(2), on: car,
-                            catalog: session.catalog, stop: session.stop)
+                            catalog: session.catalog, stop: session.stop, limits: session.options.searchLimits)
                         {
                             explained.notes.append(repair)
                         }
@@ -71,7 +71,8 @@ enum ConfigureCommands {
                         refused.notes = [OptionAdvice.origin(of: rule, catalog: session.catalog)]
                         if let repair = ConfiguratorCommands.note(
                             repairing: [call.option(2)] + more.map(\.part), on: car,
-                            catalog: session.catalog, rules: call.rules, stop: session.stop)
+                            catalog: session.catalog, rules: call.rules, stop: session.stop,
+                            limits: session.options.searchLimits)
                         {
                             refused.notes.append(repair)
                         }

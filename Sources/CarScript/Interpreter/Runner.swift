@@ -335,6 +335,7 @@ extension Session {
         // on the mix, 1,326 -> 1,312 on set/show; callgrind, 10^5 commands).
         try spec.check?(self, invocation)
         if options.checkOnly && !spec.runsWhenChecking { return }
+        if options.checksQuestions && spec.answersOnly { return }
         if options.rehearsing && !Self.rehearses(spec) { return }
         if history == nil { try spec.run(self, invocation) } else { try runRecorded(spec, invocation) }
         withExtendedLifetime(catalogIndex) {}

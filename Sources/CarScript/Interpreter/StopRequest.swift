@@ -15,6 +15,11 @@ public final class StopRequest: Sendable {
         pending.store(code, ordering: .relaxed)
     }
 
+    /// Asks to stop with `code` unless a stop is asked for already (a signal's is not overwritten).
+    public func requestUnlessRequested(_ code: Int32 = -1) {
+        _ = pending.compareExchange(expected: 0, desired: code, ordering: .relaxed)
+    }
+
     /// Whether a stop has been asked for.
     public var isRequested: Bool { pending.load(ordering: .relaxed) != 0 }
 

@@ -80,7 +80,8 @@ enum CodeActionProvider {
             // One part: what `fit` would apply.
             guard
                 case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(
-                    for: parts[0], on: car, catalog: defined, stop: StopRequest(), budget: budget)
+                    for: parts[0], on: car, catalog: defined, stop: analysis.settings.stop,
+                    limits: AnalysisSettings.searchLimits, budget: budget)
             else { return nil }
             added = repair.changes.compactMap { change in
                 defined.family(named: change.family).flatMap { try? defined.option(named: change.option, in: $0) }
@@ -92,7 +93,8 @@ enum CodeActionProvider {
             // Several: the cheapest repair that keeps every part named.
             guard
                 case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(
-                    keeping: parts, on: car, catalog: defined, rules: defined.ruleSet, stop: StopRequest(), budget: budget)
+                    keeping: parts, on: car, catalog: defined, rules: defined.ruleSet, stop: analysis.settings.stop,
+                    limits: AnalysisSettings.searchLimits, budget: budget)
             else { return nil }
             added = repair.added
             let changes = added.map { "\($0.familyName) \($0.name)" }.joined(separator: ", ")

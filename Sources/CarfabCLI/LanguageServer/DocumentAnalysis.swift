@@ -42,7 +42,8 @@ struct DocumentAnalysis {
     func diagnostics(catalog: Catalog) -> [Diagnostic] {
         if let known = replay.diagnostics { return known }
         let collector = DiagnosticCollector()
-        var options = ScriptCheck.options(keepGoing: true, fileAccess: settings.fileAccess, environment: settings.environment)
+        var options = ScriptCheck.options(
+            keepGoing: true, fileAccess: settings.fileAccess, environment: settings.environment, stop: settings.stop)
         options.host = replay.files
         let engine = Engine(catalog: catalog, options: options, sink: collector)
         settings.setVariables(in: engine)
@@ -96,6 +97,11 @@ struct DocumentAnalysis {
         options.leavesTransactionOpen = true
         // A comparison's table is never shown here and changes nothing: its files are checked, as diagnostics check them.
         options.checksComparisons = true
+        // Nor are the questions (`cheapest`, `why`, `options`, ...) run: their words are checked.
+        // What does run a search (`fit`, a refused `set`'s repair) is given the analysis' budget.
+        options.checksQuestions = true
+        options.searchLimits = AnalysisSettings.searchLimits
+        options.stop = settings.stop
         options.host = replay.files
         options.keepGoing = true
         options.fileAccess = settings.fileAccess
@@ -222,6 +228,12 @@ struct AnalysisSettings {
     var variables: [(name: String, value: String)] = []
     /// How `${env:NAME}` and `~` are read: as carfab's own run would, refused under --safe.
     var environment = EnvironmentAccess.refused(by: "by the editor's analysis")
+    /// What stops an analysis: `$/cancelRequest` of the request it serves, or a stop signal.
+    var stop = StopRequest()
+
+    /// What one search in an analysis may spend (`fit`, a refused `set`'s repair): a tenth of
+    /// a command's, as Tab completion's repairs (a keystroke's analysis must stay short).
+    static let searchLimits = SearchLimits(steps: SearchLimits.standard.steps / 10, repairs: SearchLimits.standard.repairs)
 
     /// An editor's analysis reads the files a document sources and never writes one; under --safe it reads none.
     var fileAccess: FileAccess {

@@ -11,15 +11,22 @@ enum HoverProvider {
         let lineRange = document.lineRange(position.line)
         let line = Array(document.bytes[lineRange])
         let offset = document.offset(of: position) - lineRange.lowerBound
-        guard let (words, index) = Completer.command(in: line, at: offset) else { return .null }
+        guard var (words, index) = Completer.command(in: line, at: offset) else { return .null }
         let engine = analysis.state(before: position.line, catalog: catalog)
+        // Inside `try COMMAND` or `expect error ID COMMAND`: the command tried, read as one of its own.
+        while let spec = engine.commands.lookup(words[0].text), let start = ScriptIndex.nestedCommandStart(of: spec, words),
+            index >= start
+        {
+            words = Array(words[start...])
+            index -= start
+        }
         let variables = Dictionary(engine.variables.map { ($0.name, $0.value) }) { _, last in last }
         let word = words[index]
         // A word's text has its variables taken out (they are replaced when it runs): read them as written.
         let written = { (word: LineWord) in String(decoding: line[word.range], as: UTF8.self) }
         var text: String?
         if let name = reference(in: written(word)) {
-            text = variables[name].map { "`$\(name)` is `\($0)` here" } ?? "`$\(name)` is not set here"
+            text = variables[name].map { "`$\(name)` is \(code($0)) here" } ?? "`$\(name)` is not set here"
         } else if index == 0 {
             text = engine.commands.lookup(word.text).map(commandText)
             // On a line that configures a car, the price the script has reached after it (as its inlay hint says).
@@ -85,6 +92,40 @@ enum HoverProvider {
         return String(name)
     }
 
+    /// `text` from a script or catalog as markdown that shows it as written: its control and
+    /// invisible characters escaped as messages show them (a line break cannot start a line of
+    /// the hover's own), then every ASCII punctuation mark but quotes, commas and parentheses
+    /// backslash-escaped, so that a name makes no link, HTML, heading, emphasis or code span
+    /// (trial 3, T9).
+    static func plain(_ text: String) -> String {
+        var result = ""
+        for scalar in DisplayText.escaped(text).unicodeScalars {
+            // Quotes, commas and parentheses mean nothing in markdown (a link needs its brackets): they stay as they are.
+            let punctuation = [0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E].contains { $0.contains(scalar.value) }
+            if punctuation && !"\"',()".unicodeScalars.contains(scalar) {
+                result.unicodeScalars.append("\\")
+            }
+            result.unicodeScalars.append(scalar)
+        }
+        return result
+    }
+
+    /// `text` (escaped as `plain` escapes it) as a markdown code span: fenced by more backticks
+    /// than it holds in a row, so that none of them ends the span early.
+    static func code(_ text: String) -> String {
+        let shown = DisplayText.escaped(text)
+        var longest = 0
+        var run = 0
+        for scalar in shown.unicodeScalars {
+            run = scalar == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        // A span that starts or ends with a backtick, or with blanks on both sides, is padded (CommonMark drops one blank each side).
+        let padded = shown.hasPrefix("`") || shown.hasSuffix("`") || (shown.hasPrefix(" ") && shown.hasSuffix(" "))
+        return padded ? "\(fence) \(shown) \(fence)" : "\(fence)\(shown)\(fence)"
+    }
+
     /// A command's usage line, summary, details, other names and example.
     static func commandText(_ spec: CommandSpec) -> String {
         var text = "```\n\(spec.usage)\n```\n\(spec.summary)\n\n\(spec.details)"
@@ -103,10 +144,12 @@ enum HoverProvider {
             guard let factory = try? catalog.registry.factory(named: name) else { return nil }
             let defaults = catalog.families.map { "\(catalog.name(of: $0)) \(catalog.defaultPart(of: $0, for: factory).name)" }.joined(
                 separator: ", ")
-            return "**\(factory.model)**: \(factory.carType)\n\nBase price: \(factory.basePrice)\n\nDefaults: \(defaults)"
+            return
+                "**\(plain(factory.model))**: \(plain(factory.carType))\n\nBase price: \(factory.basePrice)\n\nDefaults: \(plain(defaults))"
         case .family:
             guard let family = catalog.family(named: name) else { return nil }
-            return "**\(catalog.name(of: family))** options: " + catalog.options(of: family).parts.map(\.name).joined(separator: ", ")
+            return "**\(plain(catalog.name(of: family)))** options: "
+                + plain(catalog.options(of: family).parts.map(\.name).joined(separator: ", "))
         case .option(let family):
             guard let family else { return nil }
             return option(name, of: family, catalog: catalog, car: car)
@@ -114,7 +157,7 @@ enum HoverProvider {
             guard let currency = try? catalog.currency(named: name) else { return nil }
             // The symbol in quotes, as a definition writes it: a blank at its end is seen.
             return
-                "**\(currency.code)**: symbol \"\(currency.symbol)\", \(currency.digits) minor digits, rate \(currency.rate) per \(Currency.base.code)"
+                "**\(plain(currency.code))**: symbol \(plain("\"\(currency.symbol)\"")), \(currency.digits) minor digits, rate \(currency.rate) per \(plain(Currency.base.code))"
         case .command:
             return commands.lookup(name).map(commandText)
         case .helpTopic, .variable:
@@ -126,14 +169,14 @@ enum HoverProvider {
     /// An option's family, shown name, other names, list price, what it would do to the current car, and the rules on it.
     private static func option(_ name: String, of family: PartFamily, catalog: Catalog, car: Car?) -> String? {
         guard let part = try? catalog.option(named: name, in: family) else { return nil }
-        var text = "**\(part.name)**: \(part.familyName) option, shown as \(part.shownAs)"
-        if !part.otherNames.isEmpty { text += "\n\nOther names: " + part.otherNames.joined(separator: ", ") }
+        var text = "**\(plain(part.name))**: \(plain(part.familyName)) option, shown as \(plain(part.shownAs))"
+        if !part.otherNames.isEmpty { text += "\n\nOther names: " + plain(part.otherNames.joined(separator: ", ")) }
         text += "\n\nList price: \(part.listPrice)"
         if let car {
-            text += "\n\nOn the current car: " + OptionAdvice(part, on: car, rules: catalog.ruleSet).text(for: family)
+            text += "\n\nOn the current car: " + plain(OptionAdvice(part, on: car, rules: catalog.ruleSet).text(for: family))
         }
         let rules = catalog.ruleSet.rules.filter { $0.first.matches(part) || $0.second.matches(part) }
-        if !rules.isEmpty { text += "\n\nRules: " + rules.map { "`\($0)`" }.joined(separator: ", ") }
+        if !rules.isEmpty { text += "\n\nRules: " + rules.map { code("\($0)") }.joined(separator: ", ") }
         return text
     }
 }

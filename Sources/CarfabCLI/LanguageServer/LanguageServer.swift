@@ -3,10 +3,12 @@ import CarScript
 
 /// `carfab --lsp`: a Language Server Protocol 3.17 server over standard input and output.
 ///
-/// One thread reads messages, answers requests in the order they came and pushes
-/// diagnostics. Messages already waiting are read before the first of them is handled, so
-/// that `$/cancelRequest` can cancel a request still queued and a run of changes to one
-/// document is analysed once, after the last. Standard output carries framed messages only;
+/// One thread answers requests in the order they came and pushes diagnostics; another reads
+/// the messages (`MessageInbox`). Messages already waiting are read before the first of them
+/// is handled, so that `$/cancelRequest` can cancel a request still queued and a run of
+/// changes to one document is analysed once, after the last; a `$/cancelRequest` of the
+/// request being answered stops its analysis (an error `RequestCancelled` answers it), and
+/// a stop signal ends the server at once, with the status a signal gives carfab. Standard output carries framed messages only;
 /// what goes wrong with the input is answered as JSON-RPC says (an error response, with a
 /// null id where the request's own cannot be known) and logged on standard error.
 final class LanguageServer {
@@ -29,7 +31,10 @@ final class LanguageServer {
     /// How many waiting messages are read ahead of the one being handled.
     static let readAhead = 64
 
-    private let reader: MessageReader
+    /// Where the messages come from; nil if its thread could not be started.
+    private let inbox: MessageInbox?
+    /// What a cancellation or a stop signal asks of the analysis under way.
+    private let stop: StopRequest
     private let out: Output
     private let err: Output
     private let catalog: Catalog
@@ -46,29 +51,36 @@ final class LanguageServer {
     private var exitStatus: Int32?
 
     init(
-        input: any ByteInput, out: Output, err: Output, settings: AnalysisSettings,
+        input: sending any ByteInput, out: Output, err: Output, settings: AnalysisSettings,
         catalog: Catalog = Engine.builtInCatalog
     ) {
-        reader = MessageReader(input: input)
+        inbox = MessageInbox.start(MessageReader(input: input), stop: settings.stop)
+        stop = settings.stop
         environment = settings
         self.out = out
         self.err = err
         self.catalog = catalog
     }
 
-    /// Serves until `exit` or the end of the input: 0 after `shutdown` then `exit`, else 1.
+    /// Serves until `exit`, the end of the input or a stop signal: 0 after `shutdown` then
+    /// `exit`, else 1 (after a signal, the caller ends as the signal says: `stop.code`).
     func run() -> Int32 {
+        guard let inbox else {
+            log("cannot start reading messages")
+            return 1
+        }
+        defer { inbox.close() }
         while exitStatus == nil {
+            if stop.code > 0 { break }
             if queue.isEmpty {
-                queue.append(reader.next())
-                while queue.count < Self.readAhead, queue.last != .end, reader.hasWaitingMessage {
-                    queue.append(reader.next())
-                }
+                guard let batch = inbox.next() else { break }
+                queue = batch
                 noteCancellations()
             }
             let item = queue.removeFirst()
             switch item {
             case .end:
+                if stop.code > 0 { break }
                 log("the input ended without 'exit'")
                 exitStatus = 1
             case .malformed(let reason):
@@ -133,7 +145,16 @@ final class LanguageServer {
         }
     }
 
+    /// Answers request `id`; a `$/cancelRequest` of it read meanwhile stops the analysis.
     private func request(_ method: String, id: JSONValue, params: JSONValue) {
+        inbox?.answering(id.text)
+        answer(method, id: id, params: params)
+        inbox?.answering(nil)
+        // What a stopped analysis kept of each document is partial: it is made again when asked for.
+        if stop.withdraw(-1) { replays.removeAll() }
+    }
+
+    private func answer(_ method: String, id: JSONValue, params: JSONValue) {
         if cancelled.remove(id.text) != nil {
             sendError(id: id, code: ErrorCode.requestCancelled, message: "the request was cancelled")
             return
@@ -367,6 +388,11 @@ final class LanguageServer {
     ])
 
     private func sendResult(id: JSONValue, _ result: JSONValue) {
+        // A result made while a cancellation stopped the analysis may be partial.
+        if stop.code == -1 {
+            sendError(id: id, code: ErrorCode.requestCancelled, message: "the request was cancelled")
+            return
+        }
         send(.object(["jsonrpc": .string("2.0"), "id": id, "result": result]))
     }
 

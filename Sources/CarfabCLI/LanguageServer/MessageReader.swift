@@ -1,3 +1,5 @@
+import CarScript
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,13 +15,18 @@ protocol ByteInput: AnyObject {
 /// A descriptor's bytes (standard input).
 final class DescriptorInput: ByteInput {
     private let fd: Int32
+    /// A stop signal ends the input (the read it interrupts returns -1).
+    private let stop: StopRequest
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32, stop: StopRequest) {
+        self.fd = fd
+        self.stop = stop
+    }
 
     func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
         while true {
             let n = Glibc.read(fd, buffer, count)
-            if n < 0 && errno == EINTR { continue }
+            if n < 0 && errno == EINTR && stop.code <= 0 { continue }
             return n
         }
     }
@@ -60,7 +67,7 @@ final class MemoryInput: ByteInput {
 /// `Content-Length:` begins, so that one bad block costs one error, not a cascade.
 final class MessageReader {
     /// What reading found next.
-    enum Item: Equatable {
+    enum Item: Equatable, Sendable {
         /// A message's body, not yet checked as UTF-8 or JSON.
         case message([UInt8])
         /// A header block that cannot be used, and why.

@@ -95,7 +95,9 @@ struct NavigationProvider {
     private func refusal(of newName: String, for key: SymbolKey, renaming old: String) -> String? {
         if key.kind == .variable {
             let valid = Array(newName.utf8).withUnsafeBufferPointer { VariableSyntax.isName($0) }
-            guard valid else { return "'\(newName)' is not a variable name: a letter or '_', then letters, digits and '_'" }
+            guard valid else {
+                return "'\(DisplayText.escaped(newName))' is not a variable name: a letter or '_', then letters, digits and '_'"
+            }
             if newName != old
                 && index.occurrences.contains(where: { $0.key == SymbolKey(kind: .variable, name: newName) && $0.isDefinition })
             {
@@ -103,12 +105,26 @@ struct NavigationProvider {
             }
             return nil
         }
+        let shown = DisplayText.escaped(newName)
         let lines = ScriptLines.read(Array(newName.utf8))
         guard lines.count == 1, lines[0].commands.count == 1, lines[0].commands[0].count == 1, lines[0].comment == nil,
             lines[0].commands[0][0].text == newName, lines[0].commands[0][0].range == 0..<newName.utf8.count,
             !newName.contains("$")
         else {
-            return "'\(newName)' is not a name: one word, without blanks, quotes, ';', '#' or '$'"
+            return "'\(shown)' is not a name: one word, without blanks, quotes, ';', '#' or '$'"
+        }
+        // The new name is written as it is, so it must be one `save` writes bare: no control,
+        // bidi, zero-width or other invisible character, no line separator (save would quote
+        // and escape it as `\u{202E}`; written raw, the script would show what it does not say).
+        guard SessionScript.word(newName) == newName else {
+            return
+                "'\(shown)' is not a name a script shows as it is: it has a blank, control or invisible character, which 'save' would write quoted"
+        }
+        // Nor may it begin with a combining mark, which would join the blank or quote before it.
+        if let first = newName.unicodeScalars.first,
+            [.nonspacingMark, .spacingMark, .enclosingMark].contains(first.properties.generalCategory)
+        {
+            return "'\(shown)' is not a name a script shows as it is: it begins with a combining mark, which joins the character before it"
         }
         guard newName.lowercased() != old.lowercased() else { return nil }
         let catalog = engine.catalog
@@ -127,7 +143,7 @@ struct NavigationProvider {
             }
         case .currency:
             guard newName.unicodeScalars.count == 3, newName.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) else {
-                return "'\(newName)' is not a currency code: three letters"
+                return "'\(shown)' is not a currency code: three letters"
             }
             if (try? catalog.currency(named: newName)) != nil { return "a currency '\(newName)' exists already" }
         case .variable, .file:

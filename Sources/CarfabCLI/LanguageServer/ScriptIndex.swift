@@ -170,6 +170,12 @@ struct ScriptIndex {
     static func roles(of words: [LineWord], in text: [UInt8], commands: CommandTable, catalog: Catalog) -> [Role] {
         var roles = [Role](repeating: .other, count: words.count)
         guard let spec = commands.lookup(words[0].text) else { return roles }
+        // A command inside `try` or `expect error ID`: its words are read as the same command's at the start of a line.
+        if let start = nestedCommandStart(of: spec, words) {
+            if start > 1 { roles[1] = .keyword }
+            roles.replaceSubrange(start..., with: Self.roles(of: Array(words[start...]), in: text, commands: commands, catalog: catalog))
+            return roles
+        }
         // The configurator commands' words are read by the engine's one reader of them.
         // A word with a variable in it has no value here: the reader takes it as what may stand there.
         let values = words.dropFirst().map { text[$0.range].contains(UInt8(ascii: "$")) ? nil : $0.text }
@@ -227,6 +233,17 @@ struct ScriptIndex {
             argument += 1
         }
         return roles
+    }
+
+    /// Where the command that `spec` (`words[0]`) runs begins in `words`: 1 for `try COMMAND`,
+    /// 3 for `expect error ID COMMAND`; nil for any other command. Index, hover and semantic
+    /// tokens read the words from there as they read a command of its own.
+    static func nestedCommandStart(of spec: CommandSpec, _ words: [LineWord]) -> Int? {
+        switch spec.name {
+        case "try" where words.count > 1: 1
+        case "expect" where words.count > 3 && words[1].text.lowercased() == "error": 3
+        default: nil
+        }
     }
 
     /// Roles in a command's free-form tail: `set`'s and `model`'s further pairs, `option`'s

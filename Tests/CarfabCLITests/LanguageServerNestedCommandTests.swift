@@ -1,0 +1,68 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import CarfabCLI
+
+/// A command inside `try COMMAND` or `expect error ID COMMAND` is read as the same command at
+/// the start of a line: references, rename and hover see its models, currencies, families and
+/// options (trial 3, T11: a rename of a model or currency missed those inside them, and the
+/// renamed script failed with errors it did not have).
+@Suite struct LanguageServerNestedCommandTests {
+    private let text = """
+        model roadster "Mazda" price 31000 floorplan short suspension race drivetrain rear
+        family paint "P" default white "W"
+        currency CHF "F" digits 2 rate 0.9
+        var n 2
+        car roadster
+        try car roadster
+        expect error rule-violation car roadster
+        try set paint white
+        try total CHF
+        expect error unknown-model price CHF
+        try echo $n
+        expect error x echo $n
+        try cheapest roadster paint white in CHF
+        option drivetrain hyb "Hybrid" price 10
+        try set drivetrain hyb
+
+        """
+
+    /// The lines each edit of `request`'s answer (a rename) changes, in order.
+    private func editedLines(_ answer: [String: Any]?) -> [Int] {
+        let changes = (answer?["result"] as? [String: Any])?["changes"] as? [String: [[String: Any]]]
+        return (changes?.values.first ?? []).compactMap { (($0["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int }
+    }
+
+    @Test func rename_and_references_see_models_and_currencies_inside_try_and_expect_error() throws {
+        let uri = "file:///tmp/nested.carfab"
+        let session = try serve(
+            initializeRequest + didOpen(uri, text)
+                + request(2, "textDocument/rename", at(uri, 0, 7, ["newName": "miata"]))
+                + request(3, "textDocument/rename", at(uri, 2, 10, ["newName": "CHX"]))
+                + request(4, "textDocument/rename", at(uri, 1, 8, ["newName": "colour"]))
+                + request(5, "textDocument/rename", at(uri, 3, 4, ["newName": "m"]))
+                + request(6, "textDocument/references", at(uri, 2, 10, ["context": ["includeDeclaration": true]]))
+                + shutdownAndExit)
+        #expect(editedLines(session.response(2)) == [0, 4, 5, 6, 12])
+        #expect(editedLines(session.response(3)) == [2, 8, 9, 12])
+        #expect(editedLines(session.response(4)) == [1, 7, 12])
+        #expect(editedLines(session.response(5)) == [3, 10, 11])
+        let references = session.response(6)?["result"] as? [[String: Any]] ?? []
+        #expect(references.compactMap { (($0["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int } == [2, 8, 9, 12])
+    }
+
+    @Test func hover_inside_try_reads_the_command_tried() throws {
+        let uri = "file:///tmp/nested.carfab"
+        let session = try serve(
+            initializeRequest + didOpen(uri, text)
+                + request(2, "textDocument/hover", at(uri, 14, 21))  // hyb in `try set drivetrain hyb`
+                + request(3, "textDocument/hover", at(uri, 6, 33))  // roadster in `expect error ... car roadster`
+                + shutdownAndExit)
+        func contents(_ id: Int) -> String? {
+            ((session.response(id)?["result"] as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String
+        }
+        #expect(contents(2)?.hasPrefix("**hyb**: drivetrain option, shown as Hybrid") == true)
+        #expect(contents(3)?.hasPrefix("**roadster**: Mazda") == true)
+    }
+}
