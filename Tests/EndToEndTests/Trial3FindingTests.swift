@@ -40,4 +40,35 @@ import Testing
             ])
                 == RunResult(stdout: "The car has the \(cut) already.\nThe car has the \(cut) already.\n", stderr: "", status: 0))
     }
+
+    /// T7: every invisible character `save` escapes is shown escaped in messages, source lines
+    /// and tables too (the word joiner, the soft hyphen, tags, interlinear annotations, musical
+    /// format characters, noncharacters): `sports` and `sports` + U+2060 never look alike.
+    @Test func invisible_format_characters_and_noncharacters_are_shown_as_save_writes_them() throws {
+        let model = "model \"sports\u{2060}\" \"B\u{AD}x\u{E0041}\" price 10000 floorplan standard suspension race drivetrain rear"
+        let result = try carfab([
+            "-e", "\(model); car sports; car \"sports\u{2060}\"; list; var v \"a\u{180E}\u{FFF9}\u{1D173}\u{FFFF}b\"; vars"
+        ])
+        #expect(
+            result
+                == RunResult(
+                    stdout: #"""
+                           #  model           car type             floorplan  suspension  drivetrain  count  unit price
+                           1  sports          Porsche Boxster      short      race        rear            1  $68,300.00
+                        *  2  sports\u{2060}  B\u{00AD}x\u{E0041}  standard   race        rear            1  $10,000.00
+                        name  value
+                        v     a\u{180E}\u{FFF9}\u{1D173}\u{FFFF}b
+
+                        """#, stderr: "", status: 0))
+        #expect(
+            try carfab(["-e", "car sports\u{2060}"])
+                == RunResult(
+                    stdout: "",
+                    stderr: #"""
+                        <command-line>:1:5: error: unknown model 'sports\u{2060}'; did you mean 'sports'?
+                        car sports\u{2060}
+                            ^~~~~~~~~~~~~~
+
+                        """#, status: 1))
+    }
 }
