@@ -150,7 +150,8 @@ struct ProgramSession {
         // unless what the init file set leaves no room for them.
         for setting in arguments.variables where !engine.setVariable(setting.name, to: setting.value) {
             err.write(
-                "carfab: error: --var \(setting.name): the variables would hold more than \(maximumVariableStorage >> 20) MiB in all\n")
+                "carfab: error: --var \(setting.name): the variables would hold more than \(maximumVariableStorage >> 20) MiB in all (and \(variableOverhead) bytes each)\n"
+            )
             return .exit(Program.ExitStatus.failure)
         }
         return nil

@@ -71,4 +71,52 @@ import Testing
 
                         """#, status: 1))
     }
+
+    /// T3: the 16 MiB bounds on variables and on the catalog count each entry's cost in memory
+    /// (128 bytes a variable, 512 a model, 640 a rule, beside their names), so a script of many
+    /// tiny entries stops at the bound within 100 MB of address space. Before, 1,000,000 tiny
+    /// variables, 400,000 models or 1,000,000 rules ran out of it (each counted 4 to 20 bytes).
+    @Test(arguments: [
+        (
+            "v.carfab", #"for (i = 0; i < 1000000; i++) printf "var v%06d \"\"\n", i"#,
+            // 16,777,216 / (7 + 128) = 124,275 variables fit.
+            #"""
+            v.carfab:124276:13: error: the variables would hold more than 16 MiB in all (names and values, and 128 bytes each); the variable is left as it was
+            var v124275 ""
+                        ^~
+
+            """#
+        ),
+        (
+            "m.carfab",
+            #"for (i = 0; i < 400000; i++) printf "model m%06d \"\" price 90000 floorplan short suspension race drivetrain rear\n", i"#,
+            // 16,777,216 / (7 + 512) = 32,326, less what the built-in catalog counts.
+            #"""
+            m.carfab:32317:7: error: the catalog's definitions would pass 16 MiB (16777216 bytes) in all (their names and texts, and a fixed size each): nothing is defined
+            model m032316 "" price 90000 floorplan short suspension race drivetrain rear
+                  ^~~~~~~
+
+            """#
+        ),
+        (
+            "r.carfab",
+            #"print "family f \"F\" default z \"Z\"\nfamily g \"G\" default z \"Z\""; "#
+                + #"for (i = 0; i < 1000; i++) printf "option f f%03d \"\" price 0\noption g g%03d \"\" price 0\n", i, i; "#
+                + #"for (i = 0; i < 1000; i++) for (j = 0; j < 1000; j++) printf "forbid f f%03d with g g%03d\n", i, j"#,
+            // Each rule counts 640 bytes, its two option names and its origin (`r.carfab:LINE`).
+            #"""
+            r.carfab:26948:1: error: the catalog's definitions would pass 16 MiB (16777216 bytes) in all (their names and texts, and a fixed size each): nothing is defined
+            forbid f f024 with g g945
+            ^~~~~~
+
+            """#
+        )
+    ])
+    func many_tiny_entries_stop_at_the_bound_in_tens_of_mebibytes(file: String, generator: String, error: String) throws {
+        let directory = try temporaryDirectory(with: [:])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try shell(
+            "awk 'BEGIN { \(generator) }' > \(file) && prlimit --as=100000000 \"$CARFAB\" \(file)", directory: directory)
+        #expect(result == RunResult(stdout: "", stderr: error, status: 1))
+    }
 }
