@@ -119,4 +119,33 @@ import Testing
             "awk 'BEGIN { \(generator) }' > \(file) && prlimit --as=100000000 \"$CARFAB\" \(file)", directory: directory)
         #expect(result == RunResult(stdout: "", stderr: error, status: 1))
     }
+
+    /// T2: what the init file defines is the catalog the session began with, as a --catalog
+    /// file's: `save` and `save --minimal` leave it out, so the saved session replays where the
+    /// init file runs again (it said "family 'paint' is already defined"), and `diff` finds
+    /// the replay the same session. Its variables are saved (set again, to the same values).
+    @Test func a_session_saved_after_an_init_file_replays_where_the_init_file_runs() throws {
+        let directory = try temporaryDirectory(with: [
+            "init.carfab": "family paint \"Paint\" default white \"White\"\noption paint red \"Red\" price 500\nvar who me\nrate GBP 0.5\n"
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let saved = try carfab(
+            ["--init", "init.carfab", "-e", "car sports; set paint red; save s.carfab; save --minimal -; diff s.carfab; echo same"],
+            directory: directory)
+        #expect(saved == RunResult(stdout: "var who me\ncar sports\nset paint red\nsame\n", stderr: "", status: 0))
+        #expect(
+            try String(contentsOf: directory.appendingPathComponent("s.carfab"), encoding: .utf8)
+                == "# carfab session, saved by carfab 0.1.0\nvar who me\ncar sports 1\nset paint red\n")
+        let replayed = try carfab(["--init", "init.carfab", "-e", "source s.carfab; diff s.carfab; list; vars"], directory: directory)
+        #expect(
+            replayed
+                == RunResult(
+                    stdout: """
+                           #  model   car type         floorplan  suspension  drivetrain  count  unit price
+                        *  1  sports  Porsche Boxster  short      race        rear            1  $68,800.00
+                        name  value
+                        who   me
+
+                        """, stderr: "", status: 0))
+    }
 }

@@ -60,13 +60,14 @@ final class Session {
     var enclosingScripts: [(file: String, identity: [UInt8]?)] = []
     /// Each currency's rate when the session began, in the catalog's order, so `save` writes
     /// only the rates changed since.
-    let initialRates: [DecimalNumber]
-    /// The catalog the session began with (built-in, then `--catalog` files): `diff` loads a
-    /// saved session into a fresh one made from it. (Copied on write: it shares the storage.)
-    let initialCatalog: Catalog
+    private(set) var initialRates: [DecimalNumber]
+    /// The catalog the session began with (built-in, then `--catalog` files, then what the
+    /// init file defined): `diff` loads a saved session into a fresh one made from it.
+    /// (Copied on write: it shares the storage.)
+    private(set) var initialCatalog: Catalog
     /// How many of the catalog's definitions were made before the session began: `save`
     /// writes the ones after.
-    let definitionsBefore: Int
+    private(set) var definitionsBefore: Int
     /// The variables (`var`, `--var`) by name, and their names in the order first defined.
     private(set) var variables: [String: String] = [:]
     private(set) var variableNames: [String] = []
@@ -163,6 +164,20 @@ final class Session {
         self.options = options
         stop = options.stop
         self.commands = commands
+    }
+
+    /// Takes the catalog as it is now for the one the session began with, as the init file
+    /// leaves it: `save`, `save --minimal` and `diff` leave out its definitions and rates as
+    /// they leave out a `--catalog` file's (a replay where the init file runs makes them
+    /// again), and `undo` cannot take them back.
+    func beginsHere() {
+        initialCatalog = catalog
+        initialRates = catalog.currencies.map(\.rate)
+        definitionsBefore = catalog.definitions.count
+        if history != nil {
+            history = nil
+            stock.journal = nil
+        }
     }
 
     /// Whether the program should run no further input.
