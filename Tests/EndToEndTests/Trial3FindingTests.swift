@@ -148,4 +148,43 @@ import Testing
 
                         """, stderr: "", status: 0))
     }
+
+    /// T5: a test that times out under `--keep-going` keeps the failures and the expect count
+    /// it had (it was asked to stop, as SIGTERM stops carfab, and sent them), in every report.
+    @Test func a_test_that_times_out_keeps_the_failures_it_had() throws {
+        let directory = try temporaryDirectory(with: ["z.carfab": "car sports\nexpect count 2\nexpect type VW Golf\nsource ff\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try shell(
+            """
+            mkfifo ff
+            for format in text json; do "$CARFAB" --test --keep-going --timeout 0.5 z.carfab --format $format 2>>err; echo "status $?"; done
+            "$CARFAB" --test --keep-going --timeout 0.5 z.carfab --junit j.xml >/dev/null 2>>err
+            grep -c -e 'expected count 2' -e 'timed out after 0.5 s' j.xml
+            sed -E 's/in [0-9.]+ s$/in T s/' err >&2
+            """, directory: directory)
+        let failures =
+            #"[{"type":"error","id":"expectation-failed","severity":"error","file":"z.carfab","line":2,"column":14,"end_column":15,"message":"expected count 2, got 1","source":"expect count 2","source_column":1,"included_from":[],"notes":[],"fixits":[]},"#
+            + #"{"type":"error","id":"expectation-failed","severity":"error","file":"z.carfab","line":3,"column":13,"end_column":20,"message":"expected type VW Golf, got Porsche Boxster","source":"expect type VW Golf","source_column":1,"included_from":[],"notes":[],"fixits":[]}]"#
+        #expect(
+            run
+                == RunResult(
+                    stdout: """
+                        FAIL z.carfab
+                            z.carfab:2:14: error: expected count 2, got 1
+                            expect count 2
+                                         ^
+                            z.carfab:3:13: error: expected type VW Golf, got Porsche Boxster
+                            expect type VW Golf
+                                        ^~~~~~~
+                            (timed out after 0.5 s)
+                        0 passed, 1 failed
+                        status 1
+                        {"type":"test","file":"z.carfab","status":"fail","expects":2,"diagnostics":\(failures),"note":"timed out after 0.5 s"}
+                        {"type":"summary","passed":0,"failed":1}
+                        status 1
+                        2
+
+                        """,
+                    stderr: String(repeating: "carfab: 1 test file in T s\n", count: 3), status: 0))
+    }
 }
