@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The findings of the third trial of main (trial3 T1 ... T10), each shown fixed end to end.
 @Suite struct Trial3FindingTests {
     /// T1: `why` and `fit` quote catalog names in sentences; a name must not drive the terminal
@@ -186,5 +190,32 @@ import Testing
 
                         """,
                     stderr: String(repeating: "carfab: 1 test file in T s\n", count: 3), status: 0))
+    }
+
+    /// T8: a stop is checked between commands, not held to the end of a logical line (a
+    /// command may itself be cut short); a sourced file stopped with the rest of its line not
+    /// run says so at the prompt.
+    @Test func ctrl_c_between_the_commands_of_a_sourced_line_says_the_line_was_part_run() throws {
+        let directory = try temporaryDirectory(with: ["in.carfab": "car suv\necho one; diff w.fifo; echo two\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(mkfifo(directory.appendingPathComponent("w.fifo").path, 0o644) == 0)
+        let terminal = try PseudoTerminal(environment: ["XDG_STATE_HOME": directory.path], directory: directory)
+        #expect(terminal.enter("source in.carfab", expecting: "one\r\n"))
+        // `diff` waits to open the FIFO, which nobody writes: stopped there.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline,
+            !["fifo_open", "wait_for_partner"].contains(try? String(contentsOfFile: "/proc/\(terminal.pid)/wchan", encoding: .utf8))
+        {
+            usleep(10_000)
+        }
+        let prompts = terminal.count("carfab> ")
+        kill(terminal.pid, SIGINT)
+        #expect(terminal.waitFor("carfab> ", times: prompts + 1))
+        #expect(
+            terminal.output.contains("\r\ncarfab: interrupted at in.carfab:2, part of its line run\r\n"),
+            "\(terminal.output.debugDescription)")
+        #expect(!terminal.output.contains("two"))
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
     }
 }

@@ -153,6 +153,9 @@ final class Session {
     var requestedExitStatus: Int32?
     /// Where a script a stop request interrupted had got to (`FILE:LINE`), for the prompt to say.
     var interruptedAt: String?
+    /// Whether the last stop came between two commands of one line, the rest of it not run:
+    /// the prompt says so (a stop is checked after each command, not held to the line's end).
+    var stoppedInLine = false
 
     init(catalog: Catalog, sink: any ResultSink, options: EngineOptions, commands: CommandTable = .standard) {
         self.catalog = catalog
