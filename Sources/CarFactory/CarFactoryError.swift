@@ -7,6 +7,8 @@ public enum CarFactoryError: Error, Equatable, Sendable {
     case tooManyDecimals(String, allowed: Int)
     case invalidCurrencyCode(String)
     case invalidDigits(Int)
+    /// A currency symbol that starts or ends with a digit, a sign, `,` or `.`.
+    case invalidCurrencySymbol(String)
     case rateNotPositive(String)
     case baseRateIsFixed(String)
     case moneyOverflow
@@ -66,6 +68,8 @@ extension CarFactoryError: CustomStringConvertible {
         case .tooManyDecimals(let text, let allowed):
             allowed == 0 ? "'\(cut(text))' must be a whole amount" : "'\(cut(text))' has more than \(allowed) decimal places"
         case .invalidCurrencyCode(let code): "'\(cut(code))' is not a currency code (three letters, like CHF)"
+        case .invalidCurrencySymbol(let symbol):
+            "'\(cut(symbol))' cannot be a currency symbol: it would read as part of the amount after it (a symbol may not start or end with a digit, a sign, ',' or '.')"
         case .invalidDigits(let digits): "minor digits must be from 0 to \(Currency.maximumDigits), not \(digits)"
         case .rateNotPositive(let text): "rate '\(cut(text))' is not a positive decimal"
         case .baseRateIsFixed(let code): "\(code) is the base currency; its rate is always 1"
@@ -127,6 +131,7 @@ extension CarFactoryError {
         case .tooManyDecimals: "too-many-decimals"
         case .invalidCurrencyCode: "invalid-currency-code"
         case .invalidDigits: "invalid-digits"
+        case .invalidCurrencySymbol: "invalid-currency-symbol"
         case .rateNotPositive: "rate-not-positive"
         case .baseRateIsFixed: "base-rate-is-fixed"
         case .moneyOverflow: "money-overflow"

@@ -25,6 +25,10 @@ public struct EngineOptions: Sendable {
     /// Leave a transaction open at the end of input, as the session that goes on past it
     /// would have it (an editor's view of a line inside a `begin` the document has not closed).
     package var leavesTransactionOpen = false
+    /// `diff` checks the files it names as `--check` does and compares nothing: an editor's
+    /// analysis, which shows no output and whose state a comparison never changes, would
+    /// otherwise run both sessions of every `diff` line on every replay (trial 2, F6).
+    package var checksComparisons = false
     /// Accept only catalog definitions (a catalog file).
     var definitionsOnly = false
     /// Run only the commands that change the session's own state (a what-if copy for completion).

@@ -288,4 +288,26 @@ import Testing
     @Test func a_slash_followed_by_a_combining_mark_still_separates_folders() {
         #expect(completer.complete("source sub/\u{301}").candidates == ["sub/\u{301}y.carfab"])
     }
+
+    /// A name typed in another Unicode normal form completes to the name the engine would
+    /// resolve it to (`car cafe\u{301}` runs the model defined as `caf\u{E9}`), as the
+    /// engine's lookups match names: the Tab list and the language server's completion alike.
+    @Test func a_name_typed_in_another_normal_form_completes_as_the_engine_resolves_it() {
+        let engine = Engine()
+        let defined = engine.evaluate(
+            "model caf\u{E9} \"C\" price 30000 floorplan short suspension race drivetrain rear; "
+                + "family p\u{E9}int \"P\" default caf\u{E9}r \"R\"; option p\u{E9}int \u{E9}clat \"E\" price 1; car cafe\u{301}")
+        #expect(defined.diagnostics.isEmpty, "\(defined.diagnostics.map(\.message))")
+        let completer = engine.completer()
+        #expect(completer.complete("car cafe\u{301}").candidates == ["caf\u{E9}"])
+        #expect(completer.complete("car CAFE\u{301}").candidates == ["caf\u{E9}"])
+        #expect(completer.complete("set pe\u{301}").candidates == ["p\u{E9}int"])
+        #expect(completer.complete("set pe\u{301}int e\u{301}").candidates == ["\u{E9}clat"])
+        #expect(completer.complete("cheapest cafe\u{301}").candidates == ["caf\u{E9}"])
+        // Bytes that begin the name still do (the start of a decomposed letter is not a whole one).
+        #expect(completer.complete("car caf").candidates == ["caf\u{E9}"])
+        // And a name defined decomposed completes from the composed form.
+        _ = engine.evaluate("model pe\u{301}che \"P\" price 30000 floorplan short suspension race drivetrain rear")
+        #expect(engine.completer().complete("car p\u{E9}").candidates == ["pe\u{301}che"])
+    }
 }

@@ -170,4 +170,22 @@ import Testing
         }
         #expect(checked >= 5, "seed \(seed): only \(checked) changes checked")
     }
+
+    /// An editor's analysis (`checksComparisons`) checks a `diff`'s files as `--check` does and
+    /// compares nothing: no table, and a file is followed, not run (its cars are not built, so
+    /// a `set` that a rule refuses when run is not met), as the document's diagnostics read it.
+    @Test func an_analysis_checks_the_files_of_a_diff_and_compares_nothing() {
+        let files = MemoryHost(["refused.carfab": "car sports\nset drivetrain front\n", "fine.carfab": "car suv 2\n"])
+        let run = Self.engine(files).evaluate("diff fine.carfab; diff refused.carfab fine.carfab")
+        #expect(run.results.count == 1 && run.diagnostics.map(\.message).map { $0.hasPrefix("cannot load 'refused.carfab'") } == [true])
+        var options = EngineOptions()
+        options.keepGoing = true
+        options.host = files
+        options.checksComparisons = true
+        let analysed = Engine(options: options).evaluate("diff fine.carfab; diff refused.carfab fine.carfab; diff nosuch.carfab")
+        #expect(analysed.results.isEmpty)
+        // A file that cannot be read is still an error, as `--check` reports it.
+        #expect(
+            analysed.diagnostics.map(\.message).map { $0.contains("nosuch.carfab") } == [true], "\(analysed.diagnostics.map(\.message))")
+    }
 }

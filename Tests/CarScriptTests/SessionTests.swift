@@ -8,7 +8,7 @@ import Testing
 @Suite struct SessionTests {
     @Test func every_command_of_the_table_runs_its_example() {
         for spec in CommandTable.standard.specs where spec.name != "quit" {
-            let h = EngineHarness(files: MemoryHost(["Scripts/examples/quote.carfab": "car sports\nset drivetrain 4wd\n"]))
+            let h = EngineHarness(files: MemoryHost(["Scripts/examples/quote.carfab": "car sports\nset drivetrain 4wd\n", "dev/null": ""]))
             h.run("car sports; car suv")
             #expect(h.run(spec.example).diagnostics.isEmpty, "\(spec.name): \(spec.example)")
         }

@@ -176,13 +176,14 @@ final class Harness {
         var script = ""
         var expected = ""
         for (number, letter) in letters.enumerated() {
-            let symbol = number % 2 == 0 ? "P\(number)" : "\u{1B}\(number)"
+            // Each ends in `:`: a symbol may not end with a digit.
+            let symbol = number % 2 == 0 ? "P\(number):" : "\u{1B}\(number):"
             script += "currency QQ\(letter) \"\(symbol)\" digits 2 rate 1\n"
         }
         for _ in 0..<2 {
             for (number, letter) in letters.enumerated() {
                 script += "total QQ\(letter)\n"
-                expected += "0 Cars in Stock. Total Value: " + (number % 2 == 0 ? "P\(number)" : "\\e\(number)") + "0.00\n"
+                expected += "0 Cars in Stock. Total Value: " + (number % 2 == 0 ? "P\(number):" : "\\e\(number):") + "0.00\n"
             }
         }
         let result = h.run(script)

@@ -31,7 +31,7 @@ import Testing
             ["car", "sports"], ["car", "suv", "2"], ["set", "drivetrain", "4wd"], ["set", "floorplan", "long"],
             ["echo", "\"a;b  c # d\""], ["var", "x", "3"], ["car", "compact", "$x"], ["total", "GBP"], ["show"], ["list"],
             ["echo", "pre\"q p\"post"], ["echo", "\\$5", "${x}"], ["remove"], ["select", "1"], ["price", "EUR"],
-            ["set", "suspension", "race"], ["currency", "CHF", "\"Fr\"", "digits", "2", "rate", "0.9"], ["total", "CHF"]
+            ["set", "suspension", "race"], ["echo", "x\\"], ["currency", "CHF", "\"Fr\"", "digits", "2", "rate", "0.9"], ["total", "CHF"]
         ]
         let blanks = [" ", "  ", "\t", " \t "]
         var lines: [String] = []
@@ -84,7 +84,13 @@ import Testing
         try checkFormatting(text, text)
         // And the result has the one spacing: no indentation, no doubled or trailing blanks outside words.
         let formatted = String(decoding: ScriptFormatter.format(Array(text.utf8)), as: UTF8.self)
-        for line in formatted.split(separator: "\n") where !line.contains("\"") {
+        // (A line whose last word ends in `\` keeps its blanks, see below, and one continued from
+        // the line before it is left as it is.)
+        let lines = formatted.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated()
+        where !line.contains("\"") && !line.trimmingCharacters(in: .whitespaces).hasSuffix("\\")
+            && !(index > 0 && lines[index - 1].hasSuffix("\\"))
+        {
             #expect(!line.hasPrefix(" ") && !line.hasSuffix(" ") && !line.contains("  ") && !line.contains("\t"), "\(line)")
         }
     }
@@ -93,5 +99,15 @@ import Testing
         let text = "  car   sports ;; set\tdrivetrain 4wd;   # a comment\r\necho \"a  b\" \\\n   c\n\t# alone\n;\n"
         let formatted = String(decoding: ScriptFormatter.format(Array(text.utf8)), as: UTF8.self)
         #expect(formatted == "car sports; set drivetrain 4wd # a comment\r\necho \"a  b\" \\\n   c\n# alone\n\n")
+    }
+
+    /// A word ending in `\` before the line's trailing blanks: taking the blanks away would make
+    /// the `\` continue the line, swallowing the next command (trial 3, finding 4).
+    @Test func a_line_whose_last_word_ends_in_a_backslash_keeps_its_blanks() throws {
+        for text in ["echo x\\\t\nquit 3\n", "  echo a \\   \necho b\n", "echo  x\\ \r\nshow\n"] {
+            let formatted = String(decoding: ScriptFormatter.format(Array(text.utf8)), as: UTF8.self)
+            #expect(words(formatted) == words(text), "\(text.debugDescription) -> \(formatted.debugDescription)")
+            try checkFormatting(text, text)
+        }
     }
 }

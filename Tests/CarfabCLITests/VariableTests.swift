@@ -45,7 +45,7 @@ import Testing
         let script = """
             var name hybrid; var shown "Hybrid AWD"; var amount 6500.50; var code CHF; var rate 0.88; var digits 2
             option drivetrain $name $shown price $amount
-            currency $code "Fr." digits $digits rate $rate
+            currency $code "Fr. " digits $digits rate $rate
             rate $code 0.9; forbid drivetrain $name with floorplan short
             var topic car; help $topic; total $code
             car sports; set drivetrain $name
@@ -53,7 +53,7 @@ import Testing
         let run = try carfab(["-e", script])
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("<command-line>:6:28: error: hybrid drivetrain cannot go with a short floorplan"), "\(run)")
-        #expect(run.stdout.contains("usage: car MODEL [COUNT]") && run.stdout.hasSuffix("0 Cars in Stock. Total Value: Fr.0.00\n"))
+        #expect(run.stdout.contains("usage: car MODEL [COUNT]") && run.stdout.hasSuffix("0 Cars in Stock. Total Value: Fr. 0.00\n"))
         #expect(try carfab(["-e", "var status 7; exit $status"]).status == 7)
     }
 

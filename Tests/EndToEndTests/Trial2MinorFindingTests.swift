@@ -150,3 +150,56 @@ extension Trial2MinorFindingTests {
                         """, stderr: "", status: 0))
     }
 }
+
+extension Trial2MinorFindingTests {
+    /// `help diff`'s example works wherever carfab runs, not only in its source tree (it named
+    /// Scripts/examples/quote.carfab): run in an empty folder, it compares the session with an
+    /// empty one, as grammar.md's example does.
+    @Test func help_diff_example_works_in_any_folder() throws {
+        let help = try carfab(["-e", "help diff"])
+        let example = try #require(help.stdout.split(separator: "\n").last { $0.hasPrefix("Example: ") }).dropFirst("Example: ".count)
+        let dir = try temporaryDirectory(with: [:])
+        let run = try carfab(["-e", "car sports; \(example)"], directory: dir)
+        #expect(run.status == 0 && run.stderr == "", "\(example): \(run)")
+        #expect(run.stdout.contains("added    line          1     "), "\(run.stdout)")
+    }
+}
+
+extension Trial2MinorFindingTests {
+    /// A sourced file's end is not the end of input: a transaction it leaves open stays open
+    /// after `source` (a `commit` after it keeps the file's changes). `try source FILE` takes
+    /// that transaction back with the rest of what it tried, and warns of it as the end of
+    /// input does (trial2 F8: it said nothing).
+    @Test func a_tried_file_that_leaves_a_transaction_open_is_warned_of() throws {
+        let dir = try temporaryDirectory(with: ["tb.carfab": "begin\ncar suv\n", "tb2.carfab": "begin\ncar suv\nbegin\ncar compact\n"])
+        #expect(
+            try carfab(["-e", "car sports; try source tb.carfab; list"], directory: dir)
+                == RunResult(
+                    stdout: """
+                                cars  total value
+                        before     1   $68,300.00
+                        after      2  $150,195.00
+                        change    +1  +$81,895.00
+                           #  model   car type         floorplan  suspension  drivetrain  count  unit price
+                        *  1  sports  Porsche Boxster  short      race        rear            1  $68,300.00
+
+                        """,
+                    stderr: """
+                        <command-line>:1:13: warning: end of the tried file with a transaction open: rolled back with the rest
+                        car sports; try source tb.carfab; list
+                                    ^~~
+
+                        """, status: 0))
+        // Inside a transaction of the caller's, only the file's own are meant, and the caller's stays open.
+        let nested = try carfab(["-e", "begin; car sports; try source tb2.carfab; commit; list"], directory: dir)
+        #expect(
+            nested.stderr.hasPrefix(
+                "<command-line>:1:20: warning: end of the tried file with 2 nested transactions open: rolled back with the rest\n"))
+        #expect(
+            nested.status == 0
+                && nested.stdout.hasSuffix("*  1  sports  Porsche Boxster  short      race        rear            1  $68,300.00\n"))
+        // `source` itself leaves the file's transaction open for the caller: `commit` keeps the suv, no warning.
+        let sourced = try carfab(["-e", "car sports; source tb.carfab; commit; expect count 2; echo kept"], directory: dir)
+        #expect(sourced == RunResult(stdout: "kept\n", stderr: "", status: 0))
+    }
+}

@@ -15,6 +15,7 @@ public struct Currency: Hashable, Sendable {
     /// Makes a currency, checking its digits and rate.
     public init(code: String, symbol: String, digits: Int, rate: DecimalNumber) throws(CarFactoryError) {
         guard Self.isValidCode(code) else { throw .invalidCurrencyCode(code) }
+        guard !Self.runsIntoAmounts(symbol) else { throw .invalidCurrencySymbol(symbol) }
         guard (0...Currency.maximumDigits).contains(digits) else { throw .invalidDigits(digits) }
         guard rate.significand > 0 else { throw .rateNotPositive(rate.description) }
         self.code = code
@@ -26,6 +27,25 @@ public struct Currency: Hashable, Sendable {
     /// Whether `code` is three ASCII letters, as ISO 4217 codes are.
     private static func isValidCode(_ code: String) -> Bool {
         code.utf8.count == 3 && code.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
+    }
+
+    /// Whether `symbol` starts or ends with a decimal digit (of any script), a sign, `,` or `.`:
+    /// written before an amount, it would read as part of it (`9` and 27,995 make `927,995`,
+    /// which `expect price` then took for the plain number), or hide its sign.
+    private static func runsIntoAmounts(_ symbol: String) -> Bool {
+        guard let first = symbol.first, let last = symbol.last else { return false }
+        return runsIntoAmounts(first) || runsIntoAmounts(last)
+    }
+
+    private static func runsIntoAmounts(_ character: Character) -> Bool {
+        // A character's first scalar is its base: `9` with an accent above is still a 9.
+        guard let base = character.unicodeScalars.first else { return false }
+        switch base {
+        case "+", "-", "\u{2212}", ",", ".": return true
+        // The decimal digits are category Nd (reading `numericType` instead fetched its type's
+        // metadata by name at the first call: ~28,000 instructions at every start).
+        default: return base.value >= 0x80 ? base.properties.generalCategory == .decimalNumber : (0x30...0x39).contains(base.value)
+        }
     }
 
     /// The same currency at another rate.

@@ -28,7 +28,7 @@ public struct StockLedger: Sendable {
         @usableFromInline var configuration: Int32
     }
 
-    @usableFromInline fileprivate(set) var entries: [Entry] = []
+    @usableFromInline fileprivate(set) var entries = StockLines()
     /// Every configuration a line has held since the list was last compacted, by id.
     @usableFromInline private(set) var configurations: [CarConfiguration] = []
     /// Each configuration's unit price, by id.
@@ -71,12 +71,12 @@ public struct StockLedger: Sendable {
     public var lineCount: Int { entries.count }
 
     /// The lines, numbered from 1 to the user (made afresh on each call: `line(_:)` reads one).
-    public var lines: [StockLine] { entries.map(line(of:)) }
+    public var lines: [StockLine] { entries.live.map(line(of:)) }
 
     /// The current line.
     @inlinable public func currentLine() throws(CarFactoryError) -> StockLine {
         guard let number = currentNumber else { throw .noCurrentCar }
-        return line(of: entries[number - 1])
+        return line(of: entries[number])
     }
 
     /// The current car's unit price in base-currency minor units.
@@ -88,7 +88,7 @@ public struct StockLedger: Sendable {
     /// Line `number` (1-based).
     @inlinable public func line(_ number: Int) throws(CarFactoryError) -> StockLine {
         guard number >= 1 && number <= entries.count else { throw .noSuchLine(number, lineCount: entries.count) }
-        return line(of: entries[number - 1])
+        return line(of: entries[number])
     }
 
     @inlinable func line(of entry: Entry) -> StockLine {
@@ -120,7 +120,7 @@ public struct StockLedger: Sendable {
     public mutating func remove(_ number: Int?) throws(CarFactoryError) {
         guard let target = number ?? currentNumber else { throw .noCurrentCar }
         _ = try line(target)
-        let removed = entries[target - 1]
+        let removed = entries[target]
         if journal != nil {
             journalAppend(
                 .insertLine(
@@ -130,7 +130,7 @@ public struct StockLedger: Sendable {
         valueMinorUnits = try Self.adding(prices[Int(removed.configuration)], times: -removed.count, to: valueMinorUnits)
         carCount -= removed.count
         if linesByConfiguration != nil { linesByConfiguration?[Int(removed.configuration)] -= 1 }
-        entries.remove(at: target - 1)
+        entries.remove(target)
         if let current = currentNumber {
             if current == target {
                 currentNumber = entries.isEmpty ? nil : entries.count
@@ -171,14 +171,15 @@ public struct StockLedger: Sendable {
     public mutating func firstLine(breaking rule: Rule) -> Int? {
         if linesByConfiguration == nil {
             var counts = Array(repeating: 0, count: configurations.count)
-            for entry in entries { counts[Int(entry.configuration)] += 1 }
+            for entry in entries.live { counts[Int(entry.configuration)] += 1 }
             linesByConfiguration = counts
         }
         guard let counts = linesByConfiguration,
             counts.indices.contains(where: { counts[$0] > 0 && rule.isBroken(by: configurations[$0].part(of:)) })
         else { return nil }
         // Rare (the rule is refused): find the line to name.
-        return entries.firstIndex { rule.isBroken(by: configurations[Int($0.configuration)].part(of:)) }.map { $0 + 1 }
+        let lines = entries.live
+        return lines.firstIndex { rule.isBroken(by: configurations[Int($0.configuration)].part(of:)) }.map { $0 - lines.startIndex + 1 }
     }
 
     // MARK: By id: the one way lines are added and changed
@@ -239,7 +240,7 @@ public struct StockLedger: Sendable {
 
     /// Line `number`'s configuration id and count (1-based, within `lineCount`).
     @inlinable package func entry(_ number: Int) -> (configuration: Int32, count: Int64) {
-        let entry = entries[number - 1]
+        let entry = entries[number]
         return (entry.configuration, entry.count)
     }
 
@@ -274,14 +275,14 @@ public struct StockLedger: Sendable {
     package mutating func replaceCurrent(configuration id: Int32) throws(CarFactoryError) {
         let price = prices[Int(id)]
         guard let number = currentNumber else { throw .noCurrentCar }
-        let old = entries[number - 1]
+        let old = entries[number]
         let without = try Self.adding(currentPrice, times: -old.count, to: valueMinorUnits)
         valueMinorUnits = try Self.adding(price, times: old.count, to: without)
         if linesByConfiguration != nil {
             linesByConfiguration?[Int(old.configuration)] -= 1
             linesByConfiguration?[Int(id)] += 1
         }
-        entries[number - 1].configuration = id
+        entries[number].configuration = id
         currentConfiguration = id
         currentPrice = price
         if journal != nil && old.configuration != id {
@@ -297,14 +298,14 @@ public struct StockLedger: Sendable {
         var renumbered = Array(repeating: Int32(-1), count: configurations.count)
         var kept: [CarConfiguration] = []
         var keptPrices: [Int64] = []
-        for index in entries.indices {
-            let old = Int(entries[index].configuration)
+        entries.renumber { id in
+            let old = Int(id)
             if renumbered[old] < 0 {
                 renumbered[old] = Int32(kept.count)
                 kept.append(configurations[old])
                 keptPrices.append(prices[old])
             }
-            entries[index].configuration = renumbered[old]
+            return renumbered[old]
         }
         configurations = kept
         prices = keptPrices
@@ -316,7 +317,7 @@ public struct StockLedger: Sendable {
         generation += 1
         if linesByConfiguration != nil {
             var counts = Array(repeating: 0, count: kept.count)
-            for entry in entries { counts[Int(entry.configuration)] += 1 }
+            for entry in entries.live { counts[Int(entry.configuration)] += 1 }
             linesByConfiguration = counts
         }
     }
@@ -335,7 +336,7 @@ public struct StockLedger: Sendable {
             valueMinorUnits = try Self.adding(prices[Int(id)], times: count, to: valueMinorUnits)
             carCount = newCount
             if linesByConfiguration != nil { linesByConfiguration?[Int(id)] += 1 }
-            entries.insert(Entry(count: count, configuration: id), at: number - 1)
+            entries.insert(Entry(count: count, configuration: id), at: number)
             currentNumber = current
             journalAppend(Self.removal(ofLine: number, lineCount: entries.count, current: before))
         case .removeLast(let current):
@@ -347,14 +348,14 @@ public struct StockLedger: Sendable {
             guard let number = currentNumber else { throw .noCurrentCar }
             // The id first: giving it out may renumber the lines' configurations.
             let id = id(of: configuration)
-            let old = entries[number - 1]
+            let old = entries[number]
             let without = try Self.adding(prices[Int(old.configuration)], times: -old.count, to: valueMinorUnits)
             valueMinorUnits = try Self.adding(prices[Int(id)], times: old.count, to: without)
             if linesByConfiguration != nil {
                 linesByConfiguration?[Int(old.configuration)] -= 1
                 linesByConfiguration?[Int(id)] += 1
             }
-            entries[number - 1].configuration = id
+            entries[number].configuration = id
             syncCurrent()
             journalAppend(.configuration(configurations[Int(old.configuration)]))
         case .current(let number):
@@ -384,11 +385,11 @@ public struct StockLedger: Sendable {
     /// Takes line `number` away (1-based), making line `current` current, and journals what puts it back.
     private mutating func removeLine(_ number: Int, current: Int?, before: Int?) throws(CarFactoryError) {
         guard number >= 1 && number <= entries.count else { throw .noSuchLine(number, lineCount: entries.count) }
-        let removed = entries[number - 1]
+        let removed = entries[number]
         valueMinorUnits = try Self.adding(prices[Int(removed.configuration)], times: -removed.count, to: valueMinorUnits)
         carCount -= removed.count
         if linesByConfiguration != nil { linesByConfiguration?[Int(removed.configuration)] -= 1 }
-        entries.remove(at: number - 1)
+        entries.remove(number)
         currentNumber = current
         journalAppend(
             .insertLine(
@@ -427,8 +428,8 @@ public struct StockLedger: Sendable {
 
     private mutating func syncCurrent() {
         if let number = currentNumber {
-            currentConfiguration = entries[number - 1].configuration
-            currentPrice = prices[Int(entries[number - 1].configuration)]
+            currentConfiguration = entries[number].configuration
+            currentPrice = prices[Int(entries[number].configuration)]
         } else {
             currentConfiguration = nil
         }
@@ -499,11 +500,11 @@ public struct StockLedger: Sendable {
     init(_ ledger: StockLedger) {
         var kept = ledger
         kept.journal = nil
-        let fits = kept.entries.allSatisfy {
+        let fits = kept.entries.live.allSatisfy {
             $0.count > 0 && $0.count < 1 << Self.countBits && $0.configuration >= 0 && $0.configuration < 1 << Self.configurationBits
         }
-        let packed = fits ? kept.entries.map { UInt32($0.configuration) << Self.countBits | UInt32($0.count) } : nil
-        if packed != nil { kept.entries = [] }
+        let packed = fits ? kept.entries.live.map { UInt32($0.configuration) << Self.countBits | UInt32($0.count) } : nil
+        if packed != nil { kept.entries = StockLines() }
         self.ledger = kept
         self.packed = packed
         storageEstimate = kept.storageEstimate + (packed?.capacity ?? 0) * MemoryLayout<UInt32>.stride
@@ -514,7 +515,8 @@ public struct StockLedger: Sendable {
         var ledger = ledger
         if let packed {
             let mask = UInt32(1) << Self.countBits - 1
-            ledger.entries = packed.map { StockLedger.Entry(count: Int64($0 & mask), configuration: Int32($0 >> Self.countBits)) }
+            ledger.entries = StockLines(
+                packed.map { StockLedger.Entry(count: Int64($0 & mask), configuration: Int32($0 >> Self.countBits)) })
         }
         return ledger
     }

@@ -172,8 +172,7 @@ extension ArgumentKind {
         switch self {
         case .amountCurrency(let field):
             guard field < words.count, ExpectField(rawValue: nameKey(words[field]))?.isAmount == true else { return false }
-            let key = nameKey(word)
-            return catalog.currencies.contains { nameKey($0.code).utf8.starts(with: key.utf8) }
+            return catalog.currencies.contains { nameBegins($0.code, with: word) }
         case .model, .family, .option, .optionOf, .currency, .foreignCurrency, .count, .lineNumber, .rate, .amount,
             .file, .command, .helpTopic, .field, .keyword, .name, .variable, .text, .integer, .words:
             return true

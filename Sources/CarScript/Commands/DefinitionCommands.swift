@@ -149,7 +149,7 @@ enum DefinitionCommands {
             ],
             summary: "define a new currency",
             details:
-                "CODE is three letters (shown in capitals); SYMBOL is written before amounts (include a blank if one should follow it); N is the number of minor digits, 0 to 4; RATE is how many units one US dollar buys, a positive decimal.",
+                "CODE is three letters (shown in capitals); SYMBOL is written before amounts (include a blank if one should follow it; it may not start or end with a digit, a sign, ',' or '.'); N is the number of minor digits, 0 to 4; RATE is how many units one US dollar buys, a positive decimal.",
             example: "currency CHF \"CHF \" digits 2 rate 0.88",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
@@ -162,6 +162,8 @@ enum DefinitionCommands {
                         digits: call.integer(4), rate: call.decimal(6))
                 } catch .invalidCurrencyCode {
                     throw ScriptError(.domain(.invalidCurrencyCode(call.word(1))), at: call.range(1))
+                } catch .invalidCurrencySymbol(let symbol) {
+                    throw ScriptError(.domain(.invalidCurrencySymbol(symbol)), at: call.range(2))
                 } catch .invalidDigits(let digits) {
                     throw ScriptError(.domain(.invalidDigits(digits)), at: call.range(4))
                 } catch {
@@ -243,11 +245,13 @@ enum DefinitionCommands {
         throws(ScriptError) -> [(name: String, range: SourceRange)]
     {
         let words = call.words(6)
+        // Once: `wordRanges` makes the whole list each time it is read.
+        let ranges = call.wordRanges
         var aliases: [(name: String, range: SourceRange)] = []
         var index = 0
         while index < words.count {
             let keyword = nameKey(words[index])
-            let keywordRange = call.wordRanges[index]
+            let keywordRange = ranges[index]
             guard ["seats", "engine", "alias"].contains(keyword) else {
                 throw Session.unknown("keyword", words[index], ["seats", "engine", "alias"], at: keywordRange)
             }
@@ -257,7 +261,7 @@ enum DefinitionCommands {
                     at: SourceRange(keywordRange.end, keywordRange.end + 1))
             }
             let value = words[index + 1]
-            let valueRange = call.wordRanges[index + 1]
+            let valueRange = ranges[index + 1]
             switch keyword {
             case "seats":
                 guard definition.seats == nil else { throw ScriptError(.refused("seats given twice"), at: keywordRange) }

@@ -52,7 +52,7 @@ enum ScriptCommands {
             summary: "compare a saved session with this one (or with a second FILE), by meaning",
             details:
                 "Loads FILE (and the second FILE) as 'source' would, each in a fresh session made from the catalog this one began with, which reads files but writes none (a 'save' in it is an error) and stops at its first error (a file that compares or sources itself, directly or not, is one; files nest at most \(maximumSourceDepth) deep in all); then compares the first with the second, or with this session: models, options, rules, currencies, rates and variables added, removed or changed; stock lines added, removed or changed (matched as diff(1) matches lines), with their configurations and values; the current line; and, if a stock line or the total value differs, the total of each (cars and value) and the difference of the values, in the base currency. Sessions that are the same print nothing. 'carfab --diff A B' does the same from the command line, with diff(1)'s exit status. '-' is standard input. Refused with --safe (but for '-').",
-            example: "diff Scripts/examples/quote.carfab",
+            example: "diff /dev/null",
             // `--check` follows it into its files, as `source` (it compares nothing then).
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in try session.compare(call) }),

@@ -456,8 +456,7 @@ package struct Completer {
     }
 
     private func matching(_ names: [String], _ partial: String) -> [String] {
-        let key = nameKey(partial)
-        return names.filter { nameKey($0).utf8.starts(with: key.utf8) }
+        names.filter { nameBegins($0, with: partial) }
     }
 
     /// Entries of the directory named by `partial` that start with its last component; directories end in `/`.

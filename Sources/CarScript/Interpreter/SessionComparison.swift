@@ -34,7 +34,7 @@ extension Session {
         options.environment = self.options.environment
         options.stop = stop
         // `--check` checks the files as it checks those `source` runs: followed, not run.
-        options.checkOnly = self.options.checkOnly
+        options.checkOnly = self.options.checkOnly || self.options.checksComparisons
         options.fileAccess =
             switch self.options.fileAccess {
             case .allowed: .readOnly(otherwiseRefusedBy: "while loading a session to compare")
@@ -56,7 +56,7 @@ extension Session {
         let first = try load(argument: 1, of: call)
         let second = call.word(2).isEmpty ? SessionContents(self) : try load(argument: 2, of: call)
         // Checking loads the files only to check them: there are no sessions to compare.
-        if options.checkOnly { return }
+        if options.checkOnly || options.checksComparisons { return }
         let table = SessionComparison.table(first, second, stop: stop)
         // Stopped while comparing: the stop says it all, and a partial table would mislead.
         if stop.isRequested { throw ScriptError(.reported, at: call.range(0)) }

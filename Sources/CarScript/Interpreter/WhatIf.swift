@@ -59,6 +59,17 @@ extension Session {
         }
         let carsAfter = stock.carCount
         let valueAfter = stock.valueMinorUnits
+        // A tried file that ends with a transaction it opened still open (`source` leaves it
+        // open for the lines after it) is warned of as the end of input is: the `try` ends
+        // what it tried, that transaction with the rest.
+        if let open = history?.savepoints.count, open > 0, failure == nil, failureCount == failuresBefore, let frame = frames.last {
+            let what = open == 1 ? "a transaction" : "\(open) nested transactions"
+            var warning = frame.diagnostic(
+                ScriptError(.history("end of the tried file with \(what) open: rolled back with the rest"), at: call.range(0)),
+                width: sink.sourceWindowWidth)
+            warning.severity = .warning
+            sink.receive(warning)
+        }
         takeBackEverything()
         whatIfDepth -= 1
         history = keptHistory

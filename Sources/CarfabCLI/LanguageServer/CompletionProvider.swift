@@ -16,7 +16,7 @@ enum CompletionProvider {
         let line = min(position.line, document.lineCount - 1)
         let cursor = document.offset(of: TextPosition(line: line, character: position.line == line ? position.character : Int.max))
         let prefix = Array(document.bytes[document.lineRange(line).lowerBound..<cursor])
-        let engine = analysis.session(before: line, catalog: catalog)
+        let engine = analysis.state(before: line, catalog: catalog)
         var completer = Completer(
             commands: engine.commands, catalog: engine.catalog, variables: engine.variables.map(\.name),
             currentCar: try? engine.stock.currentLine().car, workingDirectory: analysis.directory,

@@ -18,9 +18,13 @@ struct DocumentAnalysis {
     /// Its path, if it is a file: `source` resolves against its directory.
     let path: String?
 
-    init(_ document: TextDocument, settings: AnalysisSettings) {
+    /// What this version of the document replayed to, shared by the requests of the version.
+    let replay: DocumentReplay
+
+    init(_ document: TextDocument, settings: AnalysisSettings, replay: DocumentReplay = DocumentReplay()) {
         self.document = document
         self.settings = settings
+        self.replay = replay
         path = DocumentURI.path(of: document.uri)
         name = path ?? document.uri
     }
@@ -36,12 +40,50 @@ struct DocumentAnalysis {
 
     /// The diagnostics `carfab --check --keep-going` reports for the document's text.
     func diagnostics(catalog: Catalog) -> [Diagnostic] {
+        if let known = replay.diagnostics { return known }
         let collector = DiagnosticCollector()
-        let options = ScriptCheck.options(keepGoing: true, fileAccess: settings.fileAccess, environment: settings.environment)
+        var options = ScriptCheck.options(keepGoing: true, fileAccess: settings.fileAccess, environment: settings.environment)
+        options.host = replay.files
         let engine = Engine(catalog: catalog, options: options, sink: collector)
         settings.setVariables(in: engine)
         engine.evaluate(openLineSource(text: document.bytes, name: name, path: path))
+        replay.diagnostics = collector.diagnostics
         return collector.diagnostics
+    }
+
+    /// The session before `line` (0-based) as `session(before:)` makes it, shared by the
+    /// requests of this version: read it, run nothing on it. Past the last line, the session
+    /// the pass over every line ends with.
+    func state(before line: Int, catalog: Catalog) -> Engine {
+        if line >= document.lineCount { return wholeSession(catalog: catalog) }
+        return replay.session(before: line) { session(before: line, catalog: catalog) }
+    }
+
+    /// The session after every line of the document (see `lines(catalog:)`), shared.
+    func wholeSession(catalog: Catalog) -> Engine {
+        if replay.whole == nil { _ = lines(catalog: catalog) }
+        return replay.whole ?? session(before: document.lineCount, catalog: catalog)
+    }
+
+    /// The document run a logical line at a time, once per version: what each line left
+    /// (inlay hints and hover read the price after a `car` or `set` line). A transaction still open at a line's
+    /// end stays open for the lines after it, as in the session running them.
+    func lines(catalog: Catalog) -> [DocumentReplay.LineOutcome] {
+        if let known = replay.lines { return known }
+        let engine = session(before: 0, catalog: catalog)
+        var outcomes: [DocumentReplay.LineOutcome] = []
+        for line in ScriptLines.read(document.bytes) {
+            engine.evaluate(openLineSource(text: Array(document.bytes[line.range]), name: name, path: path))
+            let configures = line.commands.contains { words in
+                let name = engine.commands.lookup(words[0].text)?.name
+                return name == "car" || name == "set"
+            }
+            outcomes.append(
+                .init(line: line, configures: configures, price: configures ? try? engine.stock.currentPriceMinorUnits() : nil))
+        }
+        replay.lines = outcomes
+        replay.whole = engine
+        return outcomes
     }
 
     /// An engine that has run the document's lines before `line` (0-based) for real, as
@@ -52,7 +94,9 @@ struct DocumentAnalysis {
     func session(before line: Int, catalog: Catalog, sink: DiagnosticCollector = DiagnosticCollector(keeping: false)) -> Engine {
         var options = EngineOptions()
         options.leavesTransactionOpen = true
-        options.host = POSIXHost()
+        // A comparison's table is never shown here and changes nothing: its files are checked, as diagnostics check them.
+        options.checksComparisons = true
+        options.host = replay.files
         options.keepGoing = true
         options.fileAccess = settings.fileAccess
         options.environment = settings.environment

@@ -12,7 +12,7 @@ enum HoverProvider {
         let line = Array(document.bytes[lineRange])
         let offset = document.offset(of: position) - lineRange.lowerBound
         guard let (words, index) = Completer.command(in: line, at: offset) else { return .null }
-        let engine = analysis.session(before: position.line, catalog: catalog)
+        let engine = analysis.state(before: position.line, catalog: catalog)
         let variables = Dictionary(engine.variables.map { ($0.name, $0.value) }) { _, last in last }
         let word = words[index]
         // A word's text has its variables taken out (they are replaced when it runs): read them as written.
@@ -22,9 +22,12 @@ enum HoverProvider {
             text = variables[name].map { "`$\(name)` is `\($0)` here" } ?? "`$\(name)` is not set here"
         } else if index == 0 {
             text = engine.commands.lookup(word.text).map(commandText)
-            // On a line that configures a car, the price the script has reached after it.
+            // On a line that configures a car, the price the script has reached after it (as its inlay hint says).
+            let offset = lineRange.lowerBound
             if let spec = engine.commands.lookup(word.text), spec.name == "car" || spec.name == "set",
-                let price = try? analysis.session(before: position.line + 1, catalog: catalog).stock.currentPriceMinorUnits()
+                let price = analysis.lines(catalog: catalog).first(where: {
+                    $0.line.range.contains(offset) || $0.line.range.upperBound == offset
+                })?.price
             {
                 text = (text ?? "") + "\n\nThe current car's price after this line: \(Money.base(price))"
             }

@@ -37,6 +37,8 @@ final class LanguageServer {
     private let environment: AnalysisSettings
     private var state = State.waitingForInitialize
     private var documents: [String: TextDocument] = [:]
+    /// What each open document's current version replayed to (see `DocumentReplay`).
+    private var replays: [String: DocumentReplay] = [:]
     private var queue: [MessageReader.Item] = []
     /// Ids of queued requests that `$/cancelRequest` cancelled, as their JSON text.
     private var cancelled: Set<String> = []
@@ -170,7 +172,7 @@ final class LanguageServer {
                 sendError(id: id, code: ErrorCode.invalidParams, message: "the document '\(uri)' is not open")
                 return
             }
-            let analysis = DocumentAnalysis(document, settings: environment)
+            let analysis = analysis(of: uri, document)
             switch method {
             case "textDocument/documentSymbol":
                 sendResult(
@@ -179,7 +181,7 @@ final class LanguageServer {
             default:
                 // Names are read with the catalog the whole document builds (its own families and
                 // options among them), as definition and references read them.
-                let engine = analysis.session(before: document.lineCount, catalog: catalog)
+                let engine = analysis.wholeSession(catalog: catalog)
                 sendResult(id: id, SemanticTokensProvider.tokens(in: document, commands: engine.commands, catalog: engine.catalog))
             }
         case "textDocument/inlayHint":
@@ -220,6 +222,14 @@ final class LanguageServer {
         }
     }
 
+    /// `document` (open as `uri`) analysed, with what its version has replayed to so far.
+    private func analysis(of uri: String, _ document: TextDocument) -> DocumentAnalysis {
+        if let replay = replays[uri] { return DocumentAnalysis(document, settings: environment, replay: replay) }
+        let analysis = DocumentAnalysis(document, settings: environment)
+        replays[uri] = analysis.replay
+        return analysis
+    }
+
     /// The open document and position a request names; answers the request with an error if there is none.
     private func located(_ params: JSONValue, id: JSONValue) -> (DocumentAnalysis, TextPosition)? {
         guard let uri = params["textDocument"]?["uri"]?.string, let position = TextPosition(json: params["position"]) else {
@@ -230,7 +240,7 @@ final class LanguageServer {
             sendError(id: id, code: ErrorCode.invalidParams, message: "the document '\(uri)' is not open")
             return nil
         }
-        return (DocumentAnalysis(document, settings: environment), position)
+        return (analysis(of: uri, document), position)
     }
 
     /// The open document and range a request names; answers the request with an error if there is none.
@@ -245,7 +255,7 @@ final class LanguageServer {
             sendError(id: id, code: ErrorCode.invalidParams, message: "the document '\(uri)' is not open")
             return nil
         }
-        return (DocumentAnalysis(document, settings: environment), (start, end))
+        return (analysis(of: uri, document), (start, end))
     }
 
     private func notification(_ method: String, params: JSONValue) {
@@ -262,6 +272,7 @@ final class LanguageServer {
                 return
             }
             documents[uri] = TextDocument(uri: uri, version: item["version"]?.int ?? 0, text: text)
+            replays[uri] = nil
             publishUnlessChangesFollow(uri)
         case "textDocument/didChange":
             guard let uri = params["textDocument"]?["uri"]?.string, var document = documents[uri],
@@ -293,9 +304,11 @@ final class LanguageServer {
             for edit in edits { document.apply(range: edit.range, text: edit.text) }
             if let version = params["textDocument"]?["version"]?.int { document.setVersion(version) }
             documents[uri] = document
+            replays[uri] = nil
             publishUnlessChangesFollow(uri)
         case "textDocument/didClose":
             guard let uri = params["textDocument"]?["uri"]?.string, documents.removeValue(forKey: uri) != nil else { return }
+            replays[uri] = nil
             send(
                 .object([
                     "jsonrpc": .string("2.0"), "method": .string("textDocument/publishDiagnostics"),
@@ -315,7 +328,7 @@ final class LanguageServer {
             return
         }
         guard let document = documents[uri] else { return }
-        let analysis = DocumentAnalysis(document, settings: environment)
+        let analysis = analysis(of: uri, document)
         var files: [String: TextDocument] = [:]
         let diagnostics = analysis.diagnostics(catalog: catalog).map { analysis.lspDiagnostic($0, files: &files) }
         send(

@@ -15,7 +15,7 @@ struct NavigationProvider {
 
     init(_ analysis: DocumentAnalysis, catalog: Catalog) {
         self.analysis = analysis
-        engine = analysis.session(before: analysis.document.lineCount, catalog: catalog)
+        engine = analysis.wholeSession(catalog: catalog)
         index = ScriptIndex(analysis, catalog: engine.catalog, commands: engine.commands)
     }
 

@@ -5,7 +5,8 @@ import CarScript
 /// (empty ones dropped), then ` ` and its comment; no indentation and no trailing blanks.
 /// Words are kept byte for byte, so the lexer reads the same words from the result: the
 /// script means what it meant. A line continued by `\` or by a string is left as it is, and so
-/// is one the lexer refuses.
+/// is one the lexer refuses, and one whose last word ends in `\`: without the blanks after it,
+/// that `\` would continue the line into the next.
 enum ScriptFormatter {
     /// The line-by-line replacements that format `document`: (bytes replaced, new text).
     static func edits(for bytes: [UInt8]) -> [(range: Range<Int>, text: String)] {
@@ -19,6 +20,7 @@ enum ScriptFormatter {
             if let comment = line.comment {
                 text += (text.isEmpty ? "" : " ") + String(decoding: bytes[comment], as: UTF8.self)
             }
+            if text.utf8.last == UInt8(ascii: "\\") { continue }
             if !bytes[line.range.lowerBound..<end].elementsEqual(text.utf8) {
                 edits.append((line.range.lowerBound..<end, text))
             }

@@ -1,0 +1,49 @@
+import CarScript
+import CarfabPOSIX
+
+/// What one version of an open document replays to, kept for every request of that version:
+/// the files it reads, its diagnostics, one pass over its lines (the price after each, and the
+/// session after the last), and the sessions before the few lines asked about last. The server drops it when the
+/// document changes or closes, so that a document sourcing or comparing large files (`diff`
+/// of two 40,000-line sessions, F6 of trial 2) is run once per keystroke, not once per request.
+///
+/// Sessions kept here are shared: a request reads them and runs nothing on them (one that
+/// runs commands, as a code action's check of a `set`, takes a session of its own).
+final class DocumentReplay {
+    /// The files the version reads, each read once (see `ReplayFiles`).
+    let files = ReplayFiles(POSIXHost())
+
+    /// What a logical line of the document left: the line as the lexer reads it, whether it
+    /// configures a car (`car` or `set` among its commands), and then the current car's price
+    /// after it, if there is a car.
+    struct LineOutcome {
+        let line: ScriptLine
+        let configures: Bool
+        let price: Int64?
+    }
+
+    /// The pass over every line, once made.
+    var lines: [LineOutcome]?
+    /// The session after the pass: the catalog and variables the whole document builds.
+    var whole: Engine?
+    /// The diagnostics of the version, once checked.
+    var diagnostics: [Diagnostic]?
+    /// Sessions before a line, most recently asked for last; at most `keptSessions`.
+    var sessions: [(line: Int, engine: Engine)] = []
+
+    /// How many sessions before a line are kept (a hover and a completion at one place, a few places).
+    static let keptSessions = 4
+
+    /// The session before `line`, made by `make` unless one is kept; it becomes the most recent.
+    func session(before line: Int, make: () -> Engine) -> Engine {
+        if let index = sessions.firstIndex(where: { $0.line == line }) {
+            let kept = sessions.remove(at: index)
+            sessions.append(kept)
+            return kept.engine
+        }
+        let engine = make()
+        if sessions.count == Self.keptSessions { sessions.removeFirst() }
+        sessions.append((line, engine))
+        return engine
+    }
+}

@@ -1,0 +1,50 @@
+import CarScript
+import CarfabPOSIX
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The files of a `carfab --test` run: the process's own (`POSIXHost`), but no test may
+/// `save` over a test file of the run. One that did would decide what a later test runs
+/// (turning its failure into `ok`), or race with it under `-j`: a CI user expects each
+/// file's result to be its own, whatever the order and N.
+struct TestHost: EngineHost {
+    let files = POSIXHost()
+    /// The test files of the run, as listed (device and inode: a link or another name for
+    /// one is the same file).
+    let tested: Set<FileIdentity>
+
+    /// A host that refuses saves onto any of `entries`' files.
+    init(protecting entries: [TestEntry]) {
+        tested = Set(entries.lazy.filter { !$0.isFolder && $0.problem == nil }.compactMap { Self.identity(of: $0.path) })
+    }
+
+    func openFile(_ path: [UInt8], stop: StopRequest) throws(LineSourceFailure) -> any LineSource {
+        try files.openFile(path, stop: stop)
+    }
+
+    func openStandardInput(stop: StopRequest) throws(LineSourceFailure) -> any LineSource {
+        try files.openStandardInput(stop: stop)
+    }
+
+    func kind(of path: [UInt8]) -> FileKind? { files.kind(of: path) }
+
+    func identity(of path: [UInt8]) -> [UInt8]? { files.identity(of: path) }
+
+    func save(_ bytes: [UInt8], to path: [UInt8], stop: StopRequest) throws(SaveFailure) {
+        if let identity = Self.identity(of: path), tested.contains(identity) {
+            throw .reason("it is a test file of this run, and a test may not rewrite one (save elsewhere)")
+        }
+        try files.save(bytes, to: path, stop: stop)
+    }
+
+    func entries(ofFolder path: [UInt8]) -> [FolderEntry]? { files.entries(ofFolder: path) }
+
+    /// The file `path` leads to (links followed), if it exists.
+    private static func identity(of path: [UInt8]) -> FileIdentity? {
+        var info = stat()
+        guard stat(cPath(path), &info) == 0 else { return nil }
+        return FileIdentity(info)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import CarfabCLI
+
+/// A definition line of many names (up to the line limit) is read in time proportional to its
+/// length: an `option` with 80,000 aliases took 31 s (each word's position list made afresh
+/// for each word, and each name compared with every earlier one), deaf to Ctrl-C meanwhile.
+/// Here, in a debug build, it took minutes; the limit is a bound far above the time it takes.
+@Suite struct LongDefinitionTests {
+    static let aliasCount = 80_000
+
+    @Test(.timeLimit(.minutes(1))) func an_option_with_80000_aliases_is_defined_with_each_name() throws {
+        let aliases = (0..<Self.aliasCount).map { " alias a\($0)" }.joined()
+        let result = try carfab(
+            [], stdin: "option drivetrain x \"X\" price 1\(aliases)\ncar sports; set drivetrain a79999; set drivetrain A40000; show\n")
+        #expect(result.stderr == "")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Drive: X\n"))
+    }
+
+    @Test(.timeLimit(.minutes(1))) func a_name_repeated_at_the_end_of_80000_is_pointed_at() throws {
+        let aliases = (0..<Self.aliasCount).map { " alias a\($0)" }.joined()
+        let line = "option drivetrain x \"X\" price 1\(aliases) alias A7"
+        let result = try carfab([], stdin: line + "\n")
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("<stdin>:1:\(line.utf8.count - 1): error: 'A7' is named twice in this definition\n"))
+    }
+}
+
+/// A currency symbol may not start or end with a digit (of any script), a sign, `,` or `.`:
+/// written before an amount it read as part of it (`"9"` made 27,995 print `927,995`, and
+/// `expect price QQQ 927995` passed, the plain number taken for the price).
+@Suite struct CurrencySymbolTests {
+    @Test(arguments: ["9", "QQ1", "1Q", "-", "+", "\u{2212}", ",", "Q.", ".Q", "\u{0669}", "Q\u{FF19}", "9\u{0301}"])
+    func a_symbol_that_would_run_into_the_amount_is_refused_at_the_symbol(symbol: String) throws {
+        let result = try carfab([], stdin: "currency QQQ \"\(symbol)\" digits 0 rate 1\ncurrencies\n")
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.hasPrefix(
+                "<stdin>:1:14: error: '\(symbol)' cannot be a currency symbol: it would read as part of the amount after it (a symbol may not start or end with a digit, a sign, ',' or '.')\n"
+            ))
+        #expect(result.stdout == "")
+    }
+
+    @Test func symbols_that_stand_apart_from_the_amount_are_kept() throws {
+        let result = try carfab(
+            [],
+            stdin:
+                "currency QQQ \"Q9 \" digits 0 rate 1; currency RRR \"\" digits 0 rate 1; currency SSS \"R$\" digits 0 rate 1\ncar compact; price QQQ; price RRR; price SSS\n"
+        )
+        #expect(result == RunResult(stdout: "Q9 27,995\n27,995\nR$27,995\n", stderr: "", status: 0))
+    }
+}
