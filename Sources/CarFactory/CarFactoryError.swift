@@ -103,7 +103,7 @@ extension CarFactoryError: CustomStringConvertible {
         case .duplicateFamily(let name): "family '\(cut(name))' is already defined"
         case .tooManyFamilies(let limit): "a catalog holds at most \(limit) families"
         case .catalogTooLarge(let limit):
-            "the catalog's names and texts would pass \(limit / (1 << 20)) MiB (\(limit) bytes) in all: nothing is defined"
+            "the catalog's definitions would pass \(limit / (1 << 20)) MiB (\(limit) bytes) in all (their names and texts, and a fixed size each): nothing is defined"
         case .tooManyOptions(let family, let limit): "a family holds at most \(limit) options; \(family) has that many"
         case .invalidSeats(let text): "seats must be a whole number from 1 to 99, not '\(cut(text))'"
         case .modelCouldCostLessThanNothing(let model, let options, let price):

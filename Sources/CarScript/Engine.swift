@@ -117,6 +117,12 @@ public final class Engine {
     /// It is the `stop` of the options the engine was made with.
     public var cancellation: StopRequest { session.stop }
 
+    /// Takes the catalog as it is now (an init file run) for the one the session began with:
+    /// `save` and `diff` treat its definitions and rates as a catalog file's.
+    package func beginSessionHere() {
+        session.beginsHere()
+    }
+
     /// Sets variable `name` to `value`, as `var NAME VALUE` does; false (and nothing set) if
     /// `name` is not a variable's name (a letter or `_`, then letters, digits and `_`), if
     /// `value` is longer than 1 MiB, or if the variables would hold more than

@@ -37,6 +37,9 @@ struct ProgramSession {
         for setting in arguments.variables { engine.setVariable(setting.name, to: setting.value) }
         if arguments.diff { return compare(engine) }
         if let ended = runInitFile(engine, center: center) { return ended }
+        // What the init file defined is the catalog the session began with, as a --catalog
+        // file's: a saved session is replayed where the init file runs again.
+        engine.beginSessionHere()
         runInputs(engine)
         // What happens at a person's prompt does not change the exit status, as in sqlite3;
         // standard input read after -i from a pipe is a script like any other. A failed
@@ -150,7 +153,8 @@ struct ProgramSession {
         // unless what the init file set leaves no room for them.
         for setting in arguments.variables where !engine.setVariable(setting.name, to: setting.value) {
             err.write(
-                "carfab: error: --var \(setting.name): the variables would hold more than \(maximumVariableStorage >> 20) MiB in all\n")
+                "carfab: error: --var \(setting.name): the variables would hold more than \(maximumVariableStorage >> 20) MiB in all (and \(variableOverhead) bytes each)\n"
+            )
             return .exit(Program.ExitStatus.failure)
         }
         return nil

@@ -198,9 +198,9 @@ import Testing
     @Test func fit_and_why_of_the_option_a_car_has_name_a_defined_family_by_its_name() {
         let run = Engine().evaluate("family paint \"P\" default red \"R\"; car sports; fit paint red; why paint red")
         #expect(run.diagnostics.isEmpty)
-        // Text results, so JSON carries the message too (an empty table's message is text output's alone).
+        // Message results, so JSON carries the message too (an empty table's message is text output's alone).
         let messages = run.results.compactMap { result -> String? in
-            guard case .text(let text) = result.result else { return nil }
+            guard case .message(let text) = result.result else { return nil }
             return text
         }
         #expect(messages == ["The car has the red paint already.", "The car has the red paint already."])

@@ -106,7 +106,8 @@ import Testing
         #expect(errors.first?["column"] as? Int == 9)
         #expect(
             errors.first?["message"] as? String
-                == "the variables would hold more than 16 MiB in all (names and values); the variable is left as it was")
+                == "the variables would hold more than 16 MiB in all (names and values, and 128 bytes each); the variable is left as it was"
+        )
         // v0 keeps its value; shortening v1 makes room for v30.
         let results = try jsonObjects(run.stdout).map(\.value)
         #expect(results.last?["text"] as? String == Self.half)
@@ -132,7 +133,7 @@ import Testing
                 == RunResult(
                     stdout: "",
                     stderr: """
-                        carfab: error: the --var names and values hold more than 16 MiB in all
+                        carfab: error: the --var names and values hold more than 16 MiB in all (and 128 bytes each)
                         usage: carfab [OPTIONS] [FILE...] (see 'carfab --help')
 
                         """, status: 64))
@@ -148,7 +149,7 @@ import Testing
                 == RunResult(
                     stdout: "",
                     stderr: """
-                        carfab: error: --var big: the variables would hold more than 16 MiB in all
+                        carfab: error: --var big: the variables would hold more than 16 MiB in all (and 128 bytes each)
 
                         """, status: 1))
     }

@@ -31,7 +31,7 @@ import Testing
                         In file included from l3.carfab:2:
                         In file included from l2.carfab:2:
                         In file included from l1.carfab:2:
-                        l0.carfab:1:29: error: the catalog's names and texts would pass 16 MiB (16777216 bytes) in all: nothing is defined
+                        l0.carfab:1:29: error: the catalog's definitions would pass 16 MiB (16777216 bytes) in all (their names and texts, and a fixed size each): nothing is defined
                         ...i "${i}x"; option paint $b$i $b price 0 alias ${b}a$i alias ${b}b$i alias ...
                                                    ^~~~
 

@@ -320,7 +320,7 @@ import Glibc
             (
                 "var.carfab",
                 """
-                var.carfab:51:9: error: the variables would hold more than 16 MiB in all (names and values); the variable is left as it was
+                var.carfab:51:9: error: the variables would hold more than 16 MiB in all (names and values, and 128 bytes each); the variable is left as it was
                 var v30 $a
                         ^~
 

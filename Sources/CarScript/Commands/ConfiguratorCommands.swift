@@ -82,11 +82,11 @@ package enum ConfiguratorCommands {
                     possible
                     ? answer.space.brokenRules(by: car)
                     : try call.at(0) { () throws(CarFactoryError) in try answer.configurator.rulesRuling(out: wanted) }
-                let what = "\(call.option(2).name) \(call.option(2).familyName)"
+                let what = Self.optionNamed(call)
                 // The option the car has already: said as text, so JSON says it too (an empty
                 // table's message is text output's alone).
                 if answer.current[wanted.family] == wanted.option && rules.isEmpty {
-                    session.emit(.text("The car has the \(what) already."), call)
+                    session.emit(.message("The car has the \(what) already."), call)
                     return
                 }
                 var ruleTable = Table(
@@ -131,12 +131,12 @@ package enum ConfiguratorCommands {
                 var table = Table([.init("family"), .init("from"), .init("to"), .init("price change", alignRight: true)])
                 guard answer.current[wanted.family] != wanted.option else {
                     // As text, so JSON carries the message too.
-                    session.emit(.text("The car has the \(call.option(2).name) \(call.option(2).familyName) already."), call)
+                    session.emit(.message("The car has the \(Self.optionNamed(call)) already."), call)
                     return
                 }
                 let repair = try call.at(2) { () throws(CarFactoryError) in
                     guard let cheapest = try answer.configurator.repairs(of: answer.current, wanting: wanted, limit: 1).first else {
-                        throw .noValidCar(["\(call.option(2).name) \(call.option(2).familyName)"])
+                        throw .noValidCar([Self.optionNamed(call)])
                     }
                     return cheapest
                 }
@@ -260,6 +260,17 @@ package enum ConfiguratorCommands {
         }
     }
 
+    /// The option argument as a message names it (`4wd drivetrain`), each name cut as messages
+    /// cut names (grammar.md §3); a text renderer escapes what the terminal would obey.
+    private static func optionNamed(_ call: Invocation) -> String {
+        shown(call.option(2))
+    }
+
+    /// `part` as a message names it: `4wd drivetrain`, each name cut to 60 characters.
+    private static func shown(_ part: any Part) -> String {
+        "\(DisplayText.quotedName(part.name)) \(DisplayText.quotedName(part.familyName))"
+    }
+
     /// `options`' words: `[FAMILY] [in CURRENCY]`.
     private static func optionsWords(_ call: Invocation, _ session: Session) throws(ScriptError) -> (CurrencyValuation?, [Int]?) {
         let words = try CommandWords(call, session, from: 1)
@@ -285,7 +296,7 @@ package enum ConfiguratorCommands {
             fixed[part.family.index] = space.names[part.family.index].firstIndex(of: part.name)
             namedRange = SourceRange(namedRange?.start ?? range.start, range.end)
         }
-        return (words.valuation, words.model, fixed, words.parts.map { "\($0.part.name) \($0.part.familyName)" }, namedRange)
+        return (words.valuation, words.model, fixed, words.parts.map { shown($0.part) }, namedRange)
     }
 
     /// `factory`'s price with `options`: base price plus, per family, the option's list price
@@ -334,7 +345,7 @@ package enum ConfiguratorCommands {
         guard case .some(let found) = cheapestRepair(for: part, on: car, catalog: catalog, stop: stop, limits: limits) else { return nil }
         let fit = "fit \(SessionScript.word(part.familyName)) \(SessionScript.word(part.name))"
         guard let repair = found else {
-            return Diagnostic.Note("no valid car has the \(part.name) \(part.familyName), whatever else it has")
+            return Diagnostic.Note("no valid car has the \(shown(part)), whatever else it has")
         }
         let changes = repair.changes.map { "\($0.family) \($0.option)" }
         return Diagnostic.Note("'\(fit)' would also set \(changes.joined(separator: ", ")) (\(OptionAdvice.signed(repair.priceChange)))")
@@ -354,7 +365,7 @@ package enum ConfiguratorCommands {
             return nil
         }
         guard let repair = found else {
-            let named = parts.map { "the \($0.name) \($0.familyName)" }
+            let named = parts.map { "the \(shown($0))" }
             let list = named.count > 1 ? named.dropLast().joined(separator: ", ") + " and " + named[named.count - 1] : named.joined()
             return Diagnostic.Note("no valid car has \(list) together, whatever else it has")
         }
@@ -528,7 +539,7 @@ private struct CommandWords {
         case .extra(let at):
             return ScriptError(.unexpectedArgument(words[at], usage: usage), at: ranges[at])
         case .namedTwice(let at):
-            let name = catalog.family(named: words[at]).map { catalog.name(of: $0) } ?? words[at]
+            let name = DisplayText.quotedName(catalog.family(named: words[at]).map { catalog.name(of: $0) } ?? words[at])
             return ScriptError(.refused("\(name) is named twice; name each family once"), at: ranges[at])
         case .missing(let expected):
             let after = ranges.last ?? call.range(0)

@@ -261,7 +261,8 @@ package enum SessionScript {
 
     /// `text` quoted, with escapes for the lexer's syntax (`"`, `\`, `$`) and for every scalar a
     /// terminal would obey or hide or a reader could mistake for a line break (controls, bidi
-    /// and other format characters, line and paragraph separators, noncharacters).
+    /// and other format characters, line and paragraph separators, noncharacters): the set
+    /// messages and tables show escaped too (`DisplayText.isHidden`).
     static func quoted(_ text: String) -> String {
         var quoted = "\""
         for scalar in text.unicodeScalars {
@@ -273,7 +274,7 @@ package enum SessionScript {
             case "\t": quoted += "\\t"
             case "\r": quoted += "\\r"
             default:
-                if isHidden(scalar) {
+                if DisplayText.isHidden(scalar) {
                     quoted += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
                 } else {
                     quoted.unicodeScalars.append(scalar)
@@ -290,21 +291,8 @@ package enum SessionScript {
         switch scalar.value {
         case 0x25...0x7E: scalar != ";" && scalar != "\\"
         case 0..<0x80: false
-        default: !isHidden(scalar) && scalar.properties.generalCategory != .spaceSeparator
+        default: !DisplayText.isHidden(scalar) && scalar.properties.generalCategory != .spaceSeparator
         }
     }
 
-    /// Scalars written as `\u{...}` in a quoted word: C0 and C1 controls and DEL, format
-    /// characters (bidi controls, zero-width ones, the byte-order mark), line and paragraph
-    /// separators, and noncharacters (U+FFFE), which terminals act on or readers reject.
-    static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        if value < 0x20 || (0x7F...0x9F).contains(value) { return true }
-        if value < 0xA0 { return false }
-        if (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE { return true }
-        switch scalar.properties.generalCategory {
-        case .format, .lineSeparator, .paragraphSeparator, .control: return true
-        default: return false
-        }
-    }
 }

@@ -1,7 +1,7 @@
-// Text from a script shown to a person: control characters and invisible format characters
-// are written as escapes (`\n`, `\e`, `\x00`, `\u{202E}`), so a name or a source line can
-// neither break a diagnostic over lines nor drive the terminal (colours, cursor moves,
-// right-to-left overrides).
+// Text from a script shown to a person: control characters, invisible format characters and
+// noncharacters (the one set `save` escapes too) are written as escapes (`\n`, `\e`, `\x00`,
+// `\u{202E}`), so a name or a source line can neither break a diagnostic over lines nor drive
+// the terminal (colours, cursor moves, right-to-left overrides) nor pass for another name.
 
 package enum DisplayText {
     /// `text` with every character a terminal would act on instead of showing written as an escape.
@@ -85,20 +85,30 @@ package enum DisplayText {
     private static func escape(_ scalar: Unicode.Scalar) -> String? {
         let value = scalar.value
         switch value {
-        case 0x09: return nil
+        case 0x20..<0x7F, 0x09: return nil
         case 0x0A: return "\\n"
         case 0x0D: return "\\r"
         case 0x1B: return "\\e"
         case 0x00..<0x20, 0x7F:
             return "\\x" + hex(value, digits: 2)
-        case 0x80..<0xA0,  // C1 controls
-            0x061C, 0x200E, 0x200F,  // bidi marks
-            0x202A...0x202E, 0x2066...0x2069,  // bidi embeddings, overrides and isolates
-            0x200B...0x200D, 0xFEFF,  // zero-width characters
-            0x2028, 0x2029:  // line and paragraph separators
-            return "\\u{" + hex(value, digits: 4) + "}"
         default:
-            return nil
+            return isHidden(scalar) ? "\\u{" + hex(value, digits: 4) + "}" : nil
+        }
+    }
+
+    /// Whether `scalar` is one a terminal would obey or hide, or a reader could mistake for a
+    /// line break: C0 and C1 controls and DEL, format characters (bidi controls, zero-width
+    /// ones, the byte-order mark, the soft hyphen, tags), line and paragraph separators, and
+    /// noncharacters (U+FFFE). The one set: `save` writes these as `\u{...}` in a quoted word,
+    /// messages and tables show them as escapes.
+    package static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x20 || (0x7F...0x9F).contains(value) { return true }
+        if value < 0xA0 { return false }
+        if (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE { return true }
+        switch scalar.properties.generalCategory {
+        case .format, .lineSeparator, .paragraphSeparator, .control: return true
+        default: return false
         }
     }
 

@@ -127,9 +127,12 @@ extension Session {
                 sink.flush()
                 frame.source.interrupted(at: interruptedAt)
                 interruptedAt = nil
+                stoppedInLine = false
             }
             if stop.isRequested {
-                if !interactive && interruptedAt == nil { interruptedAt = "\(frame.lines.file):\(frame.lineNumber)" }
+                if !interactive && interruptedAt == nil {
+                    interruptedAt = "\(frame.lines.file):\(frame.lineNumber)" + (stoppedInLine ? ", part of its line run" : "")
+                }
                 return
             }
             if frame.stopsOnError && failureCount > frame.failuresAtStart { return }
@@ -286,9 +289,16 @@ extension Session {
                 } catch {
                     if error.kind != .reported { report(error) }
                     // The rest of the line is not run, unless going on after errors.
-                    if !options.keepGoing { return }
+                    if !options.keepGoing {
+                        if stop.isRequested && end + 1 < count { stoppedInLine = true }
+                        return
+                    }
                 }
-                if quitRequested || stop.isRequested { return }
+                if quitRequested || stop.isRequested {
+                    // Stopped between commands: the line is left part run if more of it follows.
+                    if !quitRequested && end + 1 < count { stoppedInLine = true }
+                    return
+                }
             }
             start = end + 1
         }

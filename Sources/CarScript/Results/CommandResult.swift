@@ -10,6 +10,9 @@ public enum CommandResult: Sendable {
     case total(count: Int64, value: Int64, CurrencyValuation)
     /// Plain text, one or more lines (`save -`).
     case text(String)
+    /// A sentence that quotes names from the script (`why`, `fit`): text output escapes it as
+    /// it escapes a diagnostic's message; JSON carries it as it is.
+    case message(String)
     /// A help page, laid out for the output's width.
     case help(HelpPage)
     /// Words joined by single spaces (`echo`).

@@ -153,7 +153,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .lineExpansionTooLong(let limit):
             "the words of this line grow past \(limit / 1_048_576) MiB in all once their variables are put in"
         case .variablesTooLarge(let limit):
-            "the variables would hold more than \(limit / 1_048_576) MiB in all (names and values); the variable is left as it was"
+            "the variables would hold more than \(limit / 1_048_576) MiB in all (names and values, and \(variableOverhead) bytes each); the variable is left as it was"
         case .nameTooLong(let limit): "a name or text longer than \(limit / 1024) KiB (\(limit) bytes) in a definition"
         case .lineTooLong(let limit): "line longer than the limit of \(limit / 1024) KiB (\(limit) bytes); it is skipped"
         case .unknownCommand(let name, let suggestion):

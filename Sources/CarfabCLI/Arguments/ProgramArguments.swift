@@ -207,9 +207,12 @@ public struct ProgramArguments: Equatable, Sendable {
         }
         // The last --var of a name is the one that counts, as it replaces the others.
         var held: [String: Int] = [:]
-        for setting in variables { held[setting.name] = setting.name.utf8.count + setting.value.utf8.count }
+        for setting in variables { held[setting.name] = variableCost(setting.name, setting.value) }
         if held.values.reduce(0, +) > maximumVariableStorage {
-            throw UsageError(message: "the --var names and values hold more than \(maximumVariableStorage >> 20) MiB in all")
+            throw UsageError(
+                message:
+                    "the --var names and values hold more than \(maximumVariableStorage >> 20) MiB in all (and \(variableOverhead) bytes each)"
+            )
         }
         if junit?.bytes == [UInt8(ascii: "-")] {
             throw UsageError(message: "--junit needs a file name: the report on standard output would mix with the results")

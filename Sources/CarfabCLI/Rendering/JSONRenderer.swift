@@ -87,7 +87,7 @@ public final class JSONRenderer: ResultRenderer {
             out.jsonInteger(count)
             out.jsonNextKey("value")
             out.jsonMoney(value, valuation.formatter)
-        case .text(let text), .echo(let text):
+        case .text(let text), .echo(let text), .message(let text):
             out.jsonNextKey("text")
             out.jsonString(text)
         case .help(let page):

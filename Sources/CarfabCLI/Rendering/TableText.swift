@@ -32,7 +32,7 @@ struct TableText {
         // A copy to read rows from while the cells' writing changes `self` (its formatter).
         let table = self.table
         if table.rowCount == 0 {
-            if let message = table.emptyMessage { out.write(message + "\n") }
+            if let message = table.emptyMessage { out.write(DisplayText.escaped(message) + "\n") }
             return
         }
         let columns = table.columns

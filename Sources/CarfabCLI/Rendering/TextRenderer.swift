@@ -119,6 +119,9 @@ public final class TextRenderer: ResultRenderer {
         case .text(let text):
             out.write(inBlocks: text)
             out.append(0x0A)
+        case .message(let text):
+            out.write(DisplayText.escaped(text))
+            out.append(0x0A)
         case .help(let page):
             let text = page.text(width: width()) + "\n"
             out.flush()

@@ -97,24 +97,10 @@ struct TestReporter {
         return String(result)
     }
 
-    /// `text` as shown in TAP: as everywhere carfab shows a script's text (`\u{202E}`,
-    /// `\e`), and noncharacters (U+FFFE), which YAML readers refuse, escaped the same way.
+    /// `text` as shown in TAP: as everywhere carfab shows a script's text (`\u{202E}`, `\e`);
+    /// noncharacters (U+FFFE), which YAML readers refuse, are among the escaped.
     static func visible(_ text: String) -> String {
-        let shown = DisplayText.escaped(text)
-        guard shown.unicodeScalars.contains(where: isNoncharacter) else { return shown }
-        var result = ""
-        for scalar in shown.unicodeScalars {
-            if isNoncharacter(scalar) {
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    private static func isNoncharacter(_ scalar: Unicode.Scalar) -> Bool {
-        (0xFDD0...0xFDEF).contains(scalar.value) || scalar.value & 0xFFFE == 0xFFFE
+        DisplayText.escaped(text)
     }
 
     /// One line of text as a YAML double-quoted scalar (see `yaml(lines:)`).

@@ -258,8 +258,11 @@ enum TestRunner {
         let pid: pid_t
         let pipe: Int32
         let file: Int
-        /// When `--timeout` ends it (monotonic seconds), if it does.
-        let deadline: Double?
+        /// When `--timeout` ends it (monotonic seconds), if it does; once asked to stop, when
+        /// it is killed if it has not sent its outcome.
+        var deadline: Double?
+        /// Whether its time ran out and it was asked to stop.
+        var timedOut = false
         var received: [UInt8] = []
     }
 
@@ -310,7 +313,16 @@ enum TestRunner {
                 while late >= 0, let timeout {
                     defer { late -= 1 }
                     guard let deadline = workers[late].deadline, now() >= deadline, polled[late].revents == 0 else { continue }
-                    // Out of time: ended, and failed with that reason.
+                    if !workers[late].timedOut {
+                        // Out of time: asked to stop as a SIGTERM stops carfab (between commands,
+                        // or a wait or search cut short), so that it sends the failures and
+                        // expects it had; killed if it has not within a second.
+                        kill(workers[late].pid, SIGTERM)
+                        workers[late].timedOut = true
+                        workers[late].deadline = now() + 1
+                        continue
+                    }
+                    // Still running: ended, and failed with that reason.
                     let worker = workers.remove(at: late)
                     polled.remove(at: late)
                     kill(worker.pid, SIGKILL)
@@ -337,9 +349,16 @@ enum TestRunner {
                     close(worker.pipe)
                     var status: Int32 = 0
                     while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
-                    outcomes[worker.file] = TestWire.outcome(
+                    var outcome = TestWire.outcome(
                         worker.received, status: status,
                         path: String(decoding: files[worker.file].path, as: UTF8.self))
+                    if worker.timedOut, let timeout {
+                        // What it found before its time ran out is kept; the timeout is why it stopped.
+                        outcome.passed = false
+                        outcome.note = "timed out after \(seconds(timeout)) s" + (outcome.note.map { "; \($0)" } ?? "")
+                        outcome.seconds = timeout
+                    }
+                    outcomes[worker.file] = outcome
                 }
             }
             while reported < files.count, let outcome = outcomes[reported] {
