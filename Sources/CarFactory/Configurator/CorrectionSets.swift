@@ -44,8 +44,12 @@ extension Configurator {
     ) throws(CarFactoryError) -> [Repair] {
         let limit = limit ?? limits.repairs
         guard limit > 0 else { return [] }
+        // A fresh effort counts from here, so the search's setup (the car's first propagation)
+        // is its work too; at its first step it would count only what came after.
+        if effort.counted < 0 { effort.counted = meter.units }
         var search = try CorrectionSearch(self, current: current, wanted: wanted, fixed: fixed, limit: limit, effort: effort)
         try search.run()
+        tally(effort)
         return search.found
     }
 }
