@@ -21,6 +21,8 @@ import Testing
                         exit 0
                         cancelled -32800 the request was cancelled
                         hover after the cancellation: answered
+                        the first: answered
+                        the second, cancelled in the queue: -32800
                         SIGTERM while analysing: 143
                         SIGTERM while waiting: 143
 
@@ -53,11 +55,12 @@ import Testing
             def __init__(self):
                 self.process = subprocess.Popen([os.environ["CARFAB"], "--lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
                 self.buffer = b""; self.ids = 0
-            def send(self, message):
+            def send(self, message, flush=True):
                 body = json.dumps(dict(message, jsonrpc="2.0")).encode()
-                self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body); self.process.stdin.flush()
-            def request(self, method, params):
-                self.ids += 1; self.send(dict(id=self.ids, method=method, params=params)); return self.ids
+                self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+                if flush: self.process.stdin.flush()
+            def request(self, method, params, flush=True):
+                self.ids += 1; self.send(dict(id=self.ids, method=method, params=params), flush); return self.ids
             def receive(self):
                 while True:
                     end = self.buffer.find(b"\r\n\r\n")
@@ -96,9 +99,9 @@ import Testing
                 self.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}}); self.answer(1)
                 self.send({"method": "initialized", "params": {}})
                 self.send({"method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "carfab", "version": 1, "text": text}}})
-            def hints(self, last):
+            def hints(self, last, flush=True):
                 return self.request("textDocument/inlayHint", {"textDocument": {"uri": uri},
-                    "range": {"start": {"line": 0, "character": 0}, "end": {"line": last, "character": 0}}})
+                    "range": {"start": {"line": 0, "character": 0}, "end": {"line": last, "character": 0}}}, flush)
 
         # The questions are checked (their words' errors stay), not run: the hints come at once.
         part(); server = Server()
@@ -118,6 +121,15 @@ import Testing
         print("cancelled", error["code"], error["message"])
         hover = server.answer(server.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}))
         print("hover after the cancellation:", "answered" if hover.get("result") else hover)
+        # Two requests read together; the second, cancelled while the first is answered, stops
+        # as soon as it is begun (the cancellation was dropped: it ran whole).
+        part(); before = server.cpu()
+        first = server.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "context": {"diagnostics": []},
+            "range": {"start": {"line": 4, "character": 0}, "end": {"line": 4, "character": 0}}}, False)
+        second = server.hints(2002); server.busy(before)
+        server.send({"method": "$/cancelRequest", "params": {"id": second}})
+        print("the first:", "answered" if "result" in server.answer(first) else "not answered")
+        print("the second, cancelled in the queue:", server.answer(second).get("error", {}).get("code"))
         part(); before = server.cpu(); server.hints(2002); server.busy(before)
         server.process.send_signal(signal.SIGTERM)
         print("SIGTERM while analysing:", server.ended())

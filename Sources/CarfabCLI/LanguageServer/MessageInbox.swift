@@ -21,6 +21,9 @@ final class MessageInbox: Sendable {
         var batches: [[MessageReader.Item]] = []
         /// The id (as JSON text) of the request the server is answering, if any.
         var answering: String?
+        /// Ids that a `$/cancelRequest` named while another request was being answered: one
+        /// queued behind it stops as soon as it is begun (at most `remembered`, the newest kept).
+        var cancelledAhead: [String] = []
     }
 
     private let state = Mutex(State())
@@ -70,8 +73,17 @@ final class MessageInbox: Sendable {
 
     /// The server answers request `id` (nil: it has answered): a cancellation of it read from now stops it.
     func answering(_ id: String?) {
-        state.withLock { $0.answering = id }
+        state.withLock {
+            $0.answering = id
+            if let id, let index = $0.cancelledAhead.firstIndex(of: id) {
+                $0.cancelledAhead.remove(at: index)
+                stop.requestUnlessRequested(-1)
+            }
+        }
     }
+
+    /// How many cancellations of requests not yet begun are remembered.
+    private static let remembered = 64
 
     /// The server is done: the reader ends at its next wait (a process ends it at once).
     func close() {
@@ -101,7 +113,8 @@ final class MessageInbox: Sendable {
         }
     }
 
-    /// Stops the request being answered if `body` is a `$/cancelRequest` of it.
+    /// Stops the request being answered if `body` is a `$/cancelRequest` of it; one queued
+    /// behind it is stopped when it is begun.
     private func noteCancellation(_ body: [UInt8]) {
         // A cancellation is a short message: longer ones are not parsed twice.
         guard body.count < 1024, let message = try? JSONParser.parse(body), message["method"]?.string == "$/cancelRequest",
@@ -109,7 +122,12 @@ final class MessageInbox: Sendable {
         else { return }
         state.withLock {
             // Under the lock, so that the server's `answering(nil)` then `withdraw(-1)` leaves no stop behind.
-            if $0.answering == id { stop.requestUnlessRequested(-1) }
+            if $0.answering == id {
+                stop.requestUnlessRequested(-1)
+            } else {
+                $0.cancelledAhead.append(id)
+                if $0.cancelledAhead.count > Self.remembered { $0.cancelledAhead.removeFirst() }
+            }
         }
     }
 
