@@ -43,6 +43,16 @@ import Testing
         #expect(result.stdout == "")
     }
 
+    /// An invisible character at an end does not hide the digit beside it (`$9` and a word
+    /// joiner printed `$927,995`).
+    @Test(arguments: ["$9\u{2060}", "\u{AD}9", "\u{200B}-", "Q.\u{FEFF}"])
+    func an_invisible_character_does_not_hide_a_digit_or_sign_at_an_end(symbol: String) throws {
+        let result = try carfab([], stdin: "currency QQQ \"\(symbol)\" digits 0 rate 1\ncurrencies\n")
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("<stdin>:1:14: error: '") && result.stderr.contains("' cannot be a currency symbol"))
+        #expect(result.stdout == "")
+    }
+
     @Test func symbols_that_stand_apart_from_the_amount_are_kept() throws {
         let result = try carfab(
             [],
