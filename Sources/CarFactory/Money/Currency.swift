@@ -43,12 +43,10 @@ public struct Currency: Hashable, Sendable {
         return runsIntoAmounts(first) || runsIntoAmounts(last)
     }
 
+    /// A format character (category Cf): nothing on the screen. (A control character is shown
+    /// escaped, `\e`, so it does stand between a digit and the amount.)
     private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        guard scalar.value >= 0x80 || scalar.value < 0x20 || scalar.value == 0x7F else { return false }
-        switch scalar.properties.generalCategory {
-        case .format, .control: return true
-        default: return false
-        }
+        scalar.value >= 0xAD && scalar.properties.generalCategory == .format
     }
 
     private static func runsIntoAmounts(_ character: Character) -> Bool {
