@@ -64,7 +64,8 @@ extension CarFactoryError: CustomStringConvertible {
         switch self {
         case .notADecimal(let text): "'\(cut(text))' is not a decimal number"
         case .numberTooLarge(let text): "'\(cut(text))' is too large"
-        case .tooManyDigits(let text): "'\(cut(text))' has more than 18 significant digits"
+        case .tooManyDigits(let text):
+            "'\(cut(text))' has too many significant digits to hold exactly (at most 18; 19 only up to 9223372036854775807)"
         case .tooManyDecimals(let text, let allowed):
             allowed == 0 ? "'\(cut(text))' must be a whole amount" : "'\(cut(text))' has more than \(allowed) decimal places"
         case .invalidCurrencyCode(let code): "'\(cut(code))' is not a currency code (three letters, like CHF)"

@@ -141,8 +141,16 @@ import Testing
         #expect(try DecimalNumber(parsing: "1.000000000000000001") == DecimalNumber(significand: 1_000_000_000_000_000_001, scale: 18))
         let precise = "0.12345678901234567891"
         #expect(throws: CarFactoryError.tooManyDigits(precise)) { try DecimalNumber(parsing: precise) }
-        #expect(CarFactoryError.tooManyDigits(precise).description == "'0.12345678901234567891' has more than 18 significant digits")
+        #expect(
+            CarFactoryError.tooManyDigits(precise).description
+                == "'0.12345678901234567891' has too many significant digits to hold exactly (at most 18; 19 only up to 9223372036854775807)"
+        )
         #expect(throws: CarFactoryError.tooManyDigits("9.0000000000000000001")) { try DecimalNumber(parsing: "9.0000000000000000001") }
+        // Nineteen digits are held up to Int64's largest, so the message may not say "more than 18"
+        // of one past it (trial 3: '92233720368547758.08 has more than 18 significant digits').
+        #expect(try DecimalNumber(parsing: "92233720368547758.07") == DecimalNumber(significand: .max, scale: 2))
+        #expect(throws: CarFactoryError.tooManyDigits("92233720368547758.08")) { try DecimalNumber(parsing: "92233720368547758.08") }
+        #expect(!CarFactoryError.tooManyDigits("92233720368547758.08").description.contains("more than 18"))
     }
 
     @Test func currencies_check_their_digits_and_rates() throws {

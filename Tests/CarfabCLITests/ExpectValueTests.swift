@@ -19,7 +19,7 @@ import Testing
                 == RunResult(
                     stdout: "",
                     stderr: """
-                        <command-line>:1:23: error: '81895.0000000000000001' has more than 18 significant digits
+                        <command-line>:1:23: error: '81895.0000000000000001' has too many significant digits to hold exactly (at most 18; 19 only up to 9223372036854775807)
                         car suv; expect price 81895.0000000000000001
                                               ^~~~~~~~~~~~~~~~~~~~~~
 
