@@ -79,7 +79,7 @@ struct ProgramSession {
     /// What the engine may do: `--check`, `--keep-going` and `--safe` as given.
     private func engineOptions() -> EngineOptions {
         let fileAccess = arguments.safe ? FileAccess.refused(by: "by --safe") : .allowed
-        let environmentAccess = arguments.safe ? EnvironmentAccess.refused(by: "by --safe") : .reading(environment.variable)
+        let environmentAccess = arguments.safe ? EnvironmentAccess.refused(by: "by --safe") : .reading(environment.variableBytes)
         if arguments.checkOnly {
             return ScriptCheck.options(
                 keepGoing: arguments.keepGoing, fileAccess: fileAccess, environment: environmentAccess,
