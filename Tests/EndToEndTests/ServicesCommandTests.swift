@@ -86,6 +86,20 @@ import Testing
                 + plain.stdout)
     }
 
+    @Test func a_catalog_file_may_not_hold_it_as_it_may_hold_no_other_command() throws {
+        let dir = try temporaryDirectory(with: ["catalog.carfab": "services\n"])
+        #expect(
+            try carfab(["--catalog", "catalog.carfab", "-e", "echo x"], directory: dir)
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        catalog.carfab:1:1: error: a catalog file holds only definitions (family, option, model, forbid, require, currency), not 'services'
+                        services
+                        ^~~~~~~~
+
+                        """, status: 1))
+    }
+
     @Test func a_test_file_may_use_it() throws {
         let dir = try temporaryDirectory(with: ["uses-services.carfab": "services\ncar suv\nexpect count 1\n"])
         let result = try carfab(["--test", "uses-services.carfab"], directory: dir)
