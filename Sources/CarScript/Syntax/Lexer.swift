@@ -486,24 +486,10 @@ final class Lexer {
             if plain[Int(byte)] != 0 {
                 let wordStart = i
                 let textStart = textIndex
-                // Eight bytes at a time, as `scanAll` does (see there).
-                while true {
-                    let eight: UInt64
-                    if i &+ 8 <= count {
-                        eight = UInt64(littleEndian: UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self))
-                    } else if i == count {
-                        break
-                    } else if count >= 8 {
-                        let last = UInt64(littleEndian: UnsafeRawPointer(input + (count &- 8)).loadUnaligned(as: UInt64.self))
-                        eight = last &>> (UInt64(i &+ 8 &- count) &<< 3)
-                    } else {
-                        while i < count && plain[Int(input[i])] != 0 {
-                            text[textIndex] = input[i]
-                            textIndex &+= 1
-                            i &+= 1
-                        }
-                        break
-                    }
+                // Eight bytes at a time while eight are left, as `scanAll` does (see there); the
+                // last few one at a time.
+                while i &+ 8 <= count {
+                    let eight = UInt64(littleEndian: UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self))
                     UnsafeMutableRawPointer(text + textIndex).storeBytes(of: eight.littleEndian, as: UInt64.self)
                     let stops = Self.notPlain(eight)
                     if stops == 0 {
@@ -515,6 +501,11 @@ final class Lexer {
                     i &+= kept
                     textIndex &+= kept
                     break
+                }
+                while i < count && plain[Int(input[i])] != 0 {
+                    text[textIndex] = input[i]
+                    textIndex &+= 1
+                    i &+= 1
                 }
                 // The word ends at a blank, a separator or the line's end; a byte of any other
                 // kind goes on with it, in `scanAll`.
