@@ -293,9 +293,11 @@ public struct StockLedger: Sendable {
 
     /// Makes the current line's car configuration `id` (of the current generation), keeping its count.
     package mutating func replaceCurrent(configuration id: Int32) throws(CarFactoryError) {
-        let price = prices[Int(id)]
         guard let number = currentNumber else { throw .noCurrentCar }
         let old = entries[number]
+        // The same car again (a `set` of the part it has): nothing to change, nothing to journal.
+        if old.configuration == id { return }
+        let price = prices[Int(id)]
         let without = try Self.adding(currentPrice, times: -old.count, to: valueMinorUnits)
         valueMinorUnits = try Self.adding(price, times: old.count, to: without)
         if linesByConfiguration != nil {
