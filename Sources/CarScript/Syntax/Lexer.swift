@@ -441,46 +441,25 @@ final class Lexer {
         }
     }
 
+    /// Lexes `line` from `state`: the common lines here, on local variables the optimizer keeps
+    /// in registers: words of plain bytes, separated by blanks, `;` and line breaks, with no
+    /// word left open between bytes. At the first byte of any other kind (a quote, `$`, `#`,
+    /// `\\`, a control byte, UTF-8) the rest of the line goes to `lexAll`, which lexes anything.
+    /// (With every line in `lexAll`'s one loop, 1,093.4 instructions a command on set/show
+    /// against 1,089.5; the benchmark mix, whose `echo` lines with a string go on in `lexAll`,
+    /// 1,080.8 against 1,082.3. With the cursor `lexAll` takes made for every line, 1,028.5
+    /// against 1,025.2 on set/show; callgrind, 10^5 commands.)
     private func lex(_ line: UnsafeBufferPointer<UInt8>, from state: Pending, atEnd: Bool) throws(ScriptError) -> Outcome {
         let count = line.count
         reserve(count)
         guard let input = line.baseAddress else { return .complete }
+        guard state.quote == nil && state.wordStart < 0 else { return try lexAll(line, from: state, atEnd: atEnd) }
         let plain = self.plain
-        var c = Cursor(
-            input: input, count: count, tokens: tokenStorage, text: textStorage, i: state.position,
-            tokenIndex: tokenCount, textIndex: textCount, wordStart: state.wordStart, textStart: state.textStart)
-        do {
-            let outcome = try scan(line, &c, from: state, atEnd: atEnd, plain: plain)
-            tokenCount = c.tokenIndex
-            textCount = c.textIndex
-            return outcome
-        } catch {
-            // Keep the counts current on every way out, thrown or returned.
-            tokenCount = c.tokenIndex
-            textCount = c.textIndex
-            throw error
-        }
-    }
-
-    /// The common lines first: words of plain bytes, separated by blanks, `;` and line breaks,
-    /// are lexed on local variables, with no word left open between bytes. At the first byte
-    /// of any other kind (a quote, `$`, `#`, `\\`, a control byte, UTF-8) the rest of the line
-    /// goes to `scanAll`, which lexes anything. (With every line in `scanAll`'s one loop, 1,093.4
-    /// instructions a command on set/show against 1,089.5; the benchmark mix, whose `echo` lines
-    /// with a string go on in `scanAll`, 1,080.8 against 1,082.3; callgrind, 10^5 commands.)
-    @inline(__always)
-    private func scan(
-        _ line: UnsafeBufferPointer<UInt8>, _ c: inout Cursor, from state: Pending, atEnd: Bool,
-        plain: UnsafeMutablePointer<UInt8>
-    ) throws(ScriptError) -> Outcome {
-        guard state.quote == nil && c.wordStart < 0 else { return try scanAll(line, &c, from: state, atEnd: atEnd, plain: plain) }
-        let input = c.input
-        let count = c.count
-        let text = c.text
-        let tokens = c.tokens
-        var i = c.i
-        var textIndex = c.textIndex
-        var tokenIndex = c.tokenIndex
+        let text = textStorage
+        let tokens = tokenStorage
+        var i = state.position
+        var textIndex = textCount
+        var tokenIndex = tokenCount
         while i < count {
             let byte = input[i]
             if plain[Int(byte)] != 0 {
@@ -512,12 +491,10 @@ final class Lexer {
                 if i < count {
                     let stop = input[i]
                     if stop != 0x20 && stop != UInt8(ascii: ";") && (stop &- 0x09) > 4 {
-                        c.i = i
-                        c.textIndex = textIndex
-                        c.tokenIndex = tokenIndex
-                        c.wordStart = wordStart
-                        c.textStart = textStart
-                        return try scanAll(line, &c, from: state, atEnd: atEnd, plain: plain)
+                        tokenCount = tokenIndex
+                        textCount = textIndex
+                        return try lexAll(
+                            line, from: Pending(position: i, quote: nil, wordStart: wordStart, textStart: textStart), atEnd: atEnd)
                     }
                 }
                 (tokens + tokenIndex).initialize(
@@ -534,21 +511,39 @@ final class Lexer {
                         text: Range(uncheckedBounds: (textIndex, textIndex))))
                 tokenIndex &+= 1
             } else if byte != 0x20 && (byte &- 0x09) > 4 {
-                c.i = i
-                c.textIndex = textIndex
-                c.tokenIndex = tokenIndex
-                return try scanAll(line, &c, from: state, atEnd: atEnd, plain: plain)
+                tokenCount = tokenIndex
+                textCount = textIndex
+                return try lexAll(line, from: Pending(position: i, quote: nil, wordStart: -1, textStart: textIndex), atEnd: atEnd)
             }
             i &+= 1
         }
-        c.i = i
-        c.textIndex = textIndex
-        c.tokenIndex = tokenIndex
+        tokenCount = tokenIndex
+        textCount = textIndex
         return .complete
     }
 
-    /// Lexes any line, from where `c` stands.
+    /// Lexes any line from `state`, on a cursor.
     @inline(never)
+    private func lexAll(_ line: UnsafeBufferPointer<UInt8>, from state: Pending, atEnd: Bool) throws(ScriptError) -> Outcome {
+        guard let input = line.baseAddress else { return .complete }
+        var c = Cursor(
+            input: input, count: line.count, tokens: tokenStorage, text: textStorage, i: state.position,
+            tokenIndex: tokenCount, textIndex: textCount, wordStart: state.wordStart, textStart: state.textStart)
+        do {
+            let outcome = try scanAll(line, &c, from: state, atEnd: atEnd, plain: plain)
+            tokenCount = c.tokenIndex
+            textCount = c.textIndex
+            return outcome
+        } catch {
+            // Keep the counts current on every way out, thrown or returned.
+            tokenCount = c.tokenIndex
+            textCount = c.textIndex
+            throw error
+        }
+    }
+
+    /// Lexes any line, from where `c` stands.
+    @inline(__always)
     private func scanAll(
         _ line: UnsafeBufferPointer<UInt8>, _ c: inout Cursor, from state: Pending, atEnd: Bool,
         plain: UnsafeMutablePointer<UInt8>
