@@ -488,9 +488,13 @@ final class Lexer {
                 }
                 // The word ends at a blank, a separator or the line's end; a byte of any other
                 // kind goes on with it, in `scanAll`.
+                // A space after it, the commonest end, is passed over here and now.
+                var blank = 0
                 if i < count {
                     let stop = input[i]
-                    if stop != 0x20 && stop != UInt8(ascii: ";") && (stop &- 0x09) > 4 {
+                    if stop == 0x20 {
+                        blank = 1
+                    } else if stop != UInt8(ascii: ";") && (stop &- 0x09) > 4 {
                         tokenCount = tokenIndex
                         textCount = textIndex
                         return try lexAll(
@@ -502,6 +506,7 @@ final class Lexer {
                         kind: .word, range: SourceRange(wordStart, i),
                         text: Range(uncheckedBounds: (textStart, textIndex))))
                 tokenIndex &+= 1
+                i &+= blank
                 continue
             }
             if byte == 0x0A || byte == UInt8(ascii: ";") {
