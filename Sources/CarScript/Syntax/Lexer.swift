@@ -509,12 +509,14 @@ final class Lexer {
                 i &+= blank
                 continue
             }
-            if byte == 0x0A || byte == UInt8(ascii: ";") {
+            if byte == UInt8(ascii: ";") || byte == 0x0A {
                 (tokens + tokenIndex).initialize(
                     to: Token(
                         kind: .separator, range: SourceRange(i, i &+ 1),
                         text: Range(uncheckedBounds: (textIndex, textIndex))))
                 tokenIndex &+= 1
+                // And the space that usually follows (`total; show`).
+                if i &+ 1 < count && input[i &+ 1] == 0x20 { i &+= 1 }
             } else if byte != 0x20 && (byte &- 0x09) > 4 {
                 tokenCount = tokenIndex
                 textCount = textIndex
