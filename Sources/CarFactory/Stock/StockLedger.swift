@@ -86,13 +86,13 @@ public struct StockLedger: Sendable {
     }
 
     /// Lends the car of line `number` (1-based; the current line if nil) to `body`, while the
-    /// ledger holds it, counting no reference (`show`). `body` must not change the ledger.
+    /// ledger holds it (`show`). `body` must not change the ledger.
     ///
     /// Mutating, though it changes nothing, so that a caller reaching the ledger through a class
     /// lends it in place: as a non-mutating method with a closure that may reach the same object,
-    /// the ledger was copied whole around every call; and `currentLine()`, whose line holds its
-    /// car, retained and released the configuration around every `show` (set/show 1,053.1 ->
-    /// 1,046.6 instructions a command; callgrind, 10^5 commands).
+    /// the ledger was copied whole around every call. `currentLine()`, whose line holds its car,
+    /// retained the configuration twice around every `show`; lent, it is retained once, around
+    /// the sink's call (set/show 1,053.1 -> 1,046.6 instructions a command; callgrind, 10^5 commands).
     @inlinable public mutating func withCar<Result>(ofLine number: Int?, _ body: (Car) -> Result) throws(CarFactoryError) -> Result {
         let index: Int
         if let number {
