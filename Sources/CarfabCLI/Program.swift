@@ -85,6 +85,8 @@ public enum Program {
             options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
             options.environment = settings.environment
             options.stop = environment.stop
+            // carfab's own commands are known here too: a catalog file's `services` is no definition, as in a session.
+            ProgramCommands.add(to: &options, center: nil)
             guard
                 let loaded = Engine.catalog(
                     files: parsed.catalogs.map(\.bytes), reportingTo: TextRenderer(out: err, err: err),

@@ -59,6 +59,8 @@ struct ScriptError: Error, Equatable, Sendable {
         /// `source` (or `diff`) of a file already running: the chain.
         case sourceCycle(String)
         case refused(String)
+        /// A command the host added (`HostCommand`) failed: its id and message, as the host gave them.
+        case host(id: String, message: String)
         /// `undo`, `redo` or a transaction command with nothing to act on.
         case history(String)
         /// The undo history cannot hold a step within its bound (see `UndoHistory`).
@@ -129,6 +131,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .sourceDepth: "source-depth"
         case .sourceCycle: "source-cycle"
         case .refused: "refused"
+        case .host(let id, _): id
         case .history: "history"
         case .historyTooLarge: "history-too-large"
         case .expectationFailed: "expectation-failed"
@@ -175,6 +178,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .domain(let error): error.description
         case .io(let text), .sourceDepth(let text), .sourceCycle(let text): text
         case .refused(let text): text
+        case .host(_, let message): message
         case .history(let text): text
         case .historyTooLarge(let limit):
             "the undo history cannot hold this change within its bound of \(limit >> 20) MiB (an open transaction's steps are never forgotten): the step it belongs to is taken back"
