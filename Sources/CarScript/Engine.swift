@@ -61,8 +61,9 @@ public struct EngineOptions: Sendable {
 public enum EnvironmentAccess: Sendable {
     /// Refused, for the reason the message gives: `by --safe`.
     case refused(by: String)
-    /// Read through `value`, which gives a variable's value or nil if it is not set.
-    case reading(_ value: @Sendable (String) -> String?)
+    /// Read through `value`, which gives a variable's bytes or nil if it is not set (a value
+    /// that is not UTF-8 is an error where it is read).
+    case reading(_ value: @Sendable (String) -> [UInt8]?)
 }
 
 /// Whether an engine may touch files: every command that does asks this one gate.

@@ -77,7 +77,7 @@ public enum Program {
     private static func serveLanguage(_ parsed: ProgramArguments, environment: ProgramEnvironment, out: Output, err: Output) -> Outcome {
         let settings = AnalysisSettings(
             safe: parsed.safe, variables: parsed.variables.map { ($0.name, $0.value) },
-            environment: parsed.safe ? .refused(by: "by --safe") : .reading(environment.variable), stop: environment.stop)
+            environment: parsed.safe ? .refused(by: "by --safe") : .reading(environment.variableBytes), stop: environment.stop)
         var catalog = Engine.builtInCatalog
         if !parsed.catalogs.isEmpty {
             var options = EngineOptions()

@@ -80,7 +80,7 @@ struct ProgramSession {
     /// commands, `services` listing `center`'s services.
     private func engineOptions(center: ServiceCenter) -> EngineOptions {
         let fileAccess = arguments.safe ? FileAccess.refused(by: "by --safe") : .allowed
-        let environmentAccess = arguments.safe ? EnvironmentAccess.refused(by: "by --safe") : .reading(environment.variable)
+        let environmentAccess = arguments.safe ? EnvironmentAccess.refused(by: "by --safe") : .reading(environment.variableBytes)
         if arguments.checkOnly {
             return ScriptCheck.options(
                 keepGoing: arguments.keepGoing, fileAccess: fileAccess, environment: environmentAccess,

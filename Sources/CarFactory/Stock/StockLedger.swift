@@ -309,8 +309,7 @@ public struct StockLedger: Sendable {
         let price = prices[Int(id)]
         guard let number = currentNumber else { throw .noCurrentCar }
         let old = entries[number]
-        let without = try Self.adding(currentPrice, times: -old.count, to: valueMinorUnits)
-        valueMinorUnits = try Self.adding(price, times: old.count, to: without)
+        valueMinorUnits = try Self.value(valueMinorUnits, replacing: old.count, at: currentPrice, with: price)
         if linesByConfiguration != nil {
             linesByConfiguration?[Int(old.configuration)] -= 1
             linesByConfiguration?[Int(id)] += 1
@@ -473,6 +472,21 @@ public struct StockLedger: Sendable {
     static let keptCapacity = 1 << 16
     /// How many configurations are kept before the ones no line holds are dropped.
     static let keptConfigurations = 1 << 12
+
+    /// The stock's value once the current line's cars cost `price` each, as `set` would make
+    /// it, or the error `set` would fail with (`money-overflow`): the configurator offers no
+    /// change the stock cannot take.
+    package func valueWithCurrentPrice(_ price: Int64) throws(CarFactoryError) -> Int64 {
+        guard let number = currentNumber else { throw .noCurrentCar }
+        return try Self.value(valueMinorUnits, replacing: entries[number].count, at: currentPrice, with: price)
+    }
+
+    /// `value` with `count` cars at `oldPrice` each costing `price` instead.
+    private static func value(_ value: Int64, replacing count: Int64, at oldPrice: Int64, with price: Int64) throws(CarFactoryError)
+        -> Int64
+    {
+        try adding(price, times: count, to: try adding(oldPrice, times: -count, to: value))
+    }
 
     private static func adding(_ price: Int64, times count: Int64, to sum: Int64) throws(CarFactoryError) -> Int64 {
         let (product, o1) = price.multipliedReportingOverflow(by: count)

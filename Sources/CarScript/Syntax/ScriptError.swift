@@ -30,6 +30,8 @@ struct ScriptError: Error, Equatable, Sendable {
         case unclosedBrace
         /// `${env:NAME}` of a variable the environment does not have.
         case environmentUnset(String)
+        /// `${env:NAME}` of a variable whose value is not valid UTF-8.
+        case environmentNotUTF8(String)
         /// A word longer than `limit` bytes once its variables' values are in it.
         case expansionTooLong(limit: Int)
         /// The words of one logical line over `limit` bytes in all once their variables' values are in them.
@@ -109,6 +111,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .badVariableName: "bad-variable-name"
         case .unclosedBrace: "unclosed-brace"
         case .environmentUnset: "unset-environment-variable"
+        case .environmentNotUTF8: "invalid-utf8"
         case .expansionTooLong: "expansion-too-long"
         case .lineExpansionTooLong: "line-expansion-too-long"
         case .variablesTooLarge: "variables-too-large"
@@ -152,6 +155,7 @@ struct ScriptError: Error, Equatable, Sendable {
             "'\(Self.shown(text))' is not a variable name (ASCII letters, digits and '_', not starting with a digit)"
         case .unclosedBrace: "'${' without a closing '}'"
         case .environmentUnset(let name): "environment variable '\(Self.shown(name))' is not set"
+        case .environmentNotUTF8(let name): "environment variable '\(Self.shown(name))' is not valid UTF-8"
         case .expansionTooLong(let limit): "a word longer than \(limit / 1_048_576) MiB once its variables are put in"
         case .lineExpansionTooLong(let limit):
             "the words of this line grow past \(limit / 1_048_576) MiB in all once their variables are put in"

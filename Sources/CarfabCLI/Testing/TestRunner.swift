@@ -80,7 +80,7 @@ enum TestRunner {
         options.host = POSIXHost()
         options.keepGoing = parsed.keepGoing
         options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
-        options.environment = parsed.safe ? .refused(by: "by --safe") : .reading(environment.variable)
+        options.environment = parsed.safe ? .refused(by: "by --safe") : .reading(environment.variableBytes)
         options.stop = stop
         ProgramCommands.add(to: &options, center: nil)
         // Every named path yields a test, or an entry that fails as one (missing, empty, unreadable).
