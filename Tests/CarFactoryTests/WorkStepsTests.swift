@@ -41,7 +41,7 @@ import Testing
         let wanted = try #require(try Self.wanted(probe, car))
         // The work done is what the steps allow: never more than a step's units per step.
         let configurator = Configurator(space: space)
-        let effort = Configurator.Effort()
+        let effort = configurator.newEffort()
         let repairs = try configurator.repairs(of: car, wanting: wanted, fixed: [], limit: nil, effort)
         #expect(repairs.count == 10)
         #expect(configurator.meter.units > 1_000 * Configurator.unitsPerStep)
@@ -74,9 +74,9 @@ import Testing
         fixed[0] = 8
         let configurator = Configurator(space: space, limits: SearchLimits(steps: 20_000, repairs: 10))
         #expect(throws: CarFactoryError.searchLimitReached(steps: 20_000)) { _ = try configurator.cheapest(fixed: fixed) }
-        // (The search's first propagation, before its first step, is not counted: a few units.)
+        // The search's setup is counted too: its work ends within a few steps of the limit.
         #expect(configurator.meter.units <= 20_100 * Configurator.unitsPerStep)
-        let effort = Configurator.Effort()
+        let effort = configurator.newEffort()
         let car = Array(repeating: 0, count: 61)
         #expect(throws: CarFactoryError.searchLimitReached(steps: 20_000)) {
             _ = try configurator.repairs(of: car, wanting: .init(0, 8), fixed: [], limit: nil, effort)

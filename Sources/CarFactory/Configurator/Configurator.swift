@@ -320,9 +320,14 @@ public struct Configurator {
         var steps = 0
         /// Units of work done.
         var work = 0
-        /// The meter's reading when last counted (-1: not yet, the meter is read at the
-        /// first step; work a configurator did for earlier answers is not this one's).
-        var counted = -1
+        /// The meter's reading when last counted: an answer's work is counted from its
+        /// effort's making (`newEffort()`), or from a search's start (`countStart`), so work the
+        /// configurator did for earlier answers is not this one's.
+        var counted: Int
+
+        init(reading: Int) {
+            counted = reading
+        }
         /// What the answer has spent against the limit: its choices or its work in steps,
         /// whichever is more.
         var spent: Int { max(steps, work / Configurator.unitsPerStep) }
@@ -372,7 +377,6 @@ public struct Configurator {
     /// Counts `steps` and the meter's new units (see `step`).
     func charge(_ effort: Effort, steps: Int) throws(CarFactoryError) {
         let units = meter.units
-        if effort.counted < 0 { effort.counted = units }
         effort.work += units - effort.counted
         effort.counted = units
         effort.steps += steps
@@ -388,10 +392,12 @@ public struct Configurator {
     /// a search did after its last step (backing out of its last nodes) is the answer's too,
     /// and the next search that shares the effort is held to it.
     func tally(_ effort: Effort) {
-        guard effort.counted >= 0 else { return }
         effort.work += meter.units - effort.counted
         effort.counted = meter.units
     }
+
+    /// An effort for a new answer: its work is counted from now, its setup included.
+    func newEffort() -> Effort { Effort(reading: meter.units) }
 
     /// Units of work (an edge or a word of options looked at) counted as one step. A unit
     /// costs about 60 instructions (callgrind: 553 million for the 8.9 million units of 60 x
@@ -413,7 +419,7 @@ public struct Configurator {
             assigned[f] = true
         }
         guard propagate(&domains, assigned: assigned) else { return nil }
-        let effort = Effort()
+        let effort = newEffort()
         // Whether any car has the fixed options is quicker to learn on its own (the family
         // with the fewest options first) than by a search for the cheapest.
         guard try satisfiable(domains, &assigned, nil, effort) else { return nil }
@@ -564,7 +570,7 @@ public struct Configurator {
     /// or on no valid car with the rules that make it so.
     public func statuses(of current: [Int], families only: [Int]? = nil) throws(CarFactoryError) -> [[OptionStatus]] {
         // One answer, one budget of steps for all its options.
-        let effort = Effort()
+        let effort = newEffort()
         var result: [[OptionStatus]] = []
         for f in 0..<familyCount {
             guard only?.contains(f) ?? true else {
@@ -582,7 +588,7 @@ public struct Configurator {
 
     /// Where option `choice` stands for the car `current`.
     public func status(of choice: ConfigurationSpace.Choice, for current: [Int]) throws(CarFactoryError) -> OptionStatus {
-        try status(of: choice, for: current, Effort())
+        try status(of: choice, for: current, newEffort())
     }
 
     private func status(of choice: ConfigurationSpace.Choice, for current: [Int], _ effort: Effort) throws(CarFactoryError) -> OptionStatus

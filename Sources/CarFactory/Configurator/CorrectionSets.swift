@@ -35,7 +35,7 @@ extension Configurator {
         of current: [Int], wanting wanted: ConfigurationSpace.Choice, fixed: [Bool] = [],
         limit: Int? = nil
     ) throws(CarFactoryError) -> [Repair] {
-        try repairs(of: current, wanting: wanted, fixed: fixed, limit: limit, Effort())
+        try repairs(of: current, wanting: wanted, fixed: fixed, limit: limit, newEffort())
     }
 
     func repairs(
@@ -44,9 +44,6 @@ extension Configurator {
     ) throws(CarFactoryError) -> [Repair] {
         let limit = limit ?? limits.repairs
         guard limit > 0 else { return [] }
-        // A fresh effort counts from here, so the search's setup (the car's first propagation)
-        // is its work too; at its first step it would count only what came after.
-        if effort.counted < 0 { effort.counted = meter.units }
         var search = try CorrectionSearch(self, current: current, wanted: wanted, fixed: fixed, limit: limit, effort: effort)
         try search.run()
         tally(effort)

@@ -15,7 +15,7 @@ extension Configurator {
     /// A minimal set of rules under which no valid car has `choice` (none of them can be left
     /// out). Empty if some valid car has it.
     public func rulesRuling(out choice: ConfigurationSpace.Choice) throws(CarFactoryError) -> [Int] {
-        try rulesRuling(out: choice, Effort())
+        try rulesRuling(out: choice, newEffort())
     }
 
     func rulesRuling(out choice: ConfigurationSpace.Choice, _ effort: Effort) throws(CarFactoryError) -> [Int] {

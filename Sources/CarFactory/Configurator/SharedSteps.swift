@@ -4,7 +4,8 @@
 /// Search steps that several answers share (every option one completion prices): each answer
 /// asked with it spends from one count, held against the configurator's `limits.steps`.
 public final class SearchBudget {
-    let effort = Configurator.Effort()
+    // Its work is counted from each search's start (`countStart`).
+    let effort = Configurator.Effort(reading: 0)
 
     /// A budget nothing has been spent from yet.
     public init() {}

@@ -40,13 +40,13 @@ package enum ConfiguratorCommands {
                             table.append(
                                 base + [
                                     .text(Self.stockTakes(change, session) ? "settable" : "overflow"),
-                                    .money(try convert(change, valuation, call)), .none, .none
+                                    .money(try convert(change, from: answer.price, valuation, call)), .none, .none
                                 ])
                         case .needsRepair(let repair):
                             table.append(
                                 base + [
                                     .text(Self.stockTakes(repair.priceChange, session) ? "repair" : "overflow"),
-                                    .money(try convert(repair.priceChange, valuation, call)),
+                                    .money(try convert(repair.priceChange, from: answer.price, valuation, call)),
                                     .text(answer.command(setting: .init(f, o), repair)), .none
                                 ])
                         case .impossible(let rules):
@@ -114,7 +114,7 @@ package enum ConfiguratorCommands {
                     ], emptyMessage: "No valid car has the \(what).")
                 for (rank, repair) in fitting.enumerated() {
                     repairTable.append([
-                        .integer(Int64(rank + 1)), .money(try convert(repair.priceChange, valuation, call)),
+                        .integer(Int64(rank + 1)), .money(try convert(repair.priceChange, from: answer.price, valuation, call)),
                         .integer(Int64(repair.changes.count)), .text(answer.command(setting: wanted, repair))
                     ])
                 }
@@ -156,13 +156,17 @@ package enum ConfiguratorCommands {
                     try builder.set(parts)
                     try session.stock.replaceCurrent(with: builder.build())
                 }
+                // Each change's amount is how far it moves the price, converted as `price` converts
+                // it, so the rows add up to the change `price` shows.
+                var price = answer.price
                 for change in changes {
                     let was = ConfigurationSpace.Choice(change.family, answer.current[change.family])
                     let delta = answer.space.prices[change.family][change.option] - answer.space.prices[was.family][was.option]
                     table.append([
                         .text(answer.catalog.familyNames[change.family]), .text(answer.name(was)),
-                        .text(answer.name(change)), .money(try convert(delta, valuation, call))
+                        .text(answer.name(change)), .money(try convert(delta, from: price, valuation, call))
                     ])
+                    price += delta
                 }
                 session.emit(.table(table), call)
             }),
@@ -349,10 +353,23 @@ package enum ConfiguratorCommands {
         return try? configurator.repairs(of: current, wanting: wanted, limit: 1, spending: budget)
     }
 
-    /// `minorUnits` of the base currency as money of `valuation`'s currency (the base's if nil).
-    private static func convert(_ minorUnits: Int64, _ valuation: CurrencyValuation?, _ call: Invocation) throws(ScriptError) -> Money {
-        guard let valuation else { return .base(minorUnits) }
-        return valuation.money(try call.at(0) { () throws(CarFactoryError) in try valuation.converter.convertMinorUnits(minorUnits) })
+    /// A change of `change` to a price of `price` (base-currency minor units) as money of
+    /// `valuation`'s currency: the two prices converted, then their difference, as `price`
+    /// shows them (converting the change alone rounds it apart from them: a $1.50 option on a
+    /// $3,901.50 car was Q0 at a rate of 0.3, while the price went from Q1,170 to Q1,171).
+    private static func convert(
+        _ change: Int64, from price: Int64, _ valuation: CurrencyValuation?, _ call: Invocation
+    ) throws(ScriptError) -> Money {
+        guard let valuation else { return .base(change) }
+        return valuation.money(
+            try call.at(0) { () throws(CarFactoryError) in
+                let (after, overflow) = price.addingReportingOverflow(change)
+                if overflow { throw .moneyOverflow }
+                let (difference, wrapped) = try valuation.converter.convertMinorUnits(after).subtractingReportingOverflow(
+                    valuation.converter.convertMinorUnits(price))
+                if wrapped { throw .moneyOverflow }
+                return difference
+            })
     }
 
     /// The cheapest repair for `part` on `car`, as a note for a refused `set`: `fit drivetrain
@@ -458,9 +475,12 @@ private struct Answer {
     let space: ConfigurationSpace
     let configurator: Configurator
     let current: [Int]
+    /// The current car's unit price, in base-currency minor units.
+    let price: Int64
 
     init(_ session: Session, _ call: Invocation) throws(ScriptError) {
         let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
+        price = line.car.priceMinorUnits
         catalog = session.catalog
         space = ConfigurationSpace(catalog)
         let stop = session.stop

@@ -152,7 +152,7 @@ struct ScriptError: Error, Equatable, Sendable {
             "'\(Self.shown(text))' is not a Unicode escape (\\u{ and one to six hex digits naming a character other than NUL, then })"
         case .unterminatedString: "unterminated string: missing closing '\"'"
         case .badVariableName(let text):
-            "'\(Self.shown(text))' is not a variable name (letters, digits and '_', not starting with a digit)"
+            "'\(Self.shown(text))' is not a variable name (ASCII letters, digits and '_', not starting with a digit)"
         case .unclosedBrace: "'${' without a closing '}'"
         case .environmentUnset(let name): "environment variable '\(Self.shown(name))' is not set"
         case .environmentNotUTF8(let name): "environment variable '\(Self.shown(name))' is not valid UTF-8"

@@ -148,22 +148,22 @@ struct JSONParser {
 
     private mutating func string() throws(JSONParseError) -> String {
         position += 1
-        var scalars = String.UnicodeScalarView()
+        // The string's UTF-8, escapes written out, made a String once at its closing quote.
+        // (A scalar view appended to run by run grew with the square of the escapes: a
+        // document's 300,000 line breaks, each `\n` on the wire, took 13.5 s; trial 4, 3.)
+        var utf8: [UInt8] = []
         var runStart = position
-        func flushRun(_ parser: JSONParser, to end: Int, into scalars: inout String.UnicodeScalarView) {
-            scalars.append(contentsOf: String(decoding: parser.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
-        }
         while true {
             guard let byte = current else { throw error("a string is not closed") }
             switch byte {
             case UInt8(ascii: "\""):
-                flushRun(self, to: position, into: &scalars)
+                utf8.append(contentsOf: bytes[runStart..<position])
                 position += 1
-                return String(scalars)
+                return String(decoding: utf8, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                flushRun(self, to: position, into: &scalars)
+                utf8.append(contentsOf: bytes[runStart..<position])
                 position += 1
-                scalars.append(try escape())
+                utf8.append(contentsOf: try escape().utf8)
                 runStart = position
             case 0..<0x20:
                 throw error("a control character in a string must be escaped")

@@ -45,8 +45,6 @@ final class LanguageServer {
     /// What each open document's current version replayed to (see `DocumentReplay`).
     private var replays: [String: DocumentReplay] = [:]
     private var queue: [MessageReader.Item] = []
-    /// Ids of queued requests that `$/cancelRequest` cancelled, as their JSON text.
-    private var cancelled: Set<String> = []
     /// The exit status, once the client has said `exit` (or gone).
     private var exitStatus: Int32?
 
@@ -75,7 +73,6 @@ final class LanguageServer {
             if queue.isEmpty {
                 guard let batch = inbox.next() else { break }
                 queue = batch
-                noteCancellations()
             }
             let item = queue.removeFirst()
             switch item {
@@ -94,16 +91,6 @@ final class LanguageServer {
         out.flush()
         err.flush()
         return exitStatus ?? 1
-    }
-
-    /// Marks queued requests that a queued `$/cancelRequest` names.
-    private func noteCancellations() {
-        for case .message(let body) in queue {
-            guard let message = try? JSONParser.parse(body), message["method"]?.string == "$/cancelRequest",
-                let id = message["params"]?["id"]
-            else { continue }
-            cancelled.insert(id.text)
-        }
     }
 
     private func handle(_ body: [UInt8]) {
@@ -145,20 +132,20 @@ final class LanguageServer {
         }
     }
 
-    /// Answers request `id`; a `$/cancelRequest` of it read meanwhile stops the analysis.
+    /// Answers request `id`, unless the inbox read a `$/cancelRequest` of it before it was
+    /// begun; one read meanwhile stops the analysis.
     private func request(_ method: String, id: JSONValue, params: JSONValue) {
-        inbox?.answering(id.text)
+        guard let inbox, inbox.begin(id.text) else {
+            sendError(id: id, code: ErrorCode.requestCancelled, message: "the request was cancelled")
+            return
+        }
         answer(method, id: id, params: params)
-        inbox?.answering(nil)
+        inbox.end()
         // What a stopped analysis kept of each document is partial: it is made again when asked for.
         if stop.withdraw(-1) { replays.removeAll() }
     }
 
     private func answer(_ method: String, id: JSONValue, params: JSONValue) {
-        if cancelled.remove(id.text) != nil {
-            sendError(id: id, code: ErrorCode.requestCancelled, message: "the request was cancelled")
-            return
-        }
         switch state {
         case .waitingForInitialize where method != "initialize":
             sendError(id: id, code: ErrorCode.serverNotInitialized, message: "the server is not initialized yet")

@@ -21,8 +21,9 @@ final class MessageInbox: Sendable {
         var batches: [[MessageReader.Item]] = []
         /// The id (as JSON text) of the request the server is answering, if any.
         var answering: String?
-        /// Ids that a `$/cancelRequest` named while another request was being answered: one
-        /// queued behind it stops as soon as it is begun (at most `remembered`, the newest kept).
+        /// Ids that a `$/cancelRequest` named while its request was not being answered (queued,
+        /// or read in the same batch): it is not begun (at most `remembered`, the newest kept).
+        /// The one place a cancellation is kept: every message passes the reader first.
         var cancelledAhead: [String] = []
     }
 
@@ -71,15 +72,22 @@ final class MessageInbox: Sendable {
         return batch
     }
 
-    /// The server answers request `id` (nil: it has answered): a cancellation of it read from now stops it.
-    func answering(_ id: String?) {
+    /// The server begins answering request `id`: false if a `$/cancelRequest` of it was read
+    /// before (it is not to run); else a cancellation of it read from now on stops it.
+    func begin(_ id: String) -> Bool {
         state.withLock {
-            $0.answering = id
-            if let id, let index = $0.cancelledAhead.firstIndex(of: id) {
+            if let index = $0.cancelledAhead.firstIndex(of: id) {
                 $0.cancelledAhead.remove(at: index)
-                stop.requestUnlessRequested(-1)
+                return false
             }
+            $0.answering = id
+            return true
         }
+    }
+
+    /// The server has answered the request it began.
+    func end() {
+        state.withLock { $0.answering = nil }
     }
 
     /// How many cancellations of requests not yet begun are remembered.
@@ -113,15 +121,15 @@ final class MessageInbox: Sendable {
         }
     }
 
-    /// Stops the request being answered if `body` is a `$/cancelRequest` of it; one queued
-    /// behind it is stopped when it is begun.
+    /// Stops the request being answered if `body` is a `$/cancelRequest` of it; one not yet
+    /// begun is remembered, and not begun.
     private func noteCancellation(_ body: [UInt8]) {
         // A cancellation is a short message: longer ones are not parsed twice.
         guard body.count < 1024, let message = try? JSONParser.parse(body), message["method"]?.string == "$/cancelRequest",
             let id = message["params"]?["id"]?.text
         else { return }
         state.withLock {
-            // Under the lock, so that the server's `answering(nil)` then `withdraw(-1)` leaves no stop behind.
+            // Under the lock, so that the server's `end()` then `withdraw(-1)` leaves no stop behind.
             if $0.answering == id {
                 stop.requestUnlessRequested(-1)
             } else {

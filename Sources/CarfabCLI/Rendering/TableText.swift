@@ -38,7 +38,7 @@ struct TableText {
         let columns = table.columns
         // A column with no value in any row (seats, when no floorplan is listed) is left out.
         // Widths in columns as the terminal draws them (wide characters two, combining marks none).
-        var widths = columns.map { DisplayText.width($0.title) }
+        var widths = columns.map { Self.withShown($0.title) { _, width in width } }
         var used = [Bool](repeating: false, count: columns.count)
         if let maker = table.maker {
             // One pass over made rows, each made into one reused buffer; a group's fixed
@@ -70,15 +70,11 @@ struct TableText {
         let alignRight = shown.map { columns[$0].alignRight }
         let shownWidths = shown.map { widths[$0] }
 
-        // The titles are carfab's own words: written as they are.
+        // A title may be a name from a script (a family's, in `models`): escaped as cells are.
         var start = out.waiting
         for (place, column) in shown.enumerated() {
-            let title = columns[column].title
-            var bytes = title
-            bytes.withUTF8 { bytes in
-                Self.cell(
-                    bytes, width: DisplayText.width(title), in: shownWidths[place], right: alignRight[place],
-                    first: place == 0, to: out)
+            Self.withShown(columns[column].title) { bytes, width in
+                Self.cell(bytes, width: width, in: shownWidths[place], right: alignRight[place], first: place == 0, to: out)
             }
         }
         out.endLine(from: start)
