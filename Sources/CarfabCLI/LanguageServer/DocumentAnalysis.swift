@@ -109,6 +109,7 @@ struct DocumentAnalysis {
         let engine = Engine(catalog: catalog, options: options, sink: sink)
         settings.setVariables(in: engine)
         let end = line < document.lineCount ? document.lineRange(line).lowerBound : document.bytes.count
+        replay.runs += 1
         engine.evaluate(openLineSource(text: Array(document.bytes[..<end]), name: name, path: path))
         return engine
     }

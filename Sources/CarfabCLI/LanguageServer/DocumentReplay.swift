@@ -31,6 +31,10 @@ final class DocumentReplay {
     /// Sessions before a line, most recently asked for last; at most `keptSessions`.
     var sessions: [(line: Int, engine: Engine)] = []
 
+    /// How many times the version was run from its start (`DocumentAnalysis.session(before:)`):
+    /// a request runs it at most once, however many lines it covers.
+    var runs = 0
+
     /// How many sessions before a line are kept (a hover and a completion at one place, a few places).
     static let keptSessions = 4
 
