@@ -103,7 +103,7 @@ enum CodeActionProvider {
             guard
                 case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(
                     for: parts[0], on: car, catalog: defined, stop: analysis.settings.stop,
-                    limits: AnalysisSettings.searchLimits, budget: budget)
+                    limits: analysis.settings.searchLimits, budget: budget)
             else { return nil }
             added = repair.changes.compactMap { change in
                 defined.family(named: change.family).flatMap { try? defined.option(named: change.option, in: $0) }
@@ -116,7 +116,7 @@ enum CodeActionProvider {
             guard
                 case .some(.some(let repair)) = ConfiguratorCommands.cheapestRepair(
                     keeping: parts, on: car, catalog: defined, rules: defined.ruleSet, stop: analysis.settings.stop,
-                    limits: AnalysisSettings.searchLimits, budget: budget)
+                    limits: analysis.settings.searchLimits, budget: budget)
             else { return nil }
             added = repair.added
             let changes = added.map { "\($0.familyName) \($0.name)" }.joined(separator: ", ")
