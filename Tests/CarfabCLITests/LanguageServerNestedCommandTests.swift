@@ -89,4 +89,21 @@ import Testing
         #expect(lastRoles(String(repeating: "expect error x ", count: 65) + "set paint white") == [.other, .other])
         #expect(lastRoles(String(repeating: "try ", count: 2_000) + "set paint white") == [.other, .other])
     }
+
+    /// Semantic tokens count each position on from the token before it (a line of 100,000
+    /// numbers took 12 s, each position counted from the line's start): the same positions as
+    /// counting from the line's start, on a line of wide characters, across lines and CRLFs.
+    @Test func positions_counted_on_along_a_line_are_those_counted_from_its_start() {
+        let document = TextDocument(uri: "file:///tmp/p.carfab", version: 1, text: "echo é 𝄞 x\r\ncar \"a\nb\" 1 2\n\nset 𝄞 3")
+        var known = (offset: 0, position: TextPosition(line: 0, character: 0))
+        for offset in 0...document.bytes.count {
+            // Only from character boundaries, as tokens start and end on them.
+            guard offset == document.bytes.count || document.bytes[offset] & 0xC0 != 0x80 else { continue }
+            #expect(document.position(of: offset, after: known) == document.position(of: offset), "\(offset)")
+            known = (offset, document.position(of: offset))
+        }
+        // From a known place after the offset, or on another line: counted from the line's start.
+        #expect(document.position(of: 2, after: (10, document.position(of: 10))) == document.position(of: 2))
+        #expect(document.position(of: 20, after: (2, document.position(of: 2))) == document.position(of: 20))
+    }
 }
