@@ -70,7 +70,7 @@ extension CarFactoryError: CustomStringConvertible {
             allowed == 0 ? "'\(cut(text))' must be a whole amount" : "'\(cut(text))' has more than \(allowed) decimal places"
         case .invalidCurrencyCode(let code): "'\(cut(code))' is not a currency code (three letters, like CHF)"
         case .invalidCurrencySymbol(let symbol):
-            "'\(cut(symbol))' cannot be a currency symbol: it would read as part of the amount after it (a symbol may not start or end with a digit, a sign, ',' or '.')"
+            "'\(cut(symbol))' cannot be a currency symbol: it would read as part of the amount after it (a symbol may not start or end with a digit or number, a sign or dash, ',' or '.')"
         case .invalidDigits(let digits): "minor digits must be from 0 to \(Currency.maximumDigits), not \(digits)"
         case .rateNotPositive(let text): "rate '\(cut(text))' is not a positive decimal"
         case .baseRateIsFixed(let code): "\(code) is the base currency; its rate is always 1"

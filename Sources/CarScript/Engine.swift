@@ -20,6 +20,9 @@ public struct EngineOptions: Sendable {
     /// Whether scripts keep an undo history from their start (the prompt always does; a
     /// script otherwise starts keeping one at its first `begin`): see `UndoHistory`.
     public var keepsUndoHistory = false
+    /// The commands the program added to the language (``addCommand(_:)``), as table entries:
+    /// kept so, an engine's start makes nothing more of them than its table's list.
+    private(set) var hostCommands: [CommandSpec] = []
     /// What one answer of `options`, `why`, `fit` or `cheapest` may spend (tests make it small).
     package var searchLimits = SearchLimits.standard
     /// Leave a transaction open at the end of input, as the session that goes on past it
@@ -41,14 +44,26 @@ public struct EngineOptions: Sendable {
 
     /// The defaults: stop at the first error, run everything, no host (so no files).
     public init() {}
+
+    /// Adds `command` to the language of the engines made with these options, after the
+    /// language's own commands and those added before it: `help` lists it under "system".
+    public mutating func addCommand(_ command: HostCommand) {
+        hostCommands.append(CommandSpec(host: command))
+    }
+
+    /// The command table these options make: the language's commands, then the host's.
+    var commandTable: CommandTable {
+        hostCommands.isEmpty ? .standard : CommandTable(.standard, adding: hostCommands)
+    }
 }
 
 /// Whether an engine may read its host's environment variables, and how.
 public enum EnvironmentAccess: Sendable {
     /// Refused, for the reason the message gives: `by --safe`.
     case refused(by: String)
-    /// Read through `value`, which gives a variable's value or nil if it is not set.
-    case reading(_ value: @Sendable (String) -> String?)
+    /// Read through `value`, which gives a variable's bytes or nil if it is not set (a value
+    /// that is not UTF-8 is an error where it is read).
+    case reading(_ value: @Sendable (String) -> [UInt8]?)
 }
 
 /// Whether an engine may touch files: every command that does asks this one gate.
@@ -88,7 +103,7 @@ public final class Engine {
         sink: (any ResultSink)? = nil
     ) {
         relay = Relay(sink)
-        session = Session(catalog: catalog, sink: sink ?? relay, options: options)
+        session = Session(catalog: catalog, sink: sink ?? relay, options: options, commands: options.commandTable)
     }
 
     /// Evaluates `text` (named `name` in diagnostics) and returns what it made (empty if the

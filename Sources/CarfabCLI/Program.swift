@@ -77,7 +77,7 @@ public enum Program {
     private static func serveLanguage(_ parsed: ProgramArguments, environment: ProgramEnvironment, out: Output, err: Output) -> Outcome {
         let settings = AnalysisSettings(
             safe: parsed.safe, variables: parsed.variables.map { ($0.name, $0.value) },
-            environment: parsed.safe ? .refused(by: "by --safe") : .reading(environment.variable), stop: environment.stop)
+            environment: parsed.safe ? .refused(by: "by --safe") : .reading(environment.variableBytes), stop: environment.stop)
         var catalog = Engine.builtInCatalog
         if !parsed.catalogs.isEmpty {
             var options = EngineOptions()
@@ -85,6 +85,8 @@ public enum Program {
             options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
             options.environment = settings.environment
             options.stop = environment.stop
+            // carfab's own commands are known here too: a catalog file's `services` is no definition, as in a session.
+            ProgramCommands.add(to: &options, center: nil)
             guard
                 let loaded = Engine.catalog(
                     files: parsed.catalogs.map(\.bytes), reportingTo: TextRenderer(out: err, err: err),

@@ -23,8 +23,8 @@ struct ProgramSession {
     /// Runs the session: services, catalogs, init file, inputs, prompt; then how it ended.
     func run() -> Program.Outcome {
         let renderer = makeRenderer()
-        let options = engineOptions()
         let center = ServiceCenter()
+        let options = engineOptions(center: center)
         let catalog = CatalogService(files: arguments.catalogs, renderer: renderer, options: options)
         let history = registerServices(in: center, catalog: catalog)
         defer { center.stopAll() }
@@ -76,14 +76,15 @@ struct ProgramSession {
         }
     }
 
-    /// What the engine may do: `--check`, `--keep-going` and `--safe` as given.
-    private func engineOptions() -> EngineOptions {
+    /// What the engine may do: `--check`, `--keep-going` and `--safe` as given; carfab's own
+    /// commands, `services` listing `center`'s services.
+    private func engineOptions(center: ServiceCenter) -> EngineOptions {
         let fileAccess = arguments.safe ? FileAccess.refused(by: "by --safe") : .allowed
-        let environmentAccess = arguments.safe ? EnvironmentAccess.refused(by: "by --safe") : .reading(environment.variable)
+        let environmentAccess = arguments.safe ? EnvironmentAccess.refused(by: "by --safe") : .reading(environment.variableBytes)
         if arguments.checkOnly {
             return ScriptCheck.options(
                 keepGoing: arguments.keepGoing, fileAccess: fileAccess, environment: environmentAccess,
-                stop: stop)
+                stop: stop, center: center)
         }
         var options = EngineOptions()
         options.host = POSIXHost()
@@ -91,6 +92,7 @@ struct ProgramSession {
         options.fileAccess = fileAccess
         options.environment = environmentAccess
         options.stop = stop
+        ProgramCommands.add(to: &options, center: center)
         return options
     }
 

@@ -8,10 +8,12 @@ enum ScriptCheck {
     /// and run nothing else (in particular never `save`).
     static func options(
         keepGoing: Bool, fileAccess: FileAccess, environment: EnvironmentAccess,
-        stop: StopRequest = StopRequest()
+        stop: StopRequest = StopRequest(), center: ServiceCenter? = nil
     ) -> EngineOptions {
         var options = EngineOptions()
         options.host = POSIXHost()
+        // The program's own commands are known, so a script that uses them checks clean.
+        ProgramCommands.add(to: &options, center: center)
         options.checkOnly = true
         options.keepGoing = keepGoing
         options.fileAccess = fileAccess

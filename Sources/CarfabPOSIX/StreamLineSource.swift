@@ -22,7 +22,7 @@ package enum LineOrigin {
 package func openLineSource(_ origin: LineOrigin, stop: StopRequest) throws(LineSourceFailure) -> any BufferedLineSource {
     switch origin {
     case .standardInput:
-        return StreamLineSource(fd: 0, name: "<stdin>", path: nil, ownsDescriptor: false, stop: stop)
+        return StreamLineSource(fd: 0, name: "<stdin>", path: nil, ownsDescriptor: false, readsProcessInput: true, stop: stop)
     case .filePath(let path):
         return path == [UInt8(ascii: "-")] ? try openLineSource(.standardInput, stop: stop) : try openFile(path, stop: stop)
     case .descriptor(let fd, let path):
@@ -47,11 +47,20 @@ private func openFile(_ path: [UInt8], stop: StopRequest) throws(LineSourceFailu
 /// A stream source over `fd`, a file opened by name; refused (and closed) if it is a directory.
 private func fileSource(_ fd: Int32, name: String, stop: StopRequest) throws(LineSourceFailure) -> StreamLineSource {
     var info = stat()
-    if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+    let known = fstat(fd, &info) == 0
+    if known && (info.st_mode & S_IFMT) == S_IFDIR {
         close(fd)
         throw .unreadable("cannot read '\(DisplayText.quotedName(name))': it is a directory")
     }
-    return StreamLineSource(fd: fd, name: name, path: name, ownsDescriptor: true, stop: stop)
+    return StreamLineSource(
+        fd: fd, name: name, path: name, ownsDescriptor: true, readsProcessInput: known && isStandardInput(info), stop: stop)
+}
+
+/// Whether the file `info` describes is the one open as standard input (`/dev/stdin`,
+/// `/proc/self/fd/0`, or the file standard input was redirected from).
+private func isStandardInput(_ info: stat) -> Bool {
+    var input = stat()
+    return fstat(0, &input) == 0 && input.st_dev == info.st_dev && input.st_ino == info.st_ino
 }
 
 /// Lines of a file or pipe, read in large chunks: memory stays constant however long the input.
@@ -60,6 +69,7 @@ final class StreamLineSource: BufferedLineSource {
     let path: String?
     private let fd: Int32
     private let ownsDescriptor: Bool
+    let readsProcessInput: Bool
     private let chunk: UnsafeMutableBufferPointer<UInt8>
     private var start = 0
     private var end = 0
@@ -69,8 +79,12 @@ final class StreamLineSource: BufferedLineSource {
 
     private let stop: StopRequest
 
-    init(fd: Int32, name: String, path: String?, ownsDescriptor: Bool, stop: StopRequest, chunkSize: Int = 1 << 16) {
+    init(
+        fd: Int32, name: String, path: String?, ownsDescriptor: Bool, readsProcessInput: Bool, stop: StopRequest,
+        chunkSize: Int = 1 << 16
+    ) {
         self.fd = fd
+        self.readsProcessInput = readsProcessInput
         self.stop = stop
         self.name = name
         self.path = path

@@ -87,6 +87,40 @@ import Testing
         #expect(valuation.money(amount).description == "$68,800.00")
     }
 
+    /// In another currency a price change is the difference of the two prices converted, as
+    /// `price` shows them: a $1.50 option on a $3,901.50 car at a rate of 0.3 was a change of
+    /// Q0 while the price went from Q1,170 to Q1,171 (trial 4, 10); `fit`'s rows add up to it.
+    @Test func a_price_change_in_a_currency_is_what_the_converted_price_moves() {
+        let engine = Engine()
+        engine.evaluate(
+            """
+            currency QQQ "Q" digits 0 rate 0.3
+            family paint "P" default w "W" price 0
+            option paint r "R" price 1.5
+            option paint g "G" price 1.5
+            forbid paint g with drivetrain rear
+            model m "M" price 3901.5 floorplan short suspension race drivetrain rear
+            car m
+            """)
+        let run = engine.evaluate("options paint in QQQ; why paint g in QQQ; fit paint g in QQQ; price QQQ")
+        #expect(run.diagnostics.isEmpty, "\(run.diagnostics.map(\.message))")
+        #expect(
+            rows(run.results[0].result) == [
+                ["paint", "w", "current", "", "", ""],
+                ["paint", "r", "settable", "Q1", "", ""],
+                ["paint", "g", "repair", "Q751", "set paint g drivetrain 4wd", ""]
+            ])
+        #expect(rows(run.results[2].result) == [["1", "Q751", "1", "set paint g drivetrain 4wd"]])
+        // Q1,170 + 1 + 750 = Q1,921 ($6,403.00 x 0.3 = 1,920.9); the changes alone, converted,
+        // were Q0 and Q750.
+        #expect(rows(run.results[3].result) == [["paint", "w", "g", "Q1"], ["drivetrain", "rear", "4wd", "Q750"]])
+        guard case .amount(let amount, let valuation) = run.results[4].result else {
+            Issue.record("no price")
+            return
+        }
+        #expect(valuation.money(amount).description == "Q1,921")
+    }
+
     @Test func fit_of_an_option_no_valid_car_has_is_an_error_and_changes_nothing() {
         let engine = Engine()
         engine.evaluate(

@@ -109,6 +109,46 @@ import Testing
         #expect(engine.catalog.familyNames == ["floorplan", "suspension", "drivetrain", "paint"])
     }
 
+    /// A rule is refused when a stock line breaks it, naming the first such line, whether the
+    /// stock holds a few configurations (each looked at) or many (only those holding one of the
+    /// rule's options: trial 4, 1), as lines go, configurations are renumbered and families added.
+    @Test(arguments: [20, 300]) func a_rule_a_stock_line_breaks_is_refused_naming_the_first(configurations: Int) {
+        let engine = Engine()
+        engine.evaluate(
+            "family paint \"Paint\" default p0 \"P0\"\n"
+                + (1..<configurations).map { "option paint p\($0) \"P\($0)\" price \($0)" }.joined(separator: "\n"))
+        engine.evaluate((0..<configurations).map { "car sports; set paint p\($0)" }.joined(separator: "\n"))
+        func error(_ line: String) -> String { engine.evaluate(line).diagnostics.first?.message ?? "" }
+        #expect(
+            error("forbid paint p17 with drivetrain rear")
+                == "stock line 18 already breaks this rule: p17 paint cannot go with a rear drivetrain")
+        #expect(
+            error("require paint p10 with suspension road") == "stock line 11 already breaks this rule: p10 paint needs a road suspension")
+        #expect(error("forbid paint p17 with drivetrain front") == "")
+        #expect(error("require paint p11 with suspension race") == "")
+        // No line holds p17 once its line is gone (its configuration may still be kept).
+        #expect(error("remove 18; forbid paint p17 with floorplan short") == "")
+        #expect(
+            error("car suv; set paint p17; forbid paint p17 with floorplan long")
+                == "stock line \(configurations) already breaks this rule: p17 paint cannot go with a long floorplan")
+        // Cars in stock take a new family's default: a rule on it sees them all.
+        engine.evaluate("family wheels \"Wheels\" default steel \"Steel\"; option wheels alloy \"Alloy\" price 10")
+        #expect(
+            error("forbid wheels steel with paint p3") == "stock line 4 already breaks this rule: steel wheels cannot go with a p3 paint")
+        #expect(error("forbid wheels alloy with paint p3") == "")
+        #expect(
+            error("select 5; set wheels alloy; forbid wheels alloy with paint p4")
+                == "stock line 5 already breaks this rule: alloy wheels cannot go with a p4 paint")
+        // A stock cleared and filled again (configurations given out afresh), without the
+        // paints the rules above keep off a compact.
+        let refill = (0..<configurations).reversed().filter { ![10, 11, 17].contains($0) }.map { "car compact; set paint p\($0)" }
+        #expect(engine.evaluate("clear\n" + refill.joined(separator: "\n")).diagnostics.isEmpty)
+        #expect(
+            error("forbid paint p2 with floorplan standard")
+                == "stock line \(configurations - 5) already breaks this rule: p2 paint cannot go with a standard floorplan")
+        #expect(error("forbid paint p2 with floorplan short") == "")
+    }
+
     @Test func a_catalog_holds_at_most_64_families() {
         let engine = Engine()
         let sixtyOne = (1...61).map { "family f\($0) \"F\" default o \"O\"" }.joined(separator: "\n")

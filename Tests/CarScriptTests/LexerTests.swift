@@ -48,6 +48,47 @@ import Testing
         }
     }
 
+    /// Lines of plain words, blanks and separators are lexed on a path of their own, which hands
+    /// the rest of a line to the general one at its first other byte: every token (kind, place
+    /// in the line, text) is as a plain splitting of the line gives it, and stays so with a
+    /// string, a reference or a comment after it.
+    @Test func plain_lines_keep_every_token_place_whatever_follows() throws {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = Array("ab9-".utf8) + [0x20, 0x20, 0x09, 0x0B, 0x0C, 0x0D, 0x3B, 0x0A]
+        for _ in 0..<2_000 {
+            let line = (0..<Int.random(in: 0...24, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            // The plain splitting: words between blanks, `;` and line breaks; a separator each.
+            var expected: [Token] = []
+            var start: Int?
+            var text = 0
+            for (index, byte) in line.enumerated().map({ ($0.offset, $0.element) }) + [(line.count, UInt8(0x20))] {
+                let ends = byte == 0x20 || byte == 0x3B || byte == 0x0A || (0x09...0x0D).contains(byte)
+                if ends, let first = start {
+                    expected.append(Token(kind: .word, range: SourceRange(first, index), text: text - (index - first)..<text))
+                    start = nil
+                }
+                if byte == 0x3B || byte == 0x0A {
+                    expected.append(Token(kind: .separator, range: SourceRange(index, index + 1), text: text..<text))
+                }
+                if !ends {
+                    if start == nil { start = index }
+                    text += 1
+                }
+            }
+            for tail in ["", " \"q\" x", "\"q\"", "$v", " # c", "\u{E9}", "\\;"] {
+                let lexer = Lexer()
+                let bytes = line + Array(tail.utf8)
+                _ = try bytes.withUnsafeBufferPointer { (buffer) throws(ScriptError) in try lexer.tokenize(buffer, atEnd: true) }
+                let tokens = Array(lexer.tokens)
+                let kept = tail.isEmpty || tail.hasPrefix(" ") ? expected : expected.filter { $0.range.end < line.count }
+                #expect(Array(tokens.prefix(kept.count)) == kept, "\(bytes) then \(tail)")
+                for token in tokens.prefix(kept.count) where token.kind == .word {
+                    #expect(Array(lexer.bytes(token)) == Array(bytes[token.range.start..<token.range.end]))
+                }
+            }
+        }
+    }
+
     @Test func comments_run_to_the_end_of_the_line_outside_quotes() throws {
         #expect(try words("echo a # b; c").words == ["echo", "a"])
         #expect(try words("echo \"a # b\" c#d").words == ["echo", "a # b", "c"])

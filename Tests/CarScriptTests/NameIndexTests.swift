@@ -136,6 +136,24 @@ import Testing
         #expect(lookup(index, Self.decomposed) == 1)
     }
 
+    /// A large table (past the collision-free size) takes back names slot by slot, not by
+    /// placing every name again (trial 4, 13): what is kept is found, what is dropped is not,
+    /// whatever the clusters the probing made, and names added again are found.
+    @Test func names_taken_back_from_a_large_table_in_steps_are_forgotten_and_the_rest_kept() {
+        let index = NameIndex(["compact"])
+        let names = (1..<3_000).map { $0 % 7 == 0 ? "ü\($0)" : "n\($0)" }
+        for (offset, name) in names.enumerated() { index.addInPlace(name, value: offset + 1) }
+        for cut in stride(from: 2_999, to: 1_000, by: -97) {
+            index.removeInPlace(from: cut)
+            #expect(lookup(index, "compact") == 0)
+            #expect((1..<cut).allSatisfy { lookup(index, names[$0 - 1].uppercased()) == $0 })
+            #expect((cut..<3_000).allSatisfy { lookup(index, names[$0 - 1]) == nil })
+            #expect(lookup(index, "u\u{308}7") == 7)
+        }
+        for value in 1_000..<3_000 { index.addInPlace(names[value - 1], value: value) }
+        #expect((1..<3_000).allSatisfy { lookup(index, names[$0 - 1]) == $0 })
+    }
+
     @Test func a_copy_keeps_its_own_names_in_either_form() {
         var original = NameIndex(["a"])
         let copy = original

@@ -77,6 +77,17 @@ import Testing
         #expect(run.stdout == "ok \(dir.path)/t.carfab (2 expects)\n1 passed, 0 failed\n", "\(run)")
     }
 
+    /// `expect error ID COMMAND` is one expectation whatever COMMAND is: an `expect` held in it
+    /// (however deep) is not counted again (trial 3, finding 15: it counted 2).
+    @Test func an_expect_held_by_expect_error_is_one_expectation() throws {
+        let dir = try temporaryDirectory(with: [
+            "t.carfab": "car suv\nexpect error expectation-failed expect count 2\n"
+                + "expect error expectation-failed expect error x expect count 1\n"
+        ])
+        let run = try carfab(["--test", dir.path + "/t.carfab"])
+        #expect(run.stdout == "ok \(dir.path)/t.carfab (2 expects)\n1 passed, 0 failed\n", "\(run)")
+    }
+
     @Test func completion_and_help_offer_the_forms() throws {
         let help = try carfab(["-e", "help expect"])
         #expect(help.stdout.contains("expect line N FIELD") && help.stdout.contains("expect error ID COMMAND"), "\(help)")

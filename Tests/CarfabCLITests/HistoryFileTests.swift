@@ -5,7 +5,7 @@ import Testing
 
 /// The history file is read a block at a time and only its last entries are kept: what comes
 /// back is exactly the file's last entries, whatever the blocks, and a malformed line anywhere
-/// (kept or not) still makes it "not a history file".
+/// (kept or not, if not too long to be an entry) still makes it "not a history file".
 @Suite struct HistoryFileTests {
     /// `bytes` written to a new file in a temporary folder of its own; the last entries read back.
     private func lastEntries(_ count: Int, of bytes: [UInt8], blockSize: Int = 1 << 16) throws -> [[UInt8]]? {
@@ -53,6 +53,26 @@ import Testing
         #expect(try lastEntries(1_000, of: bytes, blockSize: 3) == nil)
         #expect(try lastEntries(1_000, of: Array("not history\n".utf8)) == nil)
         #expect(try lastEntries(1_000, of: Array("\n".utf8)) == nil)
+    }
+
+    /// An entry longer than `HistoryFile.entryLimit` is not kept, and does not take the place of
+    /// one that is (trial 3, finding 15: 100 lines of 1 MiB made the prompt start at 200 MB); a
+    /// line too long to be an entry kept, whatever its escapes, is passed over unread.
+    @Test func entriesLongerThanTheLimitAreNotKept() throws {
+        let limit = HistoryFile.entryLimit
+        let atLimit = [UInt8](repeating: 0x61, count: limit)
+        let controls = [UInt8](repeating: 0x01, count: limit)  // written 4 times as long, \001
+        let over = [UInt8](repeating: 0x62, count: limit + 1)
+        let huge = [UInt8](repeating: 0x63, count: 4 * limit + 1)  // passed over unread
+        let file = HistoryFile.bytes(of: [Array("one".utf8), huge, atLimit, over, controls, huge, Array("two".utf8), over])
+        for blockSize in [7, 1000, 1 << 16, file.count] {
+            #expect(try lastEntries(3, of: file, blockSize: blockSize) == [atLimit, controls, Array("two".utf8)])
+            #expect(try lastEntries(5, of: file, blockSize: blockSize) == [Array("one".utf8), atLimit, controls, Array("two".utf8)])
+        }
+        // A last line without a line break, too long: passed over too; a first line longer than
+        // the header is no history file however it goes on.
+        #expect(try lastEntries(2, of: HistoryFile.bytes(of: [Array("one".utf8)]) + huge, blockSize: 4096) == [Array("one".utf8)])
+        #expect(try lastEntries(2, of: huge + [0x0A], blockSize: 4096) == nil)
     }
 
     @Test func theFormsAtItsEdges() throws {

@@ -24,4 +24,27 @@ import Testing
         #expect(Array(details.suffix(3)) == ["(not with a short floorplan)", "(4wd) +$2,500.00", "(4wd) +$2,500.00"])
         #expect(details.contains("repair +$502.00 (not with a short floorplan)"))
     }
+
+    /// At most 5,000 items, the allowed options first, and the list said to be incomplete: a
+    /// family of 60,000 options sent 13 MB at every keystroke (trial 4, 10). Typing more of
+    /// the word narrows it to a complete list.
+    @Test func a_completion_of_more_than_5000_options_is_cut_and_incomplete() throws {
+        let uri = "file:///tmp/many.carfab"
+        var text = "family paint \"Paint\" default p0 \"P0\"\n"
+        for i in 1..<6_000 { text += "option paint p\(i) \"P\" price 1\n" }
+        text += "forbid paint p1 with floorplan short\ncar sports\nset paint \nset paint p59\n"
+        let session = try serve(
+            initializeRequest + didOpen(uri, text) + request(2, "textDocument/completion", at(uri, 6_002, 10))
+                + request(3, "textDocument/completion", at(uri, 6_003, 13)) + shutdownAndExit)
+        let all = try #require(session.response(2)?["result"] as? [String: Any])
+        #expect(all["isIncomplete"] as? Bool == true)
+        let labels = try #require(all["items"] as? [[String: Any]]).map { $0["label"] as? String ?? "" }
+        #expect(labels.count == 5_000)
+        // p1 (a rule keeps it off this car) goes after the allowed ones, so past the cut.
+        #expect(labels.first == "p0" && labels[1] == "p2" && labels.last == "p5000" && !labels.contains("p1"))
+        let narrowed = try #require(session.response(3)?["result"] as? [String: Any])
+        #expect(narrowed["isIncomplete"] as? Bool == false)
+        let narrowedLabels = try #require(narrowed["items"] as? [[String: Any]]).map { $0["label"] as? String ?? "" }
+        #expect(narrowedLabels == ["p59"] + (590..<600).map { "p\($0)" } + (5_900..<6_000).map { "p\($0)" })
+    }
 }

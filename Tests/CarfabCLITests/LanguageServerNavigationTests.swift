@@ -69,7 +69,7 @@ import Testing
                 "'sports' is a built-in model, so it cannot be renamed: only names the script (or a file it sources) defines can be"
             ),
             (4, 25, "x", "there is no model, family, option, currency or variable here to rename"),
-            (1, 4, "9x", "'9x' is not a variable name: a letter or '_', then letters, digits and '_'"),
+            (1, 4, "9x", "'9x' is not a variable name: an ASCII letter or '_', then ASCII letters, digits and '_'"),
             (2, 6, "suv", "a model named 'suv' exists already"),
             (2, 6, "two words", "'two words' is not a name: one word, without blanks, quotes, ';', '#' or '$'"),
             (4, 29, "SWISS", "'SWISS' is not a currency code: three letters"),

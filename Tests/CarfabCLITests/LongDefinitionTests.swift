@@ -28,17 +28,23 @@ import Testing
     }
 }
 
-/// A currency symbol may not start or end with a digit (of any script), a sign, `,` or `.`:
+/// A currency symbol may not start or end with a digit or number (of any script), a sign or
+/// dash, `,` or `.` (or a form of them):
 /// written before an amount it read as part of it (`"9"` made 27,995 print `927,995`, and
 /// `expect price QQQ 927995` passed, the plain number taken for the price).
 @Suite struct CurrencySymbolTests {
-    @Test(arguments: ["9", "QQ1", "1Q", "-", "+", "\u{2212}", ",", "Q.", ".Q", "\u{0669}", "Q\u{FF19}", "9\u{0301}"])
+    @Test(arguments: [
+        "9", "QQ1", "1Q", "-", "+", "\u{2212}", ",", "Q.", ".Q", "\u{0669}", "Q\u{FF19}", "9\u{0301}",
+        // Forms of them in other widths and scripts (trial 4, 10): small and fullwidth,
+        // heavy, Arabic separators, a dot leader, other numbers.
+        "\u{FE63}", "\u{FF0B}", "\u{2795}", "\u{FF0E}", "Q\u{066B}", "\u{2024}", "\u{BD}", "\u{2468}", "Q\u{2010}"
+    ])
     func a_symbol_that_would_run_into_the_amount_is_refused_at_the_symbol(symbol: String) throws {
         let result = try carfab([], stdin: "currency QQQ \"\(symbol)\" digits 0 rate 1\ncurrencies\n")
         #expect(result.status == 1)
         #expect(
             result.stderr.hasPrefix(
-                "<stdin>:1:14: error: '\(symbol)' cannot be a currency symbol: it would read as part of the amount after it (a symbol may not start or end with a digit, a sign, ',' or '.')\n"
+                "<stdin>:1:14: error: '\(symbol)' cannot be a currency symbol: it would read as part of the amount after it (a symbol may not start or end with a digit or number, a sign or dash, ',' or '.')\n"
             ))
         #expect(result.stdout == "")
     }
@@ -60,5 +66,12 @@ import Testing
                 "currency QQQ \"Q9 \" digits 0 rate 1; currency RRR \"\" digits 0 rate 1; currency SSS \"R$\" digits 0 rate 1\ncar compact; price QQQ; price RRR; price SSS\n"
         )
         #expect(result == RunResult(stdout: "Q9 27,995\n27,995\nR$27,995\n", stderr: "", status: 0))
+        // Currency signs of any script, letters and symbols that read as no part of a number.
+        let kept = try carfab(
+            [],
+            stdin:
+                "currency AAA \"\u{20B9}\" digits 0 rate 1; currency BBB \"kr \" digits 0 rate 1; currency CCC \"\u{5143}\" digits 0 rate 1; currency DDD \"\u{20BF}\" digits 0 rate 1\ncar compact; price AAA; price BBB; price CCC; price DDD\n"
+        )
+        #expect(kept == RunResult(stdout: "\u{20B9}27,995\nkr 27,995\n\u{5143}27,995\n\u{20BF}27,995\n", stderr: "", status: 0))
     }
 }

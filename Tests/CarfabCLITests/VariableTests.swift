@@ -77,16 +77,16 @@ import Testing
         ),
         (
             "echo ${a-b}",
-            "<command-line>:1:6: error: 'a-b' is not a variable name (letters, digits and '_', not starting with a digit)\necho ${a-b}\n     ^~~~~~\n"
+            "<command-line>:1:6: error: 'a-b' is not a variable name (ASCII letters, digits and '_', not starting with a digit)\necho ${a-b}\n     ^~~~~~\n"
         ),
         (
             "echo ${}",
-            "<command-line>:1:6: error: '' is not a variable name (letters, digits and '_', not starting with a digit)\necho ${}\n     ^~~\n"
+            "<command-line>:1:6: error: '' is not a variable name (ASCII letters, digits and '_', not starting with a digit)\necho ${}\n     ^~~\n"
         ),
         ("echo ${ab", "<command-line>:1:6: error: '${' without a closing '}'\necho ${ab\n     ^~\n"),
         (
             "var 1x 2",
-            "<command-line>:1:5: error: '1x' is not a variable name (letters, digits and '_', not starting with a digit)\nvar 1x 2\n    ^~\n"
+            "<command-line>:1:5: error: '1x' is not a variable name (ASCII letters, digits and '_', not starting with a digit)\nvar 1x 2\n    ^~\n"
         ),
         (
             "car sports; var m nosuch; car $m",

@@ -18,4 +18,29 @@ import Testing
 
                         """#, stderr: "", status: 0))
     }
+
+    /// T8: a script read from standard input cannot `source` standard input under another
+    /// name (`/dev/stdin`, `/proc/self/fd/0`) any more than as `-`: both would read the same
+    /// stream, and the sourced "file" began in the middle of one of the script's lines.
+    @Test func a_script_on_standard_input_cannot_source_it_by_another_name() throws {
+        let lines = (0..<20_000).map { "echo line\($0)" }.joined(separator: "\n")
+        for name in ["/dev/stdin", "/proc/self/fd/0"] {
+            let result = try carfab([], stdin: "source \(name)\necho A\n\(lines)\n")
+            let caret = String(repeating: "~", count: name.count - 1)
+            #expect(
+                result
+                    == RunResult(
+                        stdout: "",
+                        stderr: """
+                            <stdin>:1:8: error: '\(name)' is standard input, which is already being read: it holds the script that runs 'source'
+                            source \(name)
+                                   ^\(caret)
+
+                            """, status: 1))
+        }
+        // A script from elsewhere may read standard input by either name, as with `source -`.
+        #expect(
+            try carfab(["-e", "source /dev/stdin; total"], stdin: "car sports\n")
+                == RunResult(stdout: "1 Car in Stock. Total Value: $68,300.00\n", stderr: "", status: 0))
+    }
 }

@@ -29,7 +29,8 @@ public struct Currency: Hashable, Sendable {
         code.utf8.count == 3 && code.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
     }
 
-    /// Whether `symbol` starts or ends with a decimal digit (of any script), a sign, `,` or `.`:
+    /// Whether `symbol` starts or ends with a digit or number (of any script), a sign or dash,
+    /// `,` or `.` (or a character that reads as one):
     /// written before an amount, it would read as part of it (`9` and 27,995 make `927,995`,
     /// which `expect price` then took for the plain number), or hide its sign.
     private static func runsIntoAmounts(_ symbol: String) -> Bool {
@@ -54,11 +55,24 @@ public struct Currency: Hashable, Sendable {
     private static func runsIntoAmounts(_ character: Character) -> Bool {
         // A character's first scalar is its base: `9` with an accent above is still a 9.
         guard let base = character.unicodeScalars.first else { return false }
-        switch base {
-        case "+", "-", "\u{2212}", ",", ".": return true
-        // The decimal digits are category Nd (reading `numericType` instead fetched its type's
-        // metadata by name at the first call: ~22,000 instructions at every start).
-        default: return base.value >= 0x80 ? base.properties.generalCategory == .decimalNumber : (0x30...0x39).contains(base.value)
+        switch base.value {
+        case 0x2B, 0x2D, 0x2C, 0x2E: return true  // + - , .
+        case 0x30...0x39: return true
+        case 0..<0x80: return false
+        // What reads as a point or a comma between digits in other scripts and widths
+        // (Arabic decimal and thousands separators, one dot leader, small and fullwidth forms,
+        // ideographic comma and full stop), and the heavy plus and minus signs.
+        case 0x66B, 0x66C, 0x2024, 0x3001, 0x3002, 0xFE50, 0xFE51, 0xFE52, 0xFF0C, 0xFF0E, 0xFF61, 0xFF64, 0x2795, 0x2796:
+            return true
+        default:
+            // Digits and other numbers of any script (`٣`, `½`, `⑨`), dashes (`﹣`) and
+            // mathematical signs (`−`, `＋`) by category. (Reading `numericType` instead
+            // fetched its type's metadata by name at the first call: ~22,000 instructions at
+            // every start.)
+            switch base.properties.generalCategory {
+            case .decimalNumber, .otherNumber, .letterNumber, .dashPunctuation, .mathSymbol: return true
+            default: return false
+            }
         }
     }
 

@@ -50,7 +50,9 @@ extension Engine {
     ) -> Catalog? {
         var options = options
         options.definitionsOnly = true
-        let loader = Session(catalog: base, sink: sink, options: options)
+        // The host's commands are known (a file's `services` holds no definition, and is no
+        // unknown command); with no file, there is nothing to look up.
+        let loader = Session(catalog: base, sink: sink, options: options, commands: files.isEmpty ? .standard : options.commandTable)
         for path in files where !loader.shouldStop {
             do throws(LineSourceFailure) {
                 guard let host = options.host else {

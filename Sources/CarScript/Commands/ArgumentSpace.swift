@@ -32,11 +32,16 @@ final class ArgumentSpace {
     }
 
     /// The block for a command starting at the current depth.
+    ///
+    /// The depth cannot overflow (`source` nests at most `maximumSourceDepth` deep), so it is
+    /// counted without overflow checks, here and in `giveBack` (set/show 1,018.5 -> 1,013.5
+    /// instructions a command; callgrind, 10^5 commands).
     @inline(__always)
     func take() -> Block {
         if depth == blocks.count { addBlock() }
-        depth += 1
-        return blocks[depth - 1]
+        let block = blocks[depth]
+        depth &+= 1
+        return block
     }
 
     /// Makes the block of a depth reached for the first time.
@@ -53,7 +58,7 @@ final class ArgumentSpace {
     @inline(__always)
     func giveBack() {
         assert(depth > 0, "a block given back that was not taken")
-        depth -= 1
+        depth &-= 1
     }
 }
 

@@ -32,9 +32,9 @@ package struct ArgumentSpec: Sendable {
     }
 }
 
-/// The groups `help` lists commands under.
+/// The groups `help` lists commands under; `system` holds the commands the host adds (`HostCommand`).
 package enum CommandGroup: String, CaseIterable, Sendable {
-    case configure, value, catalog, definition, history, script
+    case configure, value, catalog, definition, history, script, system
 }
 
 /// One command: the single entry that dispatch, `help`, completion and `--check` all read.
@@ -97,8 +97,11 @@ public final class CommandSpec: Sendable {
 
     /// Whether the command only answers a question: it changes no stock, catalog, variable,
     /// transaction or file, and what it shows is all it does (see `EngineOptions.checksQuestions`).
+    /// A command the host added counts as one: it can change nothing of the session, and an
+    /// editor's analysis is to run nothing of the host's.
     package var answersOnly: Bool {
-        switch name {
+        if group == .system { return true }
+        return switch name {
         case "options", "why", "cheapest", "show", "list", "models", "parts", "currencies", "total", "price", "vars",
             "echo", "help", "save", "diff":
             true

@@ -15,7 +15,7 @@ package enum ConfiguratorCommands {
             arguments: [.optional("[FAMILY] [in CURRENCY]", .words)],
             summary: "list every option for the current car: current, settable, needing a repair, or impossible",
             details:
-                "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest minimal repair (changes to other families that with it make a valid car, where no smaller set of the same families, whatever options they take, would do) as a 'set' command and the total price change; or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY."
+                "For each option (of every family, or of FAMILY): 'current'; 'settable' with its price change; 'repair' with the cheapest minimal repair (changes to other families that with it make a valid car, where no smaller set of the same families, whatever options they take, would do) as a 'set' command and the total price change; 'overflow' where that step would take the stock's value past the largest amount (so 'set' would fail with 'money-overflow'); or 'impossible', with the rules under which no valid car has it. 'in CURRENCY' gives the amounts in CURRENCY."
                 + searchLimit,
             example: "options drivetrain in GBP",
             check: checkingOnly { session, call throws(ScriptError) in _ = try optionsWords(call, session) },
@@ -37,11 +37,16 @@ package enum ConfiguratorCommands {
                         case .current:
                             table.append(base + [.text("current"), .none, .none, .none])
                         case .settable(let change):
-                            table.append(base + [.text("settable"), .money(try convert(change, valuation, call)), .none, .none])
+                            table.append(
+                                base + [
+                                    .text(Self.stockTakes(change, session) ? "settable" : "overflow"),
+                                    .money(try convert(change, from: answer.price, valuation, call)), .none, .none
+                                ])
                         case .needsRepair(let repair):
                             table.append(
                                 base + [
-                                    .text("repair"), .money(try convert(repair.priceChange, valuation, call)),
+                                    .text(Self.stockTakes(repair.priceChange, session) ? "repair" : "overflow"),
+                                    .money(try convert(repair.priceChange, from: answer.price, valuation, call)),
                                     .text(answer.command(setting: .init(f, o), repair)), .none
                                 ])
                         case .impossible(let rules):
@@ -62,7 +67,7 @@ package enum ConfiguratorCommands {
             ],
             summary: "explain what stands in the way of an option, and every minimal repair",
             details:
-                "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (a set of changes to other families that with the option makes a valid car, where no smaller set of the same families, whatever options they take, makes a valid car with it: every family it changes must change), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed. For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY."
+                "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (a set of changes to other families that with the option makes a valid car, where no smaller set of the same families, whatever options they take, makes a valid car with it: every family it changes must change), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed; none whose step would take the stock's value past the largest amount ('set' would fail with 'money-overflow', and so does 'why' if none is left). For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY."
                 + searchLimit,
             example: "why drivetrain front",
             check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
@@ -82,6 +87,10 @@ package enum ConfiguratorCommands {
                     possible
                     ? answer.space.brokenRules(by: car)
                     : try call.at(0) { () throws(CarFactoryError) in try answer.configurator.rulesRuling(out: wanted) }
+                // Ranked by price change, the repairs the stock can take come first: past them,
+                // `set` would fail with `money-overflow`, and so does `why` if none is left.
+                let fitting = repairs.prefix { Self.stockTakes($0.priceChange, session) }
+                if fitting.isEmpty && !repairs.isEmpty { throw ScriptError(.domain(.moneyOverflow), at: call.range(2)) }
                 let what = Self.optionNamed(call)
                 // The option the car has already: said as text, so JSON says it too (an empty
                 // table's message is text output's alone).
@@ -103,9 +112,9 @@ package enum ConfiguratorCommands {
                         .init("#", key: "rank", alignRight: true), .init("price change", alignRight: true),
                         .init("changes", alignRight: true), .init("commands")
                     ], emptyMessage: "No valid car has the \(what).")
-                for (rank, repair) in repairs.enumerated() {
+                for (rank, repair) in fitting.enumerated() {
                     repairTable.append([
-                        .integer(Int64(rank + 1)), .money(try convert(repair.priceChange, valuation, call)),
+                        .integer(Int64(rank + 1)), .money(try convert(repair.priceChange, from: answer.price, valuation, call)),
                         .integer(Int64(repair.changes.count)), .text(answer.command(setting: wanted, repair))
                     ])
                 }
@@ -147,13 +156,17 @@ package enum ConfiguratorCommands {
                     try builder.set(parts)
                     try session.stock.replaceCurrent(with: builder.build())
                 }
+                // Each change's amount is how far it moves the price, converted as `price` converts
+                // it, so the rows add up to the change `price` shows.
+                var price = answer.price
                 for change in changes {
                     let was = ConfigurationSpace.Choice(change.family, answer.current[change.family])
                     let delta = answer.space.prices[change.family][change.option] - answer.space.prices[was.family][was.option]
                     table.append([
                         .text(answer.catalog.familyNames[change.family]), .text(answer.name(was)),
-                        .text(answer.name(change)), .money(try convert(delta, valuation, call))
+                        .text(answer.name(change)), .money(try convert(delta, from: price, valuation, call))
                     ])
+                    price += delta
                 }
                 session.emit(.table(table), call)
             }),
@@ -215,6 +228,15 @@ package enum ConfiguratorCommands {
                 }
             })
     ]
+
+    /// Whether the stock can take the current car at its unit price plus `change`, as `set`
+    /// would find it (the ledger's own sum): a change that would take the stock's value past
+    /// the largest amount is not offered as one that can be made.
+    private static func stockTakes(_ change: Int64, _ session: Session) -> Bool {
+        guard let price = try? session.stock.currentPriceMinorUnits() else { return true }
+        let (unitPrice, overflow) = price.addingReportingOverflow(change)
+        return !overflow && (try? session.stock.valueWithCurrentPrice(unitPrice)) != nil
+    }
 
     /// `check` as `--check` runs it: the configurator commands' words are a word list, which
     /// no argument kind resolves, so checking reads them as running does (and a run reads them
@@ -331,10 +353,23 @@ package enum ConfiguratorCommands {
         return try? configurator.repairs(of: current, wanting: wanted, limit: 1, spending: budget)
     }
 
-    /// `minorUnits` of the base currency as money of `valuation`'s currency (the base's if nil).
-    private static func convert(_ minorUnits: Int64, _ valuation: CurrencyValuation?, _ call: Invocation) throws(ScriptError) -> Money {
-        guard let valuation else { return .base(minorUnits) }
-        return valuation.money(try call.at(0) { () throws(CarFactoryError) in try valuation.converter.convertMinorUnits(minorUnits) })
+    /// A change of `change` to a price of `price` (base-currency minor units) as money of
+    /// `valuation`'s currency: the two prices converted, then their difference, as `price`
+    /// shows them (converting the change alone rounds it apart from them: a $1.50 option on a
+    /// $3,901.50 car was Q0 at a rate of 0.3, while the price went from Q1,170 to Q1,171).
+    private static func convert(
+        _ change: Int64, from price: Int64, _ valuation: CurrencyValuation?, _ call: Invocation
+    ) throws(ScriptError) -> Money {
+        guard let valuation else { return .base(change) }
+        return valuation.money(
+            try call.at(0) { () throws(CarFactoryError) in
+                let (after, overflow) = price.addingReportingOverflow(change)
+                if overflow { throw .moneyOverflow }
+                let (difference, wrapped) = try valuation.converter.convertMinorUnits(after).subtractingReportingOverflow(
+                    valuation.converter.convertMinorUnits(price))
+                if wrapped { throw .moneyOverflow }
+                return difference
+            })
     }
 
     /// The cheapest repair for `part` on `car`, as a note for a refused `set`: `fit drivetrain
@@ -447,9 +482,12 @@ private struct Answer {
     let space: ConfigurationSpace
     let configurator: Configurator
     let current: [Int]
+    /// The current car's unit price, in base-currency minor units.
+    let price: Int64
 
     init(_ session: Session, _ call: Invocation) throws(ScriptError) {
         let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
+        price = line.car.priceMinorUnits
         catalog = session.catalog
         space = ConfigurationSpace(catalog)
         let stop = session.stop

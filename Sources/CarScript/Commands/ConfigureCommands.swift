@@ -89,12 +89,11 @@ enum ConfigureCommands {
                 "Prints six lines, 'Field: value', for the car: Car type, Seats, Engine, Suspension, Drive, and Price, the price of one such car in US dollars (the base currency). Each family defined with 'family' adds a line before Price, 'SHOWN AS: OPTION SHOWN AS'.",
             example: "show",
             run: { session, call throws(ScriptError) in
-                let line = try call.at(1) { () throws(CarFactoryError) in
-                    if let number = call.lineNumber(1) { try session.stock.line(number) } else { try session.stock.currentLine() }
-                }
                 // The stock's cars hold a part of every family the catalog has: the session
                 // completes them whenever the catalog gains or loses a family (`completeStock`).
-                session.emit(car: line.car, call)
+                try call.at(1) { () throws(CarFactoryError) in
+                    try session.stock.withCar(ofLine: call.lineNumber(1)) { car in session.emit(car: car, call) }
+                }
             }),
         CommandSpec(
             name: "list", aliases: [], group: .configure,

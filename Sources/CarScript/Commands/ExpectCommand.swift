@@ -137,6 +137,10 @@ enum ExpectCommand {
         let id = words[0]
         let lexer = call.lexerRef.takeUnretainedValue()
         var actual = "no error: the command ran"
+        // This form counts as one expectation, whatever COMMAND is (`expect error ID expect
+        // ...`): what COMMAND counted is not counted again.
+        let counted = session.expectationCount
+        defer { session.expectationCount = counted }
         do {
             try session.nested(call) { () throws(ScriptError) in try session.execute(from + 1..<to, lexer: lexer) }
         } catch {

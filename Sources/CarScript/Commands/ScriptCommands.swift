@@ -73,7 +73,7 @@ enum ScriptCommands {
             arguments: [.required("NAME", .variable), .required("VALUE", .text)],
             summary: "set variable NAME to VALUE, which $NAME and ${NAME} then stand for",
             details:
-                "A name is a letter or '_', then letters, digits and '_' (case matters). $NAME and ${NAME} are replaced by the value in unquoted words and inside double quotes, before the command's names are looked up, so a variable can stand for a model, a count, a currency or a file. A $ before anything else is a dollar sign ($70,800.00), and so is \\$. The value is one word: quote it to hold blanks. --var NAME=VALUE sets one from the command line. Using a variable never set is an error.",
+                "A name is an ASCII letter or '_', then ASCII letters, digits and '_' (case matters). $NAME and ${NAME} are replaced by the value in unquoted words and inside double quotes, before the command's names are looked up, so a variable can stand for a model, a count, a currency or a file. A $ before anything else is a dollar sign ($70,800.00), and so is \\$. The value is one word: quote it to hold blanks. --var NAME=VALUE sets one from the command line. Using a variable never set is an error.",
             example: "var model suv",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in

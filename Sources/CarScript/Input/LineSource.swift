@@ -21,6 +21,9 @@ public protocol LineSource: AnyObject {
     var path: String? { get }
     /// Whether a person types the lines: errors then end only the line.
     var isInteractive: Bool { get }
+    /// Whether it reads the program's standard input, under whatever name (`<stdin>`,
+    /// `/dev/stdin`, `/proc/self/fd/0`): a script read from there cannot source it again.
+    var readsProcessInput: Bool { get }
     /// The next physical line, without its line break; nil at the end of input.
     /// `continuation` says the line continues an open one (a prompt shows another prompt).
     func readLine(continuation: Bool) throws(LineSourceFailure) -> [UInt8]?
@@ -40,6 +43,9 @@ extension LineSource {
 
     /// Files, pipes and text are not interactive.
     public var isInteractive: Bool { false }
+
+    /// Text and files are not standard input unless the host says so.
+    public var readsProcessInput: Bool { false }
 
     /// Only a prompt keeps history.
     public func record(_ command: String) {}

@@ -13,8 +13,9 @@ extension Session {
                 throw ScriptError(.refused("'\(call.spec.name)' reads only regular files \(reason)"), at: call.range(1))
             }
         }
+        let source: any LineSource
         do {
-            return try host.openFile(Array(path.utf8), stop: stop)
+            source = try host.openFile(Array(path.utf8), stop: stop)
         } catch .interrupted {
             // A stop while a FIFO waited for a writer: stopping says it all.
             throw ScriptError(.reported, at: call.range(1))
@@ -22,6 +23,15 @@ extension Session {
             let message = if case .unreadable(let text) = error { text } else { "cannot read '\(ScriptError.shown(path))'" }
             throw ScriptError(.io(message), at: call.range(1))
         }
+        // `/dev/stdin` and its like, while a script is read from there: as `source -` (below).
+        if source.readsProcessInput && frames.contains(where: { $0.source.readsStandardInput }) {
+            throw ScriptError(
+                .io(
+                    "'\(ScriptError.shown(path))' is standard input, which is already being read: it holds the script that runs '\(call.spec.name)'"
+                ),
+                at: call.range(1))
+        }
+        return source
     }
 
     /// Standard input, for `call` (`source -`, `diff -`) to read.

@@ -96,8 +96,8 @@ extension Session {
     /// `buffered` is the source again, or nil; `known` says whether that is already known.
     private func run(_ source: any LineSource, buffered: (any BufferedLineSource)?, known: Bool) {
         let path = source.path
-        if history == nil && (source.isInteractive || options.keepsUndoHistory) && !options.rehearsing && !options.checkOnly {
-            startHistory()
+        if history == nil && (source.isInteractive || options.keepsUndoHistory) && !options.rehearsing {
+            startHistory(reserving: !options.checkOnly)
         }
         let directory = path.map(directoryName) ?? "."
         let identity = path.flatMap { options.host?.identity(of: Array($0.utf8)) }
@@ -344,7 +344,11 @@ extension Session {
         // released the closure's context on every `set` (1,331 -> 1,322 instructions a command
         // on the mix, 1,326 -> 1,312 on set/show; callgrind, 10^5 commands).
         try spec.check?(self, invocation)
-        if options.checkOnly && !spec.runsWhenChecking { return }
+        if options.checkOnly && !spec.runsWhenChecking {
+            // Not run, it may still be a step for `undo` when run (see `recordUnchecked`).
+            if history != nil && Self.changesWhenRun(spec) { recordUnchecked() }
+            return
+        }
         if options.checksQuestions && spec.answersOnly { return }
         if options.rehearsing && !Self.rehearses(spec) { return }
         if history == nil { try spec.run(self, invocation) } else { try runRecorded(spec, invocation) }

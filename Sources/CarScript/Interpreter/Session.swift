@@ -255,7 +255,11 @@ final class Session {
             throw ScriptError(.refused("reading the environment is refused \(reason)"), at: range)
         case .reading(let value):
             guard let found = value(name) else { throw ScriptError(.environmentUnset(name), at: range) }
-            return found
+            // As `--var` and a script's own bytes: not guessed at (a U+FFFD in its place).
+            guard let text = String(validating: found, as: UTF8.self) else {
+                throw ScriptError(.environmentNotUTF8(name), at: range)
+            }
+            return text
         }
     }
 

@@ -46,6 +46,7 @@ extension Session {
 }
 
 extension LineSource {
-    /// Whether this source is a script read from standard input (`<stdin>`, not the prompt).
-    var readsStandardInput: Bool { name == "<stdin>" && !isInteractive }
+    /// Whether this source is a script read from standard input (`<stdin>` or a name of it,
+    /// not the prompt).
+    var readsStandardInput: Bool { (name == "<stdin>" || readsProcessInput) && !isInteractive }
 }

@@ -25,6 +25,9 @@ enum SessionChange {
     indirect case catalog(CatalogUndo)
     /// A variable's value (nil: not set).
     case variable(String, String?)
+    /// A command `--check` does not run (`car`, `set`, `rate`, ...), which may or may not have
+    /// been a step when run: a step made only of these is one the check cannot count.
+    case unchecked
 
     /// About how many bytes keeping it takes (the history's bound counts them).
     var storageEstimate: Int {
@@ -32,6 +35,7 @@ enum SessionChange {
         case .stock(let change): change.storageEstimate
         case .catalog(let change): change.storageEstimate
         case .variable(let name, let value): 64 + name.utf8.count + (value?.utf8.count ?? 0)
+        case .unchecked: 16
         }
     }
 }
@@ -86,6 +90,13 @@ struct UndoHistory {
     private(set) var undone: [[SessionChange]] = []
     /// Each open `begin`, outermost first.
     private(set) var savepoints: [Savepoint] = []
+    /// `--check` only: set once an `undo` reached a step made only of commands the check does
+    /// not run (it may have been no step when run), or such a command came while steps undone
+    /// could be redone (it may have changed nothing, and so kept them): which steps `undo` and
+    /// `redo` then move is unknown, so they are not followed (`undo` takes nothing back, `redo`
+    /// replays what the check undid, neither is an error) until rolling back the transaction open then (this many deep) makes the state known
+    /// again; 0 (none was open): never.
+    private(set) var unfollowedBelow: Int?
     /// The estimated bytes the done steps keep.
     var bytes = 0
     /// How many journal entries were dropped from its front with the oldest steps: a
@@ -196,7 +207,20 @@ struct UndoHistory {
 
     /// Opens a transaction (the step being made is empty).
     mutating func begin() { savepoints.append(Savepoint(steps: stepCount, journalStart: openJournalStart)) }
-    mutating func endTransaction() -> Savepoint { savepoints.removeLast() }
+    /// Closes the innermost transaction, kept (`commit`) or taken back.
+    mutating func endTransaction(rolledBack: Bool) -> Savepoint {
+        if let depth = unfollowedBelow, depth >= savepoints.count {
+            // Rolled back, everything since its `begin` is as it was, run or checked: undo is
+            // followed again. Kept, what was not followed is kept in the one around it.
+            unfollowedBelow = rolledBack ? nil : savepoints.count - 1
+        }
+        return savepoints.removeLast()
+    }
+
+    /// `--check`: undo and redo can no longer be followed (see `unfollowedBelow`).
+    mutating func stopFollowing() {
+        unfollowedBelow = min(unfollowedBelow ?? Int.max, savepoints.count)
+    }
 
     /// The done steps since `savepoint` become one (a committed transaction is undone whole):
     /// their count and bytes; the caller unflags all but the first's first entry.
@@ -435,6 +459,8 @@ extension Session {
             return .catalog(undoCatalog(catalog))
         case .variable(let name, let value):
             return .variable(name, restoreVariable(name, to: value))
+        case .unchecked:
+            return .unchecked
         }
     }
 
@@ -448,6 +474,9 @@ extension Session {
     /// than there are is an error at `countRange` (N), if given.
     func undo(_ count: Int, at range: SourceRange, countAt countRange: SourceRange? = nil) throws(ScriptError) {
         guard let available = history?.undoableSteps else { throw Self.noHistory("undo", at: range) }
+        if history?.unfollowedBelow != nil { return }
+        // Checked, a step of commands the check does not run counts as one: more than
+        // `available` is more than there are when run too.
         guard count <= available else {
             let limit = history?.inTransaction == true ? " since 'begin'" : ""
             throw ScriptError(
@@ -457,6 +486,10 @@ extension Session {
                         : "only \(available) step\(available == 1 ? "" : "s") to undo\(limit)"), at: countRange ?? range)
         }
         for _ in 0..<count {
+            if options.checkOnly && lastStepIsUnchecked() {
+                history?.stopFollowing()
+                return
+            }
             do throws(CarFactoryError) {
                 history?.pushUndone(try takeBackLastStep())
             } catch {
@@ -468,14 +501,17 @@ extension Session {
     /// `redo N`: replays the last `count` steps undone; more than there are is an error at `countRange` (N), if given.
     func redo(_ count: Int, at range: SourceRange, countAt countRange: SourceRange? = nil) throws(ScriptError) {
         guard let available = history?.redoableSteps else { throw Self.noHistory("redo", at: range) }
-        guard count <= available else {
+        // Not followed, the check replays what it undid (the steps undone when run may be
+        // more): what a redo may bring back is there for the lines after it.
+        let followed = history?.unfollowedBelow == nil
+        guard count <= available || !followed else {
             throw ScriptError(
                 .history(
                     available == 0
                         ? "nothing to redo"
                         : "only \(available) step\(available == 1 ? "" : "s") to redo"), at: countRange ?? range)
         }
-        for _ in 0..<count {
+        for _ in 0..<min(count, available) {
             guard let step = history?.popUndone() else { return }
             do throws(CarFactoryError) {
                 try replay(step)
@@ -495,15 +531,51 @@ extension Session {
         stock.nextEntryStartsStep = true
     }
 
+    /// `--check`: a command it does not run, which may change the stock or a rate when run, is
+    /// a step of its own (or part of the `source` running), made only of `.unchecked`: `undo`
+    /// then counts it, and does not follow past it (see `UndoHistory.unfollowedBelow`). While
+    /// steps undone could be redone, `undo` and `redo` are not followed from it on.
+    func recordUnchecked() {
+        // It may have changed nothing, and so kept the steps undone for `redo`: they are kept.
+        if history?.redoableSteps ?? 0 > 0 {
+            history?.stopFollowing()
+            return
+        }
+        record(.unchecked)
+        if historyDepth == 0 { closeStep() }
+    }
+
+    /// Whether running `spec` may change the stock, the catalog or a variable (a step for `undo`).
+    static func changesWhenRun(_ spec: CommandSpec) -> Bool { rehearses(spec) && !spec.answersOnly }
+
+    /// `--check`: whether the last done step is made only of commands the check does not run
+    /// (when run, it may have been no step at all).
+    private func lastStepIsUnchecked() -> Bool {
+        guard let steps = history?.stepCount, steps > 0, let base = history?.journalBase,
+            let end = history?.openJournalStart, let changes = history?.changes
+        else { return false }
+        var index = end - base - 1
+        guard index >= 0 else { return false }
+        while index > 0 && stock.journal?.startsStep(index) == false { index -= 1 }
+        var unchecked = false
+        for placed in changes.reversed() {
+            guard placed.journalPosition > base + index else { break }
+            guard case .unchecked = placed.change else { return false }
+            unchecked = true
+        }
+        return unchecked
+    }
+
     /// `begin`: opens a transaction, or a savepoint inside one.
     func beginTransaction() {
-        if history == nil { startHistory() }
+        // Checking keeps few steps: no room is set aside for the bound's.
+        if history == nil { startHistory(reserving: !options.checkOnly) }
         history?.begin()
     }
 
     /// `commit`: closes the innermost transaction, keeping its changes as one step.
     func commitTransaction(at range: SourceRange) throws(ScriptError) {
-        guard history?.inTransaction == true, let savepoint = history?.endTransaction() else {
+        guard history?.inTransaction == true, let savepoint = history?.endTransaction(rolledBack: false) else {
             throw ScriptError(.history("no transaction is open: 'begin' opens one"), at: range)
         }
         guard history?.merge(since: savepoint) == true, let base = history?.journalBase, let end = history?.openJournalStart
@@ -529,7 +601,7 @@ extension Session {
         guard levels > 0 else { return }
         takeBackOpen()
         for _ in 0..<levels {
-            guard let savepoint = history?.endTransaction() else { return }
+            guard let savepoint = history?.endTransaction(rolledBack: true) else { return }
             while (history?.stepCount ?? 0) > savepoint.steps {
                 _ = try? takeBackLastStep()
             }

@@ -33,7 +33,7 @@ public struct Table: Sendable {
         public let alignRight: Bool
 
         /// A column titled `title`; the JSON key defaults to the title with `_` for blanks.
-        package init(_ title: String, key: String? = nil, alignRight: Bool = false) {
+        public init(_ title: String, key: String? = nil, alignRight: Bool = false) {
             self.title = title
             self.key = key ?? title.replacingBlanks()
             self.alignRight = alignRight
@@ -116,7 +116,7 @@ public struct Table: Sendable {
     package private(set) var maker: RowMaker?
 
     /// A table with `columns` and no rows.
-    package init(_ columns: [Column], emptyMessage: String? = nil) {
+    public init(_ columns: [Column], emptyMessage: String? = nil) {
         self.columns = columns
         self.emptyMessage = emptyMessage
     }
@@ -160,7 +160,7 @@ public struct Table: Sendable {
     public var rows: [[Cell]] { (0..<rowCount).map(row) }
 
     /// Adds a row.
-    package mutating func append(_ row: [Cell]) {
+    public mutating func append(_ row: [Cell]) {
         precondition(maker == nil, "rows are added to a table of stored rows only")
         stored.append(row)
     }

@@ -30,6 +30,8 @@ struct ScriptError: Error, Equatable, Sendable {
         case unclosedBrace
         /// `${env:NAME}` of a variable the environment does not have.
         case environmentUnset(String)
+        /// `${env:NAME}` of a variable whose value is not valid UTF-8.
+        case environmentNotUTF8(String)
         /// A word longer than `limit` bytes once its variables' values are in it.
         case expansionTooLong(limit: Int)
         /// The words of one logical line over `limit` bytes in all once their variables' values are in them.
@@ -59,6 +61,8 @@ struct ScriptError: Error, Equatable, Sendable {
         /// `source` (or `diff`) of a file already running: the chain.
         case sourceCycle(String)
         case refused(String)
+        /// A command the host added (`HostCommand`) failed: its id and message, as the host gave them.
+        case host(id: String, message: String)
         /// `undo`, `redo` or a transaction command with nothing to act on.
         case history(String)
         /// The undo history cannot hold a step within its bound (see `UndoHistory`).
@@ -107,6 +111,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .badVariableName: "bad-variable-name"
         case .unclosedBrace: "unclosed-brace"
         case .environmentUnset: "unset-environment-variable"
+        case .environmentNotUTF8: "invalid-utf8"
         case .expansionTooLong: "expansion-too-long"
         case .lineExpansionTooLong: "line-expansion-too-long"
         case .variablesTooLarge: "variables-too-large"
@@ -129,6 +134,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .sourceDepth: "source-depth"
         case .sourceCycle: "source-cycle"
         case .refused: "refused"
+        case .host(let id, _): id
         case .history: "history"
         case .historyTooLarge: "history-too-large"
         case .expectationFailed: "expectation-failed"
@@ -146,9 +152,10 @@ struct ScriptError: Error, Equatable, Sendable {
             "'\(Self.shown(text))' is not a Unicode escape (\\u{ and one to six hex digits naming a character other than NUL, then })"
         case .unterminatedString: "unterminated string: missing closing '\"'"
         case .badVariableName(let text):
-            "'\(Self.shown(text))' is not a variable name (letters, digits and '_', not starting with a digit)"
+            "'\(Self.shown(text))' is not a variable name (ASCII letters, digits and '_', not starting with a digit)"
         case .unclosedBrace: "'${' without a closing '}'"
         case .environmentUnset(let name): "environment variable '\(Self.shown(name))' is not set"
+        case .environmentNotUTF8(let name): "environment variable '\(Self.shown(name))' is not valid UTF-8"
         case .expansionTooLong(let limit): "a word longer than \(limit / 1_048_576) MiB once its variables are put in"
         case .lineExpansionTooLong(let limit):
             "the words of this line grow past \(limit / 1_048_576) MiB in all once their variables are put in"
@@ -175,6 +182,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .domain(let error): error.description
         case .io(let text), .sourceDepth(let text), .sourceCycle(let text): text
         case .refused(let text): text
+        case .host(_, let message): message
         case .history(let text): text
         case .historyTooLarge(let limit):
             "the undo history cannot hold this change within its bound of \(limit >> 20) MiB (an open transaction's steps are never forgotten): the step it belongs to is taken back"

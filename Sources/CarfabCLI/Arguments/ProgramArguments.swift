@@ -42,7 +42,7 @@ public struct VariableSetting: Equatable, Sendable {
         guard name.withUnsafeBufferPointer({ VariableSyntax.isName($0) }) else {
             throw UsageError(
                 message:
-                    "'\(String(decoding: name, as: UTF8.self))' is not a variable name (letters, digits and '_', not starting with a digit)"
+                    "'\(String(decoding: name, as: UTF8.self))' is not a variable name (ASCII letters, digits and '_', not starting with a digit)"
             )
         }
         guard bytes.count - equals - 1 <= 1 << 20 else {

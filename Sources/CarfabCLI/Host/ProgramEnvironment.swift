@@ -21,8 +21,15 @@ public struct ProgramEnvironment {
     public var standardOutputIsTerminal: Bool
     /// Whether standard error is a terminal.
     public var standardErrorIsTerminal: Bool
-    /// Reads an environment variable.
-    public var variable: @Sendable (String) -> String?
+    /// Reads an environment variable's bytes, as the environment holds them (`${env:NAME}`
+    /// refuses a value that is not UTF-8 rather than guess at it).
+    public var variableBytes: @Sendable (String) -> [UInt8]?
+    /// Reads an environment variable as text (bytes that are not UTF-8 repaired), or sets
+    /// where both read from (a test's environment).
+    public var variable: @Sendable (String) -> String? {
+        get { { [variableBytes] name in variableBytes(name).map { String(decoding: $0, as: UTF8.self) } } }
+        set { variableBytes = { name in newValue(name).map { Array($0.utf8) } } }
+    }
     /// Where signals ask the program to stop: the one `main` installs its handlers for.
     public var stop: StopRequest
     /// Standard input's bytes, if given instead of the descriptor (a test running carfab in process).
@@ -48,7 +55,9 @@ public struct ProgramEnvironment {
             standardInputIsTerminal: isatty(0) == 1,
             standardOutputIsTerminal: isatty(1) == 1,
             standardErrorIsTerminal: isatty(2) == 1,
-            variable: { name in getenv(name).map { String(cString: $0) } },
+            // The C string's bytes as they are, up to its NUL (copied at once: getenv's storage
+            // is the process's).
+            variableBytes: { name in getenv(name).map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } },
             stop: programStop)
     }
 }

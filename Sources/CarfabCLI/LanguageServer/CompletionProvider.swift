@@ -31,7 +31,17 @@ enum CompletionProvider {
         let end = document.position(of: cursor)
         let start = TextPosition(line: end.line, character: max(end.character - typedUnits, 0))
         var items: [JSONValue] = []
-        for (index, candidate) in completion.candidates.enumerated() {
+        // At most `itemLimit` items, the allowed options first (as `sortText` orders them); the
+        // list is then incomplete, and the client asks again as more of the word is typed.
+        var sent = completion.candidates.indices.map { _ in true }
+        let truncated = completion.candidates.count > Self.itemLimit
+        if truncated {
+            let forbidden = { (index: Int) in index < completion.forbidden.count && completion.forbidden[index] }
+            let kept = completion.candidates.indices.filter { !forbidden($0) } + completion.candidates.indices.filter(forbidden)
+            sent = completion.candidates.indices.map { _ in false }
+            for index in kept.prefix(Self.itemLimit) { sent[index] = true }
+        }
+        for (index, candidate) in completion.candidates.enumerated() where sent[index] {
             let description = index < completion.descriptions.count ? completion.descriptions[index] : ""
             let forbidden = index < completion.forbidden.count && completion.forbidden[index]
             var single = Completion(
@@ -72,8 +82,12 @@ enum CompletionProvider {
                     ])))
             items.append(.object(members))
         }
-        return .object(["isIncomplete": .bool(completion.stopped), "items": .array(items)])
+        return .object(["isIncomplete": .bool(completion.stopped || truncated), "items": .array(items)])
     }
+
+    /// The most items one completion answers with: a family of 60,000 options sent them all,
+    /// 13 MB of JSON at every keystroke of the word (trial 4, 10).
+    static let itemLimit = 5_000
 
     /// LSP's `CompletionItemKind` for what the word at the end of `prefix` stands for.
     private static func itemKind(prefix: [UInt8], commands: CommandTable, verbatim: Bool) -> Int {

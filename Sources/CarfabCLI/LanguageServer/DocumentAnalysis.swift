@@ -107,6 +107,8 @@ struct DocumentAnalysis {
         options.keepGoing = true
         options.fileAccess = settings.fileAccess
         options.environment = settings.environment
+        // carfab's own commands, known as `--check` knows them (and, as answers only, never run here).
+        ProgramCommands.add(to: &options, center: nil)
         let engine = Engine(catalog: catalog, options: options, sink: sink)
         engine.searchBudget = replay.searchBudget
         settings.setVariables(in: engine)

@@ -96,7 +96,8 @@ struct NavigationProvider {
         if key.kind == .variable {
             let valid = Array(newName.utf8).withUnsafeBufferPointer { VariableSyntax.isName($0) }
             guard valid else {
-                return "'\(DisplayText.escaped(newName))' is not a variable name: a letter or '_', then letters, digits and '_'"
+                return
+                    "'\(DisplayText.escaped(newName))' is not a variable name: an ASCII letter or '_', then ASCII letters, digits and '_'"
             }
             if newName != old
                 && index.occurrences.contains(where: { $0.key == SymbolKey(kind: .variable, name: newName) && $0.isDefinition })

@@ -13,17 +13,24 @@ enum HistoryFile {
     /// The first line of every libedit history file.
     static let header = Array("_HiStOrY_V2_".utf8)
 
-    /// The last `count` entries of the history file open on `file`, oldest first; nil if it is
-    /// not a history file. Read a block at a time: the memory it takes is that of the entries
-    /// kept, not of the file (a 143 MB history once took 1.24 GB and 4.9 s to load whole).
+    /// The most bytes an entry kept may hold: a longer command is neither loaded nor saved, so
+    /// that the history's memory is bounded by the entries it keeps (1,000 lines of the 1 MiB
+    /// line limit once took 2 GB at every start: kept here, and again in libedit's copy).
+    static let entryLimit = 16 << 10
+
+    /// The last `count` entries of the history file open on `file` no longer than
+    /// `entryLimit` bytes, oldest first; nil if it is not a history file. Read a block at a
+    /// time: the memory it takes is that of the entries kept, not of the file (a 143 MB
+    /// history once took 1.24 GB and 4.9 s to load whole), and a longer line is skipped as it
+    /// is read, never held whole.
     static func lastEntries(
         _ count: Int, of file: Int32, atMost limit: Int,
-        blockSize: Int = 1 << 16
+        blockSize: Int = 1 << 16, entryLimit: Int = Self.entryLimit
     ) throws(FileReadFailure) -> [[UInt8]]? {
         var info = stat()
         guard fstat(file, &info) == 0 else { throw .system(errno) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
-        var reader = LastEntries(keeping: count)
+        var reader = LastEntries(keeping: count, entryLimit: entryLimit)
         var block = [UInt8](repeating: 0, count: blockSize)
         var total = 0
         while true {
@@ -44,18 +51,23 @@ enum HistoryFile {
     /// ring whose slots are reused (no allocation per line once it is full).
     private struct LastEntries {
         private let keeping: Int
+        private let entryLimit: Int
         private var ring: [[UInt8]] = []
         /// The slot the next entry takes once the ring is full.
         private var next = 0
         /// The start of a line whose end is in a later piece.
         private var partial: [UInt8] = []
+        /// Set while the rest of a line too long to keep is passed over (its start was longer
+        /// than any entry kept can be written: 4 bytes for each, `\ooo`).
+        private var skipping = false
         private var sawHeader = false
         private var sawAnything = false
-        /// Where a line is decoded only to check it, when no entry is kept.
+        /// Where a line is decoded before it is kept (or only checked).
         private var scratch: [UInt8] = []
 
-        init(keeping: Int) {
+        init(keeping: Int, entryLimit: Int) {
             self.keeping = keeping
+            self.entryLimit = entryLimit
         }
 
         /// Takes the next piece of the file; false if it shows the file is not history.
@@ -64,7 +76,10 @@ enum HistoryFile {
             var start = 0
             while let end = piece[start...].firstIndex(of: 0x0A) {
                 let good: Bool
-                if partial.isEmpty {
+                if skipping {
+                    skipping = false
+                    good = true
+                } else if partial.isEmpty {
                     good = line(UnsafeBufferPointer(rebasing: piece[start..<end]))
                 } else {
                     partial.append(contentsOf: piece[start..<end])
@@ -74,7 +89,16 @@ enum HistoryFile {
                 if !good { return false }
                 start = end + 1
             }
-            partial.append(contentsOf: piece[start...])
+            if !skipping {
+                partial.append(contentsOf: piece[start...])
+                // Past what any entry kept can take, the line is not held; nor a first line
+                // longer than the header it must be.
+                if !sawHeader && partial.count > header.count { return false }
+                if partial.count > 4 * entryLimit {
+                    partial.removeAll()
+                    skipping = true
+                }
+            }
             return true
         }
 
@@ -96,18 +120,19 @@ enum HistoryFile {
                 sawHeader = true
                 return bytes.elementsEqual(header)
             }
-            if keeping == 0 {
-                scratch.removeAll(keepingCapacity: true)
-                return HistoryFile.unescape(bytes, into: &scratch)
-            }
+            // A line longer than any entry kept can be written is passed over unread.
+            guard bytes.count <= 4 * entryLimit else { return true }
+            scratch.removeAll(keepingCapacity: true)
+            guard HistoryFile.unescape(bytes, into: &scratch) else { return false }
+            guard keeping > 0, scratch.count <= entryLimit else { return true }
+            // Copied to storage of its own size (the scratch is reserved for the line as
+            // written, up to 4 times larger): what the ring holds is what it keeps, doubled at most.
             if ring.count < keeping {
-                var entry: [UInt8] = []
-                guard HistoryFile.unescape(bytes, into: &entry) else { return false }
-                ring.append(entry)
+                ring.append(scratch.withUnsafeBufferPointer { Array($0) })
                 return true
             }
             ring[next].removeAll(keepingCapacity: true)
-            guard HistoryFile.unescape(bytes, into: &ring[next]) else { return false }
+            ring[next].append(contentsOf: scratch)
             next = next + 1 == keeping ? 0 : next + 1
             return true
         }

@@ -33,7 +33,8 @@ final class HistoryService: Service {
 
     /// How many entries the file keeps.
     static let size = 1000
-    /// A history file larger than this is not read (1,000 entries of the 1 MiB line limit would fit).
+    /// A history file larger than this is not read (1,000 entries of the 1 MiB line limit would
+    /// fit; those past `HistoryFile.entryLimit` are passed over as they are read).
     static let readLimit = 1 << 30
 
     /// Where the history lives: a directory that must already exist, the directories to make
@@ -97,7 +98,8 @@ final class HistoryService: Service {
         while let final = entry.last, final == 0x20 || final == 0x09 { entry.removeLast() }
         guard !entry.isEmpty, entry != last, !entry.contains(0) else { return }
         store?.add(entry)
-        added.append(entry)
+        // Recalled in this session, but saved only if the next start keeps it (see `HistoryFile.entryLimit`).
+        if entry.count <= HistoryFile.entryLimit { added.append(entry) }
         last = entry
     }
 

@@ -47,7 +47,7 @@ public final class TextRenderer: ResultRenderer {
     /// `show`'s car, written (or its text taken from the cache) with no ``CommandResult`` made
     /// and taken apart: 1,173 -> 1,141 instructions a command on set/show (callgrind, 10^5 commands).
     public func receive(car: Car, from command: CommandSpec) {
-        carTexts.write(car.configuration, to: out) { Self.write(car, to: $0) }
+        carTexts.write(car, to: out, make: Self.write)
         out.flushIfFull()
     }
 
@@ -111,7 +111,7 @@ public final class TextRenderer: ResultRenderer {
     public func render(_ result: CommandResult, command: CommandSpec) {
         switch result {
         case .car(let car):
-            carTexts.write(car.configuration, to: out) { Self.write(car, to: $0) }
+            carTexts.write(car, to: out, make: Self.write)
         case .amount(let minorUnits, let valuation):
             writeAmount(minorUnits, valuation)
         case .total(let count, let value, let valuation):

@@ -2,6 +2,7 @@
 // and stopped in reverse order on every way out.
 
 import CarScript
+import Synchronization
 
 /// A part of the program with a lifetime: set up, started, stopped.
 public protocol Service: AnyObject {
@@ -28,6 +29,8 @@ public enum ServiceState: String, Sendable {
 /// Holds the program's services and runs their lifetimes in order.
 public final class ServiceCenter {
     private var entries: [(service: any Service, state: ServiceState)] = []
+    /// The services' names and states, kept where the `services` command can read them.
+    public let board = ServiceBoard()
 
     /// An empty center.
     public init() {}
@@ -35,12 +38,11 @@ public final class ServiceCenter {
     /// Adds a service; services are set up and started in registration order.
     public func register(_ service: any Service) {
         entries.append((service, .registered))
+        board.add(service.name)
     }
 
     /// Each service's name and state, in registration order.
-    public var states: [(name: String, state: ServiceState)] {
-        entries.map { ($0.service.name, $0.state) }
-    }
+    public var states: [(name: String, state: ServiceState)] { board.states }
 
     /// The first registered service of type `T`.
     public func service<T: Service>(_ type: T.Type) -> T? {
@@ -52,18 +54,18 @@ public final class ServiceCenter {
         for index in entries.indices where entries[index].state == .registered {
             do {
                 try entries[index].service.setUp()
-                entries[index].state = .ready
+                set(index, .ready)
             } catch {
-                entries[index].state = .failed
+                set(index, .failed)
                 throw error
             }
         }
         for index in entries.indices where entries[index].state == .ready {
             do {
                 try entries[index].service.start()
-                entries[index].state = .running
+                set(index, .running)
             } catch {
-                entries[index].state = .failed
+                set(index, .failed)
                 throw error
             }
         }
@@ -75,10 +77,54 @@ public final class ServiceCenter {
             switch entries[index].state {
             case .ready, .running:
                 entries[index].service.stop()
-                entries[index].state = .stopped
+                set(index, .stopped)
             case .registered, .stopped, .failed:
                 break
             }
         }
+    }
+
+    /// Puts service `index` in `state`, and the board with it.
+    private func set(_ index: Int, _ state: ServiceState) {
+        entries[index].state = state
+        board.set(index, state)
+    }
+}
+
+/// The services' names and states, in registration (and so start) order, as their center
+/// sets them: what the `services` command lists. A command the engine runs is `Sendable`, and
+/// the center, which holds the services themselves, is not; this board is.
+public final class ServiceBoard: Sendable {
+    /// Names and states' raw values, as arrays of strings: an array of any other element type
+    /// would have its type made at every start (~24,000 instructions, callgrind, for an array
+    /// of name and state pairs), and `String`'s is made already.
+    private struct Entries {
+        var names: [String] = []
+        var states: [String] = []
+    }
+
+    private let entries = Mutex(Entries())
+
+    /// A board with no services on it.
+    public init() {}
+
+    /// Each service's name and state, in registration order.
+    public var states: [(name: String, state: ServiceState)] {
+        entries.withLock { entries in
+            zip(entries.names, entries.states).map { ($0, ServiceState(rawValue: $1) ?? .failed) }
+        }
+    }
+
+    /// Adds a service, registered.
+    func add(_ name: String) {
+        entries.withLock {
+            $0.names.append(name)
+            $0.states.append(ServiceState.registered.rawValue)
+        }
+    }
+
+    /// Puts service `index` in `state`.
+    func set(_ index: Int, _ state: ServiceState) {
+        entries.withLock { $0.states[index] = state.rawValue }
     }
 }

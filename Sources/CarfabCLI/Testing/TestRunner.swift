@@ -80,8 +80,9 @@ enum TestRunner {
         options.host = POSIXHost()
         options.keepGoing = parsed.keepGoing
         options.fileAccess = parsed.safe ? .refused(by: "by --safe") : .allowed
-        options.environment = parsed.safe ? .refused(by: "by --safe") : .reading(environment.variable)
+        options.environment = parsed.safe ? .refused(by: "by --safe") : .reading(environment.variableBytes)
         options.stop = stop
+        ProgramCommands.add(to: &options, center: nil)
         // Every named path yields a test, or an entry that fails as one (missing, empty, unreadable).
         let paths = parsed.inputs.compactMap { input -> [UInt8]? in if case .file(let path) = input { path.bytes } else { nil } }
         var files = TestWalk.entries(paths, safe: parsed.safe)
