@@ -132,6 +132,13 @@ public final class Engine {
     /// It is the `stop` of the options the engine was made with.
     public var cancellation: StopRequest { session.stop }
 
+    /// What the searches for refused `set`s' repair notes spend from: one budget shared by
+    /// every refusal (nil, the default: each search has `EngineOptions.searchLimits` of its own).
+    package var searchBudget: SearchBudget? {
+        get { session.searchBudget }
+        set { session.searchBudget = newValue }
+    }
+
     /// Takes the catalog as it is now (an init file run) for the one the session began with:
     /// `save` and `diff` treat its definitions and rates as a catalog file's.
     package func beginSessionHere() {

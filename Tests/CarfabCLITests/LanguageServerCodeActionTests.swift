@@ -1,3 +1,4 @@
+import CarScript
 import Foundation
 import Testing
 
@@ -76,5 +77,40 @@ import Testing
         #expect(fixed == "car sports\nset drivetrain front suspension road floorplan standard\nset drivetrain front floorplan short\n")
         let run = try carfab(["-e", "car sports; set drivetrain front suspension road floorplan standard; price"])
         #expect(run.stderr == "")
+    }
+
+    /// The titles of the code actions over lines `first` to `last` of `text`, and how many times
+    /// the request ran the document from its start.
+    private func actionTitles(_ text: String, _ first: Int, _ last: Int) -> (titles: [String?], runs: Int) {
+        let analysis = DocumentAnalysis(TextDocument(uri: uri, version: 1, text: text), settings: AnalysisSettings())
+        let range = (start: TextPosition(line: first, character: 0), end: TextPosition(line: last, character: 0))
+        guard case .array(let actions) = CodeActionProvider.actions(in: analysis, range: range, catalog: Engine.builtInCatalog) else {
+            return ([], analysis.replay.runs)
+        }
+        return (actions.map { $0["title"]?.string }, analysis.replay.runs)
+    }
+
+    /// Before: every `set` in the range ran the document above it once more, in a session of its
+    /// own, so a range was quadratic in its `set` lines (4,000 took 2.6 s, 16,000 had no answer in
+    /// 5 s; trial 4, 9). The range is run once, on from its first `set` line, and the refused
+    /// `set` at its end still gets its repair.
+    @Test func a_range_of_set_lines_runs_the_document_once() {
+        let text = String(repeating: "car sports; set drivetrain 4wd\n", count: 300) + "echo x\nset floorplan long\n"
+        let (titles, runs) = actionTitles(text, 0, 302)
+        #expect(titles == ["Fit floorplan long: also set suspension road (+$4,100.00)"])
+        #expect(runs == 1)
+        #expect(actionTitles(text, 301, 301).runs == 1)
+        // No `set` in the range: nothing is run.
+        let none = actionTitles(text, 300, 300)
+        #expect(none.titles.isEmpty && none.runs == 0)
+    }
+
+    /// The range is run as the script runs: a refusal inside a transaction rolls it back, so the
+    /// same `set` on the next line meets the car from before the transaction (an SUV, which may
+    /// have the long floorplan) and is not refused.
+    @Test func a_range_is_run_as_the_script_runs_it() {
+        let text = "car suv\nbegin; car sports\nset floorplan long\nset floorplan long\ncommit\nset floorplan long\n"
+        #expect(actionTitles(text, 0, 5).titles == ["Fit floorplan long: also set suspension road (+$4,100.00)"])
+        #expect(actionTitles(text, 3, 5).titles == [])
     }
 }

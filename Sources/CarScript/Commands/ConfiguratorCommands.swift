@@ -373,11 +373,16 @@ package enum ConfiguratorCommands {
     }
 
     /// The cheapest repair for `part` on `car`, as a note for a refused `set`: `fit drivetrain
-    /// front would also set floorplan standard (+$500.00)`, or that no valid car has it.
+    /// front would also set floorplan standard (+$500.00)`, or that no valid car has it. With
+    /// `budget`, the search spends from it (nil once it is spent).
     static func note(
-        repairing part: any Part, on car: Car, catalog: Catalog, stop: StopRequest, limits: SearchLimits = .standard
+        repairing part: any Part, on car: Car, catalog: Catalog, stop: StopRequest, limits: SearchLimits = .standard,
+        budget: SearchBudget? = nil
     ) -> Diagnostic.Note? {
-        guard case .some(let found) = cheapestRepair(for: part, on: car, catalog: catalog, stop: stop, limits: limits) else { return nil }
+        guard
+            case .some(let found) = cheapestRepair(
+                for: part, on: car, catalog: catalog, stop: stop, limits: limits, budget: budget)
+        else { return nil }
         let fit = "fit \(SessionScript.word(part.familyName)) \(SessionScript.word(part.name))"
         guard let repair = found else {
             return Diagnostic.Note("no valid car has the \(shown(part)), whatever else it has")
@@ -389,13 +394,15 @@ package enum ConfiguratorCommands {
     /// The cheapest repair that keeps every one of `parts` (the parts a refused `set` of several
     /// named), as a note: `the cheapest repair that keeps these parts also sets floorplan
     /// standard: 'set suspension road drivetrain front floorplan standard' (+$500.00)`, or that
-    /// no valid car has them together. Nil if the search could not answer: a repair that drops
-    /// a named part is never offered.
+    /// no valid car has them together. Nil if the search could not answer (or `budget`, which
+    /// it spends from if given, is spent): a repair that drops a named part is never offered.
     static func note(
         repairing parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest,
-        limits: SearchLimits = .standard
+        limits: SearchLimits = .standard, budget: SearchBudget? = nil
     ) -> Diagnostic.Note? {
-        guard case .some(let found) = cheapestRepair(keeping: parts, on: car, catalog: catalog, rules: rules, stop: stop, limits: limits)
+        guard
+            case .some(let found) = cheapestRepair(
+                keeping: parts, on: car, catalog: catalog, rules: rules, stop: stop, limits: limits, budget: budget)
         else {
             return nil
         }

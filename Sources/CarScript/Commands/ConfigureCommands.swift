@@ -48,7 +48,8 @@ enum ConfigureCommands {
                         // And the cheapest way to have it after all, which `fit` would take.
                         if let repair = ConfiguratorCommands.note(
                             repairing: call.option(2), on: car,
-                            catalog: session.catalog, stop: session.stop, limits: session.options.searchLimits)
+                            catalog: session.catalog, stop: session.stop, limits: session.options.searchLimits,
+                            budget: session.searchBudget)
                         {
                             explained.notes.append(repair)
                         }
@@ -72,7 +73,7 @@ enum ConfigureCommands {
                         if let repair = ConfiguratorCommands.note(
                             repairing: [call.option(2)] + more.map(\.part), on: car,
                             catalog: session.catalog, rules: call.rules, stop: session.stop,
-                            limits: session.options.searchLimits)
+                            limits: session.options.searchLimits, budget: session.searchBudget)
                         {
                             refused.notes.append(repair)
                         }

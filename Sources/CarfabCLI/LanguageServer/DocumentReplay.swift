@@ -1,3 +1,4 @@
+import CarFactory
 import CarScript
 import CarfabPOSIX
 
@@ -12,6 +13,10 @@ import CarfabPOSIX
 final class DocumentReplay {
     /// The files the version reads, each read once (see `ReplayFiles`).
     let files = ReplayFiles(POSIXHost())
+    /// What every search of the version's analysis for a refused `set`'s repair note spends
+    /// from, the analysis' `searchLimits` in all: the refusals past it get no repair. A search
+    /// of its own for each made 30 refused `set`s take 18 s after each keystroke (trial 4, 7).
+    let searchBudget = SearchBudget()
 
     /// What a logical line of the document left: the line as the lexer reads it, whether it
     /// configures a car (`car` or `set` among its commands), and then the current car's price
@@ -30,6 +35,10 @@ final class DocumentReplay {
     var diagnostics: [Diagnostic]?
     /// Sessions before a line, most recently asked for last; at most `keptSessions`.
     var sessions: [(line: Int, engine: Engine)] = []
+
+    /// How many times the version was run from its start (`DocumentAnalysis.session(before:)`):
+    /// a request runs it at most once, however many lines it covers.
+    var runs = 0
 
     /// How many sessions before a line are kept (a hover and a completion at one place, a few places).
     static let keptSessions = 4

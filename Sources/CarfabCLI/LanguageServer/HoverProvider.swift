@@ -13,10 +13,18 @@ enum HoverProvider {
         let offset = document.offset(of: position) - lineRange.lowerBound
         guard var (words, index) = Completer.command(in: line, at: offset) else { return .null }
         let engine = analysis.state(before: position.line, catalog: catalog)
-        // Inside `try COMMAND` or `expect error ID COMMAND`: the command tried, read as one of its own.
-        while let spec = engine.commands.lookup(words[0].text), let start = ScriptIndex.nestedCommandStart(of: spec, words),
-            index >= start
+        // Inside `try COMMAND` or `expect error ID COMMAND`: the command tried, read as one of its
+        // own. Its start is found first and its words taken once (not the rest of the line per
+        // level), and at most as deep as the language lets them hold one another.
+        var start = 0
+        var level = 0
+        while level < maximumCommandNesting, let spec = engine.commands.lookup(words[start].text),
+            let nested = ScriptIndex.nestedCommandStart(of: spec, words, from: start), index >= nested
         {
+            start = nested
+            level += 1
+        }
+        if start > 0 {
             words = Array(words[start...])
             index -= start
         }

@@ -169,13 +169,24 @@ struct ScriptIndex {
     /// as `ConfiguratorWords` reads them.
     static func roles(of words: [LineWord], in text: [UInt8], commands: CommandTable, catalog: Catalog) -> [Role] {
         var roles = [Role](repeating: .other, count: words.count)
-        guard let spec = commands.lookup(words[0].text) else { return roles }
-        // A command inside `try` or `expect error ID`: its words are read as the same command's at the start of a line.
-        if let start = nestedCommandStart(of: spec, words) {
-            if start > 1 { roles[1] = .keyword }
+        // A command inside `try` or `expect error ID`: its words are read as the same command's
+        // at the start of a line. The levels are walked by where each begins in `words` (one
+        // copy of the innermost's words, not one of the rest of the line per level: a line of
+        // 20,000 `try`s took 12.5 GB), and no deeper than the language lets them hold one
+        // another: the words past the 64th level are what the interpreter refuses, and no role.
+        var start = 0
+        var level = 0
+        while let spec = commands.lookup(words[start].text), let nested = nestedCommandStart(of: spec, words, from: start) {
+            guard level < maximumCommandNesting else { return roles }
+            if nested > start + 1 { roles[start + 1] = .keyword }
+            start = nested
+            level += 1
+        }
+        guard start == 0 else {
             roles.replaceSubrange(start..., with: Self.roles(of: Array(words[start...]), in: text, commands: commands, catalog: catalog))
             return roles
         }
+        guard let spec = commands.lookup(words[0].text) else { return roles }
         // The configurator commands' words are read by the engine's one reader of them.
         // A word with a variable in it has no value here: the reader takes it as what may stand there.
         let values = words.dropFirst().map { text[$0.range].contains(UInt8(ascii: "$")) ? nil : $0.text }
@@ -235,13 +246,13 @@ struct ScriptIndex {
         return roles
     }
 
-    /// Where the command that `spec` (`words[0]`) runs begins in `words`: 1 for `try COMMAND`,
-    /// 3 for `expect error ID COMMAND`; nil for any other command. Index, hover and semantic
-    /// tokens read the words from there as they read a command of its own.
-    static func nestedCommandStart(of spec: CommandSpec, _ words: [LineWord]) -> Int? {
+    /// Where the command that `spec` (`words[start]`) runs begins in `words`: `start + 1` for
+    /// `try COMMAND`, `start + 3` for `expect error ID COMMAND`; nil for any other command.
+    /// Index, hover and semantic tokens read the words from there as they read a command of its own.
+    static func nestedCommandStart(of spec: CommandSpec, _ words: [LineWord], from start: Int = 0) -> Int? {
         switch spec.name {
-        case "try" where words.count > 1: 1
-        case "expect" where words.count > 3 && words[1].text.lowercased() == "error": 3
+        case "try" where words.count > start + 1: start + 1
+        case "expect" where words.count > start + 3 && words[start + 1].text.lowercased() == "error": start + 3
         default: nil
         }
     }

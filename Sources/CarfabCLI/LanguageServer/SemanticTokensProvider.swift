@@ -56,9 +56,12 @@ enum SemanticTokensProvider {
         // Relative positions in UTF-16 units; a token that spans lines is left out (LSP's clients draw none).
         var data: [JSONValue] = []
         var previous = TextPosition(line: 0, character: 0)
+        // The tokens come in order: each position is counted on from the one before it.
+        var known = (offset: 0, position: TextPosition(line: 0, character: 0))
         for token in tokens {
-            let start = document.position(of: token.range.lowerBound)
-            let end = document.position(of: token.range.upperBound)
+            let start = document.position(of: token.range.lowerBound, after: known)
+            let end = document.position(of: token.range.upperBound, after: (token.range.lowerBound, start))
+            known = (token.range.upperBound, end)
             guard start.line == end.line, end.character > start.character else { continue }
             let deltaLine = start.line - previous.line
             let deltaStart = deltaLine == 0 ? start.character - previous.character : start.character

@@ -95,6 +95,19 @@ struct TextDocument {
         return TextPosition(line: low, character: Self.utf16Count(bytes[lineStarts[low]..<offset]))
     }
 
+    /// The LSP position of byte `offset`, counted on from `known` (an offset at or before it and
+    /// its position) when both are on one line: positions asked for in order along a line
+    /// cost the bytes between them, not the line's start to each (a 200 KB line of 100,000
+    /// numbers took 12 s for its semantic tokens).
+    func position(of offset: Int, after known: (offset: Int, position: TextPosition)) -> TextPosition {
+        let offset = min(max(offset, 0), bytes.count)
+        let line = known.position.line
+        guard known.offset <= offset, line < lineStarts.count, lineStarts[line] <= known.offset,
+            line + 1 >= lineStarts.count || offset < lineStarts[line + 1]
+        else { return position(of: offset) }
+        return TextPosition(line: line, character: known.position.character + Self.utf16Count(bytes[known.offset..<offset]))
+    }
+
     /// The LSP position of 1-based character `column` (in Unicode scalars, as diagnostics
     /// count) of 0-based `line`; a column past the line's end is its end.
     func position(line: Int, column: Int) -> TextPosition {
