@@ -43,4 +43,29 @@ import Testing
             try carfab(["-e", "source /dev/stdin; total"], stdin: "car sports\n")
                 == RunResult(stdout: "1 Car in Stock. Total Value: $68,300.00\n", stderr: "", status: 0))
     }
+
+    /// T6: `--check` finds a line of `expect error` and `try` nested past 64 levels, at the
+    /// 65th's name, as running does (it found nothing); and a line of 69,000 levels (1 MB) is
+    /// refused in little memory (each level made the rest of the line into strings: 231 MB).
+    @Test func nesting_past_64_levels_is_found_by_the_check_and_refused_in_little_memory() throws {
+        let levels = (0..<65).map { $0 % 3 == 2 ? "try " : "expect error x " }.joined()
+        let line = levels + "echo x"
+        let column = (0..<64).map { $0 % 3 == 2 ? 4 : 15 }.reduce(1, +)
+        let run = try carfab(["-e", line])
+        let check = try carfab(["--check", "-e", line])
+        #expect(run.status == 1 && check == run, "\(check.stderr)")
+        #expect(run.stderr.hasPrefix("<command-line>:1:\(column): error: 'expect error' and 'try' may hold one another at most 64 deep\n"))
+        // 64 levels are within the limit: the check passes, as the run does.
+        let within = (0..<64).map { _ in "expect error x " }.joined() + "car sprots"
+        #expect(try carfab(["--check", "-e", within]) == RunResult(stdout: "", stderr: "", status: 0))
+        let directory = try temporaryDirectory(with: [:])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let deep = try shell(
+            "python3 -c \"print('expect error x ' * 69000 + 'echo x')\" > nest.carfab && prlimit --as=150000000 \"$CARFAB\" nest.carfab",
+            directory: directory)
+        #expect(
+            deep.status == 1
+                && deep.stderr.hasPrefix("nest.carfab:1:961: error: 'expect error' and 'try' may hold one another at most 64 deep\n"),
+            "\(deep.stderr.prefix(300))")
+    }
 }

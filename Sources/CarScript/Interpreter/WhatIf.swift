@@ -100,12 +100,16 @@ extension Session {
         if commandNesting == 0 { commandNestingRefused = false }
         guard commandNesting < maximumCommandNesting else {
             commandNestingRefused = true
-            throw ScriptError(
-                .refused("'expect error' and 'try' may hold one another at most \(maximumCommandNesting) deep"), at: call.range(0))
+            throw Self.nestingRefusal(at: call.range(0))
         }
         commandNesting += 1
         defer { commandNesting -= 1 }
         try body()
+    }
+
+    /// The error of a level of `expect error` and `try` past `maximumCommandNesting`, at its name.
+    static func nestingRefusal(at range: SourceRange) -> ScriptError {
+        ScriptError(.refused("'expect error' and 'try' may hold one another at most \(maximumCommandNesting) deep"), at: range)
     }
 
     private static func whatIfTable(cars: (Int64, Int64), value: (Int64, Int64)) -> Table {
