@@ -121,6 +121,20 @@ import Testing
         #expect(valuation.money(amount).description == "Q1,921")
     }
 
+    /// Where a whole price is too large to convert, a change is converted alone; where even
+    /// that overflows, `fit` fails and the car is as it was (it was changed, then the rows
+    /// failed; a reviewer's finding).
+    @Test func a_change_too_large_for_a_currency_fails_fit_before_the_car_changes() {
+        let engine = Engine()
+        engine.evaluate("currency XYZ \"X \" digits 4 rate 100000000000; currency BIG \"B \" digits 4 rate 10000000000000")
+        let shown = engine.evaluate("car compact; fit drivetrain rear in XYZ")
+        #expect(shown.diagnostics.isEmpty, "\(shown.diagnostics.map(\.message))")
+        #expect(rows(shown.results.last?.result) == [["drivetrain", "front", "rear", "X 150,000,000,000,000.0000"]])
+        let failed = engine.evaluate("car compact; fit drivetrain rear in BIG")
+        #expect(failed.diagnostics.map(\.message) == ["amount too large: the value would overflow"])
+        #expect((try? engine.stock.currentLine())?.car.drivetrain.name == "front")
+    }
+
     @Test func fit_of_an_option_no_valid_car_has_is_an_error_and_changes_nothing() {
         let engine = Engine()
         engine.evaluate(

@@ -151,11 +151,7 @@ package enum ConfiguratorCommands {
                 }
                 let changes = [wanted] + repair.changes
                 let parts = changes.map { answer.part($0) }
-                try call.at(2) { () throws(CarFactoryError) in
-                    var builder = CarBuilder(car: line.car, rules: call.rules)
-                    try builder.set(parts)
-                    try session.stock.replaceCurrent(with: builder.build())
-                }
+                // The rows first: a change too large to show fails before the car is changed.
                 // Each change's amount is how far it moves the price, converted as `price` converts
                 // it, so the rows add up to the change `price` shows.
                 var price = answer.price
@@ -166,7 +162,12 @@ package enum ConfiguratorCommands {
                         .text(answer.catalog.familyNames[change.family]), .text(answer.name(was)),
                         .text(answer.name(change)), .money(try convert(delta, from: price, valuation, call))
                     ])
-                    price += delta
+                    price &+= delta
+                }
+                try call.at(2) { () throws(CarFactoryError) in
+                    var builder = CarBuilder(car: line.car, rules: call.rules)
+                    try builder.set(parts)
+                    try session.stock.replaceCurrent(with: builder.build())
                 }
                 session.emit(.table(table), call)
             }),
@@ -363,12 +364,16 @@ package enum ConfiguratorCommands {
         guard let valuation else { return .base(change) }
         return valuation.money(
             try call.at(0) { () throws(CarFactoryError) in
+                // Where a whole price is too large for the currency (a huge rate), the change
+                // alone may still be shown: it is then converted on its own.
                 let (after, overflow) = price.addingReportingOverflow(change)
-                if overflow { throw .moneyOverflow }
-                let (difference, wrapped) = try valuation.converter.convertMinorUnits(after).subtractingReportingOverflow(
-                    valuation.converter.convertMinorUnits(price))
-                if wrapped { throw .moneyOverflow }
-                return difference
+                if !overflow, let before = try? valuation.converter.convertMinorUnits(price),
+                    let moved = try? valuation.converter.convertMinorUnits(after)
+                {
+                    let (difference, wrapped) = moved.subtractingReportingOverflow(before)
+                    if !wrapped { return difference }
+                }
+                return try valuation.converter.convertMinorUnits(change)
             })
     }
 
