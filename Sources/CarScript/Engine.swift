@@ -37,6 +37,10 @@ public struct EngineOptions: Sendable {
     /// analysis shows none of their output and they change nothing it reads, while one
     /// `cheapest` over a large catalog could keep it searching for seconds (trial 3, T6).
     package var checksQuestions = false
+    /// A refused `set` names the cheapest repair in a note, which takes a search; an editor's
+    /// analysis, which shows no such note (its diagnostics are `--check`'s), searches none: 30
+    /// refused `set`s took 18 s of every keystroke's analysis for notes never shown (trial 4, 7).
+    package var searchesRefusals = true
     /// Accept only catalog definitions (a catalog file).
     var definitionsOnly = false
     /// Run only the commands that change the session's own state (a what-if copy for completion).
@@ -131,13 +135,6 @@ public final class Engine {
     /// `request()` stops the evaluation under way (or the next) between lines and commands.
     /// It is the `stop` of the options the engine was made with.
     public var cancellation: StopRequest { session.stop }
-
-    /// What the searches for refused `set`s' repair notes spend from: one budget shared by
-    /// every refusal (nil, the default: each search has `EngineOptions.searchLimits` of its own).
-    package var searchBudget: SearchBudget? {
-        get { session.searchBudget }
-        set { session.searchBudget = newValue }
-    }
 
     /// Takes the catalog as it is now (an init file run) for the one the session began with:
     /// `save` and `diff` treat its definitions and rates as a catalog file's.

@@ -48,9 +48,6 @@ final class Session {
     let options: EngineOptions
     /// Asked for by a signal, a closed output, or `Engine.cancellation`: looked for between lines and commands.
     let stop: StopRequest
-    /// What the searches for refused `set`s' repair notes spend from when one is shared (an
-    /// editor's analysis of a document version has one for all its refusals); nil: each its own.
-    var searchBudget: SearchBudget?
     /// How many errors have been reported.
     var failureCount = 0
     /// Whether any command has failed: the run's exit status is then 1.

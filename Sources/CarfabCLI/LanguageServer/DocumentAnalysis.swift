@@ -98,9 +98,10 @@ struct DocumentAnalysis {
         // A comparison's table is never shown here and changes nothing: its files are checked, as diagnostics check them.
         options.checksComparisons = true
         // Nor are the questions (`cheapest`, `why`, `options`, ...) run: their words are checked.
-        // What does run a search (`fit`, a refused `set`'s repair) is given the analysis' limits,
-        // and the repairs of refused `set`s one budget for the version.
+        // What does run a search (`fit`) is given the analysis' limits; a refused `set` searches
+        // no repair for a note (the diagnostics shown are `--check`'s; a code action searches its own).
         options.checksQuestions = true
+        options.searchesRefusals = false
         options.searchLimits = settings.searchLimits
         options.stop = settings.stop
         options.host = replay.files
@@ -110,7 +111,6 @@ struct DocumentAnalysis {
         // carfab's own commands, known as `--check` knows them (and, as answers only, never run here).
         ProgramCommands.add(to: &options, center: nil)
         let engine = Engine(catalog: catalog, options: options, sink: sink)
-        engine.searchBudget = replay.searchBudget
         settings.setVariables(in: engine)
         let end = line < document.lineCount ? document.lineRange(line).lowerBound : document.bytes.count
         replay.runs += 1
@@ -236,11 +236,10 @@ struct AnalysisSettings {
     /// What stops an analysis: `$/cancelRequest` of the request it serves, or a stop signal.
     var stop = StopRequest()
 
-    /// What one search in an analysis may spend (`fit`, a refused `set`'s repair): a tenth of
-    /// a command's, as Tab completion's repairs (a keystroke's analysis must stay short).
+    /// What one search in an analysis may spend (`fit`): a tenth of a command's, as Tab
+    /// completion's repairs (a keystroke's analysis must stay short).
     static let standardSearchLimits = SearchLimits(steps: SearchLimits.standard.steps / 10, repairs: SearchLimits.standard.repairs)
-    /// What the analysis' searches take: `standardSearchLimits` (tests make them small). The
-    /// repairs of one version's refused `set`s share its steps (`DocumentReplay.searchBudget`).
+    /// What the analysis' searches take: `standardSearchLimits` (tests make them small).
     var searchLimits = AnalysisSettings.standardSearchLimits
 
     /// An editor's analysis reads the files a document sources and never writes one; under --safe it reads none.

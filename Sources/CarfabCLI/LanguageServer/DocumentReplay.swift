@@ -13,10 +13,6 @@ import CarfabPOSIX
 final class DocumentReplay {
     /// The files the version reads, each read once (see `ReplayFiles`).
     let files = ReplayFiles(POSIXHost())
-    /// What every search of the version's analysis for a refused `set`'s repair note spends
-    /// from, the analysis' `searchLimits` in all: the refusals past it get no repair. A search
-    /// of its own for each made 30 refused `set`s take 18 s after each keystroke (trial 4, 7).
-    let searchBudget = SearchBudget()
 
     /// What a logical line of the document left: the line as the lexer reads it, whether it
     /// configures a car (`car` or `set` among its commands), and then the current car's price
