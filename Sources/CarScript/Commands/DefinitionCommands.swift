@@ -149,7 +149,7 @@ enum DefinitionCommands {
             ],
             summary: "define a new currency",
             details:
-                "CODE is three letters (shown in capitals); SYMBOL is written before amounts (include a blank if one should follow it; it may not start or end with a digit, a sign, ',' or '.'); N is the number of minor digits, 0 to 4; RATE is how many units one US dollar buys, a positive decimal.",
+                "CODE is three letters (shown in capitals); SYMBOL is written before amounts (include a blank if one should follow it; it may not start or end with a digit or number, a sign or dash, ',' or '.', or a form of them); N is the number of minor digits, 0 to 4; RATE is how many units one US dollar buys, a positive decimal.",
             example: "currency CHF \"CHF \" digits 2 rate 0.88",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in

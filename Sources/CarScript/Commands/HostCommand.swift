@@ -154,6 +154,17 @@ extension CommandSpec {
     /// `command` as an entry of the command table, in the `system` group.
     convenience init(host command: HostCommand) {
         precondition(HostCommand.isCommandName(command.name), "'\(command.name)' is not a command's name")
+        // What the argument kinds document, checked where the host adds the command, not found
+        // by a user as a trap (more than the argument space holds) or as a required argument
+        // read as left out (after a `.words` one).
+        let arguments = command.arguments
+        precondition(arguments.count < ArgumentSpace.capacity, "'\(command.name)' has more arguments than a command may have")
+        precondition(
+            !arguments.dropLast().contains { if case .words = $0.kind { true } else { false } },
+            "'\(command.name)': only the last argument may take every remaining word")
+        precondition(
+            !arguments.indices.contains { $0 > 0 && arguments[$0 - 1].isOptional && !arguments[$0].isOptional },
+            "'\(command.name)': a required argument follows an optional one")
         let kinds = command.arguments.map(\.kind)
         self.init(
             name: command.name, aliases: [], group: .system,
