@@ -163,6 +163,11 @@ enum ExpectCommand {
         throw ScriptError(.expectationFailed(field: "error", expected: id, actual: actual), at: call.range(3))
     }
 
+    /// Whether `call` (an `expect`) is the form that runs a command, `expect error ID COMMAND...`.
+    static func runsACommand(_ call: Invocation) -> Bool {
+        call.spec.name == "expect" && call.count >= 1 && nameKey(call.word(1)) == "error"
+    }
+
     /// `--check` of `expect error ID COMMAND...`: COMMAND is not run (its failure is expected),
     /// but the levels of `expect error` and `try` it begins with are counted as running counts
     /// them (`Session.nested`): past `maximumCommandNesting`, the error running gives, at the

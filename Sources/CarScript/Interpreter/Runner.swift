@@ -345,8 +345,10 @@ extension Session {
         // on the mix, 1,326 -> 1,312 on set/show; callgrind, 10^5 commands).
         try spec.check?(self, invocation)
         if options.checkOnly && !spec.runsWhenChecking {
-            // Not run, it may still be a step for `undo` when run (see `recordUnchecked`).
-            if history != nil && Self.changesWhenRun(spec) { recordUnchecked() }
+            // Not run, it may still be a step for `undo` when run (see `recordUnchecked`): so may
+            // `expect error ID COMMAND`, whose COMMAND changes what it changes when it does not
+            // fail (the expectation then fails, and with --keep-going the script goes on).
+            if history != nil && (Self.changesWhenRun(spec) || ExpectCommand.runsACommand(invocation)) { recordUnchecked() }
             return
         }
         if options.checksQuestions && spec.answersOnly { return }
