@@ -1,3 +1,4 @@
+import CarFactory
 import Testing
 
 @testable import CarScript
@@ -53,7 +54,8 @@ import Testing
     /// in the line, text) is as a plain splitting of the line gives it, and stays so with a
     /// string, a reference or a comment after it.
     @Test func plain_lines_keep_every_token_place_whatever_follows() throws {
-        var generator = SystemRandomNumberGenerator()
+        // Seeded, so that a failure runs again as it was (a reviewer's finding).
+        var generator = Seeded(inner: SplitMix64(state: 2_026_112_5))
         let alphabet: [UInt8] = Array("ab9-".utf8) + [0x20, 0x20, 0x09, 0x0B, 0x0C, 0x0D, 0x3B, 0x0A]
         for _ in 0..<2_000 {
             let line = (0..<Int.random(in: 0...24, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
@@ -80,7 +82,10 @@ import Testing
                 let bytes = line + Array(tail.utf8)
                 _ = try bytes.withUnsafeBufferPointer { (buffer) throws(ScriptError) in try lexer.tokenize(buffer, atEnd: true) }
                 let tokens = Array(lexer.tokens)
-                let kept = tail.isEmpty || tail.hasPrefix(" ") ? expected : expected.filter { $0.range.end < line.count }
+                // A word at the line's end runs on into a tail that does not begin with a blank;
+                // a separator there stays what it is.
+                let kept =
+                    tail.isEmpty || tail.hasPrefix(" ") ? expected : expected.filter { $0.kind != .word || $0.range.end < line.count }
                 #expect(Array(tokens.prefix(kept.count)) == kept, "\(bytes) then \(tail)")
                 for token in tokens.prefix(kept.count) where token.kind == .word {
                     #expect(Array(lexer.bytes(token)) == Array(bytes[token.range.start..<token.range.end]))
@@ -165,4 +170,10 @@ import Testing
         // A name that is bad but valid UTF-8 is still a bad name.
         #expect(error(Array("echo ${a-b}".utf8))?.kind == .badVariableName("a-b"))
     }
+}
+
+/// A seeded generator for the standard library's random functions.
+private struct Seeded: RandomNumberGenerator {
+    var inner: SplitMix64
+    mutating func next() -> UInt64 { inner.next() }
 }
