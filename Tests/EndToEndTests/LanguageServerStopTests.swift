@@ -5,7 +5,7 @@ import Testing
 /// be stopped (trial 3, T6: on a catalog of 61 families and 5,000 rules, one `cheapest` line
 /// kept `carfab --lsp` searching for good; `$/cancelRequest` and SIGTERM were not honoured).
 /// `cheapest`, `why` and `options` are checked, not run, by the analysis; what it runs (a
-/// refused `set`'s repair search) has a bounded budget and stops when the request is cancelled
+/// `fit`'s search) has a bounded budget and stops when the request is cancelled
 /// or a stop signal comes. The client waits on conditions (an answer, the server's CPU time,
 /// its exit), each under one overall deadline that fails the test.
 @Suite struct LanguageServerStopTests {
@@ -111,9 +111,10 @@ import Testing
         print("inlay hints:", " ".join(hint["label"] for hint in server.answer(server.hints(7))["result"]))
         server.request("shutdown", None); server.send({"method": "exit"}); print("exit", server.ended())
 
-        # A long analysis (each refused `set` searches for its repair): cancelled once it runs.
+        # A long analysis (each `fit`, on a car of its own, searches up to its 100,000 steps):
+        # cancelled once it runs.
         part(); server = Server()
-        server.open("source big.carfab\ncar sports\n" + "set g0 t\n" * 2000)
+        server.open("source big.carfab\ncar sports\n" + "car sports\nfit g0 t\n" * 1000)
         server.published()
         before = server.cpu(); id = server.hints(2002); server.busy(before)
         server.send({"method": "$/cancelRequest", "params": {"id": id}})
