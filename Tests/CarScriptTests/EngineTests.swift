@@ -108,7 +108,8 @@ import Testing
             output == """
                 show: Porsche Boxster, $70,800.00
                 total: 1 car(s), £42,719.30
-                example:1:54: unknown-model error: unknown model 'sprots'; did you mean 'sports'?
+                greet: hello suv
+                example:1:65: unknown-model error: unknown model 'sprots'; did you mean 'sports'?
 
                 """)
     }
