@@ -24,7 +24,7 @@ enum LineMatching {
     /// lines each, and four times that for twice as many) every line between the common first
     /// and last ones is taken as removed and added, as GNU diff stops looking for the fewest
     /// changes in large files.
-    static func edits(_ a: [String], _ b: [String], stop: StopRequest?) -> LineEdits? {
+    static func edits<Key: Hashable>(_ a: [Key], _ b: [Key], stop: StopRequest?) -> LineEdits? {
         var edits = LineEdits()
         if a.count * b.count <= smallPairs {
             for change in b.difference(from: a) {
@@ -57,7 +57,7 @@ enum LineMatching {
     /// Myers' greedy shortest edit script of `a` into `b` (offsets from each slice's start);
     /// nil past `stepBudget` steps or on a stop. Each round d keeps the furthest point reached
     /// on diagonals -d...d (2d + 1 numbers), to trace the script back from the end.
-    private static func shortestEdit(_ a: ArraySlice<String>, _ b: ArraySlice<String>, stop: StopRequest?) -> LineEdits? {
+    private static func shortestEdit<Key: Equatable>(_ a: ArraySlice<Key>, _ b: ArraySlice<Key>, stop: StopRequest?) -> LineEdits? {
         let n = a.count
         let m = b.count
         let a0 = a.startIndex

@@ -233,8 +233,9 @@ package enum SessionComparison {
         _ first: StockLedger, _ firstCatalog: Catalog, _ second: StockLedger, _ secondCatalog: Catalog, stop: StopRequest?,
         _ report: (String, String, String?, String?, Int64?) -> Void
     ) {
-        let a = lines(first, catalog: firstCatalog)
-        let b = lines(second, catalog: secondCatalog)
+        var keys: [String: Int] = [:]
+        let a = lines(first, catalog: firstCatalog, keys: &keys)
+        let b = lines(second, catalog: secondCatalog, keys: &keys)
         guard let edits = LineMatching.edits(a.map(\.key), b.map(\.key), stop: stop) else { return }
         let removed = edits.removed
         let inserted = edits.inserted
@@ -297,11 +298,19 @@ package enum SessionComparison {
 
     /// A stock line: its key (model, every family's option, count), its model, count, parts and value.
     private struct Line {
-        let key: String
+        let key: LineKey
         let model: String
         let count: Int64
         let parts: [LinePart]
         let value: Int64
+    }
+
+    /// What a line is, to match it: its configuration (model and every family's option, the
+    /// same number in both sessions for the same words) and its count. (A string per line took
+    /// ~400 bytes a line of two 400,000-line sessions; trial 4, 12.)
+    private struct LineKey: Hashable {
+        let configuration: Int
+        let count: Int64
     }
 
     /// A line's part of one family: the family's and option's keys, `family option` as
@@ -326,13 +335,13 @@ package enum SessionComparison {
     }
 
     /// Each line as what it is (model, parts, count) and its value.
-    private static func lines(_ stock: StockLedger, catalog: Catalog) -> [Line] {
-        var made: [Int32: (key: String, model: String, parts: [LinePart], unit: Int64)] = [:]
+    private static func lines(_ stock: StockLedger, catalog: Catalog, keys: inout [String: Int]) -> [Line] {
+        var made: [Int32: (key: Int, model: String, parts: [LinePart], unit: Int64)] = [:]
         var lines: [Line] = []
         lines.reserveCapacity(stock.lineCount)
         for number in stride(from: 1, through: stock.lineCount, by: 1) {
             let (id, count) = stock.entry(number)
-            let known: (key: String, model: String, parts: [LinePart], unit: Int64)
+            let known: (key: Int, model: String, parts: [LinePart], unit: Int64)
             if let found = made[id] {
                 known = found
             } else {
@@ -344,14 +353,17 @@ package enum SessionComparison {
                         words: "\(SessionScript.word(catalog.name(of: family))) \(SessionScript.word(part.name))",
                         isDefault: part === catalog.defaultPart(of: family, for: car.factory))
                 }
-                known = (
-                    parts.map { $0.family + " " + $0.option }.joined(separator: "|") + "|" + nameKey(car.factory.model),
-                    SessionScript.word(car.factory.model), parts, car.priceMinorUnits
-                )
+                let words = parts.map { $0.family + " " + $0.option }.joined(separator: "|") + "|" + nameKey(car.factory.model)
+                let key = keys[words] ?? keys.count
+                keys[words] = key
+                known = (key, SessionScript.word(car.factory.model), parts, car.priceMinorUnits)
                 made[id] = known
             }
             let value = known.unit.multipliedReportingOverflow(by: count).partialValue
-            lines.append(Line(key: known.key + "|\(count)", model: known.model, count: count, parts: known.parts, value: value))
+            lines.append(
+                Line(
+                    key: LineKey(configuration: known.key, count: count), model: known.model, count: count, parts: known.parts, value: value
+                ))
         }
         return lines
     }
