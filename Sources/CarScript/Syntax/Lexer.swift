@@ -350,20 +350,7 @@ final class Lexer {
                 // (a tenth of it `echo` with a quoted string) cost 1,113 instructions a command
                 // against 1,094, set/show 1,112 against 1,102; start-up, whose catalog strings
                 // are short, 1,281.7k against 1,285.9k (callgrind, 10^5 commands).
-                while i &+ 8 <= count {
-                    let eight = UInt64(littleEndian: UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self))
-                    UnsafeMutableRawPointer(text + textIndex).storeBytes(of: eight.littleEndian, as: UInt64.self)
-                    let stops = Lexer.notStringText(eight)
-                    if stops == 0 {
-                        i &+= 8
-                        textIndex &+= 8
-                        continue
-                    }
-                    let kept = stops.trailingZeroBitCount >> 3
-                    i &+= kept
-                    textIndex &+= kept
-                    break
-                }
+                Lexer.copyEights(input, count, text, &i, &textIndex, stops: Lexer.notStringText)
                 if i == count { break }
                 let c = input[i]
                 if c == UInt8(ascii: "\"") {
@@ -465,22 +452,8 @@ final class Lexer {
             if plain[Int(byte)] != 0 {
                 let wordStart = i
                 let textStart = textIndex
-                // Eight bytes at a time while eight are left, the last few one at a time, as
-                // `scanAll` does (see there).
-                while i &+ 8 <= count {
-                    let eight = UInt64(littleEndian: UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self))
-                    UnsafeMutableRawPointer(text + textIndex).storeBytes(of: eight.littleEndian, as: UInt64.self)
-                    let stops = Self.notPlain(eight)
-                    if stops == 0 {
-                        i &+= 8
-                        textIndex &+= 8
-                        continue
-                    }
-                    let kept = stops.trailingZeroBitCount >> 3
-                    i &+= kept
-                    textIndex &+= kept
-                    break
-                }
+                // Eight bytes at a time while eight are left, the last few one at a time (see `copyEights`).
+                Self.copyEights(input, count, text, &i, &textIndex, stops: Self.notPlain)
                 while i < count && plain[Int(input[i])] != 0 {
                     text[textIndex] = input[i]
                     textIndex &+= 1
@@ -570,27 +543,9 @@ final class Lexer {
             // Plain word bytes, the common case: everything above `#` up to DEL except `;` and `\`.
             if plain[Int(byte)] != 0 {
                 c.beginWord(at: c.i)
-                // Eight bytes at a time while eight are left: copy them, then keep as many as lead
-                // up to the first byte that is not plain. (Indices stay below the line's length, so
-                // they cannot overflow; text is never ahead of the input, and its storage has 16
-                // bytes to spare, so eight bytes stored at its end stay inside it.) The last few
-                // bytes one at a time: with the line's last eight bytes loaded and shifted instead,
-                // the loop's values no longer fitted in registers (set/show 1,089.5 -> 1,053.2
-                // instructions a command, the benchmark mix 1,082.3 -> 1,048.4; callgrind, 10^5 commands).
-                while c.i &+ 8 <= count {
-                    let eight = UInt64(littleEndian: UnsafeRawPointer(input + c.i).loadUnaligned(as: UInt64.self))
-                    UnsafeMutableRawPointer(text + c.textIndex).storeBytes(of: eight.littleEndian, as: UInt64.self)
-                    let stops = Self.notPlain(eight)
-                    if stops == 0 {
-                        c.i &+= 8
-                        c.textIndex &+= 8
-                        continue
-                    }
-                    let kept = stops.trailingZeroBitCount >> 3
-                    c.i &+= kept
-                    c.textIndex &+= kept
-                    break
-                }
+                // Eight bytes at a time while eight are left, the last few one at a time (see
+                // `copyEights`).
+                Self.copyEights(input, count, text, &c.i, &c.textIndex, stops: Self.notPlain)
                 while c.i < count && plain[Int(input[c.i])] != 0 {
                     text[c.textIndex] = input[c.i]
                     c.textIndex &+= 1
@@ -688,6 +643,36 @@ final class Lexer {
         let hasNUL = (eight &- ones) & ~eight & high
         let hasLineBreak = (lineBreaks &- ones) & ~lineBreaks & high
         return hasNUL | hasLineBreak | (eight & high)
+    }
+
+    /// Copies `input[i...]` to `text[textIndex...]` eight bytes at a time while eight are left
+    /// and `stops` marks none of them (the high bit of each byte it finds), then keeps as many
+    /// as lead up to the first it marks: the one copy loop of words and strings. Indices stay
+    /// below `count`, so they cannot overflow; text is never ahead of the input, and its
+    /// storage has 16 bytes to spare, so eight bytes stored at its end stay inside it. The
+    /// callers take the last few bytes one at a time: with the line's last eight bytes loaded
+    /// and shifted instead, the loop's values no longer fitted in registers (set/show 1,089.5
+    /// -> 1,053.2 instructions a command, the benchmark mix 1,082.3 -> 1,048.4; callgrind,
+    /// 10^5 commands).
+    @inline(__always)
+    static func copyEights(
+        _ input: UnsafePointer<UInt8>, _ count: Int, _ text: UnsafeMutablePointer<UInt8>, _ i: inout Int, _ textIndex: inout Int,
+        stops: (UInt64) -> UInt64
+    ) {
+        while i &+ 8 <= count {
+            let eight = UInt64(littleEndian: UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self))
+            UnsafeMutableRawPointer(text + textIndex).storeBytes(of: eight.littleEndian, as: UInt64.self)
+            let found = stops(eight)
+            if found == 0 {
+                i &+= 8
+                textIndex &+= 8
+                continue
+            }
+            let kept = found.trailingZeroBitCount >> 3
+            i &+= kept
+            textIndex &+= kept
+            return
+        }
     }
 
     /// A mark (top bit) on each of eight packed bytes that a string's scan stops at: `"`, `$`,
