@@ -2,9 +2,10 @@ import Testing
 
 @testable import CarFactory
 
-// A stock's lines with room at both ends: whatever is removed or put back where, they read as a
-// plain array would, and a change moves only the lines on its shorter side (emptying a stock
-// from the front, and rolling that back, moved every later line each time: quadratic).
+// A stock's lines as a gap buffer: whatever is removed or put back where, they read as a plain
+// array would, and a change next to the last one moves a line or none (emptying a stock from the
+// front, rolling that back, or removing its middle line again and again, moved half the lines
+// or more each time: quadratic).
 @Suite struct StockLinesTests {
     static func entry(_ tag: Int) -> StockLedger.Entry { StockLedger.Entry(count: Int64(tag), configuration: 0) }
     static func tags(_ lines: StockLines) -> [Int64] { lines.live.map(\.count) }
@@ -68,6 +69,20 @@ import Testing
         #expect(lines.count == n + 101)
         #expect(lines[1].count == -100)
         #expect(lines[n + 101].count == Int64(n))
+    }
+
+    /// Trial 4, 2: 400,000 lines, half of them removed from the middle, took 28.7 s.
+    @Test func removing_the_middle_line_again_and_again_moves_a_line_or_none_each_time() {
+        let n = 2_000
+        var lines = StockLines((1...n).map(Self.entry))
+        var model = (1...n).map(Int64.init)
+        for _ in 0..<(n / 2) {
+            let number = (lines.count + 1) / 2
+            let moved = Self.moved(&lines) { $0.remove(number) }
+            model.remove(at: number - 1)
+            #expect(moved <= 1, "removing line \(number) of \(lines.count + 1)")
+        }
+        #expect(Self.tags(lines) == model)
     }
 
     @Test func emptying_from_the_front_keeps_its_storage_in_proportion_to_its_lines() {

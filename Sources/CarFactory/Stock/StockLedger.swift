@@ -43,7 +43,7 @@ public struct StockLedger: Sendable {
     public private(set) var currentNumber: Int? { didSet { syncCurrent() } }
     /// The current line's configuration id and unit price, kept beside its number: the hot
     /// path reads them as stored fields, where reading through `entries` would copy the ledger.
-    package private(set) var currentConfiguration: Int32?
+    @usableFromInline package private(set) var currentConfiguration: Int32?
     @usableFromInline private(set) var currentPrice: Int64 = 0
     /// Cars in stock, all lines together.
     public private(set) var carCount: Int64 = 0
@@ -100,15 +100,16 @@ public struct StockLedger: Sendable {
     /// retained the configuration twice around every `show`; lent, it is retained once, around
     /// the sink's call (set/show 1,053.1 -> 1,046.6 instructions a command; callgrind, 10^5 commands).
     @inlinable public mutating func withCar<Result>(ofLine number: Int?, _ body: (Car) -> Result) throws(CarFactoryError) -> Result {
-        let index: Int
+        let id: Int32
         if let number {
             guard number >= 1 && number <= entries.count else { throw .noSuchLine(number, lineCount: entries.count) }
-            index = number
+            id = entries[number].configuration
         } else {
-            guard let current = currentNumber else { throw .noCurrentCar }
-            index = current
+            // The current line's, kept beside its number: no look into the lines.
+            guard let current = currentConfiguration else { throw .noCurrentCar }
+            id = current
         }
-        return body(Car(configuration: configurations[Int(entries[index].configuration)]))
+        return body(Car(configuration: configurations[Int(id)]))
     }
 
     /// Line `number` (1-based).
@@ -327,7 +328,9 @@ public struct StockLedger: Sendable {
     /// Makes the current line's car configuration `id` (of the current generation), keeping its count.
     package mutating func replaceCurrent(configuration id: Int32) throws(CarFactoryError) {
         guard let number = currentNumber else { throw .noCurrentCar }
-        let old = entries[number]
+        // The line's slot found once, for the read and the write.
+        let slot = entries.slot(number)
+        let old = entries.slots[slot]
         // The same car again (a `set` of the part it has): nothing to change, nothing to journal.
         if old.configuration == id { return }
         let price = prices[Int(id)]
@@ -336,7 +339,7 @@ public struct StockLedger: Sendable {
             linesByConfiguration?[Int(old.configuration)] -= 1
             linesByConfiguration?[Int(id)] += 1
         }
-        entries[number].configuration = id
+        entries.setConfiguration(id, atSlot: slot)
         currentConfiguration = id
         currentPrice = price
         if journal != nil && old.configuration != id {
@@ -483,8 +486,9 @@ public struct StockLedger: Sendable {
 
     private mutating func syncCurrent() {
         if let number = currentNumber {
-            currentConfiguration = entries[number].configuration
-            currentPrice = prices[Int(entries[number].configuration)]
+            let id = entries[number].configuration
+            currentConfiguration = id
+            currentPrice = prices[Int(id)]
         } else {
             currentConfiguration = nil
         }

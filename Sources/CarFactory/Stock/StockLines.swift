@@ -1,113 +1,156 @@
-/// A stock's lines, numbered from 1: an array with room at its front as well as its back, so
-/// that taking a line off or putting one back at either end is O(1) amortized, and one in the
-/// middle moves only the lines on its shorter side.
+/// A stock's lines, numbered from 1: a gap buffer, an array with one run of free slots (the
+/// gap) that follows the last removal or insertion, so that changes at or near the same place,
+/// front, back or middle, are O(1) amortized; one far from the last moves the lines between.
 ///
-/// Removing line 1 of an array moved every later line: emptying a stock from the front
-/// (`remove 1` over and over, or `rollback` of that) took time in the square of its lines
-/// (200,000 lines: 4.4 s; 8.3 s in a transaction). A tree of chunks would make any position
-/// sublinear, but reading a line would then take a walk, and `show`, `set` and `car` read or
-/// write the current line on every command: here a read is one addition more than the array's.
+/// Removing line 1 of a plain array moved every later line (emptying a stock from the front,
+/// 200,000 lines: 4.4 s); with room at the ends only, removing the middle line again and again
+/// still moved half of them each time (400,000 lines: 28.7 s; trial 4, 2). A tree of chunks
+/// would make any position sublinear, but reading a line would then take a walk, and `show`,
+/// `set` and `car` read or write the current line on every command: here a read is one
+/// comparison and one addition more than an array's.
 @usableFromInline struct StockLines: Sendable {
-    /// Slots `head...` are the lines; those before `head` are free (left as they were).
+    /// The lines in order, with the free slots `gapStart..<gapEnd` among them (left as they were).
     @usableFromInline private(set) var slots: [StockLedger.Entry] = []
-    /// The first line's slot.
-    @usableFromInline private(set) var head = 0
+    /// Where the free slots start and end.
+    @usableFromInline private(set) var gapStart = 0
+    @usableFromInline private(set) var gapEnd = 0
 
     /// How many lines there are.
-    @inlinable var count: Int { slots.count &- head }
+    @inlinable var count: Int { slots.count &- (gapEnd &- gapStart) }
 
     /// Whether there is no line.
-    var isEmpty: Bool { slots.count == head }
+    var isEmpty: Bool { count == 0 }
+
+    /// The slot of line `number` (1-based, within `count`).
+    @inlinable func slot(_ number: Int) -> Int {
+        let index = number &- 1
+        return index < gapStart ? index : index &+ (gapEnd &- gapStart)
+    }
 
     /// Line `number` (1-based, within `count`: the caller checks it).
     @inlinable subscript(number: Int) -> StockLedger.Entry {
-        get { slots[head &+ number &- 1] }
-        set { slots[head &+ number &- 1] = newValue }
+        get { slots[slot(number)] }
+        set { slots[slot(number)] = newValue }
     }
 
+    /// Sets the configuration of the line in `slot` (see `slot(_:)`).
+    @inlinable mutating func setConfiguration(_ id: Int32, atSlot slot: Int) { slots[slot].configuration = id }
+
     /// The lines in order.
-    var live: ArraySlice<StockLedger.Entry> { slots[head...] }
+    var live: Lines { Lines(before: slots[..<gapStart], after: slots[gapEnd...]) }
+
+    /// The lines in order: those before the free slots, then those after them.
+    struct Lines: RandomAccessCollection {
+        let before: ArraySlice<StockLedger.Entry>
+        let after: ArraySlice<StockLedger.Entry>
+        var startIndex: Int { 0 }
+        var endIndex: Int { before.count + after.count }
+        subscript(position: Int) -> StockLedger.Entry {
+            position < before.count ? before[before.startIndex + position] : after[after.startIndex + position - before.count]
+        }
+    }
 
     /// The lines' storage, in slots (free ones included).
     var capacity: Int { slots.capacity }
 
-    /// Adds a line after the last.
+    /// Adds a line after the last (after the free slots, wherever they are).
     mutating func append(_ entry: StockLedger.Entry) { slots.append(entry) }
 
-    /// Takes line `number` away (within `count`), moving the lines on its shorter side.
+    /// Takes line `number` away (within `count`): the free slots move to it, then take it in.
     mutating func remove(_ number: Int) {
-        let slot = head + number - 1
-        if number - 1 < count - number {
-            // Nearer the front: the lines before it move up one, into its slot.
-            var index = slot
-            while index > head {
-                slots[index] = slots[index - 1]
-                index -= 1
-            }
-            head += 1
-            // Twice as many free slots as lines: the lines move to the start, once for at
-            // least a third as many removals from the front, so each pays O(1) for it. (Not
-            // sooner: right after `openFront` an undo and redo of `remove 1`, over and over,
-            // would move every line each time.)
-            if head > 64 && head > 2 * count { compactFront() }
-        } else {
-            slots.remove(at: slot)
-        }
-        if head == slots.count {
+        moveGap(to: number - 1)
+        gapEnd += 1
+        if count == 0 {
             // No line left: the storage is kept, from its start.
-            slots.removeAll(keepingCapacity: true)
-            head = 0
+            removeAll(keepingCapacity: true)
+            return
         }
+        // Twice as many free slots as lines: they are given up, once for at least a third as
+        // many removals, so each pays O(1) for it. (Not sooner: right after `openGap` an undo
+        // and redo of a removal, over and over, would move every line each time.)
+        let free = gapEnd - gapStart
+        if free > 64 && free > 2 * count { closeGap() }
     }
 
-    /// Puts `entry` in as line `number` (1...count + 1), moving the lines on its shorter side.
+    /// Puts `entry` in as line `number` (1...count + 1), in the last free slot once they are
+    /// there: so lines put back at one place over and over (`rollback` of emptying a stock from
+    /// the front puts each back at line 1) each go in without moving another.
     mutating func insert(_ entry: StockLedger.Entry, at number: Int) {
-        if number - 1 < count - (number - 1) {
-            if head == 0 { openFront() }
-            // Nearer the front: the lines before it move down one, into a free slot.
-            head -= 1
-            var index = head
-            let slot = head + number - 1
-            while index < slot {
-                slots[index] = slots[index + 1]
-                index += 1
+        if gapStart == gapEnd {
+            if number - 1 == count {
+                slots.append(entry)
+                return
             }
-            slots[slot] = entry
+            openGap(at: number - 1)
         } else {
-            slots.insert(entry, at: head + number - 1)
+            moveGap(to: number - 1)
         }
+        gapEnd -= 1
+        slots[gapEnd] = entry
     }
 
     /// Removes every line (keeping the storage if asked).
     mutating func removeAll(keepingCapacity: Bool) {
         slots.removeAll(keepingCapacity: keepingCapacity)
-        head = 0
+        gapStart = 0
+        gapEnd = 0
     }
 
     /// Changes each line's configuration id by `renumber` (in order; the ledger's `compact`).
     mutating func renumber(_ renumber: (Int32) -> Int32) {
-        for index in head..<slots.count { slots[index].configuration = renumber(slots[index].configuration) }
+        for index in slots.indices where index < gapStart || index >= gapEnd {
+            slots[index].configuration = renumber(slots[index].configuration)
+        }
     }
 
     /// Lines made of `entries`, in order.
-    init(_ entries: [StockLedger.Entry] = []) { slots = entries }
-
-    /// The lines moved to the start of the storage.
-    private mutating func compactFront() {
-        slots.removeFirst(head)
-        head = 0
+    init(_ entries: [StockLedger.Entry] = []) {
+        slots = entries
+        gapStart = entries.count
+        gapEnd = entries.count
     }
 
-    /// Free slots before the first line, as many as there are lines (at least 16): the next
-    /// insertions at the front pay for the move, O(1) each.
-    private mutating func openFront() {
+    /// Moves the free slots to start at line index `index` (0-based), moving the lines between.
+    private mutating func moveGap(to index: Int) {
+        if index < gapStart {
+            // The lines index..<gapStart move up to just before the gap's end.
+            var from = gapStart
+            var to = gapEnd
+            while from > index {
+                from -= 1
+                to -= 1
+                slots[to] = slots[from]
+            }
+            gapEnd = to
+            gapStart = index
+        } else if index > gapStart {
+            // The lines after the gap, up to index, move down to its start.
+            var from = gapEnd
+            var to = gapStart
+            while to < index {
+                slots[to] = slots[from]
+                from += 1
+                to += 1
+            }
+            gapStart = to
+            gapEnd = from
+        }
+    }
+
+    /// Free slots at line index `index`, as many as there are lines (at least 16): the next
+    /// insertions there pay for the move, O(1) each.
+    private mutating func openGap(at index: Int) {
         let room = Swift.max(16, count)
-        var moved: [StockLedger.Entry] = []
-        moved.reserveCapacity(room + slots.count)
         let filler = StockLedger.Entry(count: 0, configuration: 0)
-        moved.append(contentsOf: repeatElement(filler, count: room))
-        moved.append(contentsOf: slots)
-        slots = moved
-        head = room
+        slots.insert(contentsOf: repeatElement(filler, count: room), at: index)
+        gapStart = index
+        gapEnd = index + room
+    }
+
+    /// The lines after the free slots moved down to them, and the free slots given up.
+    private mutating func closeGap() {
+        slots.removeSubrange(gapStart..<gapEnd)
+        gapStart = slots.count
+        gapEnd = slots.count
     }
 }
