@@ -378,15 +378,13 @@ package enum ConfiguratorCommands {
     }
 
     /// The cheapest repair for `part` on `car`, as a note for a refused `set`: `fit drivetrain
-    /// front would also set floorplan standard (+$500.00)`, or that no valid car has it. With
-    /// `budget`, the search spends from it (nil once it is spent).
+    /// front would also set floorplan standard (+$500.00)`, or that no valid car has it.
     static func note(
-        repairing part: any Part, on car: Car, catalog: Catalog, stop: StopRequest, limits: SearchLimits = .standard,
-        budget: SearchBudget? = nil
+        repairing part: any Part, on car: Car, catalog: Catalog, stop: StopRequest, limits: SearchLimits = .standard
     ) -> Diagnostic.Note? {
         guard
             case .some(let found) = cheapestRepair(
-                for: part, on: car, catalog: catalog, stop: stop, limits: limits, budget: budget)
+                for: part, on: car, catalog: catalog, stop: stop, limits: limits)
         else { return nil }
         let fit = "fit \(SessionScript.word(part.familyName)) \(SessionScript.word(part.name))"
         guard let repair = found else {
@@ -399,15 +397,15 @@ package enum ConfiguratorCommands {
     /// The cheapest repair that keeps every one of `parts` (the parts a refused `set` of several
     /// named), as a note: `the cheapest repair that keeps these parts also sets floorplan
     /// standard: 'set suspension road drivetrain front floorplan standard' (+$500.00)`, or that
-    /// no valid car has them together. Nil if the search could not answer (or `budget`, which
-    /// it spends from if given, is spent): a repair that drops a named part is never offered.
+    /// no valid car has them together. Nil if the search could not answer: a repair that drops
+    /// a named part is never offered.
     static func note(
         repairing parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest,
-        limits: SearchLimits = .standard, budget: SearchBudget? = nil
+        limits: SearchLimits = .standard
     ) -> Diagnostic.Note? {
         guard
             case .some(let found) = cheapestRepair(
-                keeping: parts, on: car, catalog: catalog, rules: rules, stop: stop, limits: limits, budget: budget)
+                keeping: parts, on: car, catalog: catalog, rules: rules, stop: stop, limits: limits)
         else {
             return nil
         }
