@@ -5,7 +5,7 @@
 /// at run time, and that checks `String: Hashable` by scanning every conformance record of the
 /// binary. The built-in catalog's tables paid it at every start-up (~119k instructions of
 /// 1.49M; callgrind, an empty file).
-struct NameMap: Sendable {
+struct NameMap: Sendable, LinearProbing {
     /// Per slot, the name and its value; a value of -1 marks a free slot.
     private var names: [String] = []
     private var values: [Int] = []
@@ -50,31 +50,25 @@ struct NameMap: Sendable {
         var slot = name.hashValue & mask
         while values[slot] >= 0 {
             if names[slot] == name {
-                free(slot, mask: mask)
+                values[slot] = -1
+                names[slot] = ""
+                count -= 1
+                closeHole(at: slot)
                 return
             }
             slot = (slot + 1) & mask
         }
     }
 
-    /// Frees `slot`, moving back each name after it that a probe from its first slot would no
-    /// longer reach (no marks left behind: lookups stay as short as before).
-    private mutating func free(_ slot: Int, mask: Int) {
-        var hole = slot
-        values[hole] = -1
-        names[hole] = ""
-        count -= 1
-        var next = (hole + 1) & mask
-        while values[next] >= 0 {
-            if (next - names[next].hashValue & mask) & mask >= (next - hole) & mask {
-                names[hole] = names[next]
-                values[hole] = values[next]
-                names[next] = ""
-                values[next] = -1
-                hole = next
-            }
-            next = (next + 1) & mask
-        }
+    // The removal's probing (see `LinearProbing.closeHole`).
+    var probeMask: Int { values.count - 1 }
+    func isOccupied(_ slot: Int) -> Bool { values[slot] >= 0 }
+    func homeSlot(ofEntryIn slot: Int) -> Int { names[slot].hashValue & probeMask }
+    mutating func moveEntry(from: Int, to: Int) {
+        names[to] = names[from]
+        values[to] = values[from]
+        names[from] = ""
+        values[from] = -1
     }
 
     /// Twice the slots (8 at first), every name placed again.

@@ -4,7 +4,7 @@
 /// storage type set up at run time the first time, and that checks `PartPair: Hashable` by
 /// scanning every conformance record of the binary. The built-in catalog's first rule paid it
 /// at every start-up (~120k instructions of 1.63M; callgrind, an empty file).
-struct PartPairMap: Sendable {
+struct PartPairMap: Sendable, LinearProbing {
     /// Per slot, the pair's two identities and its value; a value of -1 marks a free slot.
     private var firsts: [Int] = []
     private var seconds: [Int] = []
@@ -56,31 +56,24 @@ struct PartPairMap: Sendable {
         var slot = Self.slot(first, second, mask: mask)
         while values[slot] >= 0 {
             if firsts[slot] == first && seconds[slot] == second {
-                free(slot, mask: mask)
+                values[slot] = -1
+                count -= 1
+                closeHole(at: slot)
                 return
             }
             slot = (slot + 1) & mask
         }
     }
 
-    /// Frees `slot`, moving back each pair after it that a probe from its first slot would no
-    /// longer reach (no marks left behind: lookups stay as short as before).
-    private mutating func free(_ slot: Int, mask: Int) {
-        var hole = slot
-        values[hole] = -1
-        count -= 1
-        var next = (hole + 1) & mask
-        while values[next] >= 0 {
-            let home = Self.slot(firsts[next], seconds[next], mask: mask)
-            if (next - home) & mask >= (next - hole) & mask {
-                firsts[hole] = firsts[next]
-                seconds[hole] = seconds[next]
-                values[hole] = values[next]
-                values[next] = -1
-                hole = next
-            }
-            next = (next + 1) & mask
-        }
+    // The removal's probing (see `LinearProbing.closeHole`).
+    var probeMask: Int { values.count - 1 }
+    func isOccupied(_ slot: Int) -> Bool { values[slot] >= 0 }
+    func homeSlot(ofEntryIn slot: Int) -> Int { Self.slot(firsts[slot], seconds[slot], mask: probeMask) }
+    mutating func moveEntry(from: Int, to: Int) {
+        firsts[to] = firsts[from]
+        seconds[to] = seconds[from]
+        values[to] = values[from]
+        values[from] = -1
     }
 
     /// Twice the slots (16 at first), every pair placed again.

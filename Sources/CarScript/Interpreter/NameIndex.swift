@@ -1,3 +1,5 @@
+import CarFactory
+
 // Case-insensitive name lookup straight from a word's bytes: the hot path of every command
 // looks names up without building a String or hashing one.
 
@@ -158,8 +160,7 @@ struct NameIndex: Sendable {
             entryCount = kept
         }
 
-        /// Frees the slot of entry `entry`, moving back each entry after it that a probe from
-        /// its first slot would no longer reach (no marks left behind).
+        /// Frees the slot of entry `entry`, and closes the hole (see `LinearProbing`).
         private func unplace(_ entry: Int) {
             let mask = slotCount - 1
             var hole = slot(of: entries[entry].key)
@@ -168,16 +169,8 @@ struct NameIndex: Sendable {
                 hole = (hole + 1) & mask
             }
             slots[hole] = -1
-            var next = (hole + 1) & mask
-            while slots[next] >= 0 {
-                let home = slot(of: entries[Int(slots[next])].key)
-                if (next &- home) & mask >= (next &- hole) & mask {
-                    slots[hole] = slots[next]
-                    slots[next] = -1
-                    hole = next
-                }
-                next = (next + 1) & mask
-            }
+            var table = self
+            table.closeHole(at: hole)
         }
 
         /// Keeps a non-ASCII name for lookups by canonical equivalence; the first entry for a name wins.
@@ -558,5 +551,16 @@ struct NameIndex: Sendable {
             copy.add(folded, key: entry.key, value: entry.value, ascii: !folded.contains { $0 >= 0x80 })
         }
         return copy
+    }
+}
+
+/// A removal's probing in the table's slots (see `unplace`).
+extension NameIndex.Table: LinearProbing {
+    var probeMask: Int { slotCount - 1 }
+    func isOccupied(_ slot: Int) -> Bool { slots[slot] >= 0 }
+    func homeSlot(ofEntryIn slot: Int) -> Int { self.slot(of: entries[Int(slots[slot])].key) }
+    func moveEntry(from: Int, to: Int) {
+        slots[to] = slots[from]
+        slots[from] = -1
     }
 }
