@@ -180,18 +180,12 @@ enum ExpectCommand {
         var index = from + 1
         while true {
             if level > maximumCommandNesting { throw Session.nestingRefusal(at: at) }
-            guard index < to, let position = session.commands.position(of: lexer.word(lexer.tokens[index])) else { return }
-            switch session.commands.specs[position].name {
-            case "try":
-                at = lexer.tokens[index].range
-                index += 1
-            case "expect":
-                guard to - index >= 3, nameKey(lexer.string(lexer.tokens[index + 1])) == "error" else { return }
-                at = lexer.tokens[index].range
-                index += 3
-            default:
-                return
-            }
+            guard index < to, let position = session.commands.position(of: lexer.word(lexer.tokens[index])),
+                let nested = nestedCommandStart(
+                    of: session.commands.specs[position].name, from: index, count: to, word: { lexer.string(lexer.tokens[$0]) })
+            else { return }
+            at = lexer.tokens[index].range
+            index = nested
             level += 1
         }
     }

@@ -10,6 +10,18 @@ import CarFactory
 /// How deeply `expect error COMMAND` and `try COMMAND` may hold one another.
 package let maximumCommandNesting = 64
 
+/// Where the command that the command named `name` at word `start` holds begins (`try
+/// COMMAND`: one word on; `expect error ID COMMAND`: three), among a line's `count` words,
+/// `word(i)` the i-th; nil if it holds none. The one reading of a level, for `--check` and
+/// for an editor's index and hover.
+package func nestedCommandStart(of name: String, from start: Int, count: Int, word: (Int) -> String) -> Int? {
+    switch name {
+    case "try" where count > start + 1: start + 1
+    case "expect" where count > start + 3 && nameKey(word(start + 1)) == "error": start + 3
+    default: nil
+    }
+}
+
 extension Session {
     /// `try COMMAND...`: runs COMMAND, shows the change in cars and in total value (in the base
     /// currency), and leaves the session as it was. A failed COMMAND is `try`'s error.

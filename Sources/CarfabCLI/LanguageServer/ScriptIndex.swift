@@ -250,11 +250,7 @@ struct ScriptIndex {
     /// `try COMMAND`, `start + 3` for `expect error ID COMMAND`; nil for any other command.
     /// Index, hover and semantic tokens read the words from there as they read a command of its own.
     static func nestedCommandStart(of spec: CommandSpec, _ words: [LineWord], from start: Int = 0) -> Int? {
-        switch spec.name {
-        case "try" where words.count > start + 1: start + 1
-        case "expect" where words.count > start + 3 && words[start + 1].text.lowercased() == "error": start + 3
-        default: nil
-        }
+        CarScript.nestedCommandStart(of: spec.name, from: start, count: words.count) { words[$0].text }
     }
 
     /// Roles in a command's free-form tail: `set`'s and `model`'s further pairs, `option`'s
