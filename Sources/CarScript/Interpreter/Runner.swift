@@ -288,8 +288,9 @@ extension Session {
                     try execute(start..<end, in: frame)
                 } catch {
                     if error.kind != .reported { report(error) }
-                    // The rest of the line is not run, unless going on after errors.
-                    if !options.keepGoing {
+                    // The rest of the line is not run, unless going on after errors (or only
+                    // the check may fail here: see `mayBeTheChecksAlone`).
+                    if !options.keepGoing && !mayBeTheChecksAlone(error) {
                         if stop.isRequested && end + 1 < count { stoppedInLine = true }
                         return
                     }
@@ -349,6 +350,7 @@ extension Session {
             // `expect error ID COMMAND`, whose COMMAND changes what it changes when it does not
             // fail (the expectation then fails, and with --keep-going the script goes on).
             if history != nil && (Self.changesWhenRun(spec) || ExpectCommand.runsACommand(invocation)) { recordUnchecked() }
+            passUnrun()
             return
         }
         if options.checksQuestions && spec.answersOnly { return }
@@ -359,6 +361,11 @@ extension Session {
 
     /// Reports `error` at its place in the line being run.
     func report(_ error: ScriptError) {
+        if mayBeTheChecksAlone(error) {
+            // Or the run's too: then, going on, it rolled back every open transaction.
+            if options.keepGoing && history?.inTransaction == true { history?.runMayHaveFailed() }
+            return
+        }
         failureCount += 1
         guard let frame = frames.last else { return }
         var diagnostic = frame.diagnostic(error, width: sink.sourceWindowWidth)

@@ -97,6 +97,13 @@ struct UndoHistory {
     /// replays what the check undid, neither is an error) until rolling back the transaction open then (this many deep) makes the state known
     /// again; 0 (none was open): never.
     private(set) var unfollowedBelow: Int?
+    /// `--check --keep-going` only: set once the run may have failed inside a transaction
+    /// where the check did not (a command the check does not run, or an error the check
+    /// cannot be sure of, see `Session.mayBeTheChecksAlone`). Failing, the run rolled back
+    /// every open transaction and went on outside them, so a rollback here may take back what
+    /// the run kept: from then on the check's rollbacks close transactions but take nothing
+    /// back (it keeps every definition the run may have), and the history is never followed again.
+    private(set) var runMayHaveRolledBack = false
     /// The estimated bytes the done steps keep.
     var bytes = 0
     /// How many journal entries were dropped from its front with the oldest steps: a
@@ -217,9 +224,17 @@ struct UndoHistory {
         return savepoints.removeLast()
     }
 
-    /// `--check`: undo and redo can no longer be followed (see `unfollowedBelow`).
-    mutating func stopFollowing() {
-        unfollowedBelow = min(unfollowedBelow ?? Int.max, savepoints.count)
+    /// `--check`: undo and redo can no longer be followed (see `unfollowedBelow`) until the
+    /// transaction `depth` deep (the innermost open one unless given) is rolled back.
+    mutating func stopFollowing(below depth: Int? = nil) {
+        unfollowedBelow = min(unfollowedBelow ?? Int.max, depth ?? savepoints.count)
+    }
+
+    /// `--check --keep-going`: the run may have rolled back every open transaction here (see
+    /// `runMayHaveRolledBack`).
+    mutating func runMayHaveFailed() {
+        runMayHaveRolledBack = true
+        stopFollowing(below: 0)
     }
 
     /// The done steps since `savepoint` become one (a committed transaction is undone whole):
@@ -545,6 +560,33 @@ extension Session {
         if historyDepth == 0 { closeStep() }
     }
 
+    /// `--check`, for a command it does not run: with `--keep-going`, the run may fail there,
+    /// which rolls back every open transaction and goes on (see `UndoHistory.runMayHaveRolledBack`).
+    func passUnrun() {
+        if options.keepGoing && history?.inTransaction == true { history?.runMayHaveFailed() }
+    }
+
+    /// `--check`, while the history is not followed: whether `error` may be the check's alone.
+    /// The run may have taken back a definition the check still has (an undo, or a rollback
+    /// on an error only the run meets), so a definition refused because a name, a rule or a
+    /// model is already there, or because the catalog or the variables would pass a bound, may
+    /// be accepted when run. The check then keeps what it has and says nothing: it may find
+    /// less than running, never more.
+    func mayBeTheChecksAlone(_ error: ScriptError) -> Bool {
+        guard options.checkOnly, history?.unfollowedBelow != nil else { return false }
+        switch error.kind {
+        case .variablesTooLarge: return true
+        case .domain(let domain):
+            switch domain {
+            case .duplicateModel, .duplicateOption, .duplicateCurrency, .duplicateRule, .duplicateFamily, .defaultsBreakRule,
+                .tooManyFamilies, .catalogTooLarge, .tooManyOptions, .modelCouldCostLessThanNothing:
+                return true
+            default: return false
+            }
+        default: return false
+        }
+    }
+
     /// Whether running `spec` may change the stock, the catalog or a variable (a step for `undo`).
     static func changesWhenRun(_ spec: CommandSpec) -> Bool { rehearses(spec) && !spec.answersOnly }
 
@@ -599,6 +641,11 @@ extension Session {
 
     private func rollBack(levels: Int) {
         guard levels > 0 else { return }
+        if history?.runMayHaveRolledBack == true {
+            for _ in 0..<levels { _ = history?.endTransaction(rolledBack: true) }
+            history?.forgetUndone()
+            return
+        }
         takeBackOpen()
         for _ in 0..<levels {
             guard let savepoint = history?.endTransaction(rolledBack: true) else { return }
@@ -622,6 +669,8 @@ extension Session {
     func endOfInput(_ frame: ScriptFrame) {
         guard let open = history?.savepoints.count, open > 0 else { return }
         rollBackEverything()
+        // The run may have rolled them back already, on an error the check did not see.
+        if history?.runMayHaveRolledBack == true { return }
         let what = open == 1 ? "a transaction" : "\(open) nested transactions"
         sink.receive(
             Diagnostic(
