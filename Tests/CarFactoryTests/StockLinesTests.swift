@@ -2,30 +2,35 @@ import Testing
 
 @testable import CarFactory
 
-// A stock's lines as a gap buffer: whatever is removed or put back where, they read as a plain
-// array would, and a change next to the last one moves a line or none (emptying a stock from the
-// front, rolling that back, or removing its middle line again and again, moved half the lines
-// or more each time: quadratic).
+// A stock's lines as a tiered vector: whatever is removed or put back where, they read as a
+// plain array would, and any change moves at most a block's lines and one more per block
+// (emptying a stock from the front, rolling that back, removing its middle line again and
+// again, or taking turns at two places, moved half the lines or more each time: quadratic).
 @Suite struct StockLinesTests {
     static func entry(_ tag: Int) -> StockLedger.Entry { StockLedger.Entry(count: Int64(tag), configuration: 0) }
     static func tags(_ lines: StockLines) -> [Int64] { lines.live.map(\.count) }
+    static let block = StockLines.blockSize
 
-    @Test(arguments: Array(1...20) as [UInt64])
+    @Test(arguments: Array(1...6) as [UInt64])
     func they_read_as_an_array_does_after_any_changes(seed: UInt64) {
         var random = SplitMix64(state: seed)
-        var lines = StockLines()
-        var model: [Int64] = []
-        var next = 1
+        // Across a few blocks: starting with some, so that full blocks turn their rings.
+        let first = random.below(4 * Self.block)
+        var lines = StockLines((0..<first).map(Self.entry))
+        var model = (0..<first).map(Int64.init)
+        var next = first
         for _ in 0..<3000 {
             // Runs at the front, at the back and anywhere, so that both ends grow and shrink.
-            let place = random.below(4)
+            let place = random.below(5)
             if random.below(2) == 0 || model.isEmpty {
-                let number = [1, model.count + 1, 1 + random.below(model.count + 1), 1][place]
+                let number = [1, model.count + 1, 1 + random.below(model.count + 1), 1, 1 + Self.block][place]
+                guard number <= model.count + 1 else { continue }
                 lines.insert(Self.entry(next), at: number)
                 model.insert(Int64(next), at: number - 1)
                 next += 1
             } else {
-                let number = [1, model.count, 1 + random.below(model.count), 2 <= model.count ? 2 : 1][place]
+                let number = [1, model.count, 1 + random.below(model.count), 2 <= model.count ? 2 : 1, Self.block][place]
+                guard number <= model.count else { continue }
                 lines.remove(number)
                 model.remove(at: number - 1)
             }
@@ -33,6 +38,7 @@ import Testing
         }
         #expect(Self.tags(lines) == model)
         for number in stride(from: 1, through: model.count, by: 7) { #expect(lines[number].count == model[number - 1]) }
+        #expect(lines.starts.count == (model.count + Self.block - 1) / Self.block)
     }
 
     /// How many slots hold something else after `change` (the lines it moved, and the one it
@@ -44,78 +50,48 @@ import Testing
         return zip(before, after).count { $0.count != $1.count } + abs(before.count - after.count)
     }
 
-    /// Trial 5, 7: with the gap alone, removals taking turns at the two ends moved every line
-    /// each time (400,000 lines: 53.5 s). Now the lines moved in all, giving up free slots
-    /// and making room included, are a few times the lines: O(1) a change, amortized.
-    @Test func changes_taking_turns_at_the_two_ends_move_a_line_or_none_each_amortized() {
-        let n = 2_000
-        for gapFirst in [false, true] {
-            var lines = StockLines((1...n).map(Self.entry))
-            var model = (1...n).map(Int64.init)
-            // The gap somewhere in the middle first, as a removal there leaves it.
-            if gapFirst {
-                lines.remove(n / 2)
-                model.remove(at: n / 2 - 1)
-            }
-            var moved = 0
-            var turn = 0
-            while lines.count > 2 {
-                let number = turn % 2 == 0 ? 1 : lines.count
-                turn += 1
-                moved += Self.moved(&lines) { $0.remove(number) }
-                model.remove(at: number - 1)
-            }
-            #expect(Self.tags(lines) == model)
-            #expect(moved <= 4 * n, "\(moved) slots changed in \(n) removals")
-            // Put back at the two ends in turn.
-            moved = 0
-            for tag in 1...n {
-                let number = tag % 2 == 0 ? 1 : lines.count + 1
-                moved += Self.moved(&lines) { $0.insert(Self.entry(tag), at: number) }
-                model.insert(Int64(tag), at: number - 1)
-            }
-            #expect(Self.tags(lines) == model)
-            #expect(moved <= 4 * n, "\(moved) slots changed in \(n) insertions")
-        }
-    }
+    /// The most slots a change may move in `lines`: a block's, twice (the last block put in
+    /// order), and one for each block.
+    static func bound(_ lines: StockLines) -> Int { 2 * block + 2 * lines.starts.count + 2 }
 
-    @Test func a_change_moves_only_the_lines_on_its_shorter_side() {
-        let n = 1000
-        for number in [1, 2, 10, 500, 501, 990, 1000] {
-            var lines = StockLines((1...n).map(Self.entry))
-            let removed = Self.moved(&lines) { $0.remove(number) }
-            // The lines before it move up one, or (slots shrinking) the ones after it: then
-            // `moved` sees the whole array change size.
-            if number - 1 < n - number {
-                #expect(removed <= number, "removing line \(number) of \(n)")
-            } else {
-                #expect(lines.count == n - 1)
-            }
-            #expect(Self.tags(lines) == (1...n).filter { $0 != number }.map(Int64.init))
-        }
-        // Put back at the front, over and over (what `rollback` of emptying from the front
-        // does): each moves no line once there is room before the first.
-        var lines = StockLines((1...n).map(Self.entry))
-        lines.insert(Self.entry(0), at: 1)
-        for tag in 1...100 {
-            let moved = Self.moved(&lines) { $0.insert(Self.entry(-tag), at: 1) }
-            #expect(moved <= 1, "insertion \(tag) at the front")
-        }
-        #expect(lines.count == n + 101)
-        #expect(lines[1].count == -100)
-        #expect(lines[n + 101].count == Int64(n))
-    }
-
-    /// Trial 4, 2: 400,000 lines, half of them removed from the middle, took 28.7 s.
-    @Test func removing_the_middle_line_again_and_again_moves_a_line_or_none_each_time() {
-        let n = 2_000
+    /// Trial 4, 2 and trial 5, 7: the middle line again and again, the two ends in turn, a
+    /// quarter and three quarters in turn, and places at random: each change moves at most
+    /// `bound` slots (the gap buffer moved every line between two places in turn).
+    @Test(arguments: ["middle", "ends", "quarters", "random"])
+    func any_change_moves_at_most_a_block_and_a_line_a_block(pattern: String) {
+        // Four blocks; 400 changes each way (`moved` compares every slot: keep it small).
+        let n = 4 * Self.block
+        let changes = 400
+        var random = SplitMix64(state: 7)
         var lines = StockLines((1...n).map(Self.entry))
         var model = (1...n).map(Int64.init)
-        for _ in 0..<(n / 2) {
-            let number = (lines.count + 1) / 2
-            let moved = Self.moved(&lines) { $0.remove(number) }
-            model.remove(at: number - 1)
-            #expect(moved <= 1, "removing line \(number) of \(lines.count + 1)")
+        var turn = 0
+        func number(_ count: Int) -> Int {
+            turn += 1
+            switch pattern {
+            case "middle": return (count + 1) / 2
+            case "ends": return turn % 2 == 0 ? 1 : count
+            case "quarters": return turn % 2 == 0 ? max(1, count / 4) : max(1, 3 * count / 4)
+            default: return 1 + random.below(count)
+            }
+        }
+        for _ in 0..<changes {
+            let at = number(lines.count)
+            let bound = Self.bound(lines)
+            let moved = Self.moved(&lines) { $0.remove(at) }
+            model.remove(at: at - 1)
+            #expect(moved <= bound, "removing line \(at) of \(lines.count + 1)")
+            if moved > bound { break }
+        }
+        #expect(Self.tags(lines) == model)
+        // Put back at the same places.
+        for tag in 0..<changes {
+            let at = min(number(lines.count), lines.count + 1)
+            let bound = Self.bound(lines)
+            let moved = Self.moved(&lines) { $0.insert(Self.entry(-tag), at: at) }
+            model.insert(Int64(-tag), at: at - 1)
+            #expect(moved <= bound, "putting line \(at) of \(lines.count) back")
+            if moved > bound { break }
         }
         #expect(Self.tags(lines) == model)
     }
@@ -125,12 +101,11 @@ import Testing
         var lines = StockLines((1...n).map(Self.entry))
         for removed in 1...(n - 10) {
             lines.remove(1)
-            // Compacted once the free slots are more than twice the lines.
-            #expect(lines.slots.count <= max(3 * lines.count + 65, 65), "after \(removed)")
+            #expect(lines.slots.count == lines.count, "after \(removed)")
         }
         #expect(Self.tags(lines) == ((n - 9)...n).map(Int64.init))
         while lines.count > 0 { lines.remove(1) }
-        #expect(lines.isEmpty && lines.slots.isEmpty)
+        #expect(lines.isEmpty && lines.slots.isEmpty && lines.starts.isEmpty)
     }
 
     @Test func a_ledger_emptied_from_the_front_and_rolled_back_has_its_lines_again() throws {

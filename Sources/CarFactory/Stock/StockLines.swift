@@ -1,35 +1,39 @@
-/// A stock's lines, numbered from 1: a gap buffer, an array with one run of free slots (the
-/// gap) that follows the last removal or insertion, so that changes at or near the same place
-/// are O(1) amortized, and free slots before the first line, so that either end is O(1) too,
-/// wherever the gap is; a change far from the last, neither at an end, moves the lines between.
+/// A stock's lines, numbered from 1: a tiered vector. The lines are cut into blocks of
+/// `blockSize`, all full but the last; each full block is a ring (its first line at `starts`),
+/// the last one a plain run. A line is read in O(1) (its block, then its place in the ring);
+/// putting one in or taking one out moves at most a block's lines within its block and one
+/// line in and out of each later block: O(blockSize + lines / blockSize), wherever it is.
 ///
 /// Removing line 1 of a plain array moved every later line (emptying a stock from the front,
-/// 200,000 lines: 4.4 s); with room at the ends only, removing the middle line again and again
-/// still moved half of them each time (400,000 lines: 28.7 s; trial 4, 2); with the gap alone,
-/// removals taking turns at the two ends moved every line each time (400,000 lines: 53.5 s;
-/// trial 5, 7). A tree of chunks would make any position sublinear, but reading a line would
-/// then take a walk, and `show`, `set` and `car` read or write the current line on every
-/// command: here a read is two additions and a comparison more than an array's.
+/// 200,000 lines: 4.4 s); a gap buffer made changes near the last one cheap, but changes taking
+/// turns at two places moved every line between them each time (the two ends of 400,000 lines:
+/// 53.5 s; a quarter and three quarters of 200,000: 6-8 s; trial 5, 7), as did removals at
+/// random places. A tree of chunks would also be sublinear, but reading a line would take a
+/// walk, and `set` writes the current line on every command: here a read is a shift, a look at
+/// the block's start and an addition more than an array's.
 @usableFromInline struct StockLines: Sendable {
-    /// The lines in order, after the free slots `0..<head` and with the free slots
-    /// `gapStart..<gapEnd` among them (free slots are left as they were).
+    /// Lines per block: a power of two, about the square root of a large stock's lines.
+    @usableFromInline static let blockShift = 10
+    @usableFromInline static let blockSize = 1 << blockShift
+    @usableFromInline static let blockMask = blockSize - 1
+
+    /// Every line, block after block (a full block's lines rotated by its start): as many
+    /// slots as lines.
     @usableFromInline private(set) var slots: [StockLedger.Entry] = []
-    /// How many free slots come before the first line (`head <= gapStart`).
-    @usableFromInline private(set) var head = 0
-    /// Where the free slots among the lines start and end.
-    @usableFromInline private(set) var gapStart = 0
-    @usableFromInline private(set) var gapEnd = 0
+    /// Where each block's first line is, within the block (0 for the last while it is not full).
+    @usableFromInline private(set) var starts: [Int] = []
 
     /// How many lines there are.
-    @inlinable var count: Int { slots.count &- (gapEnd &- gapStart) &- head }
+    @inlinable var count: Int { slots.count }
 
     /// Whether there is no line.
-    var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { slots.isEmpty }
 
     /// The slot of line `number` (1-based, within `count`).
     @inlinable func slot(_ number: Int) -> Int {
-        let index = number &- 1 &+ head
-        return index < gapStart ? index : index &+ (gapEnd &- gapStart)
+        let index = number &- 1
+        let block = index &>> Self.blockShift
+        return (block &<< Self.blockShift) | ((starts[block] &+ index) & Self.blockMask)
     }
 
     /// Line `number` (1-based, within `count`: the caller checks it).
@@ -42,142 +46,132 @@
     @inlinable mutating func setConfiguration(_ id: Int32, atSlot slot: Int) { slots[slot].configuration = id }
 
     /// The lines in order.
-    var live: Lines { Lines(before: slots[head..<gapStart], after: slots[gapEnd...]) }
+    var live: Lines { Lines(slots: slots, starts: starts) }
 
-    /// The lines in order: those before the free slots, then those after them.
+    /// The lines in order.
     struct Lines: RandomAccessCollection {
-        let before: ArraySlice<StockLedger.Entry>
-        let after: ArraySlice<StockLedger.Entry>
+        let slots: [StockLedger.Entry]
+        let starts: [Int]
         var startIndex: Int { 0 }
-        var endIndex: Int { before.count + after.count }
+        var endIndex: Int { slots.count }
         subscript(position: Int) -> StockLedger.Entry {
-            position < before.count ? before[before.startIndex + position] : after[after.startIndex + position - before.count]
+            let block = position >> StockLines.blockShift
+            return slots[block << StockLines.blockShift | ((starts[block] + position) & StockLines.blockMask)]
         }
     }
 
-    /// The lines' storage, in slots (free ones included).
+    /// The lines' storage, in slots.
     var capacity: Int { slots.capacity }
 
-    /// Adds a line after the last (after the free slots, wherever they are).
-    mutating func append(_ entry: StockLedger.Entry) { slots.append(entry) }
-
-    /// Takes line `number` away (within `count`): the first joins the free slots before it,
-    /// the last the free ones after it (or those at the end of the array are dropped);
-    /// otherwise the free slots move to it, then take it in.
-    mutating func remove(_ number: Int) {
-        if number == 1 && gapStart > head {
-            head += 1
-        } else if number == count && gapEnd < slots.count {
-            slots.removeLast()
-        } else if number == count && gapStart > head {
-            // The gap is at the end: the last line is just before it.
-            gapStart -= 1
-        } else {
-            moveGap(to: number - 1)
-            gapEnd += 1
-        }
-        if count == 0 {
-            // No line left: the storage is kept, from its start.
-            removeAll(keepingCapacity: true)
-            return
-        }
-        // Twice as many free slots as lines: they are given up, once for at least a third as
-        // many removals, so each pays O(1) for it. (Not sooner: right after `openGap` an undo
-        // and redo of a removal, over and over, would move every line each time.)
-        let free = head + gapEnd - gapStart
-        if free > 64 && free > 2 * count { closeGap() }
+    /// Adds a line after the last.
+    @inlinable mutating func append(_ entry: StockLedger.Entry) {
+        // The last block is full (or there is none): the line starts a new one.
+        if slots.count & Self.blockMask == 0 { startBlock() }
+        slots.append(entry)
     }
 
-    /// Puts `entry` in as line `number` (1...count + 1), in the last free slot once they are
-    /// there: so lines put back at one place over and over (`rollback` of emptying a stock from
-    /// the front puts each back at line 1) each go in without moving another.
-    mutating func insert(_ entry: StockLedger.Entry, at number: Int) {
-        if number == 1 && head > 0 {
-            head -= 1
-            slots[head] = entry
-            return
-        }
-        // After the last line, wherever the free slots are.
-        if number - 1 == count {
-            slots.append(entry)
-            return
-        }
-        if gapStart == gapEnd {
-            openGap(at: number - 1)
+    /// A new last block (out of line: once a block's lines).
+    @usableFromInline @inline(never) mutating func startBlock() { starts.append(0) }
+
+    /// Takes line `number` away (within `count`): the lines after it in its block move up one,
+    /// and each later block gives its first line to the block before it.
+    mutating func remove(_ number: Int) {
+        let index = number - 1
+        let block = index >> Self.blockShift
+        let last = starts.count - 1
+        if block == last {
+            straighten(last)
+            slots.remove(at: index)
         } else {
-            moveGap(to: number - 1)
+            // Within the block, the lines after it move up; its last place is then free.
+            for place in (index & Self.blockMask)..<(Self.blockSize - 1) {
+                slots[position(block, place)] = slots[position(block, place + 1)]
+            }
+            for next in (block + 1)...last {
+                let first: StockLedger.Entry
+                if next == last {
+                    straighten(last)
+                    first = slots.remove(at: last << Self.blockShift)
+                } else {
+                    first = slots[position(next, 0)]
+                    starts[next] = (starts[next] + 1) & Self.blockMask
+                }
+                slots[position(next - 1, Self.blockSize - 1)] = first
+            }
         }
-        gapEnd -= 1
-        slots[gapEnd] = entry
+        if slots.count & Self.blockMask == 0 && starts.count > slots.count >> Self.blockShift { starts.removeLast() }
+    }
+
+    /// Puts `entry` in as line `number` (1...count + 1): the lines after it in its block move
+    /// down one, and each later block takes the last line of the block before it first.
+    mutating func insert(_ entry: StockLedger.Entry, at number: Int) {
+        let index = number - 1
+        guard index < slots.count else {
+            append(entry)
+            return
+        }
+        let block = index >> Self.blockShift
+        let last = starts.count - 1
+        if block == last {
+            straighten(last)
+            slots.insert(entry, at: index)
+            // A full block and one more line: that line starts a new block.
+            if slots.count & Self.blockMask == 1 { starts.append(0) }
+            return
+        }
+        // The block's last line goes on to the next block; the lines after the place move down.
+        var carried = slots[position(block, Self.blockSize - 1)]
+        var place = Self.blockSize - 1
+        while place > index & Self.blockMask {
+            slots[position(block, place)] = slots[position(block, place - 1)]
+            place -= 1
+        }
+        slots[position(block, place)] = entry
+        for next in (block + 1)...last {
+            if next == last && slots.count & Self.blockMask != 0 {
+                // The last block has room: the line carried goes in first.
+                slots.insert(carried, at: last << Self.blockShift)
+                return
+            }
+            // A full block: its last line goes on, and the line carried takes its first place.
+            let out = slots[position(next, Self.blockSize - 1)]
+            starts[next] = (starts[next] - 1) & Self.blockMask
+            slots[position(next, 0)] = carried
+            carried = out
+        }
+        // Every block was full: the last line carried starts a new one.
+        append(carried)
     }
 
     /// Removes every line (keeping the storage if asked).
     mutating func removeAll(keepingCapacity: Bool) {
         slots.removeAll(keepingCapacity: keepingCapacity)
-        head = 0
-        gapStart = 0
-        gapEnd = 0
+        starts.removeAll(keepingCapacity: keepingCapacity)
     }
 
-    /// Changes each line's configuration id by `renumber` (in order; the ledger's `compact`).
+    /// Changes each line's configuration id by `renumber` (the ledger's `compact`; any order).
     mutating func renumber(_ renumber: (Int32) -> Int32) {
-        for index in slots.indices where (index >= head && index < gapStart) || index >= gapEnd {
-            slots[index].configuration = renumber(slots[index].configuration)
-        }
+        for index in slots.indices { slots[index].configuration = renumber(slots[index].configuration) }
     }
 
     /// Lines made of `entries`, in order.
     init(_ entries: [StockLedger.Entry] = []) {
         slots = entries
-        gapStart = entries.count
-        gapEnd = entries.count
+        starts = Array(repeating: 0, count: (entries.count + Self.blockMask) >> Self.blockShift)
     }
 
-    /// Moves the free slots to start at line index `index` (0-based), moving the lines between.
-    private mutating func moveGap(to line: Int) {
-        let index = head + line
-        if index < gapStart {
-            // The lines index..<gapStart move up to just before the gap's end.
-            var from = gapStart
-            var to = gapEnd
-            while from > index {
-                from -= 1
-                to -= 1
-                slots[to] = slots[from]
-            }
-            gapEnd = to
-            gapStart = index
-        } else if index > gapStart {
-            // The lines after the gap, up to index, move down to its start.
-            var from = gapEnd
-            var to = gapStart
-            while to < index {
-                slots[to] = slots[from]
-                from += 1
-                to += 1
-            }
-            gapStart = to
-            gapEnd = from
-        }
+    /// The slot of place `place` (0-based) in full block `block`.
+    private func position(_ block: Int, _ place: Int) -> Int {
+        block << Self.blockShift | ((starts[block] + place) & Self.blockMask)
     }
 
-    /// Free slots at line index `index`, as many as there are lines (at least 16): the next
-    /// insertions there pay for the move, O(1) each.
-    private mutating func openGap(at line: Int) {
-        let index = head + line
-        let room = Swift.max(16, count)
-        let filler = StockLedger.Entry(count: 0, configuration: 0)
-        slots.insert(contentsOf: repeatElement(filler, count: room), at: index)
-        gapStart = index
-        gapEnd = index + room
-    }
-
-    /// The lines after the free slots moved down to them, and the free slots (both runs) given up.
-    private mutating func closeGap() {
-        slots.removeSubrange(gapStart..<gapEnd)
-        slots.removeSubrange(0..<head)
-        head = 0
-        gapStart = slots.count
-        gapEnd = slots.count
+    /// The block `block`'s lines in order from its first slot (its start 0), if they are not.
+    private mutating func straighten(_ block: Int) {
+        let start = starts[block]
+        guard start != 0 else { return }
+        let base = block << Self.blockShift
+        let lines = (0..<Self.blockSize).map { slots[base | ((start + $0) & Self.blockMask)] }
+        for place in 0..<Self.blockSize { slots[base + place] = lines[place] }
+        starts[block] = 0
     }
 }

@@ -287,10 +287,8 @@ extension Session {
                 do {
                     try execute(start..<end, in: frame)
                 } catch {
-                    if error.kind != .reported { report(error) }
-                    // The rest of the line is not run, unless going on after errors (or only
-                    // the check may fail here: see `mayBeTheChecksAlone`).
-                    if !options.keepGoing && !mayBeTheChecksAlone(error) {
+                    // The rest of the line is not run, unless going on after errors.
+                    if !failed(error) {
                         if stop.isRequested && end + 1 < count { stoppedInLine = true }
                         return
                     }
@@ -357,6 +355,15 @@ extension Session {
         if options.rehearsing && !Self.rehearses(spec) { return }
         if history == nil { try spec.run(self, invocation) } else { try runRecorded(spec, invocation) }
         withExtendedLifetime(catalogIndex) {}
+    }
+
+    /// A command of a line failed with `error`: reports it; whether the line goes on (going on
+    /// after errors, or where only the check may fail: see `mayBeTheChecksAlone`). Out of line,
+    /// so that the loop over a line's commands stays small enough to be inlined where it runs.
+    @inline(never)
+    private func failed(_ error: ScriptError) -> Bool {
+        if error.kind != .reported { report(error) }
+        return options.keepGoing || mayBeTheChecksAlone(error)
     }
 
     /// Reports `error` at its place in the line being run.
