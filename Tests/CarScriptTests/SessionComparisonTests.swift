@@ -188,4 +188,32 @@ import Testing
         #expect(
             analysed.diagnostics.map(\.message).map { $0.contains("nosuch.carfab") } == [true], "\(analysed.diagnostics.map(\.message))")
     }
+
+    /// Sessions that `diff` loads may load others only `maximumComparisonDepth` deep: each
+    /// keeps its catalog (up to 16 MiB of definitions) while the ones it loads run, and 64 of
+    /// them took 1.5 GB (trial 5, 6). The error names the bound, at the file past it, and
+    /// `--check` (which follows a diff's files) and an editor's analysis give the same one.
+    @Test func diffs_in_loaded_sessions_nest_a_few_deep() {
+        var files: [String: String] = ["c9.carfab": "car sports\n"]
+        for level in 0..<9 { files["c\(level).carfab"] = "car suv\ndiff c\(level + 1).carfab\n" }
+        let host = MemoryHost(files)
+        let fine = Self.engine(host).evaluate("diff c\(10 - maximumComparisonDepth).carfab")
+        #expect(fine.diagnostics.isEmpty, "\(fine.diagnostics.map(\.message))")
+        #expect(Self.rows(fine) != nil)
+        let deep = "c\(9 - maximumComparisonDepth).carfab"
+        let bound = "sessions that 'diff' loads nest at most \(maximumComparisonDepth) deep: <input> -> "
+        let chain = (9 - maximumComparisonDepth...9).map { "c\($0).carfab" }.joined(separator: " -> ")
+        for check in [false, true] {
+            var options = EngineOptions()
+            options.keepGoing = true
+            options.host = host
+            options.checkOnly = check
+            let run = Engine(options: options).evaluate("diff \(deep)")
+            let messages = run.diagnostics.map(\.message)
+            #expect(messages.count == 1, "check: \(check)")
+            #expect(
+                messages.allSatisfy { $0.hasPrefix("cannot load '\(deep)' to compare: ") && $0.hasSuffix(bound + chain) }, "\(messages)")
+            #expect(run.diagnostics.map(\.column) == [6])
+        }
+    }
 }

@@ -6,6 +6,12 @@ package let maximumLineLength = 1 << 20
 /// How deeply `source` may nest.
 package let maximumSourceDepth = 64
 
+/// How deeply sessions that `diff` loads may load others: each holds a catalog of up to
+/// `Catalog.textLimit` bytes while the ones it loads run, so 64 of them (as files nest) took
+/// 1.5 GB; at this depth at most seven sessions (four nested, and a first file's kept while
+/// each level's second loads) are alive at once (trial 5, 6).
+package let maximumComparisonDepth = 3
+
 /// One script being run: its source, the logical line being run, and where it was included from.
 final class ScriptFrame {
     let source: any LineSource

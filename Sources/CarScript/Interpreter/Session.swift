@@ -58,6 +58,9 @@ final class Session {
     /// name and host identity): they count towards `source`'s depth and cycles, so a file that
     /// compares itself, directly or through others, is an error rather than endless nesting.
     var enclosingScripts: [(file: String, identity: [UInt8]?)] = []
+    /// How many sessions are loading this one for `diff`, one in another: bounded by
+    /// `maximumComparisonDepth`.
+    var comparisonDepth = 0
     /// Each currency's rate when the session began, in the catalog's order, so `save` writes
     /// only the rates changed since.
     private(set) var initialRates: [DecimalNumber]

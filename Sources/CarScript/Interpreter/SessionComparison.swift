@@ -44,6 +44,7 @@ extension Session {
         let loaded = Session(catalog: initialCatalog, sink: errors, options: options, commands: commands)
         loaded.enclosingScripts = enclosingScripts + frames.map { (file: $0.lines.file, identity: $0.identity) }
         loaded.commandNesting = commandNesting
+        loaded.comparisonDepth = comparisonDepth + 1
         loaded.run(source)
         if let diagnostic = errors.diagnostic { throw LoadFailure(diagnostic: diagnostic) }
         return SessionContents(loaded)
@@ -69,6 +70,14 @@ extension Session {
         let source: any LineSource
         do throws(ScriptError) {
             let path = name == "-" ? name : try filePath(name, for: call)
+            guard comparisonDepth < maximumComparisonDepth else {
+                let chain = (enclosingScripts.map(\.file) + frames.map(\.lines.file) + [path]).map(ScriptError.shown)
+                throw ScriptError(
+                    .sourceDepth(
+                        "sessions that 'diff' loads nest at most \(maximumComparisonDepth) deep: "
+                            + chain.joined(separator: " -> ")),
+                    at: call.range(1))
+            }
             // A file that compares itself (directly or through files it sources) would load
             // sessions without end: refused as `source` refuses a cycle.
             _ = try checkNesting(of: path, for: call, argument: 1)
