@@ -1,7 +1,8 @@
 import CarFactory
-import CarScript
 import Foundation
 import Testing
+
+@testable import CarScript
 
 /// `diff FILE [FILE]`: a session saved and compared with itself is the same; after one change,
 /// the comparison names exactly that change.
@@ -215,5 +216,20 @@ import Testing
                 messages.allSatisfy { $0.hasPrefix("cannot load '\(deep)' to compare: ") && $0.hasSuffix(bound + chain) }, "\(messages)")
             #expect(run.diagnostics.map(\.column) == [6])
         }
+    }
+
+    /// A stop ends a comparison's own walk through the lines, however they were matched:
+    /// stocks that differ only at their ends are matched with no search (which polls the
+    /// stop), and the rows were made to the last (trial 5, 3).
+    @Test func a_stop_ends_the_comparison_however_its_lines_were_matched() {
+        let engine = Self.engine()
+        _ = engine.evaluate(String(repeating: "car sports\n", count: 20_000))
+        let first = SessionContents(engine.session)
+        _ = engine.evaluate("car suv")
+        let second = SessionContents(engine.session)
+        #expect(SessionComparison.table(first, second).rowCount == 3)
+        let stop = StopRequest()
+        stop.request()
+        #expect(SessionComparison.table(first, second, stop: stop).rowCount == 0)
     }
 }

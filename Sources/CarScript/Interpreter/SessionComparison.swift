@@ -118,8 +118,13 @@ private final class FirstError: ResultSink {
 /// row's cells (~1.2 KB a line; two 400,000-line sessions that differ throughout took 489 MB,
 /// ~35 times the sessions' own; trial 4, 12).
 package enum SessionComparison {
-    /// (A stop request ends the matching of stock lines at once, and the table is not to be shown.)
+    /// A stop request ends the matching of stock lines and the walk through them at once
+    /// (every 4,096 lines): the table then has no rows, and is not to be shown.
     static func table(_ first: SessionContents, _ second: SessionContents, stop: StopRequest? = nil) -> Table {
+        let columns: [Table.Column] = [
+            .init("change"), .init("what"), .init("name"), .init("first"), .init("second"),
+            .init("difference", alignRight: true)
+        ]
         var rows: [[Table.Cell]] = []
         func row(
             _ change: String, _ what: String, _ name: String, _ before: String?, _ after: String?,
@@ -161,7 +166,9 @@ package enum SessionComparison {
         var keys: [String: Int] = [:]
         let a = ComparedStock(first.stock, catalog: first.catalog, models: &models, keys: &keys)
         let b = ComparedStock(second.stock, catalog: second.catalog, models: &models, keys: &keys)
-        let lineRows = compareLines(a, b, stop: stop) ?? []
+        // Stopped: no rows are made (a partial table would mislead, and is not shown).
+        let stopped = Table(columns)
+        guard let lineRows = compareLines(a, b, stop: stop) else { return stopped }
         if first.stock.currentNumber != second.stock.currentNumber {
             row(
                 "changed", "current line", "", first.stock.currentNumber.map(String.init) ?? "none",
@@ -175,10 +182,6 @@ package enum SessionComparison {
                 total(a), total(b), b.valueMinorUnits &- a.valueMinorUnits)
         }
         let lastRows = rows
-        let columns: [Table.Column] = [
-            .init("change"), .init("what"), .init("name"), .init("first"), .init("second"),
-            .init("difference", alignRight: true)
-        ]
         // Every cell may vary from row to row: one group, and every row made whole.
         let maker = Table.RowMaker(
             count: catalogRows.count + lineRows.count + lastRows.count, groupCount: 1,
@@ -273,7 +276,12 @@ package enum SessionComparison {
         var rows: [LineRow] = []
         var i = 0
         var j = 0
+        var walked = 0
         while i < a.count || j < b.count {
+            // However the matching ended (stocks that differ only at an end are matched with
+            // no search), the walk through their lines stops too.
+            walked += 1
+            if walked % 4096 == 0 && stop?.isRequested == true { return nil }
             guard (i < a.count && removed.contains(i)) || (j < b.count && inserted.contains(j)) else {
                 i += 1
                 j += 1
