@@ -232,4 +232,24 @@ import Testing
         stop.request()
         #expect(SessionComparison.table(first, second, stop: stop).rowCount == 0)
     }
+
+    /// Standard input is read once: `diff - -` is an error at the second `-`, as `--diff - -`
+    /// is a usage error (it compared standard input with the empty rest of it; trial 5, 5).
+    /// A `quit` in a FILE ends only that FILE, as grammar.md says: the session compared is
+    /// what ran before it.
+    @Test func diff_reads_standard_input_once_and_a_quit_ends_only_its_file() {
+        let run = Self.engine().evaluate("diff - -")
+        #expect(run.diagnostics.map(\.message) == ["'diff' reads standard input once: at most one of its FILEs may be '-'"])
+        #expect(run.diagnostics.map(\.column) == [8])
+        let files = MemoryHost(["q3.carfab": "car sports\nquit 3\ncar suv\n", "one.carfab": "car sports\n"])
+        let quits = Self.engine(files).evaluate("diff q3.carfab one.carfab; echo after")
+        #expect(quits.diagnostics.isEmpty, "\(quits.diagnostics.map(\.message))")
+        // The same sessions: `diff` prints nothing (an empty table), then `echo` runs.
+        guard case .table(let table)? = quits.results.first?.result else {
+            Issue.record("no table: \(quits.results.map(\.command))")
+            return
+        }
+        #expect(table.rowCount == 0)
+        #expect(quits.results.count == 2)
+    }
 }

@@ -52,6 +52,10 @@ extension Session {
 
     /// `diff FILE [FILE]`: the first file against the second, or against this session.
     func compare(_ call: Invocation) throws(ScriptError) {
+        // The second would read what the first left of it, nothing: refused, as `--diff - -` is.
+        if call.word(1) == "-" && call.word(2) == "-" {
+            throw ScriptError(.refused("'diff' reads standard input once: at most one of its FILEs may be '-'"), at: call.range(2))
+        }
         // `-`, standard input, touches no file, so it is allowed as `source -` is (with --safe).
         if call.word(1) != "-" || !(call.word(2).isEmpty || call.word(2) == "-") { try admitFiles(for: call) }
         let first = try load(argument: 1, of: call)
