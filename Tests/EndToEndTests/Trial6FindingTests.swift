@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// The findings of the sixth trial of main (trial6) at the program's edge, each shown fixed end
-/// to end: the prompt in a real pseudo-terminal.
+/// to end: the prompt in a real pseudo-terminal, TAP output.
 @Suite(.serialized) struct Trial6FindingTests {
     let state: URL
 
@@ -75,5 +75,48 @@ import Glibc
             usleep(2_000)
         }
         return false
+    }
+
+    /// 6: a failing test file named `... # TODO ...` or `... # SKIP ...` is a failure to tappy
+    /// as to prove (tappy ended the description at the `\#` and read the rest as a directive:
+    /// its run was "OK"), and its name is shown whole.
+    @Test func a_hash_in_a_test_file_name_is_no_tap_directive_to_tappy_or_prove() throws {
+        let directory = state.appendingPathComponent("tests")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for name in ["x # TODO later.carfab", "y # SKIP.carfab", "z#we\\ird.carfab"] {
+            try Data("car nosuch\n".utf8).write(to: directory.appendingPathComponent(name))
+        }
+        let run = try carfab(["--test", "tests", "--format", "tap"], directory: state)
+        #expect(run.status == 1)
+        let points = run.stdout.split(separator: "\n").filter { $0.hasPrefix("not ok") || $0.hasPrefix("ok") }
+        #expect(
+            points == [
+                #"not ok 1 - tests/x \x23 TODO later.carfab"#, #"not ok 2 - tests/y \x23 SKIP.carfab"#,
+                #"not ok 3 - tests/z\x23we\\ird.carfab"#
+            ], "\(run.stdout)")
+        let message = "unknown model 'nosuch'; valid models: compact, sports, suv"
+        let expected = (1...3).map { "\($0) not ok | \(message) | 1 | " }
+        let perl = try launch("/usr/bin/perl", ["-e", TestRunnerTests.perlReader], stdin: run.stdout)
+        let tappy = try launch("/usr/bin/python3", ["-c", TestRunnerTests.tappyReader], stdin: run.stdout)
+        for reader in [perl, tappy] {
+            let lines = reader.stdout.split(separator: "\n")
+            #expect(lines.count == 4 && lines.last == "passed 0 failed 3", "\(reader)")
+            for (line, start) in zip(lines, expected) { #expect(line.hasPrefix(start), "\(reader)") }
+        }
+        // tappy's own description of each point: the name whole, no directive.
+        let descriptions = try launch(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import sys\nfrom tap.parser import Parser\nfor l in Parser().parse_text(sys.stdin.read()):\n"
+                    + "    if l.category == 'test': print(l.description, l.directive.text == '')"
+            ], stdin: run.stdout)
+        #expect(
+            descriptions.stdout == #"""
+                - tests/x \x23 TODO later.carfab True
+                - tests/y \x23 SKIP.carfab True
+                - tests/z\x23we\\ird.carfab True
+
+                """#, "\(descriptions)")
     }
 }
