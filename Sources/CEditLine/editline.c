@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
+#include <wchar.h>
 #include <term.h>
 
 EditLine *cf_el_init(const char *program, int output) {
@@ -104,6 +105,8 @@ int cf_terminal_columns(int fd) {
     if (ioctl(fd, TIOCGWINSZ, &size) == 0) return size.ws_col;
     return 0;
 }
+
+int cf_wcwidth(wchar_t c) { return wcwidth(c); }
 
 int cf_terminal_rows(int fd) {
     struct winsize size;

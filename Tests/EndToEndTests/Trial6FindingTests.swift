@@ -119,4 +119,40 @@ import Glibc
 
                 """#, "\(descriptions)")
     }
+
+    /// 1: Tab's list of candidates stays whole on the screen when the line typed wraps over
+    /// several rows (the redisplay cleared the edit's rows upward from where libedit thought
+    /// its cursor was, inside the list: one candidate lost per extra row of the line).
+    @Test(arguments: [
+        (20, "echo abcdefgh abcdefgh abcdefgh abcdefgh abcdefgh ; car ", ["compact", "sports", "suv"]),
+        (40, "car sports 1; car sports; set drivetrain ", ["front", "rear", "4wd", "all", "awd"]),
+        (
+            80, "car sports 1; set drivetrain 4wd; set floorplan standard; set suspension ",
+            ["road", "race", "offroad", "standard", "sports", "firm", "soft"]
+        )
+    ])
+    func tab_lists_every_candidate_when_the_line_wraps(columns: Int, line: String, candidates: [String]) throws {
+        let terminal = try start(columns: UInt16(columns))
+        #expect(terminal.waitFor("carfab> "))
+        // The line as the screen shows it, blanks left out (a row's last blank is not drawn).
+        let drawn = ("carfab> " + line).replacing(" ", with: "")
+        func shown() -> String {
+            TerminalScreen(rows: 24, columns: columns, output: terminal.output).text.joined().replacing(" ", with: "")
+        }
+        terminal.type(line)
+        #expect(terminal.wait { shown().hasSuffix(drawn) })
+        let prompts = terminal.count("carfab> ")
+        terminal.type("\t")
+        // The list, then the line drawn again below it.
+        #expect(terminal.wait { terminal.count("carfab> ") > prompts && shown().hasSuffix(drawn) })
+        let screen = TerminalScreen(rows: 24, columns: columns, output: terminal.output).text
+        let listed = candidates.map { name in screen.contains { $0.hasPrefix(name + " ") } }
+        #expect(listed.allSatisfy { $0 }, "\(screen.joined(separator: "|\n"))")
+        // Below the last candidate, the line as typed (wrapped as the terminal wraps it).
+        let last = screen.lastIndex { $0.hasPrefix(candidates[candidates.count - 1] + " ") } ?? 0
+        let redrawn = screen[(last + 1)...].joined().replacing(" ", with: "")
+        #expect(redrawn == drawn, "\(redrawn)")
+        terminal.type("\u{15}\u{04}")
+        #expect(terminal.exitStatus() == 0)
+    }
 }

@@ -56,6 +56,8 @@ int cf_terminal_colors(const char *term);
 int cf_terminal_columns(int fd);
 /// The terminal's rows, or 0 if `fd` is not a terminal.
 int cf_terminal_rows(int fd);
+/// The columns libedit gives a character (wcwidth(3), which Swift's Glibc does not export).
+int cf_wcwidth(wchar_t c);
 
 /// In a process just forked: asks the kernel to SIGKILL it when its parent dies
 /// (PR_SET_PDEATHSIG; Swift cannot call the variadic prctl), then checks that the parent is
