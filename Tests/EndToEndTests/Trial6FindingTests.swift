@@ -155,4 +155,22 @@ import Glibc
         terminal.type("\u{15}\u{04}")
         #expect(terminal.exitStatus() == 0)
     }
+
+    /// 11: with `bind -v` in the editrc (vi's keys, as the README suggests), Tab still
+    /// completes (the new key maps made it insert a Tab); an editrc that binds Tab keeps its own.
+    @Test func tab_completes_with_vi_keys_from_the_editrc() throws {
+        let editrc = state.appendingPathComponent("editrc")
+        try "bind -v\n".write(to: editrc, atomically: true, encoding: .utf8)
+        let terminal = try start(environment: ["EDITRC": editrc.path])
+        #expect(terminal.enter("car spo\t", expecting: "carfab> "))
+        #expect(terminal.enter("show", expecting: "Price: $68,300.00"), "\(terminal.output.debugDescription)")
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+        // Its own Tab binding (insert a Tab, a blank between words) is kept: completion would glue them.
+        try "bind -v\nbind ^I ed-insert\n".write(to: editrc, atomically: true, encoding: .utf8)
+        let own = try start(environment: ["EDITRC": editrc.path])
+        #expect(own.enter("echo a\tb", expecting: "a b\r\n"), "\(own.output.debugDescription)")
+        own.type("\u{04}")
+        #expect(own.exitStatus() == 0)
+    }
 }

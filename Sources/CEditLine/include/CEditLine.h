@@ -19,6 +19,8 @@ int cf_el_insertstr(EditLine *e, const char *text);
 void cf_el_deletestr(EditLine *e, int count);
 void cf_el_reset(EditLine *e);
 int cf_el_source(EditLine *e);
+/// 1 if the editor's keys are vi's (an editrc's `bind -v`), else 0.
+int cf_el_is_vi(EditLine *e);
 int cf_el_set_prompt_esc(EditLine *e, char *(*prompt)(EditLine *), char ignore);
 int cf_el_set_editor(EditLine *e, const char *mode);
 int cf_el_set_signal(EditLine *e, int on);

@@ -126,6 +126,28 @@ final class EditLineSource: LineSource {
         cf_el_bind(editor, "^I", "carfab-complete")
         // The user's ~/.editrc, as every libedit program reads it.
         cf_el_source(editor)
+        // `bind -v` there makes new key maps, in which Tab inserts itself: Tab completes
+        // there too, unless the file binds Tab itself.
+        if cf_el_is_vi(editor) != 0 && !Self.editrcBindsTab() { cf_el_bind(editor, "^I", "carfab-complete") }
+    }
+
+    /// Whether the editrc libedit reads (`EDITRC`, else `~/.editrc`) has a line binding Tab.
+    private static func editrcBindsTab() -> Bool {
+        let name: String
+        if let editrc = getenv("EDITRC") {
+            name = String(cString: editrc)
+        } else if let home = getenv("HOME") {
+            name = String(cString: home) + "/.editrc"
+        } else {
+            return false
+        }
+        let file = Glibc.open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { return false }
+        defer { close(file) }
+        guard let text = try? readWhole(file, atMost: 1 << 20) else { return false }
+        return String(decoding: text, as: UTF8.self).split(separator: "\n").contains { line in
+            line.contains("bind") && (line.contains("^I") || line.contains("\\t") || line.contains("\\011"))
+        }
     }
 
     deinit {
