@@ -46,6 +46,9 @@ final class Session {
     let scratch = ByteBuffer()
     /// How errors and files are handled.
     let options: EngineOptions
+    /// Whether the options hold some commands back (`--check`, definitions only, an editor's
+    /// questions, a rehearsal): one test a command where there were four.
+    let restrictsCommands: Bool
     /// Asked for by a signal, a closed output, or `Engine.cancellation`: looked for between lines and commands.
     let stop: StopRequest
     /// How many errors have been reported.
@@ -165,6 +168,7 @@ final class Session {
         definitionsBefore = catalog.definitions.count
         self.sink = sink
         self.options = options
+        restrictsCommands = options.checkOnly || options.definitionsOnly || options.checksQuestions || options.rehearsing
         stop = options.stop
         self.commands = commands
     }
