@@ -39,11 +39,12 @@ import Glibc
         func line(_ number: Int) -> String { row.replacing("{N}", with: String(number)) }
         let terminal = try start([try stockScript(lines: 100_000).path, "-i"])
         #expect(terminal.waitFor("carfab> ", timeout: 30))
+        // Counted before: counting reads the terminal, which must not be read until the signal.
+        let prompts = terminal.count("carfab> ")
         terminal.type(command + "\r")
         // Not read meanwhile, the terminal fills: carfab waits to write (as for a person whose
         // terminal draws slower than carfab writes), a few kilobytes in.
         #expect(Self.waitUntilBlockedWriting(terminal.pid))
-        let prompts = terminal.count("carfab> ")
         kill(terminal.pid, SIGINT)
         #expect(terminal.waitFor("carfab> ", times: prompts + 1, timeout: 30))
         #expect(
