@@ -6,7 +6,9 @@
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 #include <term.h>
 
 EditLine *cf_el_init(const char *program, int output) {
@@ -21,6 +23,10 @@ int cf_el_insertstr(EditLine *e, const char *text) { return el_insertstr(e, text
 void cf_el_deletestr(EditLine *e, int count) { el_deletestr(e, count); }
 void cf_el_reset(EditLine *e) { el_reset(e); }
 int cf_el_source(EditLine *e) { return el_source(e, NULL); }
+int cf_el_is_vi(EditLine *e) {
+    const char *mode = NULL;
+    return el_get(e, EL_EDITOR, &mode) == 0 && mode != NULL && strcmp(mode, "vi") == 0;
+}
 int cf_el_set_prompt_esc(EditLine *e, char *(*prompt)(EditLine *), char ignore) { return el_set(e, EL_PROMPT_ESC, prompt, ignore); }
 int cf_el_set_editor(EditLine *e, const char *mode) { return el_set(e, EL_EDITOR, mode); }
 int cf_el_set_signal(EditLine *e, int on) { return el_set(e, EL_SIGNAL, on); }
@@ -104,6 +110,8 @@ int cf_terminal_columns(int fd) {
     if (ioctl(fd, TIOCGWINSZ, &size) == 0) return size.ws_col;
     return 0;
 }
+
+int cf_wcwidth(wchar_t c) { return wcwidth(c); }
 
 int cf_terminal_rows(int fd) {
     struct winsize size;

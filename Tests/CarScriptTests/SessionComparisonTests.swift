@@ -1,7 +1,8 @@
 import CarFactory
-import CarScript
 import Foundation
 import Testing
+
+@testable import CarScript
 
 /// `diff FILE [FILE]`: a session saved and compared with itself is the same; after one change,
 /// the comparison names exactly that change.
@@ -187,5 +188,68 @@ import Testing
         // A file that cannot be read is still an error, as `--check` reports it.
         #expect(
             analysed.diagnostics.map(\.message).map { $0.contains("nosuch.carfab") } == [true], "\(analysed.diagnostics.map(\.message))")
+    }
+
+    /// Sessions that `diff` loads may load others only `maximumComparisonDepth` deep: each
+    /// keeps its catalog (up to 16 MiB of definitions) while the ones it loads run, and 64 of
+    /// them took 1.5 GB (trial 5, 6). The error names the bound, at the file past it, and
+    /// `--check` (which follows a diff's files) and an editor's analysis give the same one.
+    @Test func diffs_in_loaded_sessions_nest_a_few_deep() {
+        var files: [String: String] = ["c9.carfab": "car sports\n"]
+        for level in 0..<9 { files["c\(level).carfab"] = "car suv\ndiff c\(level + 1).carfab\n" }
+        let host = MemoryHost(files)
+        let fine = Self.engine(host).evaluate("diff c\(10 - maximumComparisonDepth).carfab")
+        #expect(fine.diagnostics.isEmpty, "\(fine.diagnostics.map(\.message))")
+        #expect(Self.rows(fine) != nil)
+        let deep = "c\(9 - maximumComparisonDepth).carfab"
+        let bound = "sessions that 'diff' loads nest at most \(maximumComparisonDepth) deep: <input> -> "
+        let chain = (9 - maximumComparisonDepth...9).map { "c\($0).carfab" }.joined(separator: " -> ")
+        for check in [false, true] {
+            var options = EngineOptions()
+            options.keepGoing = true
+            options.host = host
+            options.checkOnly = check
+            let run = Engine(options: options).evaluate("diff \(deep)")
+            let messages = run.diagnostics.map(\.message)
+            #expect(messages.count == 1, "check: \(check)")
+            #expect(
+                messages.allSatisfy { $0.hasPrefix("cannot load '\(deep)' to compare: ") && $0.hasSuffix(bound + chain) }, "\(messages)")
+            #expect(run.diagnostics.map(\.column) == [6])
+        }
+    }
+
+    /// A stop ends a comparison's own walk through the lines, however they were matched:
+    /// stocks that differ only at their ends are matched with no search (which polls the
+    /// stop), and the rows were made to the last (trial 5, 3).
+    @Test func a_stop_ends_the_comparison_however_its_lines_were_matched() {
+        let engine = Self.engine()
+        _ = engine.evaluate(String(repeating: "car sports\n", count: 20_000))
+        let first = SessionContents(engine.session)
+        _ = engine.evaluate("car suv")
+        let second = SessionContents(engine.session)
+        #expect(SessionComparison.table(first, second).rowCount == 3)
+        let stop = StopRequest()
+        stop.request()
+        #expect(SessionComparison.table(first, second, stop: stop).rowCount == 0)
+    }
+
+    /// Standard input is read once: `diff - -` is an error at the second `-`, as `--diff - -`
+    /// is a usage error (it compared standard input with the empty rest of it; trial 5, 5).
+    /// A `quit` in a FILE ends only that FILE, as grammar.md says: the session compared is
+    /// what ran before it.
+    @Test func diff_reads_standard_input_once_and_a_quit_ends_only_its_file() {
+        let run = Self.engine().evaluate("diff - -")
+        #expect(run.diagnostics.map(\.message) == ["'diff' reads standard input once: at most one of its FILEs may be '-'"])
+        #expect(run.diagnostics.map(\.column) == [8])
+        let files = MemoryHost(["q3.carfab": "car sports\nquit 3\ncar suv\n", "one.carfab": "car sports\n"])
+        let quits = Self.engine(files).evaluate("diff q3.carfab one.carfab; echo after")
+        #expect(quits.diagnostics.isEmpty, "\(quits.diagnostics.map(\.message))")
+        // The same sessions: `diff` prints nothing (an empty table), then `echo` runs.
+        guard case .table(let table)? = quits.results.first?.result else {
+            Issue.record("no table: \(quits.results.map(\.command))")
+            return
+        }
+        #expect(table.rowCount == 0)
+        #expect(quits.results.count == 2)
     }
 }

@@ -155,7 +155,7 @@ import Testing
             ["--test", "tests", "--format", "tap", "--var", "model=suv", "-j", "3", "--junit", "r.xml"],
             directory: directory)
         #expect(failing.status == 1)
-        #expect(failing.stdout.contains("\nnot ok 6 - tests/x \\\\\\# TODO.carfab\n"), "\(failing)")
+        #expect(failing.stdout.contains("\nnot ok 6 - tests/x \\\\\\x23 TODO.carfab\n"), "\(failing)")
         #expect(
             !failing.stdout.unicodeScalars.contains {
                 (0x80...0x9F).contains($0.value) || $0.value == 0x202E

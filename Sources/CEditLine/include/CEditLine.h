@@ -19,6 +19,8 @@ int cf_el_insertstr(EditLine *e, const char *text);
 void cf_el_deletestr(EditLine *e, int count);
 void cf_el_reset(EditLine *e);
 int cf_el_source(EditLine *e);
+/// 1 if the editor's keys are vi's (an editrc's `bind -v`), else 0.
+int cf_el_is_vi(EditLine *e);
 int cf_el_set_prompt_esc(EditLine *e, char *(*prompt)(EditLine *), char ignore);
 int cf_el_set_editor(EditLine *e, const char *mode);
 int cf_el_set_signal(EditLine *e, int on);
@@ -56,6 +58,8 @@ int cf_terminal_colors(const char *term);
 int cf_terminal_columns(int fd);
 /// The terminal's rows, or 0 if `fd` is not a terminal.
 int cf_terminal_rows(int fd);
+/// The columns libedit gives a character (wcwidth(3), which Swift's Glibc does not export).
+int cf_wcwidth(wchar_t c);
 
 /// In a process just forked: asks the kernel to SIGKILL it when its parent dies
 /// (PR_SET_PDEATHSIG; Swift cannot call the variadic prctl), then checks that the parent is

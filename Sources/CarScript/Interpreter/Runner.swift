@@ -6,6 +6,12 @@ package let maximumLineLength = 1 << 20
 /// How deeply `source` may nest.
 package let maximumSourceDepth = 64
 
+/// How deeply sessions that `diff` loads may load others: each holds a catalog of up to
+/// `Catalog.textLimit` bytes while the ones it loads run, so 64 of them (as files nest) took
+/// 1.5 GB; at this depth at most seven sessions (four nested, and a first file's kept while
+/// each level's second loads) are alive at once (trial 5, 6).
+package let maximumComparisonDepth = 3
+
 /// One script being run: its source, the logical line being run, and where it was included from.
 final class ScriptFrame {
     let source: any LineSource
@@ -327,7 +333,7 @@ extension Session {
     /// Resolves the arguments of `spec` from `words` and runs it (unless only checking).
     @inline(__always)
     private func dispatch(_ spec: CommandSpec, words: Range<Int>, lexer: Lexer, nameRange: SourceRange) throws(ScriptError) {
-        if options.definitionsOnly && !spec.definesCatalog {
+        if restrictsCommands && options.definitionsOnly && !spec.definesCatalog {
             throw ScriptError(.onlyDefinitions(spec.name), at: nameRange)
         }
         let block = arguments.take()
@@ -343,18 +349,27 @@ extension Session {
         // released the closure's context on every `set` (1,331 -> 1,322 instructions a command
         // on the mix, 1,326 -> 1,312 on set/show; callgrind, 10^5 commands).
         try spec.check?(self, invocation)
+        if restrictsCommands && !mayRun(spec, invocation) { return }
+        if history == nil { try spec.run(self, invocation) } else { try runRecorded(spec, invocation) }
+        withExtendedLifetime(catalogIndex) {}
+    }
+
+    /// Whether `spec`, resolved and checked, runs under the options that hold some commands
+    /// back (`--check`, an editor's analysis, a rehearsal): a command not run may still be a
+    /// step for `undo`.
+    @inline(never)
+    private func mayRun(_ spec: CommandSpec, _ invocation: Invocation) -> Bool {
         if options.checkOnly && !spec.runsWhenChecking {
             // Not run, it may still be a step for `undo` when run (see `recordUnchecked`): so may
             // `expect error ID COMMAND`, whose COMMAND changes what it changes when it does not
             // fail (the expectation then fails, and with --keep-going the script goes on).
             if history != nil && (Self.changesWhenRun(spec) || ExpectCommand.runsACommand(invocation)) { recordUnchecked() }
             passUnrun()
-            return
+            return false
         }
-        if options.checksQuestions && spec.answersOnly { return }
-        if options.rehearsing && !Self.rehearses(spec) { return }
-        if history == nil { try spec.run(self, invocation) } else { try runRecorded(spec, invocation) }
-        withExtendedLifetime(catalogIndex) {}
+        if options.checksQuestions && spec.answersOnly { return false }
+        if options.rehearsing && !Self.rehearses(spec) { return false }
+        return true
     }
 
     /// A command of a line failed with `error`: reports it; whether the line goes on (going on

@@ -46,6 +46,9 @@ final class Session {
     let scratch = ByteBuffer()
     /// How errors and files are handled.
     let options: EngineOptions
+    /// Whether the options hold some commands back (`--check`, definitions only, an editor's
+    /// questions, a rehearsal): one test a command where there were four.
+    let restrictsCommands: Bool
     /// Asked for by a signal, a closed output, or `Engine.cancellation`: looked for between lines and commands.
     let stop: StopRequest
     /// How many errors have been reported.
@@ -58,6 +61,9 @@ final class Session {
     /// name and host identity): they count towards `source`'s depth and cycles, so a file that
     /// compares itself, directly or through others, is an error rather than endless nesting.
     var enclosingScripts: [(file: String, identity: [UInt8]?)] = []
+    /// How many sessions are loading this one for `diff`, one in another: bounded by
+    /// `maximumComparisonDepth`.
+    var comparisonDepth = 0
     /// Each currency's rate when the session began, in the catalog's order, so `save` writes
     /// only the rates changed since.
     private(set) var initialRates: [DecimalNumber]
@@ -165,6 +171,7 @@ final class Session {
         definitionsBefore = catalog.definitions.count
         self.sink = sink
         self.options = options
+        restrictsCommands = options.checkOnly || options.definitionsOnly || options.checksQuestions || options.rehearsing
         stop = options.stop
         self.commands = commands
     }

@@ -44,6 +44,7 @@ extension Session {
         let loaded = Session(catalog: initialCatalog, sink: errors, options: options, commands: commands)
         loaded.enclosingScripts = enclosingScripts + frames.map { (file: $0.lines.file, identity: $0.identity) }
         loaded.commandNesting = commandNesting
+        loaded.comparisonDepth = comparisonDepth + 1
         loaded.run(source)
         if let diagnostic = errors.diagnostic { throw LoadFailure(diagnostic: diagnostic) }
         return SessionContents(loaded)
@@ -51,6 +52,10 @@ extension Session {
 
     /// `diff FILE [FILE]`: the first file against the second, or against this session.
     func compare(_ call: Invocation) throws(ScriptError) {
+        // The second would read what the first left of it, nothing: refused, as `--diff - -` is.
+        if call.word(1) == "-" && call.word(2) == "-" {
+            throw ScriptError(.refused("'diff' reads standard input once: at most one of its FILEs may be '-'"), at: call.range(2))
+        }
         // `-`, standard input, touches no file, so it is allowed as `source -` is (with --safe).
         if call.word(1) != "-" || !(call.word(2).isEmpty || call.word(2) == "-") { try admitFiles(for: call) }
         let first = try load(argument: 1, of: call)
@@ -69,6 +74,14 @@ extension Session {
         let source: any LineSource
         do throws(ScriptError) {
             let path = name == "-" ? name : try filePath(name, for: call)
+            guard comparisonDepth < maximumComparisonDepth else {
+                let chain = (enclosingScripts.map(\.file) + frames.map(\.lines.file) + [path]).map(ScriptError.shown)
+                throw ScriptError(
+                    .sourceDepth(
+                        "sessions that 'diff' loads nest at most \(maximumComparisonDepth) deep: "
+                            + chain.joined(separator: " -> ")),
+                    at: call.range(1))
+            }
             // A file that compares itself (directly or through files it sources) would load
             // sessions without end: refused as `source` refuses a cycle.
             _ = try checkNesting(of: path, for: call, argument: 1)
@@ -103,20 +116,25 @@ private final class FirstError: ResultSink {
 /// `changed`), what it is (`model`, `option`, `rule`, `currency`, `rate`, `variable`, `line`,
 /// `current line`, `total`), its name, how it is in the first and in the second, and for
 /// amounts the difference. Sessions that are the same give no rows.
+///
+/// A stock line's row is made when it is asked for, as `list`'s are, from the two stocks and
+/// the numbers of the lines it shows: the table keeps 16 bytes a line row where it kept the
+/// row's cells (~1.2 KB a line; two 400,000-line sessions that differ throughout took 489 MB,
+/// ~35 times the sessions' own; trial 4, 12).
 package enum SessionComparison {
-    /// (A stop request ends the matching of stock lines at once, and the table is not to be shown.)
+    /// A stop request ends the matching of stock lines and the walk through them at once
+    /// (every 4,096 lines): the table then has no rows, and is not to be shown.
     static func table(_ first: SessionContents, _ second: SessionContents, stop: StopRequest? = nil) -> Table {
+        let columns: [Table.Column] = [
+            .init("change"), .init("what"), .init("name"), .init("first"), .init("second"),
+            .init("difference", alignRight: true)
+        ]
         var rows: [[Table.Cell]] = []
         func row(
             _ change: String, _ what: String, _ name: String, _ before: String?, _ after: String?,
             _ difference: Int64? = nil
         ) {
-            // The difference is a change in the base currency, typed as `try`'s change row is:
-            // text shows it with its sign, JSON as money.
-            rows.append([
-                .text(change), .text(what), .text(name), before.map { .text($0) } ?? .none,
-                after.map { .text($0) } ?? .none, difference.map { .moneyChange(.base($0)) } ?? .none
-            ])
+            rows.append(cells(change, what, name, before, after, difference))
         }
         // `whole`: how an item added or removed is shown when `text` leaves part of it to a
         // row of its own (a currency's rate), so that the row is a definition that can be copied back.
@@ -146,29 +164,54 @@ package enum SessionComparison {
         compare(
             "variable", first.variableNames.map { ($0, $0, first.variables[$0] ?? "") },
             second.variableNames.map { ($0, $0, second.variables[$0] ?? "") })
-        let catalogRows = rows.count
-        compareLines(first.stock, first.catalog, second.stock, second.catalog, stop: stop) { change, number, before, after, difference in
-            row(change, "line", number, before, after, difference)
-        }
-        let linesDiffer = rows.count > catalogRows
+        let catalogRows = rows
+        rows = []
+        var models: [String: Int] = [:]
+        var keys: [String: Int] = [:]
+        let a = ComparedStock(first.stock, catalog: first.catalog, models: &models, keys: &keys)
+        let b = ComparedStock(second.stock, catalog: second.catalog, models: &models, keys: &keys)
+        // Stopped: no rows are made (a partial table would mislead, and is not shown).
+        let stopped = Table(columns)
+        guard let lineRows = compareLines(a, b, stop: stop) else { return stopped }
         if first.stock.currentNumber != second.stock.currentNumber {
             row(
                 "changed", "current line", "", first.stock.currentNumber.map(String.init) ?? "none",
                 second.stock.currentNumber.map(String.init) ?? "none")
         }
-        if linesDiffer || first.stock.valueMinorUnits != second.stock.valueMinorUnits {
+        if !lineRows.isEmpty || first.stock.valueMinorUnits != second.stock.valueMinorUnits {
             let a = first.stock
             let b = second.stock
             row(
                 a.valueMinorUnits == b.valueMinorUnits && a.carCount == b.carCount ? "same" : "changed", "total", "",
                 total(a), total(b), b.valueMinorUnits &- a.valueMinorUnits)
         }
-        var table = Table([
-            .init("change"), .init("what"), .init("name"), .init("first"), .init("second"),
-            .init("difference", alignRight: true)
-        ])
-        for item in rows { table.append(item) }
-        return table
+        let lastRows = rows
+        // Every cell may vary from row to row: one group, and every row made whole.
+        let maker = Table.RowMaker(
+            count: catalogRows.count + lineRows.count + lastRows.count, groupCount: 1,
+            varying: [Bool](repeating: true, count: columns.count), group: { _ in 0 },
+            fill: { index, cells, _ in
+                // Within range: the table asks only for rows below `count`.
+                if index < catalogRows.count {
+                    cells = catalogRows[index]
+                } else if index - catalogRows.count < lineRows.count {
+                    cells = lineRows[index - catalogRows.count].cells(a, b)
+                } else {
+                    cells = lastRows[index - catalogRows.count - lineRows.count]
+                }
+            })
+        return Table(columns, rows: maker)
+    }
+
+    /// A row's cells. The difference is a change in the base currency, typed as `try`'s change
+    /// row is: text shows it with its sign, JSON as money.
+    private static func cells(
+        _ change: String, _ what: String, _ name: String, _ before: String?, _ after: String?, _ difference: Int64? = nil
+    ) -> [Table.Cell] {
+        [
+            .text(change), .text(what), .text(name), before.map { .text($0) } ?? .none, after.map { .text($0) } ?? .none,
+            difference.map { .moneyChange(.base($0)) } ?? .none
+        ]
     }
 
     private static func total(_ stock: StockLedger) -> String {
@@ -228,77 +271,95 @@ package enum SessionComparison {
 
     /// Stock lines, matched as diff(1) matches lines (the fewest added and removed); in each
     /// run of lines removed and added, a line removed and one added of the same model (else
-    /// at the same place in the run) are one line changed.
-    private static func compareLines(
-        _ first: StockLedger, _ firstCatalog: Catalog, _ second: StockLedger, _ secondCatalog: Catalog, stop: StopRequest?,
-        _ report: (String, String, String?, String?, Int64?) -> Void
-    ) {
-        var keys: [String: Int] = [:]
-        let a = lines(first, catalog: firstCatalog, keys: &keys)
-        let b = lines(second, catalog: secondCatalog, keys: &keys)
-        guard let edits = LineMatching.edits(a.map(\.key), b.map(\.key), stop: stop) else { return }
+    /// at the same place in the run) are one line changed. The rows, in order; nil if `stop`
+    /// was asked for.
+    private static func compareLines(_ a: ComparedStock, _ b: ComparedStock, stop: StopRequest?) -> [LineRow]? {
+        guard let edits = LineMatching.edits(LineKeys(stock: a), LineKeys(stock: b), stop: stop) else { return nil }
         let removed = edits.removed
         let inserted = edits.inserted
+        var rows: [LineRow] = []
         var i = 0
         var j = 0
+        var walked = 0
         while i < a.count || j < b.count {
+            // However the matching ended (stocks that differ only at an end are matched with
+            // no search), the walk through their lines stops too.
+            walked += 1
+            if walked % 4096 == 0 && stop?.isRequested == true { return nil }
             guard (i < a.count && removed.contains(i)) || (j < b.count && inserted.contains(j)) else {
                 i += 1
                 j += 1
                 continue
             }
             // One run: the lines removed here and the lines added here.
-            var gone: [Int] = []
-            var new: [Int] = []
-            while i < a.count && removed.contains(i) {
-                gone.append(i)
-                i += 1
-            }
-            while j < b.count && inserted.contains(j) {
-                new.append(j)
-                j += 1
-            }
-            var partner = [Int?](repeating: nil, count: gone.count)
-            var taken = Set<Int>()
+            let goneStart = i
+            while i < a.count && removed.contains(i) { i += 1 }
+            let newStart = j
+            while j < b.count && inserted.contains(j) { j += 1 }
+            let gone = goneStart..<i
+            let new = newStart..<j
             // The first line added of the same model that no line removed took yet: a queue
-            // per model (looking through every line added for each line removed was quadratic).
-            var byModel: [String: [Int]] = [:]
-            for line in new { byModel[b[line].model, default: []].append(line) }
-            var nextOfModel: [String: Int] = [:]
-            for (index, line) in gone.enumerated() {
-                let model = a[line].model
-                let position = nextOfModel[model, default: 0]
-                if let queue = byModel[model], position < queue.count {
-                    partner[index] = queue[position]
-                    taken.insert(queue[position])
-                    nextOfModel[model] = position + 1
-                }
-                if index % 4096 == 4095 && stop?.isRequested == true { return }
-            }
-            var left = new.filter { !taken.contains($0) }[...]
-            for index in gone.indices where partner[index] == nil {
-                guard let next = left.popFirst() else { break }
-                partner[index] = next
-                taken.insert(next)
+            // per model, each added line linked to the next of its model (looking through every
+            // line added for each line removed was quadratic).
+            var partner = [Int](repeating: -1, count: gone.count)
+            var taken = LineSet(below: new.count)
+            var nextOfModel = [Int](repeating: -1, count: new.count)
+            var firstOfModel: [Int: Int] = [:]
+            for line in new.reversed() {
+                let model = b.model(line)
+                nextOfModel[line - newStart] = firstOfModel[model] ?? -1
+                firstOfModel[model] = line - newStart
             }
             for (index, line) in gone.enumerated() {
-                if let match = partner[index] {
-                    report(
-                        "changed", "\(line + 1) -> \(match + 1)", text(a[line], against: b[match]), text(b[match], against: a[line]),
-                        b[match].value &- a[line].value)
-                } else {
-                    report("removed", "\(line + 1)", text(a[line]), nil, 0 &- a[line].value)
+                let model = a.model(line)
+                if let first = firstOfModel[model], first >= 0 {
+                    partner[index] = newStart + first
+                    taken.insert(first)
+                    firstOfModel[model] = nextOfModel[first]
                 }
+                if index % 4096 == 4095 && stop?.isRequested == true { return nil }
             }
-            for line in new where !taken.contains(line) {
-                report("added", "\(line + 1)", nil, text(b[line]), b[line].value)
+            var left = 0
+            for index in partner.indices where partner[index] < 0 {
+                while left < new.count && taken.contains(left) { left += 1 }
+                guard left < new.count else { break }
+                partner[index] = newStart + left
+                taken.insert(left)
             }
+            for (index, line) in gone.enumerated() {
+                rows.append(LineRow(first: line, second: partner[index]))
+            }
+            for line in new where !taken.contains(line - newStart) { rows.append(LineRow(first: -1, second: line)) }
+        }
+        return rows
+    }
+
+    /// A line row: the offsets of the line removed (`first`), added (`second`) or changed
+    /// (both); -1 for none (16 bytes a row, where optionals took 32).
+    private struct LineRow {
+        let first: Int
+        let second: Int
+
+        /// Its cells, made from the two stocks.
+        func cells(_ a: ComparedStock, _ b: ComparedStock) -> [Table.Cell] {
+            if first >= 0 && second >= 0 {
+                let old = a.line(first)
+                let new = b.line(second)
+                return SessionComparison.cells(
+                    "changed", "line", "\(first + 1) -> \(second + 1)", text(old, against: new), text(new, against: old),
+                    new.value &- old.value)
+            }
+            if first >= 0 {
+                let old = a.line(first)
+                return SessionComparison.cells("removed", "line", "\(first + 1)", text(old), nil, 0 &- old.value)
+            }
+            let new = b.line(second)
+            return SessionComparison.cells("added", "line", "\(second + 1)", nil, text(new), new.value)
         }
     }
 
-    /// A stock line: its key (model, every family's option, count), its model, count, parts and value.
+    /// A stock line: its model, count, parts and value.
     private struct Line {
-        let key: LineKey
         let model: String
         let count: Int64
         let parts: [LinePart]
@@ -322,30 +383,37 @@ package enum SessionComparison {
         let isDefault: Bool
     }
 
-    /// `car MODEL COUNT; set ...` as `save` writes it, with its value. Against the line it
-    /// changed into (or from), the parts that differ from that line's are set too, defaults
-    /// or not, so the two sides of a changed row always show how it changed (a family only
-    /// one side defines, `paint white`, would otherwise leave them the same).
-    private static func text(_ line: Line, against other: Line? = nil) -> String {
-        var theirs: [String: String] = [:]
-        for part in other?.parts ?? [] { theirs[part.family] = part.option }
-        let shown = line.parts.filter { !$0.isDefault || (other != nil && theirs[$0.family] != $0.option) }
-        let text = "car \(line.model) \(line.count)" + (shown.isEmpty ? "" : "; set " + shown.map(\.words).joined(separator: " "))
-        return text + " (\(Money.base(line.value)))"
+    /// What `diff` shows of a configuration, found once for every line that has it.
+    private struct Configuration {
+        /// The same number in both sessions for the same model and options.
+        let key: Int
+        /// The same number in both sessions for the same model.
+        let modelKey: Int
+        let model: String
+        let parts: [LinePart]
+        let unit: Int64
     }
 
-    /// Each line as what it is (model, parts, count) and its value.
-    private static func lines(_ stock: StockLedger, catalog: Catalog, keys: inout [String: Int]) -> [Line] {
-        var made: [Int32: (key: Int, model: String, parts: [LinePart], unit: Int64)] = [:]
-        var lines: [Line] = []
-        lines.reserveCapacity(stock.lineCount)
-        for number in stride(from: 1, through: stock.lineCount, by: 1) {
-            let (id, count) = stock.entry(number)
-            let known: (key: Int, model: String, parts: [LinePart], unit: Int64)
-            if let found = made[id] {
-                known = found
-            } else {
-                let car = Car(configuration: stock.configuration(id))
+    /// A session's stock as `diff` reads it: each line by its offset, made from the stock's
+    /// count and configuration id when asked for, with what its configuration shows.
+    private struct ComparedStock {
+        let stock: StockLedger
+        /// By configuration id; nil for an id no line has.
+        let configurations: [Configuration?]
+        /// Each configuration's `key` and `modelKey`, by id: the matching reads them for every
+        /// line it compares, and a `Configuration` read is a retain and release of its strings.
+        private let keys: [Int]
+        private let modelKeys: [Int]
+
+        /// Numbers every configuration its lines have, in `keys` (by their words) and `models`
+        /// (by their model), which the other session's stock shares.
+        init(_ stock: StockLedger, catalog: Catalog, models: inout [String: Int], keys: inout [String: Int]) {
+            self.stock = stock
+            var configurations = [Configuration?](repeating: nil, count: stock.configurationCount)
+            for number in stride(from: 1, through: stock.lineCount, by: 1) {
+                let id = Int(stock.entry(number).configuration)
+                guard configurations[id] == nil else { continue }
+                let car = Car(configuration: stock.configuration(Int32(id)))
                 let parts = catalog.families.map { family in
                     let part = catalog.part(of: family, on: car)
                     return LinePart(
@@ -356,15 +424,78 @@ package enum SessionComparison {
                 let words = parts.map { $0.family + " " + $0.option }.joined(separator: "|") + "|" + nameKey(car.factory.model)
                 let key = keys[words] ?? keys.count
                 keys[words] = key
-                known = (key, SessionScript.word(car.factory.model), parts, car.priceMinorUnits)
-                made[id] = known
+                let model = SessionScript.word(car.factory.model)
+                let modelKey = models[model] ?? models.count
+                models[model] = modelKey
+                configurations[id] = Configuration(key: key, modelKey: modelKey, model: model, parts: parts, unit: car.priceMinorUnits)
             }
-            let value = known.unit.multipliedReportingOverflow(by: count).partialValue
-            lines.append(
-                Line(
-                    key: LineKey(configuration: known.key, count: count), model: known.model, count: count, parts: known.parts, value: value
-                ))
+            self.configurations = configurations
+            self.keys = configurations.map { $0?.key ?? -1 }
+            self.modelKeys = configurations.map { $0?.modelKey ?? -1 }
         }
-        return lines
+
+        var count: Int { stock.lineCount }
+
+        /// The configuration of the line at `offset`, one of the stock's.
+        private func configuration(_ offset: Int) -> (Configuration, count: Int64) {
+            let (id, count) = stock.entry(offset + 1)
+            // Every line's configuration was found in `init`.
+            guard let found = configurations[Int(id)] else {
+                return (Configuration(key: -1, modelKey: -1, model: "", parts: [], unit: 0), count)
+            }
+            return (found, count)
+        }
+
+        /// The line at `offset` as what it is, to match it.
+        func key(_ offset: Int) -> LineKey {
+            let (id, count) = stock.entry(offset + 1)
+            return LineKey(configuration: keys[Int(id)], count: count)
+        }
+
+        /// The model of the line at `offset`, as a number both stocks share.
+        func model(_ offset: Int) -> Int { modelKeys[Int(stock.entry(offset + 1).configuration)] }
+
+        /// The line at `offset`.
+        func line(_ offset: Int) -> Line {
+            let (configuration, count) = configuration(offset)
+            return Line(
+                model: configuration.model, count: count, parts: configuration.parts,
+                value: configuration.unit.multipliedReportingOverflow(by: count).partialValue)
+        }
+    }
+
+    /// A stock's lines as keys, made when the matching reads them.
+    private struct LineKeys: RandomAccessCollection {
+        let stock: ComparedStock
+        var startIndex: Int { 0 }
+        var endIndex: Int { stock.count }
+        subscript(offset: Int) -> LineKey { stock.key(offset) }
+    }
+
+    /// `car MODEL COUNT; set ...` as `save` writes it, with its value. Against the line it
+    /// changed into (or from), the parts that differ from that line's are set too, defaults
+    /// or not, so the two sides of a changed row always show how it changed (a family only
+    /// one side defines, `paint white`, would otherwise leave them the same).
+    ///
+    /// Made twice a row (to measure, then to write), so written into one string: a dictionary
+    /// of the other line's parts and the joins took ~12,000 instructions a text.
+    private static func text(_ line: Line, against other: Line? = nil) -> String {
+        var text = "car "
+        text += line.model
+        text += " "
+        text += String(line.count)
+        var first = true
+        for part in line.parts {
+            // A catalog has a few families, each once: the other line's part of this family is
+            // found by looking through them.
+            if part.isDefault {
+                guard let other, other.parts.first(where: { $0.family == part.family })?.option != part.option else { continue }
+            }
+            text += first ? "; set " : " "
+            first = false
+            text += part.words
+        }
+        text += " (\(Money.base(line.value)))"
+        return text
     }
 }

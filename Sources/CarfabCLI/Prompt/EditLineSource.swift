@@ -126,6 +126,28 @@ final class EditLineSource: LineSource {
         cf_el_bind(editor, "^I", "carfab-complete")
         // The user's ~/.editrc, as every libedit program reads it.
         cf_el_source(editor)
+        // `bind -v` there makes new key maps, in which Tab inserts itself: Tab completes
+        // there too, unless the file binds Tab itself.
+        if cf_el_is_vi(editor) != 0 && !Self.editrcBindsTab() { cf_el_bind(editor, "^I", "carfab-complete") }
+    }
+
+    /// Whether the editrc libedit reads (`EDITRC`, else `~/.editrc`) has a line binding Tab.
+    private static func editrcBindsTab() -> Bool {
+        let name: String
+        if let editrc = getenv("EDITRC") {
+            name = String(cString: editrc)
+        } else if let home = getenv("HOME") {
+            name = String(cString: home) + "/.editrc"
+        } else {
+            return false
+        }
+        let file = Glibc.open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { return false }
+        defer { close(file) }
+        guard let text = try? readWhole(file, atMost: 1 << 20) else { return false }
+        return String(decoding: text, as: UTF8.self).split(separator: "\n").contains { line in
+            line.contains("bind") && (line.contains("^I") || line.contains("\\t") || line.contains("\\011"))
+        }
     }
 
     deinit {
@@ -200,12 +222,54 @@ final class EditLineSource: LineSource {
         }
         guard completion.needsList else { return UInt8(CC_REFRESH_BEEP) }
         let width = Int(cf_terminal_columns(terminal))
+        // The redisplay clears the edit's rows upward from the row libedit believes its cursor
+        // on: that many blank rows below the list keep every candidate on the screen when the
+        // line wraps.
+        let cursorRow = cf_el_wline(editor).map { info in
+            Self.cursorRow(
+                UnsafeBufferPointer(start: info.pointee.buffer, count: info.pointee.buffer.distance(to: info.pointee.cursor)),
+                columns: width)
+        }
         writeToTerminal(
             "\n"
                 + (completion.descriptions.contains { !$0.isEmpty }
                     ? Self.rows(completion.candidates, completion.descriptionColumns, width: width)
-                    : Self.columns(completion.candidates, width: width)))
+                    : Self.columns(completion.candidates, width: width))
+                + String(repeating: "\n", count: cursorRow ?? 0))
         return UInt8(CC_REDISPLAY)
+    }
+
+    /// The screen row, counted from the prompt's, that libedit draws the cursor on after
+    /// `typed`, as its refresh lays a line out: the prompt's 8 columns, then each character
+    /// (a control character as `^X`, one that is not text as `\U+XXXX`, a Tab to the next
+    /// multiple of 8), a wide character moved whole to the next row, a full row ending at the
+    /// next one's start.
+    static func cursorRow(_ typed: UnsafeBufferPointer<wchar_t>, columns: Int) -> Int {
+        guard columns > 0 else { return 0 }
+        var row = 0
+        var column = 8
+        func put(_ width: Int) {
+            while width > 1 && column + width > columns {
+                column += 1
+                if column >= columns { (row, column) = (row + 1, 0) }
+            }
+            column += width
+            if column >= columns { (row, column) = (row + 1, 0) }
+        }
+        for character in typed {
+            let value = UInt32(bitPattern: character)
+            if value == 0x09 {
+                repeat { put(1) } while column % 8 != 0
+            } else if value < 0x20 || (0x7F...0x9F).contains(value) {
+                put(1)
+                put(1)
+            } else if case let width = cf_wcwidth(character), width >= 0 {
+                put(Int(width))
+            } else {
+                for _ in 0..<(value > 0xFFFF ? 8 : 7) { put(1) }
+            }
+        }
+        return row
     }
 
     /// Draws the rest of the command's usage, dimmed, after the cursor while the program waits

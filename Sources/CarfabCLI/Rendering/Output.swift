@@ -71,19 +71,30 @@ public final class Output {
     }
 
     /// Appends text that may be long, a block at a time, writing each full block out: a
-    /// saved script of a million lines is not copied whole into the buffer first.
-    public func write(inBlocks text: String) {
+    /// saved script of a million lines is not copied whole into the buffer first. A block ends
+    /// at a line break where it holds one, and a stop request ends the text there (`save -`
+    /// at the prompt, Ctrl-C): false if it did.
+    @discardableResult
+    public func write(inBlocks text: String) -> Bool {
         var text = text
-        text.withUTF8 { bytes in
+        return text.withUTF8 { bytes in
             var start = 0
             while start < bytes.count {
-                let end = start + min(bytes.count - start, 1 << 16)
+                if stopRequested { return false }
+                var end = start + min(bytes.count - start, 1 << 16)
+                if end < bytes.count, let lineEnd = bytes[start..<end].lastIndex(of: 0x0A) { end = lineEnd + 1 }
                 append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
                 flushIfFull()
                 start = end
             }
+            return true
         }
     }
+
+    /// Whether a stop was asked for: a long result ends between its lines then. The flush's
+    /// own rule (give up on a reader that does not read) never cuts a terminal short, which
+    /// always takes the bytes.
+    var stopRequested: Bool { stop?.isRequested == true }
 
     /// Appends text.
     public func write(_ text: String) {

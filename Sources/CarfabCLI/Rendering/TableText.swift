@@ -135,6 +135,8 @@ struct TableText {
         var cells = [Table.Cell](repeating: .none, count: maker.varying.count)
         var previous: Int?
         for index in 0..<maker.count {
+            // A stop (Ctrl-C at the prompt, SIGTERM) ends a long `list` between rows.
+            if out.stopRequested { return }
             let group = maker.group(index)
             let known = kept.indices.contains(group) ? kept[group] : nil
             // The buffer's fixed cells are read only when the group's bytes are not kept, and

@@ -117,8 +117,8 @@ public final class TextRenderer: ResultRenderer {
         case .total(let count, let value, let valuation):
             writeTotal(count, value, valuation)
         case .text(let text):
-            out.write(inBlocks: text)
-            out.append(0x0A)
+            // Cut short by a stop, it ends after a whole line already.
+            if out.write(inBlocks: text) { out.append(0x0A) }
         case .message(let text):
             out.write(DisplayText.escaped(text))
             out.append(0x0A)

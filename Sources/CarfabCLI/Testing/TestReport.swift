@@ -85,14 +85,18 @@ struct TestReporter {
         out.write("  ...\n")
     }
 
-    /// A test point's description: the path as `visible` shows it, then `\` and `#` escaped
-    /// as TAP says, so no name reads as a directive (`x \# TODO.carfab` failing is not a
-    /// passing TODO).
+    /// A test point's description: the path as `visible` shows it, `\` escaped as TAP says,
+    /// and `#` written `\x23` (as carfab shows a byte it escapes), so no name reads as a
+    /// directive (`x # TODO.carfab` failing is not a passing TODO). TAP's own `\#` is not
+    /// enough: tappy ends the description at any `#`, escaped or not.
     static func tapDescription(_ path: String) -> String {
         var result = String.UnicodeScalarView()
         for scalar in visible(path).unicodeScalars {
-            if scalar == "\\" || scalar == "#" { result.append("\\") }
-            result.append(scalar)
+            switch scalar {
+            case "\\": result.append(contentsOf: "\\\\".unicodeScalars)
+            case "#": result.append(contentsOf: "\\x23".unicodeScalars)
+            default: result.append(scalar)
+            }
         }
         return String(result)
     }
