@@ -61,20 +61,23 @@ import Testing
         let fakePytest =
             "#!/bin/sh\necho 'running pytest-lsp'\n[ -z \"${PYTEST_LSP_FAIL:-}\" ] || "
             + "{ echo 'carfab: cannot install pytest-lsp from PyPI (is PyPI reachable?)'; exit 1; }\n"
+        // Scripts/check-embed plays the embedding example's type check.
+        let fakeEmbed = "#!/bin/sh\necho 'type-checking Examples/Embed'\n"
         // Scripts/lint plays swift-format's lint: fails when LINT_FAIL is set, as it does on a misplaced line.
         let fakeLint =
             "#!/bin/sh\necho 'checking the layout'\n[ -z \"${LINT_FAIL:-}\" ] || "
             + "{ echo 'Sources/a.swift:1:1: error: [Indentation] replace leading whitespace with 4 spaces'; exit 1; }\n"
         let directory = try temporaryDirectory(with: [
             "bin/swift": Self.fakeSwift, "Sources/a.swift": "", "Package.swift": "",
-            "Scripts/docs": fakeDocs, "Scripts/pytest-lsp": fakePytest, "Scripts/lint": fakeLint
+            "Scripts/docs": fakeDocs, "Scripts/pytest-lsp": fakePytest, "Scripts/lint": fakeLint,
+            "Scripts/check-embed": fakeEmbed
         ])
         for script in ["Scripts/test", "Scripts/carfab", "Scripts/lib/ensure-deps"] {
             let target = directory.appendingPathComponent(script)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(script), to: target)
         }
-        for tool in ["bin/swift", "Scripts/docs", "Scripts/pytest-lsp", "Scripts/lint"] {
+        for tool in ["bin/swift", "Scripts/docs", "Scripts/pytest-lsp", "Scripts/lint", "Scripts/check-embed"] {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.appendingPathComponent(tool).path)
         }
         return directory
@@ -102,6 +105,7 @@ import Testing
                         == release-build
                         == tests
                         ➜ Test skipped() skipped: "not here"
+                        == embed-public-api
                         == docs
                         == lint
                         == pytest-lsp
@@ -129,6 +133,7 @@ import Testing
                         ✘ Test failing2() failed after 0.001 seconds with 1 issue.
                         ➜ Test skipped() skipped: "not here"
                         ✘ Test run with 6 tests in 1 suite failed after 0.002 seconds with 2 issues.
+                        == embed-public-api
                         == docs
                         == lint
                         == pytest-lsp
@@ -141,7 +146,8 @@ import Testing
         // Arguments go to swift test, and the sanitizer and pytest-lsp stages are skipped.
         let filtered = try run("Scripts/test --filter X", in: directory, ["TESTS": "3"])
         #expect(
-            filtered.stdout.hasSuffix("== tests\n➜ Test skipped() skipped: \"not here\"\n== docs\n== lint\n3 passed, 0 failed\n")
+            filtered.stdout.hasSuffix(
+                "== tests\n➜ Test skipped() skipped: \"not here\"\n== embed-public-api\n== docs\n== lint\n3 passed, 0 failed\n")
                 && filtered.status == 0, "\(filtered)")
         // A documentation build that fails is shown and counted, whatever the tests did.
         let docs = try run("Scripts/test", in: directory, ["DOCS_FAIL": "1"])
