@@ -1,3 +1,4 @@
+import CarFactory
 import Testing
 
 @testable import CarScript
@@ -42,5 +43,73 @@ import Testing
         #expect(closestName(to: "xyz", in: ["compact", "sports", "suv"]) == nil)
         #expect(closestName(to: "drivetrian", in: ["floorplan", "suspension", "drivetrain"]) == "drivetrain")
         #expect(closestName(to: "racing", in: ["road", "race", "offroad"]) == nil)
+    }
+
+    /// What `closestName` answered by the whole table, before it counted by bit vectors.
+    func closestByTable(to name: String, in candidates: [String]) -> String? {
+        let target = Array(nameKey(name).unicodeScalars)
+        guard target.count <= suggestionLength else { return nil }
+        var best: (name: String, distance: Int)?
+        for candidate in candidates.prefix(suggestionCandidates) {
+            let other = Array(nameKey(candidate).unicodeScalars)
+            let allowed = max(1, min(target.count, other.count) / 3)
+            guard abs(other.count - target.count) <= allowed else { continue }
+            let distance = editDistance(target, other)
+            if distance <= allowed && distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
+        }
+        return best?.name
+    }
+
+    @Test func suggestions_agree_with_the_whole_table_on_random_names() {
+        var random = SuggestionRandom(state: 0x5EED_CA4F)
+        // Few letters (some upper case, some beyond ASCII), so that names come close.
+        let letters: [Character] = ["a", "b", "c", "A", "é", "É", "ß", "😀", "-"]
+        func name(_ lengths: ClosedRange<Int>) -> String {
+            String((0..<Int.random(in: lengths, using: &random)).map { _ in letters.randomElement(using: &random)! })
+        }
+        func mutated(_ base: String) -> String {
+            var characters = Array(base)
+            for _ in 0..<Int.random(in: 0...4, using: &random) {
+                let at = Int.random(in: 0...characters.count, using: &random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: characters.insert(letters.randomElement(using: &random)!, at: at)
+                case 1 where at < characters.count: characters.remove(at: at)
+                case 2 where at < characters.count: characters[at] = letters.randomElement(using: &random)!
+                case 3 where at + 1 < characters.count: characters.swapAt(at, at + 1)
+                default: break
+                }
+            }
+            return String(characters)
+        }
+        for round in 0..<400 {
+            let lengths = round % 4 == 0 ? 55...70 : 0...12
+            let candidates = (0..<Int.random(in: 1...40, using: &random)).map { _ in name(lengths) }
+            let typed = Bool.random(using: &random) ? mutated(candidates.randomElement(using: &random)!) : name(lengths)
+            #expect(closestName(to: typed, in: candidates) == closestByTable(to: typed, in: candidates), "\(typed) in \(candidates)")
+            // And each distance, at every bound.
+            let target = Array(nameKey(typed).unicodeScalars)
+            guard let bounded = BoundedEditDistance(nameKey(typed)) else { continue }
+            for candidate in candidates {
+                let other = nameKey(candidate).unicodeScalars
+                let exact = editDistance(target, Array(other))
+                for limit in [0, 1, exact - 1, exact, exact + 1, 100] where limit >= 0 {
+                    #expect(
+                        bounded.distance(to: other, count: other.count, atMost: limit, mask: bounded.mask(of:))
+                            == (exact <= limit ? exact : nil))
+                }
+            }
+        }
+    }
+}
+
+/// SplitMix64, seeded: the same random names on every run.
+private struct SuggestionRandom: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -6,18 +6,30 @@ import CarFactory
 ///
 /// The work is bounded whatever the input: a name longer than `suggestionLength` is no
 /// typo worth a guess, candidates whose length alone rules them out are skipped, and at
-/// most `suggestionCandidates` are compared.
+/// most `suggestionCandidates` are compared. Each comparison takes a few word operations a
+/// character (`BoundedEditDistance`): the full table took ~60 ms for 4,096 candidates of 60
+/// characters, so 200 unknown names made a 430 KB script take 12 s (trial 5, 9).
 package func closestName(to name: String, in candidates: [String]) -> String? {
-    let target = Array(nameKey(name).unicodeScalars)
-    guard target.count <= suggestionLength else { return nil }
+    guard let target = BoundedEditDistance(nameKey(name)) else { return nil }
     var best: (name: String, distance: Int)?
     for candidate in candidates.prefix(suggestionCandidates) {
-        let other = Array(nameKey(candidate).unicodeScalars)
+        let key = nameKey(candidate)
+        // Characters counted as the bytes that begin one: a pass over bytes, not a decoding.
+        var otherCount = 0
+        for byte in key.utf8 where byte & 0xC0 != 0x80 { otherCount += 1 }
         // One edit for short names, about a third of the name for longer ones.
-        let allowed = max(1, min(target.count, other.count) / 3)
-        guard abs(other.count - target.count) <= allowed else { continue }
-        let distance = editDistance(target, other)
-        if distance <= allowed && distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
+        let allowed = max(1, min(target.count, otherCount) / 3)
+        guard abs(otherCount - target.count) <= allowed else { continue }
+        // Only a distance within `allowed` and below the best so far changes the answer
+        // (the first of equally close candidates stays).
+        let limit = min(allowed, (best?.distance ?? Int.max) - 1)
+        guard limit >= 0 else { break }
+        // An ASCII name (the usual one) is read as bytes, which is faster than as characters.
+        let distance =
+            otherCount == key.utf8.count
+            ? target.distance(to: key.utf8, count: otherCount, atMost: limit, mask: target.mask(ofASCII:))
+            : target.distance(to: key.unicodeScalars, count: otherCount, atMost: limit, mask: target.mask(of:))
+        if let distance { best = (candidate, distance) }
     }
     return best?.name
 }
@@ -27,7 +39,74 @@ let suggestionLength = 64
 /// The most candidates compared for one suggestion.
 let suggestionCandidates = 4096
 
-/// Levenshtein distance with adjacent transpositions counted as one edit.
+/// The edit distance from one name of at most 64 characters to others, with adjacent
+/// transpositions counted as one edit (as `editDistance`): Hyyrö's bit-vector algorithm
+/// (2003), one 64-bit word for the whole column of the table, so a candidate of n
+/// characters costs n steps of a few word operations instead of a row of the table each.
+struct BoundedEditDistance {
+    /// How many characters the name has.
+    let count: Int
+    /// For each ASCII character, the positions in the name that hold it, as bits.
+    private var asciiMasks = [UInt64](repeating: 0, count: 128)
+    /// The same for the other characters.
+    private var otherMasks: [Unicode.Scalar: UInt64] = [:]
+
+    /// Nil if `name` is longer than `suggestionLength` (which fits a word).
+    init?(_ name: String) {
+        var count = 0
+        for scalar in name.unicodeScalars {
+            guard count < suggestionLength else { return nil }
+            if scalar.isASCII { asciiMasks[Int(scalar.value)] |= 1 << count } else { otherMasks[scalar, default: 0] |= 1 << count }
+            count += 1
+        }
+        self.count = count
+    }
+
+    /// The positions in the name that hold `scalar`, as bits.
+    func mask(of scalar: Unicode.Scalar) -> UInt64 {
+        scalar.isASCII ? asciiMasks[Int(scalar.value)] : otherMasks[scalar] ?? 0
+    }
+
+    /// The same for an ASCII character's byte.
+    func mask(ofASCII byte: UInt8) -> UInt64 { asciiMasks[Int(byte & 0x7F)] }
+
+    /// The distance to `other` (`count` characters, each read by `mask`), or nil if it is more than `limit`.
+    func distance<Other: Sequence>(
+        to other: Other, count otherCount: Int, atMost limit: Int, mask: (Other.Element) -> UInt64
+    ) -> Int? {
+        guard count > 0 else { return otherCount <= limit ? otherCount : nil }
+        let last: UInt64 = 1 << (count - 1)
+        // The column of the table for the characters of `other` read so far, as differences
+        // between neighbours: +1 (vertical positive) or -1 (vertical negative) or 0.
+        var positive = UInt64.max
+        var negative: UInt64 = 0
+        var diagonalZero: UInt64 = 0
+        var previousMask: UInt64 = 0
+        var distance = count
+        var left = otherCount
+        for scalar in other {
+            let match = mask(scalar)
+            let transposed = ((~diagonalZero & match) << 1) & previousMask
+            diagonalZero = (((match & positive) &+ positive) ^ positive) | match | negative | transposed
+            var horizontalPositive = negative | ~(diagonalZero | positive)
+            var horizontalNegative = diagonalZero & positive
+            if horizontalPositive & last != 0 { distance += 1 }
+            if horizontalNegative & last != 0 { distance -= 1 }
+            horizontalPositive = (horizontalPositive << 1) | 1
+            horizontalNegative = horizontalNegative << 1
+            positive = horizontalNegative | ~(diagonalZero | horizontalPositive)
+            negative = horizontalPositive & diagonalZero
+            previousMask = match
+            left -= 1
+            // Each character left can lower the distance by one at most.
+            if distance - left > limit { return nil }
+        }
+        return distance <= limit ? distance : nil
+    }
+}
+
+/// Levenshtein distance with adjacent transpositions counted as one edit, by the whole
+/// table: what `BoundedEditDistance` must agree with (the tests compare them).
 func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
