@@ -25,6 +25,25 @@ import Testing
         #expect(try parsed(wire) == text)
     }
 
+    /// U+0085, U+2028 and U+2029 are line breaks to many readers of JSON lines (Python's
+    /// `splitlines`): carfab's JSON writes them escaped, in results, errors and the language
+    /// server's messages alike, and reads them back (trial 5, 5). `€` (E2 82 AC), `…` and
+    /// `Â` share their first bytes and stay raw.
+    @Test func line_breaks_beyond_ascii_are_written_escaped() throws {
+        let text = "a\u{2028}b\u{85}c\u{2029}d € … Â\u{2027}"
+        let quoted = JSONObject.quote(text)
+        #expect(quoted == #""a\u2028b\u0085c\u2029d € … Â\#u{2027}""#)
+        #expect(try parsed(quoted) == text)
+        let script = #"echo "a\u{2028}b\u{85}c\u{2029}d €"; car nosuch\u{2028}"#
+        let run = try carfab(["--format", "json", "--keep-going", "-e", script])
+        for output in [run.stdout, run.stderr] {
+            #expect(!output.unicodeScalars.contains { [0x85, 0x2028, 0x2029].contains($0.value) }, "\(output)")
+        }
+        #expect(run.stdout.contains(#"a\u2028b\u0085c\u2029d €"#), "\(run.stdout)")
+        // The message shows the name as the text renderer does (`\u{2028}`), escaped again for JSON.
+        #expect(run.stderr.contains(#"nosuch\\u{2028}"#), "\(run.stderr)")
+    }
+
     @Test func bytes_that_are_not_utf8_beside_escapes_are_refused() {
         let bytes = Array("\"\\u00e9".utf8) + [0xA9] + Array("\"".utf8)
         #expect {

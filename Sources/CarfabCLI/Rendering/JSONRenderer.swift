@@ -231,10 +231,12 @@ struct JSONObject {
         body += Self.quote(key) + ":" + value
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    /// A JSON string literal: quotes, backslashes, control characters and the line breaks
+    /// U+0085, U+2028 and U+2029 escaped (see `Output.escapedLength`).
     static func quote(_ value: String) -> String {
         // Most values need no escape: copied whole, not a scalar at a time.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+        let utf8 = value.utf8
+        if !utf8.indices.contains(where: { Output.escapedLength(utf8, at: $0) > 0 }) {
             return "\"" + value + "\""
         }
         var result = "\""
@@ -245,7 +247,8 @@ struct JSONObject {
             case "\n": result += "\\n"
             case "\t": result += "\\t"
             case "\r": result += "\\r"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            case _
+            where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029:
                 let hex = String(scalar.value, radix: 16)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: result.unicodeScalars.append(scalar)

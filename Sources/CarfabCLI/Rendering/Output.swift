@@ -62,7 +62,8 @@ public final class Output {
 
     /// Whether any byte from `start` on would need escaping in a JSON string.
     func hasEscapable(from start: Int) -> Bool {
-        waitingBytes.bytes[start...].contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }
+        let bytes = waitingBytes.bytes[start...]
+        return bytes.indices.contains { Output.escapedLength(bytes, at: $0) > 0 }
     }
 
     /// Drops the bytes waiting from `start` on.
