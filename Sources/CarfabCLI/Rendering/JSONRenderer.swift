@@ -236,7 +236,7 @@ struct JSONObject {
     static func quote(_ value: String) -> String {
         // Most values need no escape: copied whole, not a scalar at a time.
         let utf8 = value.utf8
-        if !utf8.indices.contains(where: { Output.escapedLength(utf8, at: $0) > 0 }) {
+        if !utf8.indices.contains(where: { Output.mayBeEscaped(utf8[$0]) && Output.escapedLength(utf8, at: $0) > 0 }) {
             return "\"" + value + "\""
         }
         var result = "\""

@@ -62,8 +62,11 @@ public final class Output {
 
     /// Whether any byte from `start` on would need escaping in a JSON string.
     func hasEscapable(from start: Int) -> Bool {
-        let bytes = waitingBytes.bytes[start...]
-        return bytes.indices.contains { Output.escapedLength(bytes, at: $0) > 0 }
+        let bytes = waitingBytes.bytes
+        for index in start..<bytes.count where Output.mayBeEscaped(bytes[index]) {
+            if Output.escapedLength(bytes, at: index) > 0 { return true }
+        }
+        return false
     }
 
     /// Drops the bytes waiting from `start` on.
