@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func suggestions_agree_with_the_whole_table_on_random_names() {
-        var random = SuggestionRandom(state: 0x5EED_CA4F)
+        var random = SplitMix64(state: 0x5EED_CA4F)
         // Few letters (some upper case, some beyond ASCII), so that names come close.
         let letters: [Character] = ["a", "b", "c", "A", "é", "É", "ß", "😀", "-"]
         func name(_ lengths: ClosedRange<Int>) -> String {
@@ -99,17 +99,5 @@ import Testing
                 }
             }
         }
-    }
-}
-
-/// SplitMix64, seeded: the same random names on every run.
-private struct SuggestionRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -13,6 +13,11 @@ import Testing
         }
     }
 
+    /// Whether `edits` are one script from `a` to `b`: what is kept of a, in order, is what is kept of b.
+    static func keptAlike<Line: Equatable>(_ a: [Line], _ b: [Line], _ edits: LineEdits) -> Bool {
+        a.indices.filter { !edits.removed.contains($0) }.map { a[$0] } == b.indices.filter { !edits.inserted.contains($0) }.map { b[$0] }
+    }
+
     @Test func large_similar_stocks_get_as_few_changes_as_the_standard_library_finds() {
         var seed: UInt64 = 7
         let a = Self.lines(4_000, seed: &seed)
@@ -32,10 +37,7 @@ import Testing
         }
         let fewest = b.difference(from: a).count
         #expect(edits.removed.count + edits.inserted.count == fewest)
-        // The script is one: what is kept of a, in order, is what is kept of b.
-        let keptA = a.indices.filter { !edits.removed.contains($0) }.map { a[$0] }
-        let keptB = b.indices.filter { !edits.inserted.contains($0) }.map { b[$0] }
-        #expect(keptA == keptB)
+        #expect(Self.keptAlike(a, b, edits))
     }
 
     @Test func stocks_that_differ_throughout_end_within_the_budget_as_all_removed_and_added() {
@@ -59,10 +61,7 @@ import Testing
             Issue.record("no edits")
             return
         }
-        // What is kept of a, in order, is what is kept of b.
-        let keptA = a.indices.filter { !edits.removed.contains($0) }.map { a[$0] }
-        let keptB = b.indices.filter { !edits.inserted.contains($0) }.map { b[$0] }
-        #expect(keptA == keptB)
+        #expect(Self.keptAlike(a, b, edits))
     }
 
     @Test func a_line_set_holds_each_offset_once() {
@@ -110,9 +109,7 @@ import Testing
             Issue.record("no edits")
             return
         }
-        let keptA = a.indices.filter { !edits.removed.contains($0) }.map { a[$0] }
-        let keptB = b.indices.filter { !edits.inserted.contains($0) }.map { b[$0] }
-        #expect(keptA == keptB)
+        #expect(Self.keptAlike(a, b, edits))
         // At most the changes made (fewer where a line was put back), and a fifth more.
         #expect(
             edits.removed.count + edits.inserted.count <= bound * 6 / 5, "\(edits.removed.count) + \(edits.inserted.count), made \(bound)")
@@ -133,8 +130,6 @@ import Testing
             Issue.record("no edits")
             return
         }
-        let keptA = a.indices.filter { !edits.removed.contains($0) }.map { a[$0] }
-        let keptB = b.indices.filter { !edits.inserted.contains($0) }.map { b[$0] }
-        #expect(keptA == keptB)
+        #expect(Self.keptAlike(a, b, edits))
     }
 }

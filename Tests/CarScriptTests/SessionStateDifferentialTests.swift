@@ -9,20 +9,12 @@ import Testing
 /// have printed the same amounts. Only the catalog's data (models, options, names, prices,
 /// the built-in rules) is read from the engine, once, before the script runs.
 @Suite struct SessionStateDifferentialTests {
-    /// A small deterministic generator, so a failure names a seed that reproduces it.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The domain's seeded generator, so a failure names a seed that reproduces it (the other
+    /// random-session tests use it by this name).
+    typealias SplitMix = SplitMix64
 
     /// One command of the script's vocabulary, with words that are sometimes wrong.
-    static func command(_ random: inout SplitMix) -> String {
+    static func command(_ random: inout SplitMix64) -> String {
         func pick(_ words: [String]) -> String { words[Int.random(in: 0..<words.count, using: &random)] }
         let roll = Int.random(in: 0..<100, using: &random)
         switch roll {
@@ -51,7 +43,7 @@ import Testing
     }
 
     static func script(seed: UInt64, lines: Int) -> String {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(state: seed)
         var text: [String] = []
         for _ in 0..<lines {
             text.append((0..<Int.random(in: 1...3, using: &random)).map { _ in command(&random) }.joined(separator: "; "))

@@ -1,3 +1,4 @@
+import CarFactory
 import Foundation
 import Testing
 
@@ -100,7 +101,7 @@ import Testing
     /// (trial 5's generator, seeded): the check reports an error on no line where running
     /// with `--keep-going` has none. (Before: about one script in twenty did.)
     @Test func random_scripts_the_check_finds_no_error_the_run_does_not() throws {
-        var random = SplitMix(seed: 1_059)
+        var random = SplitMix64(state: 1_059)
         for _ in 0..<120 {
             let script = Self.randomScript(&random, commands: 40)
             let run = try carfab(["--keep-going", "-e", script])
@@ -111,22 +112,10 @@ import Testing
         }
     }
 
-    /// A small deterministic generator (the test names its seed).
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func pick(_ words: [String]) -> String { words[below(words.count)] }
-    }
+    /// One of `words`, chosen by `random`.
+    static func pick(_ random: inout SplitMix64, _ words: [String]) -> String { words[random.below(words.count)] }
 
-    static func randomScript(_ random: inout SplitMix, commands: Int) -> String {
+    static func randomScript(_ random: inout SplitMix64, commands: Int) -> String {
         let families = ["pa", "tr"]
         let options = ["o1", "o2", "o3"]
         let models = ["m1", "m2"]
@@ -140,17 +129,18 @@ import Testing
             case 20..<28: line = "rollback"
             case 28..<38: line = random.below(3) == 0 ? "undo \(1 + random.below(3))" : "undo"
             case 38..<45: line = random.below(3) == 0 ? "redo \(1 + random.below(2))" : "redo"
-            case 45..<53: line = "family \(random.pick(families)) \"F\" default \(random.pick(options)) \"X\""
-            case 53..<63: line = "option \(random.pick(families)) \(random.pick(options)) \"O\" price \(random.below(10))"
-            case 63..<68: line = "model \(random.pick(models)) \"M\" price 30000 floorplan standard suspension road drivetrain front"
-            case 68..<73: line = "var \(random.pick(["a", "b"])) x"
-            case 73..<80: line = "echo $\(random.pick(["a", "b"]))"
-            case 80..<87: line = "parts \(random.pick(families))"
-            case 87..<90: line = "currency \(random.pick(["QQQ", "RRR"])) \"q\" digits 2 rate 2"
-            case 90..<93: line = "try option \(random.pick(families)) \(random.pick(options)) \"O\" price 1"
-            case 93..<96: line = "car \(random.pick(models + ["sports"]))"
+            case 45..<53: line = "family \(pick(&random, families)) \"F\" default \(pick(&random, options)) \"X\""
+            case 53..<63: line = "option \(pick(&random, families)) \(pick(&random, options)) \"O\" price \(random.below(10))"
+            case 63..<68: line = "model \(pick(&random, models)) \"M\" price 30000 floorplan standard suspension road drivetrain front"
+            case 68..<73: line = "var \(pick(&random, ["a", "b"])) x"
+            case 73..<80: line = "echo $\(pick(&random, ["a", "b"]))"
+            case 80..<87: line = "parts \(pick(&random, families))"
+            case 87..<90: line = "currency \(pick(&random, ["QQQ", "RRR"])) \"q\" digits 2 rate 2"
+            case 90..<93: line = "try option \(pick(&random, families)) \(pick(&random, options)) \"O\" price 1"
+            case 93..<96: line = "car \(pick(&random, models + ["sports"]))"
             default:
-                line = "forbid \(random.pick(families)) \(random.pick(options)) with \(random.pick(families)) \(random.pick(options))"
+                line =
+                    "forbid \(pick(&random, families)) \(pick(&random, options)) with \(pick(&random, families)) \(pick(&random, options))"
             }
             lines.append(line)
         }

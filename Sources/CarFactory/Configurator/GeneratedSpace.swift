@@ -2,8 +2,9 @@
 // (Scripts/bench-configurator) and the tests that hold its search to a step budget: one
 // generator, so the benchmark's rows and the tests' catalogs are the same.
 
-/// SplitMix64: a small deterministic generator, so a catalog (or a failing test) names its seed.
-public struct SplitMix64: Sendable {
+/// SplitMix64: a small deterministic generator, so a catalog (or a failing test) names its seed;
+/// the standard library's random functions take it too.
+public struct SplitMix64: Sendable, RandomNumberGenerator {
     /// The generator's state.
     public var state: UInt64
 
