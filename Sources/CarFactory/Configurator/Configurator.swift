@@ -67,6 +67,9 @@ public struct Configurator {
     let wordOffset: [Int]
     let wordCount: [Int]
     let totalWords: Int
+    /// Whether every family has at most 64 options: each family's bitset is one word, at the
+    /// family's index, and the hot loops take a path without loops over words.
+    let singleWord: Bool
     /// Where each family's options start among all options (a global option id).
     let optionBase: [Int]
     /// For each global option id, its edges `edgeStart[id]..<edgeStart[id + 1]`: a family and
@@ -120,6 +123,7 @@ public struct Configurator {
         wordOffset = offsets
         wordCount = counts
         totalWords = words
+        singleWord = words == optionCounts.count
         optionBase = bases
         // Each option's forbidden partners (family, option, rule), in rule order; then merged
         // per other family, with the rules behind them. (Dictionaries per option took 34 million
@@ -255,6 +259,7 @@ public struct Configurator {
             for g in 0..<familyCount { changed[g] = false }
             return false
         }
+        if singleWord { return chooseInOneWordFamilies(f, o, in: &domains, marking: &changed) }
         let only = UInt64(1) << UInt64(o & 63)
         var units = wordCount[f]
         defer { meter.units &+= units }
@@ -288,10 +293,83 @@ public struct Configurator {
         return true
     }
 
+    /// `choose(_:_:in:marking:)` where every family's bitset is one word (`singleWord`), `o`
+    /// still possible: the same options taken out and units counted, without loops over words.
+    private func chooseInOneWordFamilies(_ f: Int, _ o: Int, in domains: inout [UInt64], marking changed: inout [Bool]) -> Bool {
+        var units = 1
+        defer { meter.units &+= units }
+        let only = UInt64(1) << UInt64(o)
+        if domains[f] != only {
+            domains[f] = only
+            changed[f] = true
+        }
+        let id = optionBase[f] + o
+        for edge in edgeStart[id]..<edgeStart[id + 1] {
+            let g = edgeFamily[edge]
+            units += 1
+            let before = domains[g]
+            let after = before & ~masks[edgeMask[edge]]
+            if after != before {
+                domains[g] = after
+                changed[g] = true
+            }
+            if after == 0 {
+                for g in 0..<familyCount { changed[g] = false }
+                return false
+            }
+        }
+        return true
+    }
+
+    /// `choose(_:_:in:marking:)` of an option that clashes with no option left in any other
+    /// family: takes out `f`'s other options only (the edges would take out nothing).
+    func keepOnly(_ f: Int, _ o: Int, in domains: inout [UInt64], marking changed: inout [Bool]) -> Bool {
+        guard contains(domains, f, o) else {
+            for g in 0..<familyCount { changed[g] = false }
+            return false
+        }
+        meter.units &+= wordCount[f]
+        for w in 0..<wordCount[f] {
+            let word = w == o >> 6 ? UInt64(1) << UInt64(o & 63) : 0
+            if domains[wordOffset[f] + w] != word {
+                domains[wordOffset[f] + w] = word
+                changed[f] = true
+            }
+        }
+        return true
+    }
+
+    /// Whether family `h` still has an option among those the mask at `mask` (in `masks`) marks.
+    @inline(__always) func meets(_ domains: [UInt64], _ h: Int, _ mask: Int) -> Bool {
+        if singleWord { return domains[h] & masks[mask] != 0 }
+        for w in 0..<wordCount[h] where domains[wordOffset[h] + w] & masks[mask + w] != 0 { return true }
+        return false
+    }
+
+    /// The list price of family `g`'s cheapest option still in `domains` (nil if none is).
+    @inline(__always) func cheapestPrice(_ domains: [UInt64], _ g: Int) -> Int64? {
+        if singleWord {
+            // By price order, the first option left is the cheapest: a look or two.
+            let word = domains[g]
+            guard word != 0 else { return nil }
+            for o in byPrice[g] where word & (1 << UInt64(o)) != 0 { return space.prices[g][o] }
+            return nil
+        }
+        var low = Int64.max
+        for w in 0..<wordCount[g] {
+            var bits = domains[wordOffset[g] + w]
+            while bits != 0 {
+                low = min(low, space.prices[g][w << 6 + bits.trailingZeroBitCount])
+                bits &= bits - 1
+            }
+        }
+        return low == .max ? nil : low
+    }
+
     /// Gathers into `used` the rules behind `edge`.
     func record(_ edge: Int, _ used: RuleRecord) {
         for position in edgeRuleStart[edge]..<edgeRuleStart[edge + 1] where rulesOff.isEmpty || !rulesOff[edgeRules[position]] {
-            used.rules.insert(edgeRules[position])
+            used.insert(edgeRules[position])
         }
     }
 
@@ -343,9 +421,26 @@ public struct Configurator {
         var units = 0
     }
 
-    /// The rules a search used to take options out.
+    /// The rules a search used to take options out (by position): a flag per rule and the
+    /// list of those flagged, where a `Set` hashed each rule at each option taken out (a fifth
+    /// of the instructions of 60 x 8's rules ruling out its 190 impossible options).
     final class RuleRecord {
-        var rules = Set<Int>()
+        private var flagged: [Bool] = []
+        private var list: [Int] = []
+
+        /// Notes `rule` as used.
+        func insert(_ rule: Int) {
+            if rule >= flagged.count { flagged += Array(repeating: false, count: rule + 1 - flagged.count) }
+            guard !flagged[rule] else { return }
+            flagged[rule] = true
+            list.append(rule)
+        }
+
+        /// Whether `rule` was used.
+        func contains(_ rule: Int) -> Bool { rule < flagged.count && flagged[rule] }
+
+        /// The rules used, in definition order.
+        var sorted: [Int] { list.sorted() }
     }
 
     /// `a + b`, or `moneyOverflow`.

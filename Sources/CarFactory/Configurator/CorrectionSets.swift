@@ -67,6 +67,10 @@ struct CorrectionSearch {
     let rulers: [[(family: Int, mask: Int)]]
     /// Families whose option clashes with one that never changes: every correction set has them.
     let forced: [Bool]
+    /// Whether the car's options clash in two families that may change (the current car
+    /// broke a rule): only then can a car that keeps every open family break a rule, the
+    /// searches' nodes always having the families that never change chosen.
+    let openCarsClash: Bool
     /// The price change of the wanted option alone.
     let wantedChange: Int64
     /// The families of the set whose assignments are searched.
@@ -116,6 +120,7 @@ struct CorrectionSearch {
         self.hard = hard
         var rulers = Array(repeating: [(family: Int, mask: Int)](), count: n)
         var forced = Array(repeating: false, count: n)
+        var openCarsClash = false
         for h in 0..<n {
             let id = configurator.optionBase[h] + car[h]
             for edge in configurator.edgeStart[id]..<configurator.edgeStart[id + 1] {
@@ -126,10 +131,12 @@ struct CorrectionSearch {
                 guard g > h, configurator.masks[mask + car[g] >> 6] & (1 << UInt64(car[g] & 63)) != 0 else { continue }
                 if hard[h] { forced[g] = true }
                 if hard[g] { forced[h] = true }
+                if !hard[h] && !hard[g] { openCarsClash = true }
             }
         }
         self.rulers = rulers
         self.forced = forced.indices.map { forced[$0] && !hard[$0] }
+        self.openCarsClash = openCarsClash
         wantedChange = try Self.difference(
             configurator.space.prices[wanted.family][wanted.option], configurator.space.prices[wanted.family][current[wanted.family]])
         inSet = Array(repeating: false, count: n)
@@ -413,9 +420,8 @@ struct CorrectionSearch {
         for g in 0..<c.familyCount where !assigned[g] && !c.contains(domains, g, car[g]) {
             let count = c.optionCount(domains, g)
             guard count <= fewest else { continue }
-            var low = Int64.max
             units += c.optionCounts[g]
-            for o in 0..<c.optionCounts[g] where c.contains(domains, g, o) { low = min(low, c.space.prices[g][o]) }
+            let low = c.cheapestPrice(domains, g) ?? .max
             let change = Self.clamped(low, -c.space.prices[g][current[g]])
             if count < fewest || change > dearest {
                 fewest = count
@@ -433,7 +439,7 @@ struct CorrectionSearch {
             }
             // Open families keep options that clash only on a car that was not valid: one of
             // them is then kept or changed like any other family.
-            guard let clash = firstClash(kept, assigned) else {
+            guard openCarsClash, let clash = firstClash(kept, assigned) else {
                 if blocked {
                     var keeps = Array(repeating: UInt64(0), count: familyWords)
                     for g in 0..<c.familyCount where kept[g] == car[g] { keeps[g >> 6] |= 1 << UInt64(g & 63) }
@@ -506,30 +512,22 @@ struct CorrectionSearch {
                 let id = c.optionBase[g] + car[g]
                 let watched = watchedEdge[g]
                 if watched >= 0 {
-                    let h = c.edgeFamily[watched]
-                    let mask = c.edgeMask[watched]
-                    for w in 0..<c.wordCount[h] where domains[c.wordOffset[h] + w] & c.masks[mask + w] != 0 {
-                        justified = true
-                        break
-                    }
+                    justified = c.meets(domains, c.edgeFamily[watched], c.edgeMask[watched])
                 }
                 if !justified {
                     units += c.edgeStart[id + 1] - c.edgeStart[id]
                     for edge in c.edgeStart[id]..<c.edgeStart[id + 1] where edge != watched {
-                        let h = c.edgeFamily[edge]
-                        let mask = c.edgeMask[edge]
-                        for w in 0..<c.wordCount[h] where domains[c.wordOffset[h] + w] & c.masks[mask + w] != 0 {
+                        if c.meets(domains, c.edgeFamily[edge], c.edgeMask[edge]) {
                             justified = true
-                            break
-                        }
-                        if justified {
                             watchedEdge[g] = edge
                             break
                         }
                     }
                 }
                 guard !justified else { continue }
-                guard c.choose(g, car[g], in: &domains, marking: &changed) else { return false }
+                // No family has an option g's car option clashes with, so choosing it takes
+                // nothing out of the others: only g's own other options go.
+                guard c.keepOnly(g, car[g], in: &domains, marking: &changed) else { return false }
                 assigned[g] = true
                 again = true
             }
@@ -583,15 +581,7 @@ struct CorrectionSearch {
         let c = configurator
         var total = wantedChange
         for g in 0..<c.familyCount where g != wanted.family {
-            var low = Int64.max
-            for w in 0..<c.wordCount[g] {
-                var bits = domains[c.wordOffset[g] + w]
-                while bits != 0 {
-                    low = min(low, c.space.prices[g][w << 6 + bits.trailingZeroBitCount])
-                    bits &= bits - 1
-                }
-            }
-            guard low != .max else { return .max }
+            guard let low = c.cheapestPrice(domains, g) else { return .max }
             total = Self.clamped(total, Self.clamped(low, -c.space.prices[g][current[g]]))
         }
         return total

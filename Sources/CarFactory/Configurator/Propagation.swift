@@ -80,6 +80,7 @@ extension Configurator {
     /// their edges, where looking at every option of every family and all its edges took
     /// most of the cheapest car's search (60 x 8, 3,000 rules).
     private func propagateByFamily(_ domains: inout [UInt64], assigned: [Bool], changed: inout [Bool], next: inout [Bool]) -> Bool {
+        if singleWord { return propagateOneWordFamilies(&domains, assigned: assigned, changed: &changed, next: &next) }
         let familyCount = familyCount
         var units = 0
         defer { meter.units &+= units }
@@ -136,6 +137,55 @@ extension Configurator {
         return true
     }
 
+    /// `propagateByFamily` where every family has at most 64 options (one word, at its family's
+    /// index): the same options taken out and the same units counted, without the loops over
+    /// words. With `choose` and `settle` likewise, 60 x 8's `options` for the first 6 families'
+    /// options (19 searches, callgrind) took 1,127 million instructions, against 1,405 million.
+    private func propagateOneWordFamilies(_ domains: inout [UInt64], assigned: [Bool], changed: inout [Bool], next: inout [Bool]) -> Bool {
+        let familyCount = familyCount
+        var units = 0
+        defer { meter.units &+= units }
+        var any = true
+        while any {
+            any = false
+            units += familyCount
+            for h in 0..<familyCount where changed[h] && !assigned[h] {
+                let options = domains[h]
+                guard options != 0 else { return false }
+                // A family can lose options only where the first option left in h has an edge.
+                let first = options.trailingZeroBitCount
+                let rest = options & (options - 1)
+                let base = optionBase[h]
+                for edge in edgeStart[base + first]..<edgeStart[base + first + 1] {
+                    let g = edgeFamily[edge]
+                    units += 1
+                    guard !assigned[g] else { continue }
+                    // The options of g every option left in h clashes with.
+                    var gone = masks[edgeMask[edge]]
+                    var bits = rest
+                    while bits != 0 && gone != 0 {
+                        let p = bits.trailingZeroBitCount
+                        bits &= bits - 1
+                        units += 1
+                        let mask = clashTable[(base + p) * familyCount + g]
+                        gone = mask < 0 ? 0 : gone & masks[mask]
+                    }
+                    let word = domains[g]
+                    let left = word & ~gone
+                    if left == 0 { return false }
+                    if left != word {
+                        domains[g] = left
+                        next[g] = true
+                        any = true
+                    }
+                }
+            }
+            swap(&changed, &next)
+            for g in 0..<familyCount { next[g] = false }
+        }
+        return true
+    }
+
     /// Whether option `o` of family `g` goes with some option still possible in every other
     /// open family among those `changed`. If not, records in `used` the rules it breaks with that family's options
     /// and the rules that took that family's other options out are already recorded.
@@ -143,6 +193,16 @@ extension Configurator {
         _ domains: [UInt64], _ g: Int, _ o: Int, assigned: [Bool], changed: [Bool], used: RuleRecord?
     ) -> Bool {
         let id = optionBase[g] + o
+        if singleWord {
+            // One word per family, at the family's index: the same edges in the same order.
+            for edge in edgeStart[id]..<edgeStart[id + 1] {
+                let h = edgeFamily[edge]
+                guard changed[h], !assigned[h], domains[h] & ~masks[edgeMask[edge]] == 0 else { continue }
+                if let used { record(edge, used) }
+                return false
+            }
+            return true
+        }
         for edge in edgeStart[id]..<edgeStart[id + 1] {
             let h = edgeFamily[edge]
             guard changed[h], !assigned[h] else { continue }

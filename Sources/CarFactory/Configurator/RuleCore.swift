@@ -22,7 +22,7 @@ extension Configurator {
         let used = RuleRecord()
         guard try !satisfiable(choice, recording: used, effort) else { return [] }
         // Rules are tried in definition order, so the answer does not depend on the search's path.
-        let rules = used.rules.sorted()
+        let rules = used.sorted
         // One configurator over the rules used (positions in `rules`), in which rules are switched off.
         var core = Configurator(space: space.keeping(rules: rules), limits: limits, shouldStop: shouldStop, meter: meter)
         core.rulesOff = Array(repeating: false, count: rules.count)
@@ -48,7 +48,7 @@ extension Configurator {
                 }
                 size = max(1, chunk.count / 2)
             } else {
-                for other in rules.indices where !core.rulesOff[other] && !record.rules.contains(other) {
+                for other in rules.indices where !core.rulesOff[other] && !record.contains(other) {
                     core.switchRule(other, off: true)
                 }
                 size = chunk.count * 2
