@@ -16,6 +16,8 @@ public enum CarFactoryError: Error, Equatable, Sendable {
     /// A count of cars whose value would take the stock's past the largest amount (`car suv COUNT`).
     case countTooLarge(Int64)
     case countNotPositive(Int64)
+    /// A line added to a stock that holds `limit` lines already (`StockLedger.maximumLines`).
+    case stockTooLarge(limit: Int)
     case unknownModel(String)
     case unknownOption(String, family: String)
     case unknownCurrency(String)
@@ -79,6 +81,7 @@ extension CarFactoryError: CustomStringConvertible {
         case .countTooLarge(let count):
             "count too large: \(count) car\(count == 1 ? "" : "s") would take the stock's value past the largest amount, \(Money.base(.max))"
         case .countNotPositive(let count): "count must be at least 1, not \(count)"
+        case .stockTooLarge(let limit): "the stock holds at most \(limit) lines: no line is added"
         case .unknownModel(let name): "unknown model '\(cut(name))'"
         case .unknownOption(let name, let family): "unknown \(family) option '\(cut(name))'"
         case .unknownCurrency(let code): "unknown currency '\(cut(code))'"
@@ -139,6 +142,7 @@ extension CarFactoryError {
         case .countOverflow: "count-overflow"
         case .countTooLarge: "count-too-large"
         case .countNotPositive: "count-not-positive"
+        case .stockTooLarge: "stock-too-large"
         case .unknownModel: "unknown-model"
         case .unknownOption: "unknown-option"
         case .unknownCurrency: "unknown-currency"

@@ -47,4 +47,24 @@ import Testing
         #expect(stock.lines.count == 1 && stock.carCount == 1 && stock.value.description == "$81,895.00")
         #expect(throws: CarFactoryError.noCurrentCar) { try StockLedger().currentLine() }
     }
+
+    @Test func a_line_past_the_bound_is_refused_before_anything_changes() throws {
+        var stock = StockLedger()
+        stock.lineLimit = 2
+        let suv = try catalog.builder(for: "suv").build()
+        try stock.add(suv, count: 1)
+        try stock.add(suv, count: 2)
+        #expect(throws: CarFactoryError.stockTooLarge(limit: 2)) { try stock.add(suv, count: 3) }
+        #expect(stock.lineCount == 2 && stock.carCount == 3 && stock.currentNumber == 2)
+        // Putting a line back (undo, redo, rollback) is held to the bound too.
+        let sports = try catalog.builder(for: "sports").build()
+        let value = stock.valueMinorUnits
+        #expect(throws: CarFactoryError.stockTooLarge(limit: 2)) {
+            try stock.apply(.insertLine(1, sports.configuration, count: 4, current: 1))
+        }
+        #expect(stock.lineCount == 2 && stock.carCount == 3 && stock.valueMinorUnits == value && stock.currentNumber == 2)
+        try stock.remove(1)
+        try stock.apply(.insertLine(1, sports.configuration, count: 4, current: 1))
+        #expect(stock.lines.map(\.count) == [4, 2] && stock.currentNumber == 1)
+    }
 }

@@ -9,7 +9,8 @@ import Testing
 @Suite struct StockLinesTests {
     static func entry(_ tag: Int) -> StockLedger.Entry { StockLedger.Entry(count: Int64(tag), configuration: 0) }
     static func tags(_ lines: StockLines) -> [Int64] { lines.live.map(\.count) }
-    static let block = StockLines.blockSize
+    /// The block of stocks of fewer than 262,144 lines (a larger stock's grows).
+    static let block = 1 << StockLines.smallestShift
 
     @Test(arguments: Array(1...6) as [UInt64])
     func they_read_as_an_array_does_after_any_changes(seed: UInt64) {
@@ -38,7 +39,40 @@ import Testing
         }
         #expect(Self.tags(lines) == model)
         for number in stride(from: 1, through: model.count, by: 7) { #expect(lines[number].count == model[number - 1]) }
+        #expect(lines.blockSize == Self.block)
         #expect(lines.starts.count == (model.count + Self.block - 1) / Self.block)
+    }
+
+    /// Trial 7, 2: a block of 1,024 lines left 3.2 M changes in the middle of 3.2 M lines
+    /// quadratic (27 s). Past 2^18 lines the block doubles, its rings put in order first.
+    @Test func the_block_grows_with_the_lines_and_they_still_read_as_an_array_does() {
+        let threshold = Self.block * Self.block / 4
+        // Some blocks' rings turned (lines put in at the front) when the threshold is passed.
+        let first = threshold - 3 * Self.block - 17
+        var lines = StockLines((0..<first).map(Self.entry))
+        var added: [Int64] = []
+        for tag in 0..<(4 * Self.block) {
+            lines.insert(Self.entry(first + tag), at: 1 + (tag % 3) * (tag / 3))
+            added.append(Int64(first + tag))
+        }
+        #expect(lines.blockSize == 2 * Self.block)
+        var model = (0..<first).map(Int64.init)
+        for (tag, value) in added.enumerated() { model.insert(value, at: (tag % 3) * (tag / 3)) }
+        #expect(Self.tags(lines) == model)
+        var random = SplitMix64(state: 11)
+        for _ in 0..<600 {
+            let number = 1 + random.below(model.count)
+            lines.remove(number)
+            model.remove(at: number - 1)
+        }
+        #expect(Self.tags(lines) == model)
+        #expect(lines.starts.count == (model.count + lines.blockSize - 1) / lines.blockSize)
+        // Made whole, the lines take the block they would have grown to.
+        #expect(StockLines(lines.live.map { $0 }).blockSize == 2 * Self.block)
+        #expect(StockLines((0..<threshold).map(Self.entry)).blockSize == Self.block)
+        var emptied = lines
+        emptied.removeAll(keepingCapacity: false)
+        #expect(emptied.blockSize == Self.block)
     }
 
     /// How many slots hold something else after `change` (the lines it moved, and the one it
@@ -52,7 +86,7 @@ import Testing
 
     /// The most slots a change may move in `lines`: a block's, twice (the last block put in
     /// order), and one for each block.
-    static func bound(_ lines: StockLines) -> Int { 2 * block + 2 * lines.starts.count + 2 }
+    static func bound(_ lines: StockLines) -> Int { 2 * lines.blockSize + 2 * lines.starts.count + 2 }
 
     /// Trial 4, 2 and trial 5, 7: the middle line again and again, the two ends in turn, a
     /// quarter and three quarters in turn, and places at random: each change moves at most

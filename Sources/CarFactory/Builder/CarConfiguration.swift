@@ -110,6 +110,16 @@ struct ConfigurationKey: Hashable, Sendable {
         return key
     }
 
+    /// The identity of its part of `family`, if it holds one.
+    func part(of family: PartFamily) -> ObjectIdentifier? {
+        switch family.index {
+        case 0: floorplan
+        case 1: suspension
+        case 2: drivetrain
+        default: family.index - 3 < others.count ? others[family.index - 3] : nil
+        }
+    }
+
     /// A multiply-xorshift mix of the four addresses.
     var hash: UInt64 {
         func bits(_ identity: ObjectIdentifier) -> UInt64 { UInt64(UInt(bitPattern: identity)) }

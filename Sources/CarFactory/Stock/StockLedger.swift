@@ -59,6 +59,17 @@ public struct StockLedger: Sendable {
     /// looks only at the configurations holding one of its options, not at all of them.
     /// (80,000 configurations then 20,000 rules took 36 s; trial 4, 1.)
     private var configurationsByPart: [ObjectIdentifier: [Int32]]?
+    /// The parts `configurationsByPart` holds, by family index: the options of a family that
+    /// some configuration holds, so that `require A with B` can walk those lacking B.
+    private var partsByFamily: [[ObjectIdentifier]] = []
+    /// The answer of each rule checked since the lines last changed (its first breaking line,
+    /// 0 for none): a refused rule registers nothing, so `expect error` can try it again and
+    /// again, and each try cost a walk of the stock (8,000 tries of one refused rule over
+    /// 40,000 configurations: 21.7 s; trial 5, 8). Emptied by every change to the lines.
+    private var ruleAnswers: [RuleKey: Int] = [:]
+    /// How many configurations and lines rules' checks have looked at, all told (the tests
+    /// bound it: the work of a check, not its time).
+    package private(set) var ruleCheckSteps = 0
     /// What takes back each change made since it was last taken (`takeJournal`), when kept:
     /// nil (the default) keeps nothing and costs one test per change (see `StockChange`).
     @usableFromInline package var journal: StockJournal?
@@ -69,6 +80,13 @@ public struct StockLedger: Sendable {
     /// The bytes (estimated) of the ledgers journaled whole so far (`clear`), counted up
     /// only: the undo history takes the difference to bound itself without reading the entries.
     package private(set) var journaledLedgerBytes = 0
+
+    /// The most lines a stock holds: 2^26 (1 GiB of lines, 16 bytes each). A line past it
+    /// is an error (`stock-too-large`), found before anything changes: a few files that
+    /// `source` each other twice over would otherwise take all the memory there is.
+    public static let maximumLines = 1 << 26
+    /// The most lines this stock holds: `maximumLines` (tests make it small).
+    package var lineLimit = StockLedger.maximumLines
 
     /// An empty stock.
     public init() {}
@@ -156,7 +174,10 @@ public struct StockLedger: Sendable {
         }
         valueMinorUnits = try Self.adding(prices[Int(removed.configuration)], times: -removed.count, to: valueMinorUnits)
         carCount -= removed.count
-        if linesByConfiguration != nil { linesByConfiguration?[Int(removed.configuration)] -= 1 }
+        if linesByConfiguration != nil {
+            linesByConfiguration?[Int(removed.configuration)] -= 1
+            forgetRuleAnswers()
+        }
         entries.remove(target)
         if let current = currentNumber {
             if current == target {
@@ -184,6 +205,7 @@ public struct StockLedger: Sendable {
         valueMinorUnits = 0
         linesByConfiguration = nil
         configurationsByPart = nil
+        ruleAnswers = [:]
         // No line holds a configuration now: many kept ones go (and with them the memory,
         // and the work a later `forbid` would spend looking at them).
         if configurations.count > Self.keptConfigurations {
@@ -196,26 +218,98 @@ public struct StockLedger: Sendable {
     }
 
     /// The number of the first line whose car breaks `rule`, if any.
+    ///
+    /// Made to cost what the answer needs: a rule asked again with no line changed in between
+    /// is answered from `ruleAnswers`; otherwise the configurations looked at are the fewer of
+    /// those holding each side (for `require A with B`: holding A, or holding another option of
+    /// B's family), each by its parts' identities, and the lines by their configuration ids alone.
     public mutating func firstLine(breaking rule: Rule) -> Int? {
+        // No line, nothing to break, nothing to remember: the built-in catalog's rules are
+        // added to an empty stock at every start, where the answers' dictionary cost ~150,000
+        // instructions (its type's metadata made, callgrind on an empty file).
+        guard !entries.isEmpty else { return nil }
         if linesByConfiguration == nil {
             var counts = Array(repeating: 0, count: configurations.count)
             for entry in entries.live { counts[Int(entry.configuration)] += 1 }
             linesByConfiguration = counts
+            ruleAnswers = [:]
         }
+        let key = rule.first.part.flatMap { first in rule.second.part.map { RuleKey(kind: rule.kind, first: first, second: $0) } }
+        if let key, let known = ruleAnswers[key] { return known == 0 ? nil : known }
+        let answer = lineBreaking(rule)
+        if let key { ruleAnswers[key] = answer ?? 0 }
+        return answer
+    }
+
+    /// `firstLine(breaking:)`, looked for.
+    private mutating func lineBreaking(_ rule: Rule) -> Int? {
         guard let counts = linesByConfiguration else { return nil }
-        func breaks(_ id: Int) -> Bool { counts[id] > 0 && rule.isBroken(by: configurations[id].part(of:)) }
         if configurationsByPart == nil && configurations.count > Self.scannedConfigurations { indexParts() }
+        // The configurations some line holds that break the rule.
+        var breaking: [Int32] = []
+        // How many configurations are looked at (`ruleCheckSteps`).
+        var looked = 0
         if let byPart = configurationsByPart, let first = rule.first.part, let second = rule.second.part {
-            // A car breaks the rule only if it has its first option (and, for `forbid`, its second).
-            var holding = byPart[first] ?? []
-            if rule.kind == .forbid, let other = byPart[second], other.count < holding.count { holding = other }
-            guard holding.contains(where: { breaks(Int($0)) }) else { return nil }
+            let configurations = configurations
+            func held(_ id: Int32) -> Bool { counts[Int(id)] > 0 }
+            func holds(_ id: Int32, _ family: PartFamily, _ part: ObjectIdentifier) -> Bool {
+                configurations[Int(id)].key.part(of: family) == part
+            }
+            let (firstFamily, secondFamily) = (rule.first.family, rule.second.family)
+            let holdingFirst = byPart[first] ?? []
+            let holdingSecond = byPart[second] ?? []
+            switch rule.kind {
+            case .forbid:
+                looked = min(holdingFirst.count, holdingSecond.count)
+                breaking =
+                    holdingFirst.count <= holdingSecond.count
+                    ? holdingFirst.filter { held($0) && holds($0, secondFamily, second) }
+                    : holdingSecond.filter { held($0) && holds($0, firstFamily, first) }
+            case .require:
+                // Broken by a car with A and another option of B's family: walk whichever is fewer.
+                let others =
+                    partsByFamily.indices.contains(secondFamily.index)
+                    ? partsByFamily[secondFamily.index].filter { $0 != second } : []
+                let lacking = others.reduce(0) { $0 + (byPart[$1]?.count ?? 0) }
+                // Every configuration holds an option of B's family when it is complete: if one
+                // does not (it would lack B too), the configurations holding A are walked.
+                if lacking < holdingFirst.count && lacking + holdingSecond.count == configurations.count {
+                    looked = lacking
+                    for other in others {
+                        breaking += (byPart[other] ?? []).filter { held($0) && holds($0, firstFamily, first) }
+                    }
+                } else {
+                    looked = holdingFirst.count
+                    breaking = holdingFirst.filter { held($0) && !holds($0, secondFamily, second) }
+                }
+            }
         } else {
-            guard counts.indices.contains(where: breaks) else { return nil }
+            looked = counts.count
+            for id in counts.indices where counts[id] > 0 && rule.isBroken(by: configurations[id].part(of:)) {
+                breaking.append(Int32(id))
+            }
         }
-        // Rare (the rule is refused): find the line to name.
+        ruleCheckSteps += looked
+        guard !breaking.isEmpty else { return nil }
+        // The first line holding one of them, by its configuration id alone.
         let lines = entries.live
-        return lines.firstIndex { rule.isBroken(by: configurations[Int($0.configuration)].part(of:)) }.map { $0 - lines.startIndex + 1 }
+        let found: Int?
+        if breaking.count == 1 {
+            let only = breaking[0]
+            found = lines.firstIndex { $0.configuration == only }
+        } else {
+            var marked = Array(repeating: false, count: configurations.count)
+            for id in breaking { marked[Int(id)] = true }
+            found = lines.firstIndex { marked[Int($0.configuration)] }
+        }
+        ruleCheckSteps += found.map { $0 + 1 } ?? lines.count
+        return found.map { $0 + 1 }
+    }
+
+    /// Empties `ruleAnswers`: the lines changed.
+    @inline(__always)
+    private mutating func forgetRuleAnswers() {
+        if !ruleAnswers.isEmpty { ruleAnswers = [:] }
     }
 
     // MARK: By id: the one way lines are added and changed
@@ -241,7 +335,7 @@ public struct StockLedger: Sendable {
         prices.append(configuration.priceMinorUnits)
         linesByConfiguration?.append(0)
         if configurationsByPart != nil {
-            for part in configuration.parts { configurationsByPart?[ObjectIdentifier(part), default: []].append(id) }
+            for part in configuration.parts { index(part, in: id) }
         }
         if configurations.count * 2 > ids.count { rehash() } else { place(id) }
         return id
@@ -252,11 +346,22 @@ public struct StockLedger: Sendable {
 
     /// Makes `configurationsByPart` from every configuration kept.
     private mutating func indexParts() {
-        var byPart: [ObjectIdentifier: [Int32]] = [:]
+        configurationsByPart = [:]
+        partsByFamily = []
         for (id, configuration) in configurations.enumerated() {
-            for part in configuration.parts { byPart[ObjectIdentifier(part), default: []].append(Int32(id)) }
+            for part in configuration.parts { index(part, in: Int32(id)) }
         }
-        configurationsByPart = byPart
+    }
+
+    /// Adds configuration `id` to the configurations holding `part` (made after every lower id).
+    private mutating func index(_ part: any Part, in id: Int32) {
+        let identity = ObjectIdentifier(part)
+        if configurationsByPart?[identity] == nil {
+            let family = part.family.index
+            while partsByFamily.count <= family { partsByFamily.append([]) }
+            partsByFamily[family].append(identity)
+        }
+        configurationsByPart?[identity, default: []].append(id)
     }
 
     /// Replaces each configuration with `complete`'s, keeping its id: the same car with a part
@@ -273,6 +378,7 @@ public struct StockLedger: Sendable {
         if changed {
             rehash()
             configurationsByPart = nil
+            ruleAnswers = [:]
         }
     }
 
@@ -317,12 +423,16 @@ public struct StockLedger: Sendable {
         let (product, productOverflow) = price.multipliedReportingOverflow(by: count)
         let (newValue, sumOverflow) = valueMinorUnits.addingReportingOverflow(product)
         if productOverflow || sumOverflow { throw .countTooLarge(count) }
+        guard entries.count < lineLimit else { throw .stockTooLarge(limit: lineLimit) }
         entries.append(Entry(count: count, configuration: id))
         if journal != nil { journalAppend(Self.removal(ofLine: entries.count, lineCount: entries.count, current: currentNumber)) }
         carCount = newCount
         valueMinorUnits = newValue
         currentNumber = entries.count
-        if linesByConfiguration != nil { linesByConfiguration?[Int(id)] += 1 }
+        if linesByConfiguration != nil {
+            linesByConfiguration?[Int(id)] += 1
+            forgetRuleAnswers()
+        }
     }
 
     /// Makes the current line's car configuration `id` (of the current generation), keeping its count.
@@ -338,6 +448,7 @@ public struct StockLedger: Sendable {
         if linesByConfiguration != nil {
             linesByConfiguration?[Int(old.configuration)] -= 1
             linesByConfiguration?[Int(id)] += 1
+            forgetRuleAnswers()
         }
         entries.setConfiguration(id, atSlot: slot)
         currentConfiguration = id
@@ -388,12 +499,17 @@ public struct StockLedger: Sendable {
         let before = currentNumber
         switch change {
         case .insertLine(let number, let configuration, let count, let current):
+            // Before anything changes (giving out an id may compact the configurations).
+            guard entries.count < lineLimit else { throw .stockTooLarge(limit: lineLimit) }
             let id = id(of: configuration)
             let (newCount, overflow) = carCount.addingReportingOverflow(count)
             if overflow { throw .countOverflow }
             valueMinorUnits = try Self.adding(prices[Int(id)], times: count, to: valueMinorUnits)
             carCount = newCount
-            if linesByConfiguration != nil { linesByConfiguration?[Int(id)] += 1 }
+            if linesByConfiguration != nil {
+                linesByConfiguration?[Int(id)] += 1
+                forgetRuleAnswers()
+            }
             entries.insert(Entry(count: count, configuration: id), at: number)
             currentNumber = current
             journalAppend(Self.removal(ofLine: number, lineCount: entries.count, current: before))
@@ -412,6 +528,7 @@ public struct StockLedger: Sendable {
             if linesByConfiguration != nil {
                 linesByConfiguration?[Int(old.configuration)] -= 1
                 linesByConfiguration?[Int(id)] += 1
+                forgetRuleAnswers()
             }
             entries[number].configuration = id
             syncCurrent()
@@ -446,7 +563,10 @@ public struct StockLedger: Sendable {
         let removed = entries[number]
         valueMinorUnits = try Self.adding(prices[Int(removed.configuration)], times: -removed.count, to: valueMinorUnits)
         carCount -= removed.count
-        if linesByConfiguration != nil { linesByConfiguration?[Int(removed.configuration)] -= 1 }
+        if linesByConfiguration != nil {
+            linesByConfiguration?[Int(removed.configuration)] -= 1
+            forgetRuleAnswers()
+        }
         entries.remove(number)
         currentNumber = current
         journalAppend(
@@ -520,6 +640,13 @@ public struct StockLedger: Sendable {
         if o1 || o2 { throw .moneyOverflow }
         return result
     }
+}
+
+/// A rule as `StockLedger.ruleAnswers` knows it: by its options' identities.
+private struct RuleKey: Hashable {
+    let kind: Rule.Kind
+    let first: ObjectIdentifier
+    let second: ObjectIdentifier
 }
 
 /// One change to a stock as the journal keeps it, to take it back (see `StockLedger.apply`).
