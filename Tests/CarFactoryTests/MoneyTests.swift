@@ -39,6 +39,37 @@ import Testing
         #expect(try h.convert(99).minorUnits == 0)  // 0.495 -> 0
     }
 
+    /// The 64-bit conversion (a multiply by the divisor's reciprocal, then one correction)
+    /// against exact arithmetic in 128 bits, rounding half to even, at the edges of the
+    /// correction (quotients just under and at a multiple, ties both ways) and on random
+    /// amounts, for every power of ten it divides by.
+    @Test func conversion_by_a_power_of_ten_matches_exact_arithmetic() throws {
+        var random = SplitMix64(state: 21)
+        for scale in 1...18 {
+            let rate = try DecimalNumber(parsing: "0." + String(repeating: "0", count: scale - 1) + "7")
+            let currency = try Currency(code: "PTN", symbol: "p", digits: 2, rate: rate)
+            let converter = ValuationFactory(currency: currency).makeConverter()
+            var power: Int64 = 1
+            for _ in 0..<scale { power *= 10 }
+            var amounts: [Int64] = [0, 1, -1, Int64.max / 7, -(Int64.max / 7), Int64.min / 7]
+            let most = Int64.max / 7 / power
+            for multiple in [Int64(1), 2, 3, 1_000, most] where multiple > 0 && multiple <= most {
+                for offset: Int64 in [-1, 0, 1] {
+                    // Products (amount * 7) at and around a multiple of the divisor, and at half of one.
+                    for target in [multiple * power, multiple * power + power / 2] {
+                        let amount = (target / 7) + offset
+                        amounts += [amount, -amount]
+                    }
+                }
+            }
+            for _ in 0..<200 { amounts.append(Int64.random(in: (Int64.min / 7)...(Int64.max / 7), using: &random)) }
+            for amount in amounts {
+                let exact = try CurrencyConverter.divideHalfToEven(Int128(amount) * 7, byPowerOfTen: scale)
+                #expect(try converter.convertMinorUnits(amount) == Int64(exact), "\(amount) at rate \(rate)")
+            }
+        }
+    }
+
     @Test func sums_in_base_first_then_converts_once() throws {
         // Three 1-cent cars at GBP 0.60338: converted one by one they would round to 3 x 1p.
         #expect(try converted(3, to: "GBP") == "£0.02")

@@ -74,11 +74,13 @@ struct ArgumentWriter {
         block.ranges[0] = range
     }
 
-    /// Adds the next argument.
+    /// Adds the next argument. The resolver appends one per argument of the command, and
+    /// `CommandSpec.init` holds every command to at most `ArgumentSpace.capacity` of them, so
+    /// the slot is in the block without a check here.
     mutating func append(_ value: ArgumentValue, at range: SourceRange) {
-        precondition(count < ArgumentSpace.capacity, "a command takes at most \(ArgumentSpace.capacity) arguments")
+        assert(count < ArgumentSpace.capacity, "a command takes at most \(ArgumentSpace.capacity) arguments")
         block.values[count] = value
-        count += 1
+        count &+= 1
         block.ranges[count] = range
     }
 

@@ -1,10 +1,20 @@
 import CarFactory
 
-/// An argument as the resolver walks it: its kind and whether it may be left out, as plain
-/// values (no placeholder string), so resolving touches no reference counts.
+/// An argument as the resolver walks it: its kind and what the resolver does with a word
+/// for it, worked out once when the command is made, as plain values (no placeholder
+/// string), so resolving touches no reference counts and tests one flag where it worked
+/// the rule out per word.
 struct ResolveStep {
     let kind: ArgumentKind
+    /// How the resolver reads a word for it (`kind.resolveCode`).
+    let code: ResolveCode
+    /// May be left out: with no word left it is absent.
     let optional: Bool
+    /// Optional before a required one: it takes a word only if the word fits, so that the
+    /// required ones after it keep theirs (`expect price GBP` lacks its VALUE).
+    let takesOnlyWhatFits: Bool
+    /// Takes every remaining word (`TEXT...`).
+    let takesRemainingWords: Bool
 }
 
 /// One argument of a command: its placeholder in the usage line, its kind, and whether it may be left out.
@@ -83,7 +93,16 @@ public final class CommandSpec: Sendable {
         self.run = run
         requiredCount = arguments.filter { !$0.optional }.count
         mostArguments = arguments.contains { $0.kind.takesRemainingWords } ? Int.max : arguments.count
-        steps = arguments.map { ResolveStep(kind: $0.kind, optional: $0.optional) }
+        // The resolver writes each argument to a slot of a block without a check of its own:
+        // the bound is this one, held for every command.
+        precondition(arguments.count <= ArgumentSpace.capacity, "'\(name)' takes more than \(ArgumentSpace.capacity) arguments")
+        steps = arguments.indices.map { position in
+            let argument = arguments[position]
+            return ResolveStep(
+                kind: argument.kind, code: argument.kind.resolveCode, optional: argument.optional,
+                takesOnlyWhatFits: argument.optional && arguments[(position + 1)...].contains { !$0.optional },
+                takesRemainingWords: argument.kind.takesRemainingWords)
+        }
     }
 
     /// How many arguments must be given.
