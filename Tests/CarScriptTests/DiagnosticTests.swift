@@ -62,8 +62,9 @@ import Testing
 
     @Test func suggestions_agree_with_the_whole_table_on_random_names() {
         var random = SplitMix64(state: 0x5EED_CA4F)
-        // Few letters (some upper case, some beyond ASCII), so that names come close.
-        let letters: [Character] = ["a", "b", "c", "A", "é", "É", "ß", "😀", "-"]
+        // Few letters (some upper case, some beyond ASCII; `İ` lowers to two scalars, `Σ` and
+        // `K` (the Kelvin sign) to one of another script), so that names come close.
+        let letters: [Character] = ["a", "b", "c", "A", "é", "É", "ß", "😀", "-", "İ", "Σ", "σ", "\u{212A}", "k"]
         func name(_ lengths: ClosedRange<Int>) -> String {
             String((0..<Int.random(in: lengths, using: &random)).map { _ in letters.randomElement(using: &random)! })
         }

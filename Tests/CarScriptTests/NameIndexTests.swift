@@ -22,6 +22,22 @@ import Testing
         #expect(lookup(index, "name500") == nil)
     }
 
+    @Test func names_that_share_their_first_sixteen_bytes_and_length_hash_apart() {
+        // Product codes (trial 7, 12): the key held only the first sixteen bytes and the
+        // length, so all of these took one slot and a lookup compared them one by one.
+        let names = (0..<4_000).map { "interior-leather-" + String(100_000 + $0).dropFirst() }
+        let hashes = Set(
+            names.map { name in
+                var name = name
+                return name.withUTF8 { NameIndex.Key(folded: $0).hash(seed: 0) }
+            })
+        #expect(hashes.count == names.count)
+        let index = NameIndex(names)
+        for (position, name) in names.enumerated() { #expect(lookup(index, name.uppercased()) == position) }
+        #expect(lookup(index, "interior-leather-99999") == nil)
+        #expect(lookup(index, "interior-leather-0000") == nil)
+    }
+
     @Test func non_ascii_names_fold_like_strings() {
         let index = NameIndex(["Élan", "ŽIGULI"])
         #expect(lookup(index, "élan") == 0 && lookup(index, "ÉLAN") == 0 && lookup(index, "žiguli") == 1)
