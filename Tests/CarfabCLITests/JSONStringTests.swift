@@ -44,6 +44,25 @@ import Testing
         #expect(run.stderr.contains(#"nosuch\\u{2028}"#), "\(run.stderr)")
     }
 
+    /// U+0080 ... U+009F are control characters as C0 and DEL are (U+009B is an 8-bit CSI some
+    /// terminals act on): escaped in results, errors and `JSONObject.quote` alike, as grammar.md
+    /// says; the other characters led by C2 (no-break space, ©, ¿) stay raw (trial 7, 6).
+    @Test func c1_control_characters_are_written_escaped() throws {
+        let controls = String(String.UnicodeScalarView((0x80...0x9F).compactMap { Unicode.Scalar(UInt32($0)) }))
+        let text = "a" + controls + "b\u{A0}©¿\u{BF}"
+        let escaped = (0x80...0x9F).map { "\\u00" + String($0, radix: 16) }.joined()
+        let quoted = JSONObject.quote(text)
+        #expect(quoted == "\"a" + escaped + "b\u{A0}©¿\u{BF}\"")
+        #expect(try parsed(quoted) == text)
+        let script = #"echo "x\u{9b}31my\u{80}z\u{9f}\u{a0}"; car "m\u{9b}2J""#
+        let run = try carfab(["--format", "json", "--keep-going", "-e", script])
+        for output in [run.stdout, run.stderr] {
+            #expect(!output.unicodeScalars.contains { (0x80...0x9F).contains($0.value) }, "\(output.debugDescription)")
+        }
+        #expect(run.stdout.contains(#""x\u009b31my\u0080z\u009f\#u{A0}""#), "\(run.stdout.debugDescription)")
+        #expect(run.stderr.contains(#"unknown model 'm\u009b2J'"#), "\(run.stderr.debugDescription)")
+    }
+
     @Test func bytes_that_are_not_utf8_beside_escapes_are_refused() {
         let bytes = Array("\"\\u00e9".utf8) + [0xA9] + Array("\"".utf8)
         #expect {

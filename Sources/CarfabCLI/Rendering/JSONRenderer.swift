@@ -122,13 +122,16 @@ public final class JSONRenderer: ResultRenderer {
         object.add("command", string: command.name)
         object.add("rows", raw: "[")
         out.write(object.openText)
-        table.forEachRow { index, cells in
+        // A stop (Ctrl-C at the prompt, SIGTERM) ends a long table between rows, as in text;
+        // the line stays one whole object, which says it was cut short.
+        let stopped = { self.out.stopRequested }
+        let written = table.forEachRow(until: stopped) { index, cells in
             var item = JSONObject()
             for (column, cell) in zip(table.columns, cells) { item.add(column.key, raw: Self.value(cell, in: table)) }
             out.write(index == 0 ? item.text : "," + item.text)
             out.flushIfFull()
         }
-        out.write("]}\n")
+        out.write(written < table.rowCount ? "],\"interrupted\":true}\n" : "]}\n")
     }
 
     public func render(_ diagnostic: Diagnostic) {
@@ -231,29 +234,17 @@ struct JSONObject {
         body += Self.quote(key) + ":" + value
     }
 
-    /// A JSON string literal: quotes, backslashes, control characters and the line breaks
-    /// U+0085, U+2028 and U+2029 escaped (see `Output.escapedLength`).
+    /// A JSON string literal: quotes, backslashes, control characters (C0, DEL, C1) and the
+    /// line breaks U+2028 and U+2029 escaped, byte for byte as `Output.jsonString` writes it.
     static func quote(_ value: String) -> String {
         // Most values need no escape: copied whole, not a scalar at a time.
         let utf8 = value.utf8
         if !utf8.indices.contains(where: { Output.mayBeEscaped(utf8[$0]) && Output.escapedLength(utf8, at: $0) > 0 }) {
             return "\"" + value + "\""
         }
-        var result = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            case _
-            where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        // The byte writer's own escapes (`Output.escapedLength`): one definition of them.
+        let out = Output.memory()
+        out.jsonString(value)
+        return String(decoding: out.buffer, as: UTF8.self)
     }
 }

@@ -43,7 +43,8 @@ extension Output {
             append(UnsafeBufferPointer(rebasing: bytes[plainFrom..<index]))
             switch length {
             case 1: appendEscape(bytes[index])
-            case 2: append(StaticString("\\u0085"))
+            // C2 80 ... C2 9F: U+0080 ... U+009F, whose code is the second byte.
+            case 2: appendEscape(bytes[index + 1])
             default: append(bytes[index + 2] == 0xA8 ? StaticString("\\u2028") : StaticString("\\u2029"))
             }
             index += length
@@ -53,16 +54,18 @@ extension Output {
         append(0x22)
     }
 
-    /// How many bytes from `index` on a JSON string writes escaped (0: none): quotes,
-    /// backslashes and control characters, and the line breaks U+0085, U+2028 and U+2029,
-    /// which JSON allows raw but which end a line for many readers of JSON lines (Python's
-    /// `splitlines`, JavaScript before ES2019; trial 5, 5).
     /// Whether `byte` may begin what a JSON string writes escaped (see `escapedLength`).
     @inline(__always)
     static func mayBeEscaped(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xC2 || byte == 0xE2
     }
 
+    /// How many bytes from `index` on a JSON string writes escaped (0: none): quotes,
+    /// backslashes and the control characters (C0, DEL and C1, U+0080 ... U+009F, of which
+    /// U+009B is an 8-bit CSI some terminals act on: trial 7, 6), and the line breaks U+2028
+    /// and U+2029, which JSON allows raw but which end a line for many readers of JSON lines
+    /// (Python's `splitlines`, JavaScript before ES2019; trial 5, 5), as U+0085 does. The one
+    /// definition for the byte writer, the in-place check and `JSONObject.quote`.
     @inline(__always)
     static func escapedLength<Bytes: Collection<UInt8>>(_ bytes: Bytes, at index: Bytes.Index) -> Int {
         let byte = bytes[index]
@@ -70,7 +73,8 @@ extension Output {
         guard byte == 0xC2 || byte == 0xE2 else { return 0 }
         let next = bytes.index(after: index)
         guard next != bytes.endIndex else { return 0 }
-        if byte == 0xC2 { return bytes[next] == 0x85 ? 2 : 0 }
+        // C2 80 ... C2 9F; C2 A0 ... C2 BF (no-break space, ©, ...) stay raw.
+        if byte == 0xC2 { return bytes[next] & 0xE0 == 0x80 ? 2 : 0 }
         let third = bytes.index(after: next)
         guard bytes[next] == 0x80, third != bytes.endIndex, bytes[third] == 0xA8 || bytes[third] == 0xA9 else { return 0 }
         return 3

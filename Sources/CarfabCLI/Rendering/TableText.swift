@@ -18,22 +18,24 @@ struct TableText {
     /// The amount formatter of the currency last written, kept while the currency is the same.
     private var formatter: MoneyFormatter?
 
-    /// Writes `table` to `out`: a title row, then a row per row; each line's trailing blanks dropped.
-    static func write(_ table: Table, to out: Output) {
+    /// Writes `table` to `out`: a title row, then a row per row; each line's trailing blanks
+    /// dropped. Returns how many rows it wrote: fewer than the table's if a stop cut it short.
+    @discardableResult
+    static func write(_ table: Table, to out: Output) -> Int {
         var text = TableText(table: table)
-        text.write(to: out)
+        return text.write(to: out)
     }
 
     private init(table: Table) {
         self.table = table
     }
 
-    private mutating func write(to out: Output) {
+    private mutating func write(to out: Output) -> Int {
         // A copy to read rows from while the cells' writing changes `self` (its formatter).
         let table = self.table
         if table.rowCount == 0 {
             if let message = table.emptyMessage { out.write(DisplayText.escaped(message) + "\n") }
-            return
+            return 0
         }
         let columns = table.columns
         // A column with no value in any row (seats, when no floorplan is listed) is left out.
@@ -80,10 +82,11 @@ struct TableText {
         out.endLine(from: start)
         let layout = Layout(shown: shown, widths: shownWidths, alignRight: alignRight)
         if let maker = table.maker {
-            writeMade(maker, layout, to: out)
-            return
+            return writeMade(maker, layout, to: out)
         }
-        table.forEachRow { _, cells in
+        // A stop ends a long table between rows, as `writeMade` does.
+        let stopped = { out.stopRequested }
+        return table.forEachRow(until: stopped) { _, cells in
             start = out.waiting
             for place in shown.indices { write(cells, at: place, layout, to: out) }
             out.endLine(from: start)
@@ -114,7 +117,7 @@ struct TableText {
     /// writes only its varying cells (the number, the count), so a million lines of a few
     /// configurations format the names and the price a few times. Padding and the blanks
     /// between cells are part of the kept bytes, so the line is the same byte for byte.
-    private mutating func writeMade(_ maker: Table.RowMaker, _ layout: Layout, to out: Output) {
+    private mutating func writeMade(_ maker: Table.RowMaker, _ layout: Layout, to out: Output) -> Int {
         // The runs of consecutive shown places whose columns are fixed within a group.
         var runs: [Range<Int>] = []
         var runAt = [Int?](repeating: nil, count: layout.shown.count)
@@ -136,7 +139,7 @@ struct TableText {
         var previous: Int?
         for index in 0..<maker.count {
             // A stop (Ctrl-C at the prompt, SIGTERM) ends a long `list` between rows.
-            if out.stopRequested { return }
+            if out.stopRequested { return index }
             let group = maker.group(index)
             let known = kept.indices.contains(group) ? kept[group] : nil
             // The buffer's fixed cells are read only when the group's bytes are not kept, and
@@ -168,6 +171,7 @@ struct TableText {
             out.endLine(from: start)
             out.flushIfFull()
         }
+        return maker.count
     }
 
     /// Writes one cell's `bytes`, `width` columns wide, padded to `columnWidth` on the side

@@ -131,7 +131,14 @@ public final class TextRenderer: ResultRenderer {
             out.write(text)
             out.append(0x0A)
         case .table(let table):
-            TableText.write(table, to: out)
+            let written = TableText.write(table, to: out)
+            if written < table.rowCount {
+                // A stop cut the rows short (Ctrl-C, SIGTERM): said, as a stopped `source` is,
+                // so that the rows written are not taken for the whole table (trial 7, 4).
+                out.flush()
+                err.write("carfab: interrupted: \(command.name) cut short after \(written) of \(table.rowCount) rows\n")
+                err.flush()
+            }
         }
         out.flushIfFull()
     }
