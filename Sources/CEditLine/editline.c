@@ -20,6 +20,7 @@ const wchar_t *cf_el_wgets(EditLine *e, int *count) { return el_wgets(e, count);
 const LineInfo *cf_el_line(EditLine *e) { return el_line(e); }
 const LineInfoW *cf_el_wline(EditLine *e) { return el_wline(e); }
 int cf_el_insertstr(EditLine *e, const char *text) { return el_insertstr(e, text); }
+int cf_el_winsertstr(EditLine *e, const wchar_t *text) { return el_winsertstr(e, text); }
 void cf_el_deletestr(EditLine *e, int count) { el_deletestr(e, count); }
 void cf_el_reset(EditLine *e) { el_reset(e); }
 int cf_el_source(EditLine *e) { return el_source(e, NULL); }
@@ -137,4 +138,15 @@ int cf_terminal_colors(const char *term) {
     }
     set_curterm(previous);
     return colors > 0 ? colors : -1;
+}
+
+int cf_terminal_known(const char *term) {
+    if (term == NULL || *term == 0 || strcmp(term, "dumb") == 0) return 0;
+    /* As cf_terminal_colors: a terminal of our own, dropped again. */
+    TERMINAL *previous = set_curterm(NULL);
+    int status = 0;
+    int known = setupterm((char *)term, 1, &status) == 0;
+    if (known) del_curterm(cur_term);
+    set_curterm(previous);
+    return known;
 }

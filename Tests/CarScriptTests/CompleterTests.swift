@@ -101,6 +101,39 @@ import Testing
         #expect(complete("source \"old scripts/") == [])
     }
 
+    /// `~/` is the home folder when completing, as when running `source` and `save` (trial 6,
+    /// finding 3: nothing was completed after it); the name keeps its `~/`.
+    @Test func file_names_after_a_leading_tilde_slash_are_in_the_home_folder() {
+        let files = MemoryHost(["h/quotes/fleet.carfab": "", "h/quotes/fast.carfab": "", "work/x.carfab": ""])
+        var options = EngineOptions()
+        options.host = files
+        options.environment = .reading { $0 == "HOME" ? Array("/h".utf8) : nil }
+        let engine = Engine(options: options)
+        let completer = engine.completer(workingDirectory: "work")
+        #expect(completer.complete("source ~/").candidates == ["~/quotes/"])
+        #expect(completer.complete("source ~/").replacement == "~/quotes/")
+        #expect(completer.complete("save ~/quotes/f").candidates == ["~/quotes/fast.carfab", "~/quotes/fleet.carfab"])
+        #expect(completer.complete("source ~/quotes/fl").replacement == "~/quotes/fleet.carfab ")
+        #expect(completer.complete("car sports; source ~/quotes/fl").replacement == "~/quotes/fleet.carfab ")
+        #expect(completer.complete("source ~").replacement == "~/")
+        // Not a home folder elsewhere in a name; none where the environment is refused.
+        #expect(completer.complete("source x~/").candidates == [])
+        #expect(Engine(options: EngineOptions()).completer().complete("source ~/").candidates == [])
+    }
+
+    /// `expect error ID COMMAND` completes COMMAND as `try COMMAND` does (trial 6, finding 10:
+    /// nothing was completed), to any depth.
+    @Test func the_command_that_expect_error_runs_is_completed_as_if_typed_alone() {
+        #expect(completer.complete("expect error rule-violation ").candidates == completer.complete("").candidates)
+        #expect(completer.complete("expect error rule-violation ca").candidates == ["car"])
+        #expect(completer.complete("expect error unknown-model car s").candidates == ["sports", "suv"])
+        #expect(
+            completer.complete("expect error rule-violation set drivetrain ").candidates
+                == completer.complete("set drivetrain ").candidates)
+        #expect(completer.complete("try expect error refused try car s").candidates == ["sports", "suv"])
+        #expect(completer.complete("try car s").candidates == ["sports", "suv"])
+    }
+
     @Test func the_replacement_is_the_only_candidate_or_the_shared_prefix() {
         #expect(completer.complete("car spo").replacement == "sports ")
         #expect(completer.complete("set dri").replacement == "drivetrain ")
@@ -209,6 +242,25 @@ import Testing
         #expect(engine.completer().complete("set suspension road; set floorplan long; set suspension ra").forbidden == [true])
         #expect(engine.completer().complete("var fleet suv; car $fl").candidates == ["$fleet"])
         #expect(engine.completer().complete("option drivetrain hybrid \"Hybrid\" price 1; set drivetrain h").candidates == ["hybrid"])
+    }
+
+    /// After `undo`, `redo` or `rollback` earlier on the line, the car is not known (what they
+    /// take back may lie before the line): options are listed without a car's prices, not with
+    /// those of the car the line took back (trial 6, finding 4).
+    @Test func after_a_command_that_takes_back_the_car_is_not_described() {
+        let engine = Engine()
+        engine.evaluate("car sports")
+        let completer = engine.completer()
+        let unknown = Engine().completer().complete("set drivetrain ").descriptions
+        for line in [
+            "set drivetrain 4wd; undo; set drivetrain ", "begin; set drivetrain 4wd; rollback; set drivetrain ",
+            "car suv; UNDO; set drivetrain ", "set drivetrain 4wd; undo; redo; set drivetrain ", "redo; set drivetrain "
+        ] {
+            #expect(completer.complete(line).descriptions == unknown, "\(line)")
+        }
+        // Without one, the car the line makes is described.
+        #expect(completer.complete("begin; set drivetrain 4wd; commit; set drivetrain ").descriptions[2] == "(current)")
+        #expect(completer.complete("set drivetrain ").descriptions[1] == "(current)")
     }
 
     @Test func completing_changes_nothing_and_prints_nothing() throws {

@@ -48,6 +48,14 @@ import Testing
         // Without HOME, or under --safe, the tilde is an error at the file name.
         let noHome = try carfab(["-e", "source ~/quote.carfab"])
         #expect(noHome.stderr.hasPrefix("<command-line>:1:8: error: environment variable 'HOME' is not set"), "\(noHome)")
+        // `save`'s file is its second argument, after the optional --minimal: the error is
+        // at the tilde with or without it (it was at --minimal), and the check says the same.
+        for flags in [[], ["--check"]] {
+            let plain = try carfab(flags + ["-e", "save ~/x.carfab"])
+            #expect(plain.stderr.hasPrefix("<command-line>:1:6: error: environment variable 'HOME' is not set"), "\(plain)")
+            let minimal = try carfab(flags + ["-e", "save --minimal ~/x.carfab"])
+            #expect(minimal.stderr.hasPrefix("<command-line>:1:16: error: environment variable 'HOME' is not set"), "\(minimal)")
+        }
     }
 
     @Test func a_tilde_inside_a_name_is_a_character() throws {

@@ -76,11 +76,27 @@ import Testing
         #expect(decoded == ["car:function", "sports:enumMember", "2:number", "# c:comment", "echo:function", "\"x\":string", "$n:variable"])
     }
 
-    /// Names are read with the catalog the document builds: its own family's options are options
-    /// after `set`'s first pair and in `cheapest`, and the family and its first option are
-    /// declared on the `family` line.
-    @Test func semantic_tokens_read_names_with_the_documents_own_families() throws {
-        let lines = [#"family paint "Paint" default white "White""#, "set floorplan short paint white", "cheapest paint white"]
+    /// A hint on a CR LF line sits at the line's end, before the CR, as on an LF line (trial 6,
+    /// finding 10: it was one character past the end).
+    @Test func inlay_hints_on_crlf_lines_sit_at_the_lines_end() throws {
+        func positions(_ text: String) throws -> [String] {
+            let range = ["start": ["line": 0, "character": 0], "end": ["line": 3, "character": 0]]
+            let session = try serve(
+                initializeRequest + didOpen(uri, text)
+                    + request(2, "textDocument/inlayHint", ["textDocument": ["uri": uri], "range": range]) + shutdownAndExit)
+            let hints = (session.response(2)?["result"] as? [[String: Any]]) ?? []
+            return hints.map { hint in
+                let position = hint["position"] as? [String: Int] ?? [:]
+                return "\(position["line"] ?? -1):\(position["character"] ?? -1)"
+            }
+        }
+        #expect(try positions("car sports\r\nset drivetrain 4wd\r\n") == ["0:10", "1:18"])
+        #expect(try positions("car sports\nset drivetrain 4wd\n") == ["0:10", "1:18"])
+    }
+
+    /// The document of `lines`' semantic tokens, each as `TEXT:TYPE` (`+declaration` where
+    /// it is one), decoded from the server's relative positions.
+    func semanticTokens(of lines: [String]) throws -> [String] {
         let session = try serve(
             initializeRequest + didOpen(uri, lines.joined(separator: "\n") + "\n")
                 + request(2, "textDocument/semanticTokens/full", ["textDocument": ["uri": uri]]) + shutdownAndExit)
@@ -95,6 +111,28 @@ import Testing
             let declaration = data[index + 4] == 1 ? "+declaration" : ""
             decoded.append("\(String(decoding: units, as: UTF16.self)):\(SemanticTokensProvider.tokenTypes[data[index + 3]])\(declaration)")
         }
+        return decoded
+    }
+
+    /// The command that `try` or `expect error ID` runs is coloured as a command, as a command
+    /// of its own is (trial 6, finding 8: only its arguments were).
+    @Test func semantic_tokens_colour_the_command_inside_try_and_expect_error() throws {
+        let lines = ["expect error unknown-model car zz", "try set drivetrain 4wd", "try expect error refused try undo"]
+        let decoded = try semanticTokens(of: lines)
+        #expect(
+            decoded == [
+                "expect:function", "error:keyword", "car:function", "zz:enumMember",
+                "try:function", "set:function", "drivetrain:enumMember", "4wd:enumMember",
+                "try:function", "expect:function", "error:keyword", "try:function", "undo:function"
+            ], "\(decoded)")
+    }
+
+    /// Names are read with the catalog the document builds: its own family's options are options
+    /// after `set`'s first pair and in `cheapest`, and the family and its first option are
+    /// declared on the `family` line.
+    @Test func semantic_tokens_read_names_with_the_documents_own_families() throws {
+        let lines = [#"family paint "Paint" default white "White""#, "set floorplan short paint white", "cheapest paint white"]
+        let decoded = try semanticTokens(of: lines)
         #expect(
             decoded == [
                 "family:function", "paint:enumMember+declaration", "\"Paint\":string", "default:keyword",

@@ -157,6 +157,23 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/man/man1/other.1").path))
     }
 
+    /// The folders an install made below PREFIX go again with --uninstall when empty, also
+    /// after a second install over the first (trial 6, finding 10: bin/, share/man/man1/ and
+    /// the completion folders stayed, empty); one holding another file stays.
+    @Test func uninstall_removes_the_empty_folders_the_install_made() throws {
+        let prefix = try temporaryDirectory(with: ["share/man/man1/other.1": "kept\n"])
+        let install = packageRoot.appendingPathComponent("Scripts/install").path
+        for _ in 1...2 {
+            let installed = try launch(install, [prefix.path], environment: ["CARFAB": carfabBinary])
+            #expect(installed.status == 0, "\(installed)")
+        }
+        let removed = try launch(install, ["--uninstall", prefix.path])
+        #expect(removed.status == 0 && removed.stderr.isEmpty, "\(removed)")
+        #expect(removed.stdout.contains("removed folder \(prefix.path)/share/zsh/site-functions\n"), "\(removed)")
+        let left = try shell("find . | sort", directory: prefix)
+        #expect(left.stdout == ".\n./share\n./share/man\n./share/man/man1\n./share/man/man1/other.1\n", "\(left)")
+    }
+
     @Test func uninstall_leaves_what_it_did_not_install_and_says_so() throws {
         // After the install, the user put their own bin/carfab in its place, and moved the
         // man folder elsewhere, leaving a link to it.

@@ -85,7 +85,8 @@ import Glibc
         #expect(first.enter("echo remembered", expecting: "remembered\r\n"))
         #expect(first.enter("echo remembered", expecting: "carfab> "))
         first.type("\u{1B}[A\r")
-        #expect(first.waitFor("\r\nremembered\r\n", times: 3), "\(first.output)")
+        // (Bracketed paste, asked for while a line is read, is off, `\e[?2004l`, before a command runs.)
+        #expect(first.waitFor("\r\n\u{1B}[?2004lremembered\r\n", times: 3), "\(first.output)")
         first.type("\u{04}")
         #expect(first.exitStatus() == 0)
 
@@ -96,7 +97,7 @@ import Glibc
 
         let second = try start()
         second.type("\u{1B}[A\r")
-        #expect(second.waitFor("\r\nremembered\r\n", times: 1), "\(second.output)")
+        #expect(second.waitFor("\r\n\u{1B}[?2004lremembered\r\n", times: 1), "\(second.output)")
         second.type("\u{04}")
         #expect(second.exitStatus() == 0)
     }
@@ -114,6 +115,8 @@ import Glibc
         try FileManager.default.createDirectory(at: historyFile, withIntermediateDirectories: true)
         let terminal = try start()
         #expect(terminal.enter("echo still works", expecting: "still works\r\n"))
+        // `services` says what the warning said: the history is off, not running (trial 5, 5).
+        #expect(terminal.enter("services", expecting: "output   running\r\nhistory  off\r\n"))
         terminal.type("\u{04}")
         #expect(terminal.exitStatus() == 0)
         #expect(

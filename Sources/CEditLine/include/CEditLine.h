@@ -16,6 +16,8 @@ const wchar_t *cf_el_wgets(EditLine *e, int *count);
 const LineInfo *cf_el_line(EditLine *e);
 const LineInfoW *cf_el_wline(EditLine *e);
 int cf_el_insertstr(EditLine *e, const char *text);
+/// Inserts wide characters at the cursor as they are (no key is read from them).
+int cf_el_winsertstr(EditLine *e, const wchar_t *text);
 void cf_el_deletestr(EditLine *e, int count);
 void cf_el_reset(EditLine *e);
 int cf_el_source(EditLine *e);
@@ -53,6 +55,9 @@ void cf_el_resume(EditLine *e);
 /// How many colours terminfo says terminal type `term` shows (its `colors`), or -1 if it shows
 /// none, `term` is null or empty, or terminfo has no entry for it. Prints nothing.
 int cf_terminal_colors(const char *term);
+/// 1 if terminfo has an entry for terminal type `term` and it is not `dumb` (a pager can draw
+/// on it); 0 if `term` is null, empty, `dumb` or unknown. Prints nothing.
+int cf_terminal_known(const char *term);
 
 /// Columns of the terminal on `fd`, or 0 if unknown.
 int cf_terminal_columns(int fd);

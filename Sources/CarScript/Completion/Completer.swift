@@ -107,6 +107,9 @@ package struct Completer {
     package var rehearse: (([UInt8]) -> Completer)?
     /// Where folders are listed for file names: none (no file names) unless a host is given.
     package var host: (any EngineHost)?
+    /// The home folder a file name's leading `~/` stands for, as `source` and `save` read it
+    /// (nil: `~/` is completed as nothing).
+    package var home: String?
     /// Asked between candidates and inside their repair searches: a stop (Ctrl-C, a signal)
     /// abandons the completion, so that it is honoured at once, not when the list is done.
     package var stop: StopRequest?
@@ -156,9 +159,15 @@ package struct Completer {
         guard outcome == .complete else { return none }
         var tokens = lexer.tokens[...]
         if let separator = tokens.lastIndex(where: { $0.kind == .separator }) { tokens = tokens[(separator + 1)...] }
-        // `try COMMAND` completes COMMAND as if typed alone.
-        if tokens.count > 1 || Self.endsInBlank(bytes), let first = tokens.first, nameKey(lexer.string(first)) == "try" {
-            tokens = tokens.dropFirst()
+        // `try COMMAND` and `expect error ID COMMAND` complete COMMAND as if typed alone, once
+        // the word being completed is in it (the word after a blank counts).
+        let blank = Self.endsInBlank(bytes)
+        while let first = tokens.first, let spec = commands.lookup(lexer.string(first)),
+            let nested = nestedCommandStart(
+                of: spec.name, from: 0, count: tokens.count + (blank ? 1 : 0),
+                word: { [tokens] in lexer.string(tokens[tokens.startIndex + $0]) })
+        {
+            tokens = tokens.dropFirst(nested)
         }
         var words = tokens.map(lexer.string)
         if let opened {
@@ -463,10 +472,18 @@ package struct Completer {
     private func files(matching partial: String) -> [String] {
         // Split on the last `/` byte: a `/` followed by a combining mark is still a separator.
         let bytes = Array(partial.utf8)
+        // `~` alone is the home folder's name: completed to `~/`, as a shell does.
+        if partial == "~", home != nil { return ["~/"] }
         let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
         let directoryPart = slash.map { String(decoding: bytes[...$0], as: UTF8.self) } ?? ""
         let stem = slash.map { Array(bytes[($0 + 1)...]) } ?? bytes
-        let base = resolvePath(directoryPart.isEmpty ? "." : directoryPart, against: workingDirectory)
+        // A leading `~/` is the home folder, as running reads it; the name keeps its `~/`.
+        var folder = directoryPart.isEmpty ? "." : directoryPart
+        if folder.hasPrefix("~/") {
+            guard let home else { return [] }
+            folder = home + folder.dropFirst()
+        }
+        let base = resolvePath(folder, against: workingDirectory)
         guard let host, let entries = host.entries(ofFolder: Array(base.utf8)) else { return [] }
         var names: [String] = []
         for entry in entries {

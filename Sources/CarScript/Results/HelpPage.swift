@@ -58,18 +58,21 @@ public enum HelpPage: Sendable {
     }
 
     /// The page as lines no wider than `width` columns (but for single words longer than that).
+    /// Below `sideBySide` columns, each summary or meaning stands under its usage or key.
     public func text(width: Int) -> String {
-        let width = max(width, 40)
+        let width = max(width, Self.narrowest)
+        let narrow = width < Self.sideBySide
         var lines: [String] = []
         switch self {
         case .overview(let groups):
             // Summaries start in one column; a usage too long for it stands on lines of its own.
-            let column = min(groups.flatMap { $0.entries.map(\.usage.count) }.max() ?? 0, Self.usageColumn) + 4
+            let column =
+                narrow ? 4 : min(groups.flatMap { $0.entries.map(\.usage.count) }.max() ?? 0, Self.usageColumn) + 4
             for (group, entries) in groups {
                 lines.append("\(group):")
                 for (usage, summary) in entries {
                     var summaryLines = Self.wrap(summary, width: width - column)
-                    if usage.count + 4 <= column {
+                    if usage.count + 4 <= column && !narrow {
                         let first = summaryLines.isEmpty ? "" : summaryLines.removeFirst()
                         lines.append(("  " + usage + String(repeating: " ", count: column - usage.count - 2) + first).trimmingBlanks)
                     } else {
@@ -78,8 +81,8 @@ public enum HelpPage: Sendable {
                     lines += summaryLines.map { String(repeating: " ", count: column) + $0 }
                 }
             }
-            lines.append("Type 'help COMMAND' for details.")
-            lines += Self.topics.map { "Type 'help \($0.name)' for \($0.summary)." }
+            lines += Self.wrap("Type 'help COMMAND' for details.", width: width)
+            lines += Self.topics.flatMap { Self.wrap("Type 'help \($0.name)' for \($0.summary).", width: width) }
         case .command(let usage, let details, let aliases, let example):
             lines += Self.wrap("usage: " + usage, width: width, continuation: 7)
             lines.append("")
@@ -88,9 +91,14 @@ public enum HelpPage: Sendable {
             lines += Self.wrap("Example: " + example, width: width, continuation: 9)
         case .topic(let introduction, let entries, let closing):
             lines += Self.wrap(introduction, width: width)
-            let column = (entries.map(\.key.count).max() ?? 0) + 4
+            let column = narrow ? 4 : (entries.map(\.key.count).max() ?? 0) + 4
             for (key, meaning) in entries {
                 let meaningLines = Self.wrap(meaning, width: width - column)
+                if narrow {
+                    lines += Self.wrap(key, width: width - 2).map { "  " + $0 }
+                    lines += meaningLines.map { String(repeating: " ", count: column) + $0 }
+                    continue
+                }
                 lines.append(
                     ("  " + key + String(repeating: " ", count: column - key.count - 2) + (meaningLines.first ?? "")).trimmingBlanks)
                 lines += meaningLines.dropFirst().map { String(repeating: " ", count: column) + $0 }
@@ -103,6 +111,11 @@ public enum HelpPage: Sendable {
 
     /// The widest usage that the overview keeps on the line of its summary.
     static let usageColumn = 26
+    /// The narrowest width a page is laid out for (a terminal narrower still folds its lines).
+    static let narrowest = 10
+    /// The width from which summaries stand beside their usages: narrower, the 30-column
+    /// usage column would leave them too little room.
+    static let sideBySide = 60
 
     /// `text`'s words filled into lines of at most `width` columns; lines after the first are
     /// indented by `continuation` blanks.

@@ -2,6 +2,10 @@ import CarFactory
 import CarScript
 import CarfabPOSIX
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `textDocument/completion` from the prompt's completer: the same candidates and
 /// descriptions (a command's summary, a model's type and price, an option's price change on
 /// the current car or the rule that forbids it), with the session as it stands at the line.
@@ -23,6 +27,8 @@ enum CompletionProvider {
             completesFiles: analysis.path != nil && !analysis.settings.safe)
         completer.variableValues = Dictionary(engine.variables.map { ($0.name, $0.value) }) { _, last in last }
         completer.host = POSIXHost()
+        // `~/` in a file name is the home folder, as for running (no files under --safe).
+        completer.home = getenv("HOME").flatMap { String(validatingCString: $0) }
         // A stop signal ends the server: the completion under way is not finished first.
         completer.stop = programStop
         let completion = completer.complete(String(decoding: prefix, as: UTF8.self))

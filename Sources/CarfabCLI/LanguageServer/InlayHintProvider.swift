@@ -14,7 +14,10 @@ enum InlayHintProvider {
         for outcome in analysis.lines(catalog: catalog) {
             let line = outcome.line
             if document.position(of: line.range.lowerBound).line > lines.upperBound { break }
-            let end = document.position(of: line.range.upperBound)
+            // The line's end, before the CR of a CR LF (which LSP counts as the line's end, not part of it).
+            var endOffset = line.range.upperBound
+            if endOffset > line.range.lowerBound && document.bytes[endOffset - 1] == 0x0D { endOffset -= 1 }
+            let end = document.position(of: endOffset)
             guard outcome.configures, lines.contains(end.line), let price = outcome.price else { continue }
             var position = end
             // After the last word, before any comment, so that the hint sits by the command.

@@ -19,9 +19,10 @@ enum SemanticTokensProvider {
         for line in ScriptLines.read(document.bytes) {
             for words in line.commands {
                 let roles = ScriptIndex.roles(of: words, in: document.bytes, commands: commands, catalog: catalog)
+                let names = commandNames(in: words, commands: commands)
                 for (index, word) in words.enumerated() {
                     let raw = document.bytes[word.range]
-                    if index == 0 {
+                    if names.contains(index) {
                         if commands.lookup(word.text) != nil { tokens.append((word.range, .command, false)) }
                         continue
                     }
@@ -72,6 +73,20 @@ enum SemanticTokensProvider {
             previous = start
         }
         return .object(["data": .array(data)])
+    }
+
+    /// Where a command's name stands among `words`: the first word, and the command that `try`
+    /// or `expect error ID` runs (to the depth the interpreter runs them), as `roles` reads it.
+    private static func commandNames(in words: [LineWord], commands: CommandTable) -> Set<Int> {
+        var names: Set<Int> = [0]
+        var start = 0
+        while names.count <= maximumCommandNesting, let spec = commands.lookup(words[start].text),
+            let nested = ScriptIndex.nestedCommandStart(of: spec, words, from: start), nested < words.count
+        {
+            names.insert(nested)
+            start = nested
+        }
+        return names
     }
 
     /// Digits with at most one `.` among them (a count, an amount, a rate).

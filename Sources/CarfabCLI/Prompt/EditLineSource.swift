@@ -73,8 +73,15 @@ final class EditLineSource: LineSource {
     /// How many columns of hint stand after the cursor now.
     private var hintShown = 0
     /// Bytes read from the terminal but not yet handed to libedit: the rest of a sequence that
-    /// turned out not to be UTF-8, each read again on its own.
+    /// turned out not to be UTF-8, each read again on its own; the Enter that ends a pasted line.
     fileprivate var unread: [UInt8] = []
+    /// Whether the terminal is asked to bracket pasted text (`\e[200~` ... `\e[201~`), so that
+    /// it is inserted as it is: not on a dumb terminal (TERM unset, empty or `dumb`).
+    private let bracketsPaste: Bool
+    /// What a paste held after its first line end, taken a line at a time by the prompts
+    /// that follow, from `pastedStart` on.
+    private var pasted: [wchar_t] = []
+    private var pastedStart = 0
 
     private init?(
         history: HistoryService?, color: Bool, terminal: Int32, stop: StopRequest,
@@ -85,6 +92,7 @@ final class EditLineSource: LineSource {
         self.terminal = terminal
         self.stop = stop
         hints = color
+        bracketsPaste = getenv("TERM").map { String(cString: $0) }.map { !$0.isEmpty && $0 != "dumb" } ?? false
         input = Glibc.open("/proc/self/fd/0", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         self.history = history
         self.completer = completer
@@ -129,6 +137,14 @@ final class EditLineSource: LineSource {
         // `bind -v` there makes new key maps, in which Tab inserts itself: Tab completes
         // there too, unless the file binds Tab itself.
         if cf_el_is_vi(editor) != 0 && !Self.editrcBindsTab() { cf_el_bind(editor, "^I", "carfab-complete") }
+        // A paste, bracketed by the terminal, is inserted as it is: a Tab in it completes nothing.
+        cf_el_addfn(
+            editor, "carfab-paste", "insert pasted text as it is",
+            { editor, _ in
+                guard let editor, let data = cf_el_get_clientdata(editor) else { return UInt8(CC_ERROR) }
+                return Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue().paste()
+            })
+        cf_el_bind(editor, "\\e[200~", "carfab-paste")
     }
 
     /// Whether the editrc libedit reads (`EDITRC`, else `~/.editrc`) has a line binding Tab.
@@ -161,12 +177,20 @@ final class EditLineSource: LineSource {
         beforePrompt()
         continuing = continuation
         var count: Int32 = 0
+        // Pasted text comes bracketed only while a line is read: a command that runs, or the
+        // shell after carfab, gets the terminal as it was.
+        if bracketsPaste { writeToTerminal("\u{1B}[?2004h") }
         // The wide line, turned into bytes here: libedit's own conversion would drop what is
         // not UTF-8, and scripts report such bytes (and NUL) as errors where they stand.
-        guard let line = cf_el_wgets(editor, &count) else {
+        let read = cf_el_wgets(editor, &count)
+        let failure = errno
+        if bracketsPaste { writeToTerminal("\u{1B}[?2004l") }
+        errno = failure
+        guard let line = read else {
             if count < 0 && errno == EINTR {
                 if stop.withdraw(SIGINT) {
-                    // Ctrl-C: abandon what was typed and prompt again.
+                    // Ctrl-C: abandon what was typed (and the rest of a paste) and prompt again.
+                    dropPaste()
                     writeToTerminal("\n")
                     cf_el_reset(editor)
                     throw .abandoned
@@ -194,7 +218,10 @@ final class EditLineSource: LineSource {
 
     /// Ctrl-C (SIGINT, which the signal handler stored) ends what was running, not the session.
     func withdrawInterrupt(from stop: StopRequest) -> Bool {
-        stop.withdraw(SIGINT)
+        guard stop.withdraw(SIGINT) else { return false }
+        // As a shell drops what was typed ahead: the pasted lines not yet run are not run.
+        dropPaste()
+        return true
     }
 
     func interrupted(at place: String?) {
@@ -237,6 +264,63 @@ final class EditLineSource: LineSource {
                     : Self.columns(completion.candidates, width: width))
                 + String(repeating: "\n", count: cursorRow ?? 0))
         return UInt8(CC_REDISPLAY)
+    }
+
+    /// Inserts a bracketed paste as it is (a Tab is a Tab, a byte that is not UTF-8 stands
+    /// for itself), as bash 5.1 and zsh do. A pasted line end is Enter: the lines run one
+    /// after another as if typed, each at its own prompt, and what follows the last line end
+    /// stays on the line to be edited.
+    private func paste() -> UInt8 {
+        if pasted.isEmpty {
+            // The terminal's paste, up to the bracket that ends it.
+            guard let text = readPaste() else { return UInt8(CC_REFRESH) }
+            (pasted, pastedStart) = (text, 0)
+        } else if stop.isRequested {
+            // Ctrl-C between two pasted lines: the next read abandons the line, and the paste.
+            dropPaste()
+            return UInt8(CC_NORM)
+        }
+        let end = pasted[pastedStart...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? pasted.endIndex
+        if end > pastedStart { cf_el_winsertstr(editor, Array(pasted[pastedStart..<end]) + [0]) }
+        guard end < pasted.endIndex else {
+            dropPaste()
+            return UInt8(CC_REFRESH)
+        }
+        // CR LF is one line end.
+        pastedStart = end + (pasted[end] == 0x0D && end + 1 < pasted.endIndex && pasted[end + 1] == 0x0A ? 2 : 1)
+        let enter: [UInt8] = [0x0D]
+        if pastedStart == pasted.endIndex {
+            dropPaste()
+            unread.insert(contentsOf: enter, at: 0)
+        } else {
+            // Enter, then the rest again as a paste at the next prompt.
+            unread.insert(contentsOf: enter + Array("\u{1B}[200~".utf8), at: 0)
+        }
+        return UInt8(CC_REFRESH)
+    }
+
+    /// The characters of a paste up to `\e[201~` (or the end of input); nil if a stop
+    /// signal came first.
+    private func readPaste() -> [wchar_t]? {
+        let close: [wchar_t] = Array("\u{1B}[201~".unicodeScalars.map { wchar_t($0.value) })
+        var text: [wchar_t] = []
+        var character: wchar_t = 0
+        while true {
+            let result = readCharacter(
+                from: input >= 0 ? input : 0, into: &character, unread: &unread, stop: stop,
+                resumed: { [editor] in cf_el_resume(editor) }, waiting: {}, woken: {})
+            guard result == 1 else { return result == 0 ? text : nil }
+            text.append(character)
+            if text.count >= close.count && text[(text.count - close.count)...].elementsEqual(close) {
+                return Array(text.dropLast(close.count))
+            }
+        }
+    }
+
+    /// Forgets the rest of a paste (and the Enter and bracket queued for it).
+    private func dropPaste() {
+        (pasted, pastedStart) = ([], 0)
+        unread.removeAll()
     }
 
     /// The screen row, counted from the prompt's, that libedit draws the cursor on after

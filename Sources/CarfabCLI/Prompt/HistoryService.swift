@@ -30,6 +30,10 @@ final class HistoryService: Service {
     private var last: [UInt8]?
     /// False once the file turned out to be something carfab must not write over.
     private var writable = true
+    /// Off with no file (no HOME), or once its file is left alone (not read, or never written):
+    /// `services` then says so, as the warning did, where it said `running` (trial 5, 5).
+    /// This session's commands are still recalled.
+    var isOff: Bool { location == nil || !writable }
 
     /// How many entries the file keeps.
     static let size = 1000

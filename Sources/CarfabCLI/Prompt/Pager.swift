@@ -14,10 +14,14 @@ struct Pager {
     /// help cannot become a shell (`!cmd`), an editor (`v`) or a file reader (`:e`, `s FILE`).
     let isDefault: Bool
 
-    /// The pager `PAGER` names (unset: `less -FRX`; set but empty: none).
+    /// The pager `PAGER` names (unset: `less -FRX`, but none on a terminal `less` cannot draw
+    /// on, `TERM` unset, empty, `dumb` or unknown to terminfo, where it would stop to warn
+    /// first; set but empty: none).
     init(environment variable: (String) -> String?) {
         switch variable("PAGER") {
-        case nil: (command, isDefault) = ("less -FRX", true)
+        case nil:
+            let drawable = variable("TERM").map { cf_terminal_known($0) != 0 } ?? false
+            (command, isDefault) = (drawable ? "less -FRX" : nil, true)
         case let value?: (command, isDefault) = (value.isEmpty ? nil : value, false)
         }
     }
@@ -69,15 +73,18 @@ struct Pager {
         return exited != 126 && exited != 127
     }
 
-    /// This process's environment with `LESSSECURE=1` in place of any `LESSSECURE` it holds
-    /// (strdup'ed, nil-terminated: the caller frees it).
+    /// This process's environment with `LESSSECURE=1` and `LESSHISTFILE=-` in place of any
+    /// such variables it holds (strdup'ed, nil-terminated: the caller frees it): a page of help
+    /// writes no search history (`~/.lesshst`) into the home folder.
     private static func secureLessEnvironment() -> [UnsafeMutablePointer<CChar>?] {
         var entries: [UnsafeMutablePointer<CChar>?] = []
         var index = 0
         while let entry = environ[index] {
-            if strncmp(entry, "LESSSECURE=", 11) != 0 { entries.append(strdup(entry)) }
+            if strncmp(entry, "LESSSECURE=", 11) != 0 && strncmp(entry, "LESSHISTFILE=", 13) != 0 {
+                entries.append(strdup(entry))
+            }
             index += 1
         }
-        return entries + [strdup("LESSSECURE=1"), nil]
+        return entries + [strdup("LESSSECURE=1"), strdup("LESSHISTFILE=-"), nil]
     }
 }
