@@ -25,6 +25,8 @@ public struct EngineOptions: Sendable {
     private(set) var hostCommands: [CommandSpec] = []
     /// What one answer of `options`, `why`, `fit` or `cheapest` may spend (tests make it small).
     package var searchLimits = SearchLimits.standard
+    /// The most lines the stock holds (`StockLedger.maximumLines`; tests make it small).
+    package var stockLineLimit = StockLedger.maximumLines
     /// Leave a transaction open at the end of input, as the session that goes on past it
     /// would have it (an editor's view of a line inside a `begin` the document has not closed).
     package var leavesTransactionOpen = false
@@ -131,6 +133,21 @@ public final class Engine {
         session.run(buffered: source)
     }
 
+    /// From now, each source evaluated goes on the input of the ones before it: a transaction
+    /// left open at the end of one stays open for the next, until `endInputs()` (the program's
+    /// files, `-e` texts and prompt are one session's input).
+    package func beginInputs() {
+        session.endsInputsTogether = true
+    }
+
+    /// Ends the input the sources evaluated since `beginInputs()` made: a transaction still
+    /// open is rolled back, with the warning of the end of input, at the last line read.
+    package func endInputs() {
+        session.endsInputsTogether = false
+        if let last = session.lastInput { session.endOfInput(at: last) }
+        session.lastInput = nil
+    }
+
     /// The engine's stop request, to hand to another thread, a task or a signal handler: its
     /// `request()` stops the evaluation under way (or the next) between lines and commands.
     /// It is the `stop` of the options the engine was made with.
@@ -165,6 +182,9 @@ public final class Engine {
 
     /// How many `expect` assertions have run.
     package var expectationCount: Int { session.expectationCount }
+    /// Where a stop (Ctrl-C, a signal) ended a script that is not a prompt: `FILE:LINE`, and
+    /// `, part of its line run` if it came between two commands of that line; nil if none did.
+    package var interruptedAt: String? { session.interruptedAt }
 
     /// The catalog in force: the one it began with and the definitions made since.
     public var catalog: Catalog { session.catalog }

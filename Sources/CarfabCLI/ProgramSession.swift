@@ -40,6 +40,9 @@ struct ProgramSession {
         // What the init file defined is the catalog the session began with, as a --catalog
         // file's: a saved session is replayed where the init file runs again.
         engine.beginSessionHere()
+        // Files, -e texts and the prompt after them are one session: a transaction one opens
+        // stays open for the next, and is rolled back only at the end of the last.
+        engine.beginInputs()
         runInputs(engine)
         // What happens at a person's prompt does not change the exit status, as in sqlite3;
         // standard input read after -i from a pipe is a script like any other. A failed
@@ -49,6 +52,7 @@ struct ProgramSession {
             readAfterInputs(engine, history: history, renderer: renderer)
             if !prompts { failures = engine.failureCount }
         }
+        engine.endInputs()
         center.stopAll()
         return finish(engine, failures: failures)
     }
@@ -142,13 +146,13 @@ struct ProgramSession {
             }
             engine.evaluate(try openLineSource(.filePath(initFile), stop: stop))
         } catch .interrupted {
-            return .stoppedBy(signal: stop.code)
+            return initFileStopped(engine)
         } catch {
             engine.report(unreadable: String(decoding: initFile, as: UTF8.self), error)
         }
         if engine.failureCount > 0 || stop.isRequested {
             center.stopAll()
-            if stop.code > 0 { return .stoppedBy(signal: stop.code) }
+            if stop.code > 0 { return initFileStopped(engine) }
             return Program.outcome(writing: out, to: err) ?? .exit(Program.ExitStatus.failure)
         }
         // The init file saw the command line's variables; the command line wins over it,
@@ -160,6 +164,18 @@ struct ProgramSession {
             return .exit(Program.ExitStatus.failure)
         }
         return nil
+    }
+
+    /// How the program ends when a stop signal came during the init file: with the signal's
+    /// status, as it never starts without all of its init file. Ctrl-C before a prompt is
+    /// said, as a stopped `source` at the prompt says it (it ended carfab silently).
+    private func initFileStopped(_ engine: Engine) -> Program.Outcome {
+        if prompts && stop.code == SIGINT {
+            let place = engine.interruptedAt.map { " at \(DisplayText.escaped($0))" } ?? ""
+            err.write("\ncarfab: init file interrupted\(place): carfab ends (it never starts without all of its init file)\n")
+            err.flush()
+        }
+        return .stoppedBy(signal: stop.code)
     }
 
     /// Runs the files and -e texts in order (standard input as a script if there are none

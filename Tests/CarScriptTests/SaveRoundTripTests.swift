@@ -35,17 +35,21 @@ import Testing
     @Test func random_hostile_sessions_save_and_replay_to_the_same_state() throws {
         var saved = 0
         var withFamilies = 0
+        var longValues = 0
         for round in 0..<2_500 {
             let engine = Engine()
             var maker = SessionMaker(random: SplitMix(seed: 0x5EED_CA4F_AB &+ UInt64(round) &* 0x2545_F491_4F6C_DD1D))
             maker.make(in: engine, commands: 6 + round % 20)
             try checkRoundTrip(engine, round: round)
             saved += 1
+            longValues += maker.longValues
             if engine.catalog.familyNames.count > 3 { withFamilies += 1 }
         }
         #expect(saved == 2_500)
         // Many sessions define families of their own (hostile names among them).
         #expect(withFamilies > 500, "\(withFamilies) sessions defined a family")
+        // Some values are long enough that their quoted form needs more than one line.
+        #expect(longValues > 5, "\(longValues) long values")
     }
 
     @Test func values_near_the_line_limit_are_saved_in_parts_that_rebuild_them() throws {
@@ -53,7 +57,10 @@ import Testing
         // first part and parts added to it.
         for value in [
             String(repeating: "\"", count: 600_000), String(repeating: "é\u{1B}\"$", count: 100_000) + "x",
-            String(repeating: "a", count: maximumLineLength - 10), String(repeating: "\u{301}", count: 300_000)
+            String(repeating: "a", count: maximumLineLength - 10), String(repeating: "\u{301}", count: 300_000),
+            // A byte that quotes to six (`\u{1B}`): 175 KB of them no longer fit one line.
+            String(repeating: "\u{1B}", count: 175_000), String(repeating: "\u{7F}", count: 200_000),
+            String(repeating: "\u{1B}\u{7F}\u{202E}\\", count: 60_000)
         ] {
             let engine = Engine()
             #expect(engine.setVariable("big", to: value))
@@ -193,6 +200,8 @@ struct SplitMix {
 struct SessionMaker {
     var random: SplitMix
     private var variable = 0
+    /// How many values it made of a sixth of the line limit or more (a value may quote to six times its length).
+    private(set) var longValues = 0
     private var options: [(family: String, reference: String)] = [
         ("floorplan", "short"), ("floorplan", "standard"), ("floorplan", "long"),
         ("suspension", "road"), ("suspension", "race"), ("suspension", "offroad"),
@@ -278,7 +287,12 @@ struct SessionMaker {
             case 4:
                 line = "rate \(random.pick(currencies)) \(random.pick(["0.60338", "2", "0.0001", "99999"]))"
             case 5:
-                _ = bind(text(nonEmpty: false), in: engine)
+                // Now and then a long value (up to 320 KB) of hostile pieces, which quotes to
+                // more than one line can hold.
+                var value = text(nonEmpty: false)
+                if random.below(60) == 0 { value = String(repeating: value, count: 1 + random.below(80_000)) }
+                if value.utf8.count > maximumLineLength / 6 && value.utf8.count <= maximumLineLength { longValues += 1 }
+                _ = bind(value, in: engine)
                 continue
             case 6, 7:
                 line = "car \(random.pick(models)) \(random.pick(["1", "2", "9223372036854775807", "40"]))"

@@ -109,4 +109,49 @@ import Testing
         #expect(result.stdout.contains(#"{"jsonrpc":"2.0","id":3,"result":{"#))
         #expect(result.stdout.hasSuffix(#"{"jsonrpc":"2.0","id":99,"result":null}"#))
     }
+
+    /// Levels of `expect error` and `try` count across `source`d files when run (a file of 40
+    /// levels is within the bound alone and passes the 64 when sourced from 40), and `--check` counts them
+    /// so too; it counts no level past a `try` that running refuses (`try try`) (trial 5, 5).
+    @Test func the_check_counts_levels_across_files_as_running_does() throws {
+        let levels = String(repeating: "expect error unknown-model ", count: 40)
+        let dir = try temporaryDirectory(with: [
+            "outer.carfab": levels + "try source inner.carfab\n", "inner.carfab": levels + "car nosuch\n",
+            "defines.carfab": "var v 1\n", "bad.carfab": "car nosuch\n"
+        ])
+        let run = try carfab(["outer.carfab"], directory: dir)
+        #expect(run.status == 1)
+        #expect(
+            run.stderr.hasPrefix(
+                "In file included from outer.carfab:1:\ninner.carfab:1:622: error: 'expect error' and 'try' may hold one another at most 64 deep\n"
+            ))
+        #expect(try carfab(["--check", "outer.carfab"], directory: dir) == RunResult(stdout: "", stderr: run.stderr, status: 1))
+        // Alone, the file's levels are within the bound (what they expect fails, a level up).
+        #expect(!(try carfab(["inner.carfab"], directory: dir).stderr.contains("64 deep")))
+        #expect(try carfab(["--check", "inner.carfab"], directory: dir) == RunResult(stdout: "", stderr: "", status: 0))
+        // 63 levels, then a `try` of `try`: running refuses that `try` (which the level around
+        // it expects; the levels around that see no error) and counts no 65th level; nor does
+        // the check, which leaves what the levels expect to running.
+        let deep = "car sports; " + String(repeating: "expect error refused ", count: 63) + "try try car suv"
+        let deepRun = try carfab(["-e", deep], directory: dir)
+        #expect(deepRun.status == 1 && deepRun.stderr.contains("expected error refused, got expectation-failed"))
+        #expect(!deepRun.stderr.contains("64 deep"))
+        #expect(try carfab(["--check", "-e", deep], directory: dir) == RunResult(stdout: "", stderr: "", status: 0))
+        // `source` as the COMMAND of `expect error` is refused, at `source`, before the file
+        // runs (its errors are its own lines'; trial 7, 5), and the check says the same.
+        let sourced = "expect error unknown-model source defines.carfab; echo ${v}"
+        let refusedRun = try carfab(["--keep-going", "-e", sourced], directory: dir)
+        #expect(
+            refusedRun.stderr.hasPrefix(
+                "<command-line>:1:28: error: 'expect error' cannot run 'source': a file reports its errors at their own lines and keeps what ran before them; test a file with --test\n"
+            ) && refusedRun.status == 1, "\(refusedRun)")
+        #expect(refusedRun.stderr.contains("unknown variable"), "the file did not run: \(refusedRun)")
+        let refusedCheck = try carfab(["--check", "--keep-going", "-e", sourced], directory: dir)
+        #expect(refusedCheck.stderr.hasPrefix(refusedRun.stderr.prefix(60)) && refusedCheck.status == 1, "\(refusedCheck)")
+        // One level in, the refusal is what the outer level expects: the run passes without
+        // reading the file, and so does the check (which followed the file and failed).
+        let inner = "expect error refused expect error unknown-model source bad.carfab"
+        #expect(try carfab(["-e", inner], directory: dir) == RunResult(stdout: "", stderr: "", status: 0))
+        #expect(try carfab(["--check", "-e", inner], directory: dir) == RunResult(stdout: "", stderr: "", status: 0))
+    }
 }

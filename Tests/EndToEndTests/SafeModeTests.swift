@@ -24,6 +24,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("y.carfab").path))
     }
 
+    /// `--check` (and so an editor's diagnostics) reports the `save` that running refuses, with
+    /// `--safe` and inside `try`, with the same error at the same place, and writes nothing;
+    /// `save -` and a `save` whose failure `expect error` awaits pass both (trial 6, 5).
+    @Test func the_check_refuses_the_save_running_refuses() throws {
+        let dir = try temporaryDirectory(with: [:])
+        let cases: [(options: [String], script: String, refused: Bool)] = [
+            (["--safe"], "save x.carfab", true),
+            (["--safe"], "car sports; save --minimal x.carfab", true),
+            ([], "try save x.carfab", true),
+            ([], "car sports\ntry save --minimal x.carfab", true),
+            (["--safe"], "try save -", false),
+            (["--safe"], "expect error refused save x.carfab", false)
+        ]
+        for (options, script, refused) in cases {
+            let run = try carfab(options + ["--keep-going", "-e", script], directory: dir)
+            let check = try carfab(["--check"] + options + ["--keep-going", "-e", script], directory: dir)
+            #expect(check.stderr == run.stderr && check.status == run.status, "\(options) \(script)")
+            #expect(check.stderr.contains("refused") == refused && check.status == (refused ? 1 : 0), "\(check.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.carfab").path))
+    }
+
     @Test func no_pager_runs_and_the_long_page_is_printed() throws {
         let dir = try temporaryDirectory(with: [:])
         let marker = dir.appendingPathComponent("pager-ran")

@@ -57,7 +57,10 @@ import Testing
                         started (they are stopped in reverse on every way out): catalog (the built-in
                         catalog and --catalog files), output (standard output and error, flushed when it
                         stops) and, at the prompt, history (the prompt's history file, saved when it
-                        stops). While a command runs, each is running.
+                        stops). While a command runs, each is running, but the history is off when it
+                        has no file (no HOME) or leaves its file alone (carfab warns why as it starts: a
+                        symbolic link, not a regular file, not a history file, a folder it cannot make);
+                        this session's commands are still recalled.
                         Example: services
 
                         """, stderr: "", status: 0))

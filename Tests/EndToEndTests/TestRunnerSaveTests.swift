@@ -41,4 +41,25 @@ import Testing
         // A file the run does not test is saved as ever.
         #expect(FileManager.default.fileExists(atPath: dir.path + "/elsewhere.carfab"))
     }
+
+    /// Nor over the `--init` file every test runs first (trial 5, finding 5: a test that saved
+    /// `var m sports` there made a later test, failing with `var m nosuch`, pass on the next run).
+    @Test func a_test_cannot_save_over_the_init_file() throws {
+        let dir = try temporaryDirectory(with: [
+            "init.carfab": "var m nosuch\n", "tt/t1.carfab": "var m sports\nsave ../init.carfab\n",
+            "tt/t2.carfab": "car $m\n"
+        ])
+        for _ in 1...2 {
+            let result = try carfab(["--test", "--init", "init.carfab", "tt"], directory: dir)
+            #expect(
+                result.stdout.hasPrefix(
+                    """
+                    FAIL tt/t1.carfab
+                        tt/t1.carfab:2:6: error: cannot save 'tt/../init.carfab': it is the --init file of this run, and a test may not rewrite it (save elsewhere)
+                    """), "\(result)")
+            #expect(result.stdout.hasSuffix("0 passed, 2 failed\n"), "\(result)")
+            #expect(result.status == 1)
+        }
+        #expect(try String(contentsOfFile: dir.path + "/init.carfab", encoding: .utf8) == "var m nosuch\n")
+    }
 }

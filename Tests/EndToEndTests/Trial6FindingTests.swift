@@ -51,7 +51,8 @@ import Glibc
             terminal.count(line(50_000)) == 0 && terminal.count(line(100_000)) == 0,
             "\(terminal.output.suffix(300).debugDescription)")
         // Stopped between rows: the last row written is whole, then the prompt on a line of its own.
-        #expect(terminal.output.hasSuffix("\r\n\r\ncarfab> "), "\(terminal.output.suffix(200).debugDescription)")
+        // (The prompt asks for bracketed paste while it reads: `\e[?2004h`.)
+        #expect(terminal.output.hasSuffix("\r\n\r\n\u{1B}[?2004hcarfab> "), "\(terminal.output.suffix(200).debugDescription)")
         // The session goes on, its stock as it was.
         #expect(terminal.enter("total", expecting: "5000050000 Cars in Stock. Total Value: $341,503,415,000,000.00"))
         terminal.type(command + "\r")
@@ -173,5 +174,145 @@ import Glibc
         #expect(own.enter("echo a\tb", expecting: "a b\r\n"), "\(own.output.debugDescription)")
         own.type("\u{04}")
         #expect(own.exitStatus() == 0)
+    }
+
+    /// 9: text pasted at the prompt (bracketed by the terminal) is inserted as it is: a Tab in a
+    /// quoted value is kept, one between words is a blank, one at a line's start lists nothing;
+    /// its lines run one after another as if typed, and what follows the last stays on the line.
+    @Test func a_paste_is_inserted_as_it_is_and_its_lines_run_as_typed() throws {
+        let terminal = try start()
+        // Asked for while a line is read, and no longer while the command runs.
+        #expect(terminal.waitFor("\u{1B}[?2004hcarfab> "))
+        terminal.type("\u{1B}[200~var t \"x\ty\"; echo \"[$t]\"\u{1B}[201~\r")
+        #expect(terminal.waitFor("\u{1B}[?2004l[x\ty]\r\n"), "\(terminal.output.debugDescription)")
+        terminal.type("\u{1B}[200~\tcar sports\r\n\tset drivetrain\t4wd\r\techo a\tb\r\tsho\u{1B}[201~")
+        #expect(terminal.waitFor("a b\r\n"), "\(terminal.output.debugDescription)")
+        #expect(terminal.enter("w", expecting: "Drive: 4WD\r\n"), "\(terminal.output.debugDescription)")
+        // No list of commands (a Tab at the start of a line completed the command).
+        #expect(!terminal.output.contains("cheapest"))
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+        // Off again at the end, for the shell.
+        #expect(terminal.output.hasSuffix("\u{1B}[?2004l\r\n"), "\(terminal.output.suffix(100).debugDescription)")
+        // A dumb terminal is not asked.
+        let dumb = try start(environment: ["TERM": "dumb"])
+        #expect(dumb.enter("echo plain", expecting: "plain\r\n"))
+        dumb.type("\u{04}")
+        #expect(dumb.exitStatus() == 0)
+        #expect(!dumb.output.contains("2004"))
+    }
+
+    /// 3: Tab completes file names after `source ~/` and `save ~/` in the home folder, as both
+    /// read `~/`, keeping `~/` in the line; the language server's completion too.
+    @Test func file_names_after_tilde_slash_are_completed_in_the_home_folder() throws {
+        let directory = try temporaryDirectory(with: [
+            "home/quotes/fleet.carfab": "car suv\n", "doc.carfab": "", "client.py": Self.completionClient
+        ])
+        let home = directory.appendingPathComponent("home").path
+        let terminal = try start(environment: ["HOME": home])
+        // The line typed is `source ~/q<Tab>f<Tab>; list`: the file's car is listed.
+        #expect(
+            terminal.enter("source ~/q\tf\t; list", expecting: "Cadillac Escalade"), "\(terminal.output.debugDescription)")
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+        let server = try shell("HOME=\"$PWD/home\" python3 client.py", directory: directory)
+        #expect(server == RunResult(stdout: "~/quotes/fleet.carfab\n", stderr: "", status: 0))
+    }
+
+    /// Asks `carfab --lsp` to complete `source ~/quotes/f` and prints the labels.
+    static let completionClient = #"""
+        import json, os, subprocess
+        server = subprocess.Popen([os.environ["CARFAB"], "--lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        def send(message):
+            body = json.dumps(dict(message, jsonrpc="2.0")).encode()
+            server.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            server.stdin.flush()
+        def ask(id, method, params):
+            send(dict(id=id, method=method, params=params))
+            while True:
+                length = None
+                while True:
+                    line = server.stdout.readline()
+                    if line == b"\r\n": break
+                    if line.lower().startswith(b"content-length:"): length = int(line.split(b":")[1])
+                answer = json.loads(server.stdout.read(length))
+                if answer.get("id") == id: return answer.get("result")
+        document = {"uri": "file://" + os.getcwd() + "/doc.carfab"}
+        ask(1, "initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+        send({"method": "initialized", "params": {}})
+        text = "source ~/quotes/f"
+        send({"method": "textDocument/didOpen", "params": {"textDocument": dict(document, languageId="carfab", version=1, text=text)}})
+        result = ask(2, "textDocument/completion", {"textDocument": document, "position": {"line": 0, "character": len(text)}})
+        for item in (result["items"] if isinstance(result, dict) else result): print(item["label"])
+        ask(3, "shutdown", None)
+        send({"method": "exit"})
+        server.wait()
+        """#
+
+    /// A `less` that notes its environment in `less.env` beside itself and reads its page; the
+    /// folder to put first on PATH.
+    func fakeLess(_ name: String) throws -> URL {
+        let folder = state.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let less = folder.appendingPathComponent("less")
+        try "#!/bin/sh\nenv > \"$0.env.part\"\ncat > /dev/null\nmv \"$0.env.part\" \"$0.env\"\n".write(
+            to: less, atomically: true, encoding: .utf8)
+        chmod(less.path, 0o755)
+        return folder
+    }
+
+    /// 10: the default pager runs with `LESSHISTFILE=-` (and `LESSSECURE=1`): a page of help
+    /// writes no search history, `~/.lesshst`, into the home folder.
+    @Test func the_default_pager_keeps_no_history_in_the_home_folder() throws {
+        let folder = try fakeLess("pager-history")
+        let terminal = try PseudoTerminal(
+            environment: ["XDG_STATE_HOME": state.path, "HOME": state.path, "PATH": folder.path + ":/usr/bin:/bin"],
+            unset: ["PAGER"])
+        #expect(terminal.waitFor("carfab> "))
+        terminal.type("help\r")
+        let noted = folder.appendingPathComponent("less.env")
+        #expect(terminal.wait { FileManager.default.fileExists(atPath: noted.path) })
+        let environment = try String(contentsOf: noted, encoding: .utf8).split(separator: "\n")
+        #expect(environment.contains("LESSHISTFILE=-") && environment.contains("LESSSECURE=1"), "\(environment)")
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+    }
+
+    /// 10: on a terminal `less` cannot draw on (`TERM` dumb, unset or unknown) no default pager
+    /// runs (less stopped to warn "terminal is not fully functional" first): the page is printed.
+    @Test(arguments: [["TERM": "dumb"], ["TERM": "no-such-terminal-xyz"], [:]])
+    func no_default_pager_on_a_terminal_it_cannot_draw_on(term: [String: String]) throws {
+        let folder = try fakeLess("pager-dumb-\(term["TERM"] ?? "unset")")
+        let terminal = try PseudoTerminal(
+            environment: ["XDG_STATE_HOME": state.path, "HOME": state.path, "PATH": folder.path + ":/usr/bin:/bin"]
+                .merging(term) { $1 },
+            unset: term.isEmpty ? ["PAGER", "TERM"] : ["PAGER"])
+        #expect(terminal.enter("help", expecting: "Type 'help keys' for the keys"), "\(terminal.output.debugDescription)")
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("less.env").path))
+    }
+
+    /// 10: Ctrl-C while the init file runs before the prompt says where it stopped and that
+    /// carfab ends (it ended silently, status 130).
+    @Test func ctrl_c_in_the_init_file_says_what_it_stopped() throws {
+        // An init file that is a FIFO: its second line never comes while the test holds it open.
+        let fifo = state.appendingPathComponent("init-fifo")
+        unlink(fifo.path)
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let writer = open(fifo.path, O_RDWR | O_CLOEXEC)
+        defer { close(writer) }
+        var first = Array("echo started\n".utf8)
+        #expect(write(writer, &first, first.count) == first.count)
+        let terminal = try start(["--init", fifo.path])
+        #expect(terminal.waitFor("started\r\n"))
+        // As Ctrl-C sends it (typing waits for a prompt, which never comes).
+        kill(terminal.pid, SIGINT)
+        #expect(terminal.exitStatus() == 130)
+        #expect(
+            terminal.output.hasSuffix(
+                "carfab: init file interrupted at \(fifo.path):2: carfab ends (it never starts without all of its init file)\r\n"),
+            "\(terminal.output.debugDescription)")
+        #expect(!terminal.output.contains("carfab> "))
     }
 }

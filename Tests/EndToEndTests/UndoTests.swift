@@ -20,6 +20,28 @@ import Testing
                         """, status: 1))
     }
 
+    /// The files, `-e` texts and `-i`'s standard input are one session's input (README "Using
+    /// it"): a transaction one leaves open stays open for the next, and only the end of the last
+    /// rolls it back, with the warning at its last line; `--check` follows the same (trial 5, 5).
+    @Test func a_transaction_stays_open_across_files_and_texts_to_the_end_of_input() throws {
+        let dir = try temporaryDirectory(with: ["open.carfab": "begin\ncar sports\n"])
+        for check in [[], ["--check"]] {
+            let committed = try carfab(check + ["open.carfab", "-e", "car suv; commit; total"], directory: dir)
+            #expect(
+                committed == RunResult(stdout: check.isEmpty ? "2 Cars in Stock. Total Value: $150,195.00\n" : "", stderr: "", status: 0))
+            // Open to the end: rolled back there, where the last input ends.
+            #expect(
+                try carfab(check + ["open.carfab", "-e", "car suv", "-e", "echo last\necho line 2"], directory: dir)
+                    == RunResult(
+                        stdout: check.isEmpty ? "last\nline 2\n" : "",
+                        stderr: "<command-line 2>:2:1: warning: end of input with a transaction open: rolled back\n", status: 0))
+        }
+        // Standard input read after -i goes on with it too.
+        #expect(
+            try carfab(["-e", "begin; car sports", "-i"], stdin: "commit\ntotal\n", directory: dir)
+                == RunResult(stdout: "1 Car in Stock. Total Value: $68,300.00\n", stderr: "", status: 0))
+    }
+
     @Test func a_source_is_one_step_and_undo_past_the_start_changes_nothing() throws {
         let dir = try temporaryDirectory(with: [
             "quote.carfab": "car sports 2\nset drivetrain 4wd\nrate GBP 0.5\nvar who Ann\n",

@@ -8,13 +8,19 @@ enum ConfigureCommands {
             arguments: [.required("MODEL", .model), .optional("COUNT", .count)],
             summary: "add a stock line of COUNT cars (default 1) of MODEL; it becomes current",
             details:
-                "Builds MODEL with its default options and adds it to the stock as a new line of COUNT cars. The new line becomes the current car, which 'set', 'show' and 'price' work on.",
+                "Builds MODEL with its default options and adds it to the stock as a new line of COUNT cars. The new line becomes the current car, which 'set', 'show' and 'price' work on. A stock holds at most \(StockLedger.maximumLines) lines: a line past that is an error ('stock-too-large') and nothing is added.",
             example: "car suv 2",
             run: { session, call throws(ScriptError) in
                 let id = try call.at(1) { () throws(CarFactoryError) in
                     try session.defaultConfiguration(ofModel: call.modelPosition(1))
                 }
-                try call.at(2) { () throws(CarFactoryError) in try session.stock.add(configuration: id, count: call.count(2) ?? 1) }
+                do throws(CarFactoryError) {
+                    try session.stock.add(configuration: id, count: call.count(2) ?? 1)
+                } catch {
+                    // The stock's bound is on lines, whatever their count: said at `car`.
+                    if case .stockTooLarge = error { throw ScriptError(.domain(error), at: call.range(0)) }
+                    throw ScriptError(.domain(error), at: call.range(2))
+                }
             }),
         CommandSpec(
             name: "set", aliases: [], group: .configure,

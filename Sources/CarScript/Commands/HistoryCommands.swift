@@ -31,11 +31,11 @@ enum HistoryCommands {
             arguments: [],
             summary: "open a transaction (inside one: a savepoint)",
             details:
-                "The changes after 'begin' are kept together: 'commit' keeps them (as one step for 'undo'), 'rollback' takes them all back. A 'begin' inside a transaction opens a savepoint, which 'commit' and 'rollback' close first. In a script, an error inside a transaction rolls every open one back (with --keep-going the script then goes on); at the prompt, a failed command changes nothing and the transaction stays open. At the end of input an open transaction is rolled back, with a warning; the end of a sourced file is not the end of input (a transaction it leaves open stays open after it), but 'try source FILE' rolls it back with the rest, with the same warning. Its steps are never forgotten, so they count against the undo history's bound (see 'help undo'): the command that would pass it fails with 'history-too-large' (in a script, that rolls the transaction back).",
+                "The changes after 'begin' are kept together: 'commit' keeps them (as one step for 'undo'), 'rollback' takes them all back. A 'begin' inside a transaction opens a savepoint, which 'commit' and 'rollback' close first; they nest at most \(UndoHistory.maximumTransactionDepth) deep ('transaction-depth'). In a script, an error inside a transaction rolls every open one back (with --keep-going the script then goes on); at the prompt, a failed command changes nothing and the transaction stays open. At the end of input an open transaction is rolled back, with a warning; the end of a sourced file is not the end of input (a transaction it leaves open stays open after it), but 'try source FILE' rolls it back with the rest, with the same warning. Its steps are never forgotten, so they count against the undo history's bound (see 'help undo'): the command that would pass it fails with 'history-too-large' (in a script, that rolls the transaction back).",
             example: "begin; car compact 2; rollback",
             // In a script their effect is known without running: `--check` follows it.
             runsWhenChecking: true,
-            run: { session, _ throws(ScriptError) in session.beginTransaction() }),
+            run: { session, call throws(ScriptError) in try session.beginTransaction(at: call.range(0)) }),
         CommandSpec(
             name: "commit", aliases: [], group: .history,
             arguments: [],

@@ -19,6 +19,16 @@ enum ScriptCommands {
             details:
                 "Writes the definitions made in this session, the rates changed in it, then each stock line as 'car' and 'set' commands (only the parts that differ from the model's defaults), then 'select' for the current line: replayed in a new session, it rebuilds the same state. --minimal writes only what differs from the catalog the session began with (as Kconfig's savedefconfig): no heading comment, no count of 1 ('car sports', not 'car sports 1'); replayed, it rebuilds the same session, which saves to the same bytes. FILE is replaced whole through a temporary file beside it, so a failure leaves an old FILE as it was; a symbolic link is followed to its file, which keeps its mode, unless another user planted it in a sticky folder anyone may write to (the kernel's protected_symlinks rule); anything but a regular file is refused, and so is a process's open stream (/dev/stdout, /proc/PID/fd/N). '-' prints the script instead. Paths resolve as for 'source'. Refused with --safe (but for '-').",
             example: "save /tmp/fleet.carfab",
+            // `--check` writes nothing, but asks the file gate as running does (`--safe`,
+            // inside `try`, in a session `diff` loads), so that it reports the refusal running
+            // gives, where it gives it. An editor's analysis reads files only for its own sake
+            // (`.readOnly` in the session it analyses): the run it stands for writes them.
+            check: { session, call throws(ScriptError) in
+                guard session.options.checkOnly, call.word(2) != "-" else { return }
+                let analysisOnly = if case .readOnly = session.options.fileAccess { session.comparisonDepth == 0 } else { false }
+                if !analysisOnly || session.whatIfDepth > 0 { try session.admitFiles(for: call, writing: true) }
+                _ = try session.filePath(call.word(2), for: call, argument: 2)
+            },
             run: { session, call throws(ScriptError) in
                 let minimal = if case .absent = call.value(1) { false } else { true }
                 let name = call.word(2)
@@ -36,15 +46,9 @@ enum ScriptCommands {
                     session.emit(.text(script), call)
                     return
                 }
-                // The file gate places its errors at argument 1: the file is argument 2.
-                do throws(ScriptError) {
-                    try session.writeFile(Array(script.utf8), to: session.filePath(name, for: call), for: call)
-                } catch {
-                    guard minimal && error.range == call.range(1) else { throw error }
-                    var moved = ScriptError(error.kind, at: call.range(2))
-                    moved.notes = error.notes
-                    throw moved
-                }
+                // The file is argument 2 (after the optional --minimal).
+                try session.writeFile(
+                    Array(script.utf8), to: session.filePath(name, for: call, argument: 2), for: call, argument: 2)
             }),
         CommandSpec(
             name: "diff", aliases: [], group: .script,

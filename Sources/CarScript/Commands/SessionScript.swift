@@ -185,25 +185,27 @@ package enum SessionScript {
     static func variableLines(_ name: String, _ value: String) throws(ScriptError.Kind) -> [String] {
         let line = "var \(word(name)) \(word(value))"
         if line.utf8.count <= maximumLineLength { return [line] }
-        // Parts of at most a quarter of the limit quote to at most half of it.
-        let partLength = maximumLineLength / 4
+        // Parts are cut by their quoted length, not their own: an escape is up to 10 bytes
+        // for a scalar of 1 to 4 (`\u{1B}` for one byte), so no ratio of raw bytes is safe.
+        let partLength = maximumLineLength / 2
         guard name.utf8.count < partLength else { return [try fitting(line, "variable '\(name)'")] }
         var lines: [String] = []
         var part = ""
         var partBytes = 0
-        func flush() {
+        func flush() throws(ScriptError.Kind) {
             let reference = lines.isEmpty ? "" : "${\(name)}"
-            lines.append("var \(name) \"\(reference)" + quoted(part).dropFirst())
+            lines.append(try fitting("var \(name) \"\(reference)\(part)\"", "variable '\(name)'"))
             part = ""
             partBytes = 0
         }
         for scalar in value.unicodeScalars {
-            let length = UTF8.width(scalar)
-            if partBytes + length > partLength { flush() }
-            part.unicodeScalars.append(scalar)
+            let escape = self.escape(scalar)
+            let length = escape?.utf8.count ?? UTF8.width(scalar)
+            if partBytes + length > partLength { try flush() }
+            if let escape { part += escape } else { part.unicodeScalars.append(scalar) }
             partBytes += length
         }
-        if partBytes > 0 { flush() }
+        if partBytes > 0 { try flush() }
         return lines
     }
 
@@ -266,22 +268,22 @@ package enum SessionScript {
     static func quoted(_ text: String) -> String {
         var quoted = "\""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "$": quoted += "\\$"
-            case "\n": quoted += "\\n"
-            case "\t": quoted += "\\t"
-            case "\r": quoted += "\\r"
-            default:
-                if DisplayText.isHidden(scalar) {
-                    quoted += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                } else {
-                    quoted.unicodeScalars.append(scalar)
-                }
-            }
+            if let escape = escape(scalar) { quoted += escape } else { quoted.unicodeScalars.append(scalar) }
         }
         return quoted + "\""
+    }
+
+    /// What `quoted` writes for `scalar` inside the quotes, or nil where it stands as itself.
+    private static func escape(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar {
+        case "\"": "\\\""
+        case "\\": "\\\\"
+        case "$": "\\$"
+        case "\n": "\\n"
+        case "\t": "\\t"
+        case "\r": "\\r"
+        default: DisplayText.isHidden(scalar) ? "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" : nil
+        }
     }
 
     /// Whether `scalar` may stand in a bare word and mean only itself: the ASCII the lexer

@@ -60,23 +60,24 @@ extension Session {
     }
 
     /// Saves `bytes` as the file at `path` for `call`, through the host (see `EngineHost.save`).
-    func writeFile(_ bytes: [UInt8], to path: String, for call: Invocation) throws(ScriptError) {
+    func writeFile(_ bytes: [UInt8], to path: String, for call: Invocation, argument: Int = 1) throws(ScriptError) {
         let host = try admitFiles(for: call, writing: true)
         do throws(SaveFailure) {
             try host.save(bytes, to: Array(path.utf8), stop: stop)
         } catch {
             throw ScriptError(
-                .io(error.message(saving: Array(path.utf8), streamAdvice: "use 'save -' to print the script")), at: call.range(1))
+                .io(error.message(saving: Array(path.utf8), streamAdvice: "use 'save -' to print the script")), at: call.range(argument))
         }
     }
 
-    /// File name `name` (argument 1 of `call`) as the user means it: a leading `~` or `~/` is
-    /// the home folder (`$HOME`, as a shell and psql's `\i ~/x.sql` take it); then resolved
-    /// against the directory of the script that names it.
-    func filePath(_ name: String, for call: Invocation) throws(ScriptError) -> String {
+    /// File name `name` (argument `argument` of `call`) as the user means it: a leading `~` or
+    /// `~/` is the home folder (`$HOME`, as a shell and psql's `\i ~/x.sql` take it); then
+    /// resolved against the directory of the script that names it.
+    func filePath(_ name: String, for call: Invocation, argument: Int = 1) throws(ScriptError) -> String {
         var name = name
         if name == "~" || name.hasPrefix("~/") {
-            let home = try environmentVariable("HOME", at: SourceRange(call.range(1).start, call.range(1).start + 1))
+            let word = call.range(argument)
+            let home = try environmentVariable("HOME", at: SourceRange(word.start, word.start + 1))
             name = home + name.dropFirst()
         }
         return resolvePath(name, against: frames.last?.directory ?? ".")

@@ -23,6 +23,26 @@ extension Session {
         return copy
     }
 
+    /// Where the state the earlier commands of a line leave stops being known: the start of
+    /// the first `undo`, `redo` or `rollback` among them, which may take back commands of
+    /// earlier lines that a rehearsal never sees (it keeps no history); nil if none is there.
+    static func firstTakingBack(in text: [UInt8], commands: CommandTable) -> Int? {
+        let lexer = Lexer()
+        guard (try? text.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) })) == .complete
+        else { return nil }
+        var startsCommand = true
+        for token in lexer.tokens {
+            if token.kind == .separator {
+                startsCommand = true
+                continue
+            }
+            defer { startsCommand = false }
+            guard startsCommand, let spec = commands.lookup(lexer.string(token)) else { continue }
+            if spec.group == .history && ["undo", "redo", "rollback"].contains(spec.name) { return token.range.start }
+        }
+        return nil
+    }
+
     /// Whether `spec` runs in a rehearsal: the commands that change the stock, the catalog
     /// or the variables and nothing else (`car`, `set`, `select`, definitions, `rate`, `var`).
     /// Reading files (`source`, even of standard input), writing them (`save`),
@@ -52,20 +72,32 @@ extension Engine {
 
     private static func completer(
         for session: Session, workingDirectory: String, completesFiles: Bool,
-        rehearsing: Bool
+        rehearsing: Bool, knowsCar: Bool = true
     ) -> Completer {
         var completer = Completer(
             commands: session.commands, catalog: session.catalog, variables: session.variableNames,
-            currentCar: try? session.stock.currentLine().car, workingDirectory: workingDirectory,
+            currentCar: knowsCar ? try? session.stock.currentLine().car : nil, workingDirectory: workingDirectory,
             completesFiles: completesFiles)
         completer.variableValues = session.variables
         completer.host = session.options.host
+        // `~/` in a file name, as `source` and `save` read it (not where the environment is refused).
+        if case .reading(let value) = session.options.environment, let home = value("HOME") {
+            completer.home = String(validating: home, as: UTF8.self)
+        }
         completer.stop = session.stop
         if rehearsing {
+            let (host, home) = (completer.host, completer.home)
             completer.rehearse = { earlier in
-                Self.completer(
-                    for: session.rehearsal(of: earlier), workingDirectory: workingDirectory,
-                    completesFiles: completesFiles, rehearsing: false)
+                // Past an `undo`, `redo` or `rollback` the car is not known: options are listed
+                // without a car's prices, not with those of a car the line took back.
+                let known = Session.firstTakingBack(in: earlier, commands: session.commands)
+                var later = Self.completer(
+                    for: session.rehearsal(of: Array(earlier[..<(known ?? earlier.count)])),
+                    workingDirectory: workingDirectory, completesFiles: completesFiles, rehearsing: false,
+                    knowsCar: known == nil)
+                // File names are listed from this session's host: the copy has none (it touches no file).
+                (later.host, later.home) = (host, home)
+                return later
             }
         }
         return completer

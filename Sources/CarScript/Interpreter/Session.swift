@@ -105,6 +105,12 @@ final class Session {
     /// Set when `commandNesting` refused a command, so that each enclosing `expect error`
     /// passes that error on rather than wrapping it in its own.
     var commandNestingRefused = false
+    /// Set while the program runs its inputs (files, `-e` texts, the prompt) as one session:
+    /// a transaction open as one ends stays open for the next, and the end of the last one
+    /// (`Engine.endInputs`) is the end of input. Where the input last ended so stopped is kept
+    /// for its warning (its place, not its frame, which holds the file open).
+    var endsInputsTogether = false
+    var lastInput: (file: String, line: Int)?
 
     /// Puts variable `name` back to `value` (nil: not set), as `undo` does; returns what it held.
     func restoreVariable(_ name: String, to value: String?) -> String? {
@@ -174,6 +180,7 @@ final class Session {
         restrictsCommands = options.checkOnly || options.definitionsOnly || options.checksQuestions || options.rehearsing
         stop = options.stop
         self.commands = commands
+        stock.lineLimit = options.stockLineLimit
     }
 
     /// Takes the catalog as it is now for the one the session began with, as the init file

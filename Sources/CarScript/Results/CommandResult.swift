@@ -144,19 +144,31 @@ public struct Table: Sendable {
 
     /// Lends each row in order to `body`, made into one buffer reused from row to row.
     public func forEachRow(_ body: (_ index: Int, _ cells: borrowing [Cell]) -> Void) {
+        forEachRow(until: { false }, body)
+    }
+
+    /// Lends each row in order to `body`, as `forEachRow`, until `stopped` says so before a
+    /// row (a stop signal ends a long table between rows); returns how many rows it lent.
+    @discardableResult
+    public func forEachRow(until stopped: () -> Bool, _ body: (_ index: Int, _ cells: borrowing [Cell]) -> Void) -> Int {
         guard let maker else {
-            for index in stored.indices { body(index, stored[index]) }
-            return
+            for index in stored.indices {
+                if stopped() { return index }
+                body(index, stored[index])
+            }
+            return stored.count
         }
         // A row of the same group as the row before changes only in its varying columns.
         var cells = [Cell](repeating: .none, count: columns.count)
         var previous: Int?
         for index in 0..<maker.count {
+            if stopped() { return index }
             let group = maker.group(index)
             maker.fill(index, &cells, group == previous)
             previous = group
             body(index, cells)
         }
+        return maker.count
     }
 
     /// Every row (made all at once: for small tables).

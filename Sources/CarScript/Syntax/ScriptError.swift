@@ -67,6 +67,8 @@ struct ScriptError: Error, Equatable, Sendable {
         case history(String)
         /// The undo history cannot hold a step within its bound (see `UndoHistory`).
         case historyTooLarge(limit: Int)
+        /// A `begin` inside `limit` open transactions and savepoints.
+        case transactionDepth(limit: Int)
         case expectationFailed(field: String, expected: String, actual: String)
         /// Already reported where it happened (inside a sourced file): only stops the line.
         case reported
@@ -137,6 +139,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .host(let id, _): id
         case .history: "history"
         case .historyTooLarge: "history-too-large"
+        case .transactionDepth: "transaction-depth"
         case .expectationFailed: "expectation-failed"
         case .reported: "reported"
         }
@@ -186,6 +189,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .history(let text): text
         case .historyTooLarge(let limit):
             "the undo history cannot hold this change within its bound of \(limit >> 20) MiB (an open transaction's steps are never forgotten): the step it belongs to is taken back"
+        case .transactionDepth(let limit): "transactions and savepoints nest at most \(limit) deep: nothing is opened"
         case .expectationFailed(let field, let expected, let actual): "expected \(field) \(Self.shown(expected)), got \(actual)"
         case .reported: "failed in a sourced file"
         }

@@ -17,7 +17,7 @@ enum ProgramCommands {
         return HostCommand(
             name: "services", summary: "list the program's services and their states",
             details:
-                "One row per service of carfab's service center, in the order they are set up and started (they are stopped in reverse on every way out): catalog (the built-in catalog and --catalog files), output (standard output and error, flushed when it stops) and, at the prompt, history (the prompt's history file, saved when it stops). While a command runs, each is running.",
+                "One row per service of carfab's service center, in the order they are set up and started (they are stopped in reverse on every way out): catalog (the built-in catalog and --catalog files), output (standard output and error, flushed when it stops) and, at the prompt, history (the prompt's history file, saved when it stops). While a command runs, each is running, but the history is off when it has no file (no HOME) or leaves its file alone (carfab warns why as it starts: a symbolic link, not a regular file, not a history file, a folder it cannot make); this session's commands are still recalled.",
             run: { _ in
                 var table = Table([.init("service"), .init("state")], emptyMessage: "No services.")
                 for (name, state) in board?.states ?? [] { table.append([.text(name), .text(state.rawValue)]) }

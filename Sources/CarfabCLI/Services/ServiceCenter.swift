@@ -14,16 +14,22 @@ public protocol Service: AnyObject {
     func start() throws
     /// Stops the service (e.g. flushes output, saves history); must not fail.
     func stop()
+    /// Whether, started, it does none of its work (it warned why as it was set up): it is then
+    /// `off`, not `running`.
+    var isOff: Bool { get }
 }
 
 extension Service {
     /// Most services need nothing at start.
     public func start() throws {}
+    /// Most services, started, run.
+    public var isOff: Bool { false }
 }
 
 /// Where a service is in its lifetime.
 public enum ServiceState: String, Sendable {
-    case registered, ready, running, stopped, failed
+    /// `off`: started, but doing none of its work (the history with its file left alone).
+    case registered, ready, running, off, stopped, failed
 }
 
 /// Holds the program's services and runs their lifetimes in order.
@@ -63,7 +69,7 @@ public final class ServiceCenter {
         for index in entries.indices where entries[index].state == .ready {
             do {
                 try entries[index].service.start()
-                set(index, .running)
+                set(index, entries[index].service.isOff ? .off : .running)
             } catch {
                 set(index, .failed)
                 throw error
@@ -75,7 +81,7 @@ public final class ServiceCenter {
     public func stopAll() {
         for index in entries.indices.reversed() {
             switch entries[index].state {
-            case .ready, .running:
+            case .ready, .running, .off:
                 entries[index].service.stop()
                 set(index, .stopped)
             case .registered, .stopped, .failed:

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// The files of a `carfab --test` run: the process's own (`POSIXHost`), but no test may
-/// `save` over a test file of the run. One that did would decide what a later test runs
+/// `save` over a test file of the run, nor over its `--init` file. One that did would decide what a later test runs
 /// (turning its failure into `ok`), or race with it under `-j`: a CI user expects each
 /// file's result to be its own, whatever the order and N.
 struct TestHost: EngineHost {
@@ -14,10 +14,14 @@ struct TestHost: EngineHost {
     /// The test files of the run, as listed (device and inode: a link or another name for
     /// one is the same file).
     let tested: Set<FileIdentity>
+    /// The `--init` file every test runs first: a test that rewrote it would decide what the
+    /// later tests (and the next run) begin with.
+    let initFile: FileIdentity?
 
-    /// A host that refuses saves onto any of `entries`' files.
-    init(protecting entries: [TestEntry]) {
+    /// A host that refuses saves onto any of `entries`' files and onto `initFile`.
+    init(protecting entries: [TestEntry], initFile: [UInt8]? = nil) {
         tested = Set(entries.lazy.filter { !$0.isFolder && $0.problem == nil }.compactMap { Self.identity(of: $0.path) })
+        self.initFile = initFile.flatMap(Self.identity)
     }
 
     func openFile(_ path: [UInt8], stop: StopRequest) throws(LineSourceFailure) -> any LineSource {
@@ -35,6 +39,9 @@ struct TestHost: EngineHost {
     func save(_ bytes: [UInt8], to path: [UInt8], stop: StopRequest) throws(SaveFailure) {
         if let identity = Self.identity(of: path), tested.contains(identity) {
             throw .reason("it is a test file of this run, and a test may not rewrite one (save elsewhere)")
+        }
+        if let initFile, Self.identity(of: path) == initFile {
+            throw .reason("it is the --init file of this run, and a test may not rewrite it (save elsewhere)")
         }
         try files.save(bytes, to: path, stop: stop)
     }

@@ -97,8 +97,8 @@ enum TestRunner {
             }
         }
         if parsed.list { return list(files, out: out, err: err) }
-        // A test may not save over a test file of the run (see `TestHost`).
-        options.host = TestHost(protecting: files)
+        // A test may not save over a test file of the run, nor its --init file (see `TestHost`).
+        options.host = TestHost(protecting: files, initFile: parsed.initFile?.bytes)
         let reporter = TestReporter(format: parsed.format, out: out)
         let loader = TextRenderer(out: out, err: err)
         guard let catalog = Engine.catalog(files: parsed.catalogs.map(\.bytes), reportingTo: loader, options: options) else {
