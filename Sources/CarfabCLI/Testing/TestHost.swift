@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// The files of a `carfab --test` run: the process's own (`POSIXHost`), but no test may
-/// `save` over a test file of the run, nor over its `--init` file. One that did would decide what a later test runs
+/// `save` over a test file of the run, nor over its `--init` or `--catalog` files. One that did would decide what a later test runs
 /// (turning its failure into `ok`), or race with it under `-j`: a CI user expects each
 /// file's result to be its own, whatever the order and N.
 struct TestHost: EngineHost {
@@ -17,11 +17,15 @@ struct TestHost: EngineHost {
     /// The `--init` file every test runs first: a test that rewrote it would decide what the
     /// later tests (and the next run) begin with.
     let initFile: FileIdentity?
+    /// The `--catalog` files every test's catalog is read from: a test that rewrote one would
+    /// decide what the later tests (and the next run) are checked against.
+    let catalogs: Set<FileIdentity>
 
-    /// A host that refuses saves onto any of `entries`' files and onto `initFile`.
-    init(protecting entries: [TestEntry], initFile: [UInt8]? = nil) {
+    /// A host that refuses saves onto any of `entries`' files, onto `initFile` and onto `catalogs`.
+    init(protecting entries: [TestEntry], initFile: [UInt8]? = nil, catalogs: [[UInt8]] = []) {
         tested = Set(entries.lazy.filter { !$0.isFolder && $0.problem == nil }.compactMap { Self.identity(of: $0.path) })
         self.initFile = initFile.flatMap(Self.identity)
+        self.catalogs = Set(catalogs.compactMap(Self.identity))
     }
 
     func openFile(_ path: [UInt8], stop: StopRequest) throws(LineSourceFailure) -> any LineSource {
@@ -42,6 +46,9 @@ struct TestHost: EngineHost {
         }
         if let initFile, Self.identity(of: path) == initFile {
             throw .reason("it is the --init file of this run, and a test may not rewrite it (save elsewhere)")
+        }
+        if let identity = Self.identity(of: path), catalogs.contains(identity) {
+            throw .reason("it is a --catalog file of this run, and a test may not rewrite one (save elsewhere)")
         }
         try files.save(bytes, to: path, stop: stop)
     }

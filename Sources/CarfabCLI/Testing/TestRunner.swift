@@ -97,8 +97,8 @@ enum TestRunner {
             }
         }
         if parsed.list { return list(files, out: out, err: err) }
-        // A test may not save over a test file of the run, nor its --init file (see `TestHost`).
-        options.host = TestHost(protecting: files, initFile: parsed.initFile?.bytes)
+        // A test may not save over a test file of the run, nor its --init or --catalog files (see `TestHost`).
+        options.host = TestHost(protecting: files, initFile: parsed.initFile?.bytes, catalogs: parsed.catalogs.map(\.bytes))
         let reporter = TestReporter(format: parsed.format, out: out)
         let loader = TextRenderer(out: out, err: err)
         guard let catalog = Engine.catalog(files: parsed.catalogs.map(\.bytes), reportingTo: loader, options: options) else {
