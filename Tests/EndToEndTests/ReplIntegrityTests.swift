@@ -171,6 +171,31 @@ extension ReplTests {
         #expect(try history().contains("echo\\040before\\040quit"))
     }
 
+    /// Ctrl-Z at the prompt turns bracketed paste off before carfab stops, as bash's readline
+    /// does, and on again once it is continued: the shell it stopped to got pasted text wrapped
+    /// in `\e[200~` ... `\e[201~`, and the line typed so far is kept.
+    @Test func ctrl_z_gives_the_shell_the_terminal_without_bracketed_paste() throws {
+        let terminal = try PseudoTerminal(
+            environment: ["XDG_STATE_HOME": state.path, "HOME": state.path], asJob: true)
+        terminal.type("echo ab")
+        #expect(terminal.waitFor("echo ab"))
+        terminal.type("\u{1A}")
+        #expect(terminal.waitFor("[stopped]"), "\(terminal.output.debugDescription)")
+        let stopped = terminal.output.components(separatedBy: "[stopped]")[0]
+        let (on, off) = ("\u{1B}[?2004h", "\u{1B}[?2004l")
+        let lastOn = stopped.range(of: on, options: .backwards)?.lowerBound
+        let lastOff = stopped.range(of: off, options: .backwards)?.lowerBound
+        #expect(lastOn.flatMap { on in lastOff.map { on < $0 } } == true, "\(stopped.debugDescription)")
+        // Continued: on again, and the line as it was.
+        #expect(
+            terminal.wait {
+                terminal.echoIsOff && terminal.output.components(separatedBy: "[stopped]").dropFirst().first?.contains(on) == true
+            })
+        #expect(terminal.enter("cd", expecting: "abcd\r\n"), "\(terminal.output.debugDescription)")
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+    }
+
     @Test func after_a_stop_and_continue_the_prompt_takes_the_terminal_back() throws {
         let terminal = try start()
         terminal.type("echo ab")
