@@ -263,6 +263,37 @@ import Testing
         #expect(completer.complete("set drivetrain ").descriptions[1] == "(current)")
     }
 
+    /// With the undo history kept (as at the prompt), the line's `undo`, `redo` and `rollback`
+    /// are followed: a model they take back is not offered, one they put back is, and the car
+    /// is the one they leave (a model defined and undone was offered: the names were those of
+    /// the catalog as it stood before the `undo`).
+    @Test func names_taken_back_on_the_line_or_before_it_are_not_offered() {
+        var options = EngineOptions()
+        options.keepsUndoHistory = true
+        options.leavesTransactionOpen = true
+        let engine = Engine(options: options)
+        // The history starts with the first input, as at the prompt.
+        engine.evaluate("")
+        let model = "model m1 \"M\" price 9000 floorplan short suspension race drivetrain rear"
+        let completer = engine.completer()
+        #expect(completer.complete("\(model); car m").candidates == ["m1"])
+        #expect(completer.complete("\(model); undo; car m").candidates == [])
+        #expect(completer.complete("begin; \(model); rollback; car m").candidates == [])
+        #expect(completer.complete("\(model); undo; redo; car m").candidates == ["m1"])
+        // Taken back from an earlier line.
+        engine.evaluate("begin")
+        engine.evaluate(model)
+        #expect(engine.completer().complete("car m").candidates == ["m1"])
+        #expect(engine.completer().complete("rollback; car m").candidates == [])
+        #expect(engine.completer().complete("undo; car m").candidates == [])
+        #expect(engine.completer().complete("undo; redo; car m").candidates == ["m1"])
+        // The car the line leaves is described: the drivetrain undone is not current.
+        engine.evaluate("car sports")
+        #expect(engine.completer().complete("set drivetrain 4wd; undo; set drivetrain ").descriptions[1] == "(current)")
+        // Completing took nothing back.
+        #expect(engine.completer().complete("car m").candidates == ["m1"])
+    }
+
     @Test func completing_changes_nothing_and_prints_nothing() throws {
         let files = MemoryHost()
         files.standardInput = "car suv\n"

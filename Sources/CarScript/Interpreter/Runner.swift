@@ -386,7 +386,8 @@ extension Session {
             return false
         }
         if options.checksQuestions && spec.answersOnly { return false }
-        if options.rehearsing && !Self.rehearses(spec) { return false }
+        // A rehearsal that has the history follows the line's `undo`, `begin` ... (see `Session.rehearsal`).
+        if options.rehearsing && !Self.rehearses(spec) && !(history != nil && Self.movesHistory(spec)) { return false }
         return true
     }
 
