@@ -243,12 +243,12 @@ struct JSONObject {
         // between quotes, cost more than the two passes.)
         var value = value
         return value.withUTF8 { bytes in
-            let counted = JSONByteCount()
-            Output.writeJSONString(bytes, to: counted)
-            return String(unsafeUninitializedCapacity: counted.count) { storage in
-                let filled = JSONBytesFill(storage)
-                Output.writeJSONString(bytes, to: filled)
-                return filled.count
+            var count = 0
+            withUnsafeMutablePointer(to: &count) { Output.writeJSONString(bytes, to: JSONByteCount(total: $0)) }
+            return String(unsafeUninitializedCapacity: count) { storage in
+                var written = 0
+                withUnsafeMutablePointer(to: &written) { Output.writeJSONString(bytes, to: JSONBytesFill(storage: storage, written: $0)) }
+                return written
             }
         }
     }

@@ -32,8 +32,7 @@ extension Output {
     /// UTF-8 `bytes` as a JSON string literal, into `sink`: the one writer of JSON strings,
     /// for this output and for `JSONObject.quote`, which counts the bytes with it and then
     /// writes them into the string it makes (it took a 68 KB `Output` for each string that
-    /// needed an escape). Specialized for each sink, the output's calls are its own (a sink
-    /// passed `inout` was retained around each of them: +50 instructions an `echo` in JSON).
+    /// needed an escape). Specialized for each sink, the output's calls are its own.
     @inline(__always)
     static func writeJSONString<Sink: JSONStringSink>(_ bytes: UnsafeBufferPointer<UInt8>, to sink: Sink) {
         sink.append(0x22)
@@ -209,8 +208,9 @@ extension Output {
 }
 
 /// Where `Output.writeJSONString` puts a JSON string's bytes: an output, or (for
-/// `JSONObject.quote`) a count of them, then the string's own storage.
-protocol JSONStringSink: AnyObject {
+/// `JSONObject.quote`) a count of them, then the string's own storage. Passed by value (a
+/// sink passed `inout` was retained around each append: +50 instructions an `echo` in JSON).
+protocol JSONStringSink {
     func append(_ bytes: UnsafeBufferPointer<UInt8>)
     func append(_ byte: UInt8)
 }
@@ -224,27 +224,24 @@ extension JSONStringSink {
 
 extension Output: JSONStringSink {}
 
-/// Counts the bytes of a JSON string instead of writing them.
-final class JSONByteCount: JSONStringSink {
-    private(set) var count = 0
-    func append(_ bytes: UnsafeBufferPointer<UInt8>) { count += bytes.count }
-    func append(_ byte: UInt8) { count += 1 }
+/// Counts the bytes of a JSON string into `total` instead of writing them.
+struct JSONByteCount: JSONStringSink {
+    let total: UnsafeMutablePointer<Int>
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) { total.pointee += bytes.count }
+    func append(_ byte: UInt8) { total.pointee += 1 }
 }
 
-/// Writes a JSON string into `storage`, counted for it by `JSONByteCount`.
-final class JSONBytesFill: JSONStringSink {
-    private let storage: UnsafeMutableBufferPointer<UInt8>
-    /// How many bytes are written.
-    private(set) var count = 0
-
-    init(_ storage: UnsafeMutableBufferPointer<UInt8>) { self.storage = storage }
+/// Writes a JSON string into `storage`, counted for it by `JSONByteCount`, `written` bytes so far.
+struct JSONBytesFill: JSONStringSink {
+    let storage: UnsafeMutableBufferPointer<UInt8>
+    let written: UnsafeMutablePointer<Int>
 
     func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        count += UnsafeMutableBufferPointer(rebasing: storage[count...]).initialize(fromContentsOf: bytes)
+        written.pointee += UnsafeMutableBufferPointer(rebasing: storage[written.pointee...]).initialize(fromContentsOf: bytes)
     }
 
     func append(_ byte: UInt8) {
-        storage[count] = byte
-        count += 1
+        storage[written.pointee] = byte
+        written.pointee += 1
     }
 }
