@@ -152,6 +152,36 @@ import Testing
         #expect(lookup(index, Self.decomposed) == 1)
     }
 
+    /// A lexed word is looked up from a copy of its slot's entry (`Table.residents`), which
+    /// every change to the slots keeps in step: names added in place and rearranged are found,
+    /// names taken back are not, in small tables and in large ones (whose removals move
+    /// entries between slots).
+    @Test func lexed_words_find_names_added_and_taken_back_in_place() throws {
+        let lexer = Lexer()
+        func lexedLookup(_ index: NameIndex, _ word: String) throws -> Int? {
+            let line = Array(word.utf8)
+            _ = try line.withUnsafeBufferPointer { (bytes) throws(ScriptError) in try lexer.tokenize(bytes) }
+            return index.lookup(lexer.word(lexer.tokens[0]))
+        }
+        for count in [12, 2_000] {
+            let index = NameIndex(["compact"])
+            let names = (1...count).map { "n\($0)" }
+            for (offset, name) in names.enumerated() {
+                index.addInPlace(name, value: offset + 1)
+                index.arrangeInPlace()
+            }
+            #expect(try names.indices.allSatisfy { try lexedLookup(index, names[$0].uppercased()) == $0 + 1 })
+            let cut = count / 2
+            index.removeInPlace(from: cut)
+            #expect(try lexedLookup(index, "COMPACT") == 0)
+            #expect(try (1..<cut).allSatisfy { try lexedLookup(index, names[$0 - 1]) == $0 })
+            #expect(try (cut...count).allSatisfy { try lexedLookup(index, names[$0 - 1]) == nil })
+            for value in cut...count { index.addInPlace(names[value - 1], value: value) }
+            index.arrangeInPlace()
+            #expect(try (1...count).allSatisfy { try lexedLookup(index, names[$0 - 1]) == $0 })
+        }
+    }
+
     /// A large table (past the collision-free size) takes back names slot by slot, not by
     /// placing every name again (trial 4, 13): what is kept is found, what is dropped is not,
     /// whatever the clusters the probing made, and names added again are found.
