@@ -152,6 +152,27 @@ import Testing
         #expect(lookup(index, Self.decomposed) == 1)
     }
 
+    /// A lexed word's slot is found from its bytes before folding, its key compared folded:
+    /// the two hash alike for every byte (folding changes bit 5 of capitals alone, which the
+    /// hash leaves out), at every length up to sixteen.
+    @Test func a_word_hashes_as_its_folded_key_does() {
+        let bytes: [UInt8] = Array(0x21...0x7E).map(UInt8.init)
+        for start in stride(from: 0, to: bytes.count - 16, by: 3) {
+            for length in 1...16 {
+                let word = Array(bytes[start..<start + length])
+                var low: UInt64 = 0
+                var high: UInt64 = 0
+                for (index, byte) in word.enumerated() {
+                    if index < 8 { low |= UInt64(byte) << UInt64(index * 8) } else { high |= UInt64(byte) << UInt64((index - 8) * 8) }
+                }
+                let folded = NameIndex.Key(low: NameIndex.Key.fold(low), high: NameIndex.Key.fold(high), length: length)
+                for seed: UInt64 in [0, 0x9E37_79B9_7F4A_7C15] {
+                    #expect(NameIndex.Key.hash(low: low, high: high, length: length, seed: seed) == folded.hash(seed: seed))
+                }
+            }
+        }
+    }
+
     /// A lexed word is looked up from a copy of its slot's entry (`Table.residents`), which
     /// every change to the slots keeps in step: names added in place and rearranged are found,
     /// names taken back are not, in small tables and in large ones (whose removals move

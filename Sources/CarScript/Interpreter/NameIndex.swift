@@ -404,8 +404,20 @@ struct NameIndex: Sendable {
         /// Mixes both words, the length and `seed`, for the slot's top bits.
         @inline(__always)
         func hash(seed: UInt64) -> UInt64 {
+            Self.hash(low: low, high: high, length: length, seed: seed)
+        }
+
+        /// The hash of a key whose words are `low` and `high`, folded or not: bit 5 of every
+        /// byte is cleared before mixing, and that bit is all that folding changes (it sets it
+        /// in capitals), so a word's slot is found from its bytes as they are while the key it
+        /// is compared with is folded beside it. (With the fold on the way to the slot, every
+        /// lookup waited for it before it could load the slot.)
+        @inline(__always)
+        static func hash(low: UInt64, high: UInt64, length: Int, seed: UInt64) -> UInt64 {
+            let unfolded = ~(0x20 &* ones)
             // Slots come from the top bits, which a multiply mixes from every bit below.
-            ((low ^ seed) &* 0x9E37_79B9_7F4A_7C15) &+ ((high ^ UInt64(truncatingIfNeeded: length)) &* 0xC2B2_AE3D_27D4_EB4F)
+            return (((low & unfolded) ^ seed) &* 0x9E37_79B9_7F4A_7C15)
+                &+ (((high & unfolded) ^ UInt64(truncatingIfNeeded: length)) &* 0xC2B2_AE3D_27D4_EB4F)
         }
     }
 
@@ -501,7 +513,7 @@ struct NameIndex: Sendable {
         if length <= 8, let base = bytes.baseAddress {
             let first = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self))
             let low = length == 8 ? first : first & ((1 &<< UInt64(truncatingIfNeeded: length &* 8)) &- 1)
-            if low & (0x80 &* Key.ones) == 0, let value = firstSlot(Key(low: Key.fold(low), length: length)) {
+            if low & (0x80 &* Key.ones) == 0, let value = firstSlot(Key(low: Key.fold(low), length: length), low: low, high: 0) {
                 return value
             }
         }
@@ -523,7 +535,7 @@ struct NameIndex: Sendable {
         let second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         let high = length == 16 ? second : second & ((1 &<< UInt64(truncatingIfNeeded: (length &- 8) &* 8)) &- 1)
         if (first | high) & (0x80 &* Key.ones) == 0,
-            let value = firstSlot(Key(low: Key.fold(first), high: Key.fold(high), length: length))
+            let value = firstSlot(Key(low: Key.fold(first), high: Key.fold(high), length: length), low: first, high: high)
         {
             return value
         }
@@ -531,11 +543,13 @@ struct NameIndex: Sendable {
     }
 
     /// The value of the entry in `key`'s first slot, if that entry is `key`'s: for a key of at
-    /// most 16 bytes, equal keys are equal names.
+    /// most 16 bytes, equal keys are equal names. `low` and `high` are the key's words before
+    /// folding (see `Key.hash(low:high:length:seed:)`).
     @inline(__always)
-    private func firstSlot(_ key: Key) -> Int? {
+    private func firstSlot(_ key: Key, low: UInt64, high: UInt64) -> Int? {
         let view = table.view
-        let resident = view.residents[Int(truncatingIfNeeded: key.hash(seed: view.seed) &>> view.shift)]
+        let hash = Key.hash(low: low, high: high, length: key.length, seed: view.seed)
+        let resident = view.residents[Int(truncatingIfNeeded: hash &>> view.shift)]
         return resident.key == key ? resident.value : nil
     }
 
