@@ -164,8 +164,8 @@ import Testing
         // drivetrain too (+$1.00 less rear's $1,500.00) and the paint (+$9,000.00).
         #expect(
             options.descriptions == [
-                "(current)", "repair +$2,500.00 (not with a short floorplan)",
-                "repair +$7,501.00 (needs a hover drivetrain)"
+                "(current)", "repair +$2,500.00 (not with the short floorplan)",
+                "repair +$7,501.00 (needs the hover drivetrain)"
             ])
         #expect(options.forbidden == [false, true, true])
     }
@@ -178,7 +178,7 @@ import Testing
         // Front needs a repair (a standard floorplan, +$2,000.00, less the drivetrain's -$1,500.00).
         #expect(
             options.descriptions == [
-                "repair +$500.00 (not with a short floorplan)", "(current)", "+$2,500.00",
+                "repair +$500.00 (not with the short floorplan)", "(current)", "+$2,500.00",
                 "(4wd) +$2,500.00", "(4wd) +$2,500.00"
             ])
         #expect(options.forbidden == [true, false, false, false, false])
