@@ -170,6 +170,20 @@ import Testing
         #expect(options.forbidden == [false, true, true])
     }
 
+    /// A family is a field of `expect` (trial 7): offered after `expect`, and its options after it.
+    @Test func expect_completes_a_family_and_its_options() {
+        let engine = Engine()
+        engine.evaluate(
+            """
+            family paint "Paint" default white "White"
+            option paint red "Red" price 500 alias crimson
+            """)
+        let completer = Completer(commands: .standard, catalog: engine.catalog)
+        #expect(completer.complete("expect pa").candidates == ["paint"])
+        #expect(completer.complete("expect f").candidates == ["floorplan"])
+        #expect(completer.complete("expect paint ").candidates == ["white", "red", "crimson"])
+    }
+
     @Test func options_are_described_for_the_current_car_and_forbidden_ones_never_completed() throws {
         let sports = try Catalog.builtIn.builder(for: "sports").build()
         let completer = Completer(commands: .standard, catalog: .builtIn, currentCar: sports)

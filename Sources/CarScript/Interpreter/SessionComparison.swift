@@ -441,9 +441,9 @@ package enum SessionComparison {
             // sessions whatever order they defined them in, so the same car is the same line
             // (a line of `paint red trim leather` against one of `trim leather paint red` was
             // a change with no difference; trial 7).
-            let families =
-                Array(catalog.families.prefix(3))
-                + catalog.definedFamilies.sorted { nameKey(catalog.name(of: $0)) < nameKey(catalog.name(of: $1)) }
+            let families = catalog.families.sorted { a, b in
+                a.isBook || b.isBook ? a.index < b.index : nameKey(catalog.name(of: a)) < nameKey(catalog.name(of: b))
+            }
             var configurations = [Configuration?](repeating: nil, count: stock.configurationCount)
             for number in stride(from: 1, through: stock.lineCount, by: 1) {
                 let id = Int(stock.entry(number).configuration)
