@@ -212,7 +212,14 @@ public final class Engine {
     /// different, 2 a source that could not be loaded (its first error is reported).
     package func compare(_ first: any LineSource, _ second: any LineSource) -> Int32 {
         do throws(LoadFailure) {
-            let table = SessionComparison.table(try session.load(first), try session.load(second), stop: session.stop)
+            let a = try session.load(first)
+            let b = try session.load(second)
+            // A file that leaves a transaction open is compared as its end leaves it, rolled
+            // back, with the warning running it gives.
+            for warning in [a.endOfInputWarning, b.endOfInputWarning] {
+                if let warning { session.sink.receive(warning) }
+            }
+            let table = SessionComparison.table(a, b, stop: session.stop)
             // Stopped: the program ends by the signal, with no partial table shown.
             if session.stop.isRequested { return 2 }
             if let spec = session.commands.lookup("diff") { session.sink.receive(.table(table), from: spec) }

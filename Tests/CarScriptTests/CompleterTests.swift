@@ -164,10 +164,24 @@ import Testing
         // drivetrain too (+$1.00 less rear's $1,500.00) and the paint (+$9,000.00).
         #expect(
             options.descriptions == [
-                "(current)", "repair +$2,500.00 (not with a short floorplan)",
-                "repair +$7,501.00 (needs a hover drivetrain)"
+                "(current)", "repair +$2,500.00 (not with the short floorplan)",
+                "repair +$7,501.00 (needs the hover drivetrain)"
             ])
         #expect(options.forbidden == [false, true, true])
+    }
+
+    /// A family is a field of `expect` (trial 7): offered after `expect`, and its options after it.
+    @Test func expect_completes_a_family_and_its_options() {
+        let engine = Engine()
+        engine.evaluate(
+            """
+            family paint "Paint" default white "White"
+            option paint red "Red" price 500 alias crimson
+            """)
+        let completer = Completer(commands: .standard, catalog: engine.catalog)
+        #expect(completer.complete("expect pa").candidates == ["paint"])
+        #expect(completer.complete("expect f").candidates == ["floorplan"])
+        #expect(completer.complete("expect paint ").candidates == ["white", "red", "crimson"])
     }
 
     @Test func options_are_described_for_the_current_car_and_forbidden_ones_never_completed() throws {
@@ -178,7 +192,7 @@ import Testing
         // Front needs a repair (a standard floorplan, +$2,000.00, less the drivetrain's -$1,500.00).
         #expect(
             options.descriptions == [
-                "repair +$500.00 (not with a short floorplan)", "(current)", "+$2,500.00",
+                "repair +$500.00 (not with the short floorplan)", "(current)", "+$2,500.00",
                 "(4wd) +$2,500.00", "(4wd) +$2,500.00"
             ])
         #expect(options.forbidden == [true, false, false, false, false])

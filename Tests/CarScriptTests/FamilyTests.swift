@@ -121,31 +121,32 @@ import Testing
         func error(_ line: String) -> String { engine.evaluate(line).diagnostics.first?.message ?? "" }
         #expect(
             error("forbid paint p17 with drivetrain rear")
-                == "stock line 18 already breaks this rule: p17 paint cannot go with a rear drivetrain")
+                == "stock line 18 already breaks this rule: p17 paint cannot go with the rear drivetrain")
         #expect(
-            error("require paint p10 with suspension road") == "stock line 11 already breaks this rule: p10 paint needs a road suspension")
+            error("require paint p10 with suspension road") == "stock line 11 already breaks this rule: p10 paint needs the road suspension"
+        )
         #expect(error("forbid paint p17 with drivetrain front") == "")
         #expect(error("require paint p11 with suspension race") == "")
         // No line holds p17 once its line is gone (its configuration may still be kept).
         #expect(error("remove 18; forbid paint p17 with floorplan short") == "")
         #expect(
             error("car suv; set paint p17; forbid paint p17 with floorplan long")
-                == "stock line \(configurations) already breaks this rule: p17 paint cannot go with a long floorplan")
+                == "stock line \(configurations) already breaks this rule: p17 paint cannot go with the long floorplan")
         // Cars in stock take a new family's default: a rule on it sees them all.
         engine.evaluate("family wheels \"Wheels\" default steel \"Steel\"; option wheels alloy \"Alloy\" price 10")
         #expect(
-            error("forbid wheels steel with paint p3") == "stock line 4 already breaks this rule: steel wheels cannot go with a p3 paint")
+            error("forbid wheels steel with paint p3") == "stock line 4 already breaks this rule: steel wheels cannot go with the p3 paint")
         #expect(error("forbid wheels alloy with paint p3") == "")
         #expect(
             error("select 5; set wheels alloy; forbid wheels alloy with paint p4")
-                == "stock line 5 already breaks this rule: alloy wheels cannot go with a p4 paint")
+                == "stock line 5 already breaks this rule: alloy wheels cannot go with the p4 paint")
         // A stock cleared and filled again (configurations given out afresh), without the
         // paints the rules above keep off a compact.
         let refill = (0..<configurations).reversed().filter { ![10, 11, 17].contains($0) }.map { "car compact; set paint p\($0)" }
         #expect(engine.evaluate("clear\n" + refill.joined(separator: "\n")).diagnostics.isEmpty)
         #expect(
             error("forbid paint p2 with floorplan standard")
-                == "stock line \(configurations - 5) already breaks this rule: p2 paint cannot go with a standard floorplan")
+                == "stock line \(configurations - 5) already breaks this rule: p2 paint cannot go with the standard floorplan")
         #expect(error("forbid paint p2 with floorplan short") == "")
     }
 
@@ -182,7 +183,7 @@ import Testing
         let steps = engine.stock.ruleCheckSteps - before
         #expect(steps <= rules.count * (wheels + 1 + 2), "\(steps) configurations and lines looked at")
         func error(_ line: String) -> String { engine.evaluate(line).diagnostics.first?.message ?? "" }
-        let named = "stock line \(wheels + 1) already breaks this rule: red paint needs a short floorplan"
+        let named = "stock line \(wheels + 1) already breaks this rule: red paint needs the short floorplan"
         #expect(error(rules[0]) == named)
         // Lines changed between tries: the answer is looked for again.
         #expect(error("car compact; set paint red; \(rules[0])") == named)
@@ -275,7 +276,7 @@ import Testing
         // So does every model: a rule its defaults break is refused.
         #expect(engine.evaluate("forbid paint white with floorplan short").diagnostics.first?.id == "defaults-break-rule")
         let run = engine.evaluate("require paint red with floorplan long; set paint red")
-        #expect(run.diagnostics.map(\.message) == ["red paint needs a long floorplan"])
+        #expect(run.diagnostics.map(\.message) == ["red paint needs the long floorplan"])
         #expect(engine.evaluate("set paint red floorplan long").diagnostics.isEmpty)
         // A model whose defaults break a rule on a defined family is refused.
         let model = engine.evaluate("model m \"M\" price 1000 floorplan short suspension race drivetrain rear paint red")

@@ -616,7 +616,7 @@ private struct CommandWords {
                 return Session.unknown(
                     "\(catalog.name(of: family)) option", word, table.parts.map(\.name), suggestFrom: table.allNames, at: range)
             case .currencies:
-                return Session.unknown("currency", word, catalog.currencies.map(\.code), at: range)
+                return Session.unknownCurrency(word, catalog.currencies.map(\.code), at: range)
             default:
                 return Session.unknown("family", word, families, at: range)
             }

@@ -378,9 +378,11 @@ extension Session {
     private func mayRun(_ spec: CommandSpec, _ invocation: Invocation) -> Bool {
         if options.checkOnly && !spec.runsWhenChecking {
             // Not run, it may still be a step for `undo` when run (see `recordUnchecked`): so may
-            // `expect error ID COMMAND`, whose COMMAND changes what it changes when it does not
-            // fail (the expectation then fails, and with --keep-going the script goes on).
-            if history != nil && (Self.changesWhenRun(spec) || ExpectCommand.runsACommand(invocation)) { recordUnchecked() }
+            // `expect error ID COMMAND` where the run can go on after its COMMAND did not fail
+            // (see `ExpectCommand.mayLeaveAStep`).
+            if history != nil && (Self.changesWhenRun(spec) || ExpectCommand.mayLeaveAStep(invocation, goingOn: options.keepGoing)) {
+                recordUnchecked()
+            }
             passUnrun()
             return false
         }
