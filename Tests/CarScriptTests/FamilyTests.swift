@@ -87,6 +87,33 @@ import Testing
         #expect(table.columns.map(\.title).last == "paint")
     }
 
+    /// A row of `list` or `models` holds each defined family's option under the family's name
+    /// beside its own columns: a family named as one of those is refused (trial 8: a family
+    /// named `count` gave a JSON row two `count` keys), and `carRowKeys` is exactly those columns.
+    @Test func a_family_may_not_take_the_name_of_a_column_of_list_or_models() throws {
+        let engine = Engine()
+        engine.evaluate(Self.paint + "\ncar sports")
+        var keys: Set<String> = []
+        for command in ["list", "models"] {
+            guard case .table(let table) = engine.evaluate(command).results.last?.result else {
+                Issue.record("no table from \(command)")
+                return
+            }
+            keys.formUnion(table.columns.map(\.key).filter { !["floorplan", "suspension", "drivetrain", "paint"].contains($0) })
+        }
+        #expect(keys == carRowKeys)
+        for name in ["count", "Unit_Price", "MODEL", "line", "current", "car_type", "base_price"] {
+            let run = engine.evaluate("family \(name) \"C\" default a \"A\"")
+            #expect(
+                run.diagnostics.map { "\($0.column) \($0.message)" } == [
+                    "8 '\(nameKey(name))' cannot name a family: rows of list or models have a column of that name"
+                ])
+        }
+        #expect(engine.catalog.familyNames.map(nameKey) == ["floorplan", "suspension", "drivetrain", "paint"])
+        // A name that only begins like one is a family like any other.
+        #expect(engine.evaluate("family counter \"C\" default a \"A\"").diagnostics.isEmpty)
+    }
+
     @Test func families_are_checked_whole_with_clear_errors() {
         let engine = Engine()
         engine.evaluate(Self.paint)
