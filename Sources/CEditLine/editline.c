@@ -123,10 +123,15 @@ void cf_el_suspend(EditLine *e, int fd, int bracketed) {
     sigaddset(&only, SIGTSTP);
     sigprocmask(SIG_UNBLOCK, &only, &before);
     raise(SIGTSTP);
-    /* Continued (`fg`): the prompt takes the terminal back (see cf_el_resume). */
+    /* Continued (`fg`), or never stopped: the kernel drops a SIGTSTP whose action is the
+       default in an orphaned process group (carfab leading its own session: `ssh -t host
+       carfab`, `tmux new carfab`), and no SIGCONT comes. Either way the prompt takes the
+       terminal back here, as readline does; a SIGCONT after it does so again (cf_el_resume). */
     sigprocmask(SIG_SETMASK, &before, NULL);
     sigaction(SIGTSTP, &caught, NULL);
     if (bracketed) (void)!write(fd, "\033[?2004h", 8);
+    el_set(e, EL_PREP_TERM, 1);
+    el_set(e, EL_REFRESH);
 }
 
 void cf_el_resume(EditLine *e) {
