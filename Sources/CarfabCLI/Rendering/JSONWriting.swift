@@ -232,16 +232,22 @@ struct JSONByteCount: JSONStringSink {
 }
 
 /// Writes a JSON string into `storage`, counted for it by `JSONByteCount`, `written` bytes so far.
+/// The count and the writing go through the one `writeJSONString`, so they agree; the bounds
+/// are checked in release builds all the same (a pointer's subscript checks only in debug).
 struct JSONBytesFill: JSONStringSink {
     let storage: UnsafeMutableBufferPointer<UInt8>
     let written: UnsafeMutablePointer<Int>
 
     func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        written.pointee += UnsafeMutableBufferPointer(rebasing: storage[written.pointee...]).initialize(fromContentsOf: bytes)
+        let at = written.pointee
+        precondition(bytes.count <= storage.count - at, "a JSON string wrote past its count")
+        written.pointee = at + UnsafeMutableBufferPointer(rebasing: storage[at...]).initialize(fromContentsOf: bytes)
     }
 
     func append(_ byte: UInt8) {
-        storage[written.pointee] = byte
-        written.pointee += 1
+        let at = written.pointee
+        precondition(at < storage.count, "a JSON string wrote past its count")
+        storage[at] = byte
+        written.pointee = at + 1
     }
 }
