@@ -22,6 +22,26 @@ import Testing
         #expect(lookup(index, "name500") == nil)
     }
 
+    @Test func names_alike_but_for_bit_5_of_a_symbol_are_found_and_leave_the_table_small() {
+        // `[` and `{` (and `\\` `|`, `^` `~`) differ only in bit 5, which the hash leaves out so
+        // that it needs no fold: no seed parts such names. Arranging grew the table to its limit
+        // (1,024 slots) and then tried 16 seeds again at every name added.
+        var index = NameIndex(capacity: 4)
+        let names = ["a[1", "a{1", "b", "c", "x^y", "x~y"] + (0..<40).map { "n\($0)" }
+        for (value, name) in names.enumerated() {
+            index.insert(name, value: value)
+            index.arrange()
+        }
+        for (value, name) in names.enumerated() { #expect(lookup(index, name.uppercased()) == value) }
+        #expect(lookup(index, "a]1") == nil && lookup(index, "a}1") == nil)
+        #expect(index.slotCount <= 128, "\(index.slotCount) slots")
+        // Taken out, the rest are arranged again.
+        index.removeInPlace(from: 1)
+        index.insert("zz", value: 1)
+        index.arrange()
+        #expect(lookup(index, "a[1") == 0 && lookup(index, "zz") == 1 && lookup(index, "a{1") == nil)
+    }
+
     @Test func names_that_share_their_first_sixteen_bytes_and_length_hash_apart() {
         // Product codes (trial 7, 12): the key held only the first sixteen bytes and the
         // length, so all of these took one slot and a lookup compared them one by one.

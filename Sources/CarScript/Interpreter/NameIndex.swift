@@ -43,6 +43,9 @@ struct NameIndex: Sendable {
         var keyCapacity: Int
         /// Entries not in their first slot: small tables are rearranged until there are none.
         var displaced = 0
+        /// Set when two names hash alike under every seed (see `hasInseparableNames`): `arrange`
+        /// then leaves the table as it is until names are taken out.
+        var inseparable = false
         /// Mixed into every hash; chosen so that no two names share a first slot.
         var seed: UInt64 = 0
         /// The names that are not ASCII (folded, as strings) and their values, first entry
@@ -125,7 +128,7 @@ struct NameIndex: Sendable {
         func arrange() {
             // A large table keeps its probing: arranging it on every insert would cost time in
             // proportion to its size each time.
-            guard displaced > 0, slotCount <= Self.collisionFreeLimit else { return }
+            guard displaced > 0, !inseparable, slotCount <= Self.collisionFreeLimit else { return }
             // The residents are filled in once, for the seed that is kept.
             defer { fillResidents() }
             while true {
@@ -134,8 +137,36 @@ struct NameIndex: Sendable {
                     placeAll(fillingResidents: false)
                     if displaced == 0 { return }
                 }
+                // No seed and no size parts two names that hash alike under every seed: without
+                // this, the table grew to its limit and every later definition tried 16 seeds again.
+                if hasInseparableNames() {
+                    inseparable = true
+                    return
+                }
                 guard slotCount < Self.collisionFreeLimit else { return }
                 grow()
+            }
+        }
+
+        /// Whether two entries hash alike under every seed: names that differ only in bit 5 of
+        /// bytes that are not letters (`a[1`, `a{1`), which the hash leaves out so that a word
+        /// need not be folded before its slot is found (see `Key.hash`).
+        private func hasInseparableNames() -> Bool {
+            var seen: Set<HashInput> = []
+            for number in 0..<entryCount {
+                let key = entries[number].key
+                guard seen.insert(HashInput(key: key)).inserted else { return true }
+            }
+            return false
+        }
+
+        /// What a key's hash reads of it: two keys with the same hash alike under every seed.
+        private struct HashInput: Hashable {
+            let low: UInt64
+            let high: UInt64
+            init(key: Key) {
+                let unfolded = ~(0x20 &* Key.ones)
+                (low, high) = (key.low & unfolded, (key.high & unfolded) ^ UInt64(truncatingIfNeeded: key.length))
             }
         }
 
@@ -145,6 +176,7 @@ struct NameIndex: Sendable {
             var kept = entryCount
             while kept > 0 && entries[kept - 1].value >= value { kept -= 1 }
             guard kept < entryCount else { return }
+            inseparable = false
             // The names dropped that are held by canonical equivalence too: each is the
             // canonical entry only if no name kept (all added before it) is equivalent.
             if holdsOtherNames, let names = canonical {
@@ -428,6 +460,9 @@ struct NameIndex: Sendable {
     private var table: Table
 
     /// An index sized for about `capacity` names.
+    /// How many slots the table has (the tests see it grow, or not).
+    var slotCount: Int { table.slotCount }
+
     init(capacity: Int = 16) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
