@@ -82,16 +82,16 @@ final class Session {
 
     /// What takes back the changes made, when kept (see `UndoHistory.swift`): nil keeps none.
     /// Unchecked: every command asks whether it is nil, one call of swift_beginAccess (63
-    /// instructions) a command checked. Any change to it is a change an analysis reads.
-    @exclusivity(unchecked) var history: UndoHistory? {
-        didSet { stateChanges &+= 1 }
-    }
-    /// How many times the catalog, a variable's value or the undo history has changed: an
-    /// analysis follows a file it followed already only if that could find more (see
-    /// `SourceFollowing.swift`).
+    /// instructions) a command checked.
+    @exclusivity(unchecked) var history: UndoHistory?
+    /// How many times the catalog or a variable's value has changed: with the undo history's
+    /// counts (`AnalysisMark`), an analysis follows a file it followed already only if that
+    /// could find more (see `SourceFollowing.swift`).
     var stateChanges = 0
-    /// The files an analysis has followed, by host identity (see `SourceFollowing.swift`).
-    var followedFiles: [[UInt8]: FollowedFile] = [:]
+    /// The files an analysis has followed, by host identity (see `SourceFollowing.swift`);
+    /// nil until the first (an empty table made with every session cost its start-up 4,000
+    /// instructions, for the generic metadata of its type).
+    var followedFiles: [[UInt8]: FollowedFile]?
     /// How many times an analysis followed a file it had followed already.
     var refollowings = 0
     /// How deeply commands are running inside other commands (`source`, `expect`) while a

@@ -14,12 +14,12 @@ extension Session {
         let file = name == "-" ? try openStandardInput(for: call) : try openFile(path, for: call)
         let line = parent.lines.lineNumber(at: call.range(0).start)
         let failuresBefore = failureCount
-        let changesBefore = stateChanges
+        let before = followed == nil ? nil : analysisMark
         run(
             ScriptFrame(
                 source: file, directory: directoryName(path), identity: identity,
                 includedFrom: parent.includedFrom + ["\(parent.lines.file):\(line)"], session: self))
-        if let followed { noteFollowed(followed, changesBefore: changesBefore, failuresBefore: failuresBefore) }
+        if let followed, let before { noteFollowed(followed, from: before, failuresBefore: failuresBefore) }
         if failureCount > failuresBefore && !options.keepGoing {
             throw ScriptError(.reported, at: call.range(0))
         }
