@@ -47,6 +47,44 @@ import Testing
         #expect(result.stdout == "" && result.status == 0, "\(result)")
     }
 
+    /// A file sourced again is followed again when its last following changed what the check
+    /// reads: here the second `source` makes `front`, which a check that skipped it would
+    /// report as an unknown option `fron` (more than the run finds: it finds nothing).
+    @Test func a_file_is_followed_again_where_that_could_find_more() throws {
+        let dir = try temporaryDirectory(with: [
+            "s.carfab": "var d fron\nvar p \"\"\nsource f.carfab\nsource f.carfab\nset drivetrain ${d}\n",
+            "f.carfab": "var d \"${d}${p}\"\nvar p t\n"
+        ])
+        let result = try carfab(["--check", "s.carfab"], directory: dir)
+        #expect(result.stdout == "" && result.stderr == "" && result.status == 0, "\(result)")
+    }
+
+    /// Inside `try`, a file whose last following reported an error is followed again: the
+    /// error fails the `try`, which rolls back the transaction open outside it, so `m` may be
+    /// defined again after it, as running finds (a check that skipped it reported `m` twice).
+    @Test func a_failing_file_is_followed_again_inside_try() throws {
+        let model = #"model m "M" price 90000 floorplan short suspension race drivetrain rear"#
+        let dir = try temporaryDirectory(with: [
+            "s.carfab": "source f.carfab\nbegin\n\(model)\ntry source f.carfab\n\(model)\n", "f.carfab": "car nosuch\n"
+        ])
+        let expected = """
+            In file included from s.carfab:1:
+            f.carfab:1:5: error: unknown model 'nosuch'; valid models: compact, sports, suv
+            car nosuch
+                ^~~~~~
+            In file included from s.carfab:4:
+            f.carfab:1:5: error: unknown model 'nosuch'; valid models: compact, sports, suv, m
+            car nosuch
+                ^~~~~~
+            note: the open transaction was rolled back
+
+            """
+        for mode in [["--check"], []] {
+            let result = try carfab(mode + ["--keep-going", "s.carfab"], directory: dir)
+            #expect(result.stdout == "" && result.stderr == expected && result.status == 1, "\(mode) \(result)")
+        }
+    }
+
     /// Finding 6: the check stops where the run stops, at `quit` (in a sourced file too);
     /// `quit N`'s status is the run's, not the check's.
     @Test(arguments: [
