@@ -43,6 +43,10 @@ public struct EngineOptions: Sendable {
     /// analysis, which shows no such note (its diagnostics are `--check`'s), searches none: 30
     /// refused `set`s took 18 s of every keystroke's analysis for notes never shown (trial 4, 7).
     package var searchesRefusals = true
+    /// An analysis (`--check`, an editor's): `source` of a file followed already is followed
+    /// again only where that could find more, and at most `maximumRefollowings` times in all;
+    /// past that the analysis stops there, with a warning (see `SourceFollowing.swift`).
+    package var boundsSourcing = false
     /// Accept only catalog definitions (a catalog file).
     var definitionsOnly = false
     /// Run only the commands that change the session's own state (a what-if copy for completion).

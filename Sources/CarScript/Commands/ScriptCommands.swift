@@ -130,8 +130,13 @@ enum ScriptCommands {
             details:
                 "Ends the session. Without STATUS the exit status says whether any command failed; with it (0 to 255), carfab exits with STATUS, as sh's exit does, except that 'quit 0' after a failed command (under --keep-going) still exits 1.",
             example: "exit 2",
+            // A check stops where the run would: the lines after `quit` are never run, so
+            // nothing in them can fail the script. Its status stays the check's own (problems
+            // found or not), not STATUS.
+            runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
                 session.quitRequested = true
+                guard !session.options.checkOnly else { return }
                 if case .integer(let status) = call.value(1) { session.requestedExitStatus = Int32(status) }
             })
     ]

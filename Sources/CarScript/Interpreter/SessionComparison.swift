@@ -38,6 +38,7 @@ extension Session {
         options.stop = stop
         // `--check` checks the files as it checks those `source` runs: followed, not run.
         options.checkOnly = self.options.checkOnly || self.options.checksComparisons
+        options.boundsSourcing = self.options.boundsSourcing
         options.fileAccess =
             switch self.options.fileAccess {
             case .allowed: .readOnly(otherwiseRefusedBy: "while loading a session to compare")

@@ -67,6 +67,9 @@ struct ScriptError: Error, Equatable, Sendable {
         case sourceDepth(String)
         /// `source` (or `diff`) of a file already running: the chain.
         case sourceCycle(String)
+        /// An analysis (`--check`, an editor's) followed files already followed as often as it
+        /// may (`maximumRefollowings`): a warning, where it stops.
+        case sourceRepeats(String)
         case refused(String)
         /// A command the host added (`HostCommand`) failed: its id and message, as the host gave them.
         case host(id: String, message: String)
@@ -145,6 +148,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .loadFailed(let id, _): id
         case .sourceDepth: "source-depth"
         case .sourceCycle: "source-cycle"
+        case .sourceRepeats: "source-repeats"
         case .refused: "refused"
         case .host(let id, _): id
         case .history: "history"
@@ -197,7 +201,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .emptyName: "a name cannot be empty"
         case .onlyDefinitions(let command): "a catalog file holds only definitions (\(Self.definitionNames)), not '\(command)'"
         case .domain(let error): error.description
-        case .io(let text), .sourceDepth(let text), .sourceCycle(let text): text
+        case .io(let text), .sourceDepth(let text), .sourceCycle(let text), .sourceRepeats(let text): text
         case .loadFailed(_, let message): message
         case .refused(let text): text
         case .host(_, let message): message
