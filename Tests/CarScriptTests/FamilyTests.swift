@@ -109,6 +109,10 @@ import Testing
                     "8 '\(nameKey(name))' cannot name a family: rows of list or models have a column of that name"
                 ])
         }
+        #expect(
+            engine.evaluate("family Error \"E\" default a \"A\"").diagnostics.map(\.message) == [
+                "'error' cannot name a family: expect reads it as the start of 'expect error'"
+            ])
         #expect(engine.catalog.familyNames.map(nameKey) == ["floorplan", "suspension", "drivetrain", "paint"])
         // A name that only begins like one is a family like any other.
         #expect(engine.evaluate("family counter \"C\" default a \"A\"").diagnostics.isEmpty)

@@ -459,10 +459,10 @@ struct NameIndex: Sendable {
 
     private var table: Table
 
-    /// An index sized for about `capacity` names.
     /// How many slots the table has (the tests see it grow, or not).
     var slotCount: Int { table.slotCount }
 
+    /// An index sized for about `capacity` names.
     init(capacity: Int = 16) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }

@@ -94,6 +94,9 @@ final class Session {
     var followedFiles: [[UInt8]: FollowedFile]?
     /// How many times an analysis followed a file it had followed already.
     var refollowings = 0
+    /// Set when an analysis passed `maximumRefollowings`: it stops for good, a `try` that
+    /// takes back its `quit` taking back no more than that.
+    var analysisStopped = false
     /// How deeply commands are running inside other commands (`source`, `expect`) while a
     /// history is kept: only the outermost closes a step (a plain field: it changes around
     /// every command). Checked: the optimizer removes the checks (1,496 instructions a command

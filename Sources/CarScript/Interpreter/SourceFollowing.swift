@@ -1,27 +1,36 @@
 // An analysis (`--check`, an editor's) follows `source` into files as a run does, but a run of
 // a small tree of files that each source the next twice is 2^40 commands (trial 8, 1): a
 // check that followed every `source` never ended, and the editor's analysis wedged the
-// language server. A check only reads the catalog, the variables and the undo history:
-// `Session.stateChanges` counts every change to the first two, and the history's counts move
-// with every change a check makes to it (`AnalysisMark`). So a file whose last following
-// changed none of them, sourced again with none changed since, would do and report exactly
-// what it did: it is not followed again (its errors were reported once already). Inside
-// `try`, one that reported an error is followed again: the error fails the `try`, which rolls
-// back a transaction open outside it. Each file is then followed at most twice while nothing
-// changes (a tree of `source`s is linear in its files). Where followings keep changing the
-// state (a file that appends to a variable, or makes a step in a transaction), each is
-// followed, at most `maximumRefollowings` times in all: past that the analysis stops at that
-// `source`, with a warning, having found less than a run may, never more.
+// language server. What a check's following of a file does and reports depends on the
+// catalog, the variables and the undo history (`Session.stateChanges` counts every change to
+// the first two, and the history's counts move with every change a check makes to it), and
+// on where the file runs: how deep in `source` (the depth bound), in `try` (which refuses
+// `save` and takes back what it tried) and in commands (`expect error` nesting's bound), and
+// from which folder its own relative paths are read (a link may stand in another). All of
+// these are the `AnalysisMark`, and the folder is in the key a file is known by. So a file
+// whose last following changed none of them, ended in no `quit` and is sourced again with none
+// changed since, would do and report exactly what it did: it is not followed again (its errors
+// were reported once already). Inside `try`, one that reported an error is followed again: the
+// error fails the `try`, which rolls back a transaction open outside it. Each file is then
+// followed at most twice while nothing changes (a tree of `source`s is linear in its files).
+// Where followings keep changing the state (a file that appends to a variable, or makes a step
+// in a transaction), each is followed, at most `maximumRefollowings` times in all: past that
+// the analysis stops at that `source`, with a warning, for good (no `try` takes that stop
+// back), having found less than a run may, never more.
 
 /// How many times an analysis follows a file it has followed already, in all.
 package let maximumRefollowings = 1 << 16
 
 /// What an analysis reads of a session, as numbers any change to it moves: the changes to the
-/// catalog and variables, and the undo history's counts (steps, changes kept, steps undone,
-/// transactions, how far it is followed). Made only where a `source` begins or ends, so the
-/// commands in between pay nothing for it.
+/// catalog and variables, the undo history's counts (steps, changes kept, steps undone,
+/// transactions, how far it is followed), and how deep the file runs in scripts, `try`s and
+/// commands. Made only where a `source` begins or ends, so the commands in between pay
+/// nothing for it.
 struct AnalysisMark: Equatable {
     var stateChanges: Int
+    var scriptDepth: Int
+    var whatIfDepth: Int
+    var commandNesting: Int
     var steps = 0
     var changes = 0
     var undone = 0
@@ -40,12 +49,16 @@ struct FollowedFile {
     var changedNothing: Bool
     /// Whether it reported an error.
     var failed: Bool
+    /// Whether it ended in `quit`: followed again, it would end the script that sources it.
+    var quit: Bool
 }
 
 extension Session {
     /// The session as an analysis reads it, in numbers.
     var analysisMark: AnalysisMark {
-        var mark = AnalysisMark(stateChanges: stateChanges)
+        var mark = AnalysisMark(
+            stateChanges: stateChanges, scriptDepth: enclosingScripts.count + frames.count, whatIfDepth: whatIfDepth,
+            commandNesting: commandNesting)
         if let history {
             mark.steps = history.stepCount
             mark.changes = history.changes.count
@@ -59,11 +72,13 @@ extension Session {
         return mark
     }
 
-    /// Whether `source` (at `call`) of the file `identity` is followed; if not, and the bound
-    /// was passed, the analysis stops here with a warning.
-    func mayFollow(_ identity: [UInt8], for call: Invocation) -> Bool {
-        guard let last = followedFiles?[identity] else { return true }
-        if options.checkOnly && last.changedNothing && (!last.failed || whatIfDepth == 0) && last.after == analysisMark {
+    /// Whether `source` (at `call`) of the file known as `key` (`followingKey`) is followed; if
+    /// not, and the bound was passed, the analysis stops here with a warning.
+    func mayFollow(_ key: [UInt8], for call: Invocation) -> Bool {
+        guard let last = followedFiles?[key] else { return true }
+        if options.checkOnly && last.changedNothing && !last.quit && (!last.failed || whatIfDepth == 0)
+            && last.after == analysisMark
+        {
             return false
         }
         guard refollowings < maximumRefollowings else {
@@ -83,18 +98,29 @@ extension Session {
             // at the end, nor rolled back as if it had been.
             history?.runMayHaveFailed()
             quitRequested = true
+            analysisStopped = true
             return false
         }
         refollowings += 1
         return true
     }
 
-    /// The file `identity` has been followed, from a session marked `before`, when
+    /// The file known as `key` has been followed, from a session marked `before`, when
     /// `failuresBefore` errors had been reported.
-    func noteFollowed(_ identity: [UInt8], from before: AnalysisMark, failuresBefore: Int) {
+    func noteFollowed(_ key: [UInt8], from before: AnalysisMark, failuresBefore: Int) {
         let after = analysisMark
-        let file = FollowedFile(after: after, changedNothing: after == before, failed: failureCount > failuresBefore)
+        let file = FollowedFile(
+            after: after, changedNothing: after == before, failed: failureCount > failuresBefore, quit: quitRequested)
         if followedFiles == nil { followedFiles = [:] }
-        followedFiles?[identity] = file
+        followedFiles?[key] = file
+    }
+
+    /// What a followed file is known by: its host `identity` and that of the folder its relative
+    /// paths are read from (`directory`, as its name was written: a link to it from another
+    /// folder reads other files). The folder's identity, not its name: names that spell one
+    /// folder many ways (`./././x`) would each be a file not followed yet, and a tree of them
+    /// as long to check as to run.
+    func followingKey(_ identity: [UInt8], directory: String) -> [UInt8] {
+        identity + [0] + (options.host?.identity(of: Array(directory.utf8)) ?? Array(directory.utf8))
     }
 }

@@ -89,6 +89,8 @@ extension Session {
         stock.journal = keptJournal
         stock.nextEntryStartsStep = keptStepStart
         (quitRequested, requestedExitStatus) = keptQuit
+        // An analysis that passed its bound of refollowings stops for good (see `SourceFollowing.swift`).
+        if analysisStopped { quitRequested = true }
         transactionOutsideWhatIf = keptOutside
         // An error reported inside COMMAND (in a sourced file, even one that went on after it
         // with --keep-going) is `try`'s failure too: no table of a state that was no outcome.
