@@ -27,8 +27,6 @@ public struct EngineOptions: Sendable {
     package var searchLimits = SearchLimits.standard
     /// The most lines the stock holds (`StockLedger.maximumLines`; tests make it small).
     package var stockLineLimit = StockLedger.maximumLines
-    /// The most distinct configurations the stock keeps (`StockLedger.maximumConfigurations`; tests make it small).
-    package var stockConfigurationLimit = StockLedger.maximumConfigurations
     /// Leave a transaction open at the end of input, as the session that goes on past it
     /// would have it (an editor's view of a line inside a `begin` the document has not closed).
     package var leavesTransactionOpen = false

@@ -181,7 +181,6 @@ final class Session {
         stop = options.stop
         self.commands = commands
         stock.lineLimit = options.stockLineLimit
-        stock.configurationLimit = options.stockConfigurationLimit
     }
 
     /// Takes the catalog as it is now for the one the session began with, as the init file
