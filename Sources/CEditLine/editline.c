@@ -71,6 +71,69 @@ int cf_take_resumed(void) {
     return was;
 }
 
+static volatile sig_atomic_t suspended;
+static struct sigaction suspend_before;
+static int suspend_caught;
+
+static void note_suspended(int signo) {
+    (void)signo;
+    suspended = 1;
+}
+
+void cf_catch_suspend(int on) {
+    if (on) {
+        struct sigaction action;
+        action.sa_handler = note_suspended;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = 0;
+        suspended = 0;
+        sigaction(SIGTSTP, &action, &suspend_before);
+        suspend_caught = 1;
+        /* Started with Ctrl-Z ignored (no job control): it stays ignored. */
+        if (suspend_before.sa_handler == SIG_IGN) cf_catch_suspend(0);
+    } else if (suspend_caught) {
+        sigaction(SIGTSTP, &suspend_before, NULL);
+        suspend_caught = 0;
+        /* Caught after the last key was read: acted on now, as if it came a moment later. */
+        if (suspended) {
+            suspended = 0;
+            raise(SIGTSTP);
+        }
+    }
+}
+
+int cf_take_suspended(void) {
+    int was = suspended;
+    suspended = 0;
+    return was;
+}
+
+void cf_el_suspend(EditLine *e, int fd, int bracketed) {
+    /* As readline does: the shell gets the terminal as it was before the prompt (its own
+       mode, pasted text not bracketed), then SIGTSTP's own action stops carfab. */
+    if (bracketed) (void)!write(fd, "\033[?2004l", 8);
+    el_set(e, EL_PREP_TERM, 0);
+    struct sigaction stop, caught;
+    stop.sa_handler = SIG_DFL;
+    sigemptyset(&stop.sa_mask);
+    stop.sa_flags = 0;
+    sigaction(SIGTSTP, &stop, &caught);
+    sigset_t only, before;
+    sigemptyset(&only);
+    sigaddset(&only, SIGTSTP);
+    sigprocmask(SIG_UNBLOCK, &only, &before);
+    raise(SIGTSTP);
+    /* Continued (`fg`), or never stopped: the kernel drops a SIGTSTP whose action is the
+       default in an orphaned process group (carfab leading its own session: `ssh -t host
+       carfab`, `tmux new carfab`), and no SIGCONT comes. Either way the prompt takes the
+       terminal back here, as readline does; a SIGCONT after it does so again (cf_el_resume). */
+    sigprocmask(SIG_SETMASK, &before, NULL);
+    sigaction(SIGTSTP, &caught, NULL);
+    if (bracketed) (void)!write(fd, "\033[?2004h", 8);
+    el_set(e, EL_PREP_TERM, 1);
+    el_set(e, EL_REFRESH);
+}
+
 void cf_el_resume(EditLine *e) {
     /* The shell gave the terminal back in its own mode: libedit's raw mode again, and the line redrawn. */
     el_set(e, EL_PREP_TERM, 0);
@@ -85,9 +148,10 @@ int cf_wait_readable(int fd, int (*pending)(void)) {
     sigaddset(&stops, SIGTERM);
     sigaddset(&stops, SIGHUP);
     sigaddset(&stops, SIGQUIT);
+    sigaddset(&stops, SIGTSTP);
     sigprocmask(SIG_BLOCK, &stops, &previous);
     int result;
-    if (pending()) {
+    if (pending() || suspended) {
         errno = EINTR;
         result = -1;
     } else {
@@ -97,6 +161,7 @@ int cf_wait_readable(int fd, int (*pending)(void)) {
         sigdelset(&during, SIGTERM);
         sigdelset(&during, SIGHUP);
         sigdelset(&during, SIGQUIT);
+        sigdelset(&during, SIGTSTP);
         result = ppoll(&item, 1, NULL, &during);
         if (result > 0) result = 1;
     }

@@ -124,7 +124,7 @@ extension CarFactoryError: CustomStringConvertible {
         case .noValidCar(let options):
             options.isEmpty
                 ? "no valid car can be built"
-                : "no valid car has \(options.map { indefiniteArticle(before: $0) + " " + $0 }.joined(separator: " and "))"
+                : "no valid car has \(options.map { "the " + $0 }.joined(separator: " and "))"
         }
     }
 }

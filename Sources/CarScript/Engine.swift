@@ -43,6 +43,10 @@ public struct EngineOptions: Sendable {
     /// analysis, which shows no such note (its diagnostics are `--check`'s), searches none: 30
     /// refused `set`s took 18 s of every keystroke's analysis for notes never shown (trial 4, 7).
     package var searchesRefusals = true
+    /// An analysis (`--check`, an editor's): `source` of a file followed already is followed
+    /// again only where that could find more, and at most `maximumRefollowings` times in all;
+    /// past that the analysis stops there, with a warning (see `SourceFollowing.swift`).
+    package var boundsSourcing = false
     /// Accept only catalog definitions (a catalog file).
     var definitionsOnly = false
     /// Run only the commands that change the session's own state (a what-if copy for completion).
@@ -212,7 +216,14 @@ public final class Engine {
     /// different, 2 a source that could not be loaded (its first error is reported).
     package func compare(_ first: any LineSource, _ second: any LineSource) -> Int32 {
         do throws(LoadFailure) {
-            let table = SessionComparison.table(try session.load(first), try session.load(second), stop: session.stop)
+            let a = try session.load(first)
+            let b = try session.load(second)
+            // A file that leaves a transaction open is compared as its end leaves it, rolled
+            // back, with the warning running it gives.
+            for warning in [a.endOfInputWarning, b.endOfInputWarning] {
+                if let warning { session.sink.receive(warning) }
+            }
+            let table = SessionComparison.table(a, b, stop: session.stop)
             // Stopped: the program ends by the signal, with no partial table shown.
             if session.stop.isRequested { return 2 }
             if let spec = session.commands.lookup("diff") { session.sink.receive(.table(table), from: spec) }

@@ -55,7 +55,7 @@ public enum Program {
     }
 
     /// A command line that cannot be used: its error and the usage line, status 64.
-    private static func refuse(_ error: UsageError, err: Output) -> Outcome {
+    static func refuse(_ error: UsageError, err: Output) -> Outcome {
         // The message quotes the command line as given: escaped here, as every diagnostic is,
         // so an argument cannot drive the terminal (`carfab $'--x\e]0;TITLE\a'`).
         err.write("carfab: error: \(DisplayText.escaped(error.message))\nusage: carfab [OPTIONS] [FILE...] (see 'carfab --help')\n")

@@ -15,6 +15,8 @@ enum ScriptCheck {
         // The program's own commands are known, so a script that uses them checks clean.
         ProgramCommands.add(to: &options, center: center)
         options.checkOnly = true
+        // A file sourced again is followed only where that could find more (trial 8, 1).
+        options.boundsSourcing = true
         options.keepGoing = keepGoing
         options.fileAccess = fileAccess
         options.environment = environment

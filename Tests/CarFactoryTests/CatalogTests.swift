@@ -73,8 +73,8 @@ import Testing
             try builder.set(catalog.option(named: "front", in: .drivetrain))
         }
         #expect(try builder.build().drivetrain.name == "rear")
-        #expect(catalog.rules[1].violationMessage == "front drivetrain cannot go with a short floorplan")
-        #expect(catalog.rules[0].violationMessage == "race suspension cannot go with a long floorplan")
+        #expect(catalog.rules[1].violationMessage == "front drivetrain cannot go with the short floorplan")
+        #expect(catalog.rules[0].violationMessage == "race suspension cannot go with the long floorplan")
     }
 
     @Test func factories_are_shared_instances_behind_the_registry() throws {

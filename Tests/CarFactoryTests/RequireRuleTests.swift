@@ -11,7 +11,7 @@ import Testing
         let rule = try catalog.require(fourWheelNeedsLong.0, with: fourWheelNeedsLong.1, origin: "rules.carfab:3")
         #expect(rule.kind == .require)
         #expect(rule.description == "require drivetrain 4wd with floorplan long")
-        #expect(rule.violationMessage == "4wd drivetrain needs a long floorplan")
+        #expect(rule.violationMessage == "4wd drivetrain needs the long floorplan")
         #expect(catalog.origin(of: rule) == "rules.carfab:3")
         #expect(throws: CarFactoryError.ruleViolation(rule)) { try catalog.car("sports", [(.drivetrain, "4wd")]) }
         // With the second option the first is allowed; the second alone is allowed too.

@@ -164,10 +164,24 @@ import Testing
         // drivetrain too (+$1.00 less rear's $1,500.00) and the paint (+$9,000.00).
         #expect(
             options.descriptions == [
-                "(current)", "repair +$2,500.00 (not with a short floorplan)",
-                "repair +$7,501.00 (needs a hover drivetrain)"
+                "(current)", "repair +$2,500.00 (not with the short floorplan)",
+                "repair +$7,501.00 (needs the hover drivetrain)"
             ])
         #expect(options.forbidden == [false, true, true])
+    }
+
+    /// A family is a field of `expect` (trial 7): offered after `expect`, and its options after it.
+    @Test func expect_completes_a_family_and_its_options() {
+        let engine = Engine()
+        engine.evaluate(
+            """
+            family paint "Paint" default white "White"
+            option paint red "Red" price 500 alias crimson
+            """)
+        let completer = Completer(commands: .standard, catalog: engine.catalog)
+        #expect(completer.complete("expect pa").candidates == ["paint"])
+        #expect(completer.complete("expect f").candidates == ["floorplan"])
+        #expect(completer.complete("expect paint ").candidates == ["white", "red", "crimson"])
     }
 
     @Test func options_are_described_for_the_current_car_and_forbidden_ones_never_completed() throws {
@@ -178,7 +192,7 @@ import Testing
         // Front needs a repair (a standard floorplan, +$2,000.00, less the drivetrain's -$1,500.00).
         #expect(
             options.descriptions == [
-                "repair +$500.00 (not with a short floorplan)", "(current)", "+$2,500.00",
+                "repair +$500.00 (not with the short floorplan)", "(current)", "+$2,500.00",
                 "(4wd) +$2,500.00", "(4wd) +$2,500.00"
             ])
         #expect(options.forbidden == [true, false, false, false, false])
@@ -261,6 +275,37 @@ import Testing
         // Without one, the car the line makes is described.
         #expect(completer.complete("begin; set drivetrain 4wd; commit; set drivetrain ").descriptions[2] == "(current)")
         #expect(completer.complete("set drivetrain ").descriptions[1] == "(current)")
+    }
+
+    /// With the undo history kept (as at the prompt), the line's `undo`, `redo` and `rollback`
+    /// are followed: a model they take back is not offered, one they put back is, and the car
+    /// is the one they leave (a model defined and undone was offered: the names were those of
+    /// the catalog as it stood before the `undo`).
+    @Test func names_taken_back_on_the_line_or_before_it_are_not_offered() {
+        var options = EngineOptions()
+        options.keepsUndoHistory = true
+        options.leavesTransactionOpen = true
+        let engine = Engine(options: options)
+        // The history starts with the first input, as at the prompt.
+        engine.evaluate("")
+        let model = "model m1 \"M\" price 9000 floorplan short suspension race drivetrain rear"
+        let completer = engine.completer()
+        #expect(completer.complete("\(model); car m").candidates == ["m1"])
+        #expect(completer.complete("\(model); undo; car m").candidates == [])
+        #expect(completer.complete("begin; \(model); rollback; car m").candidates == [])
+        #expect(completer.complete("\(model); undo; redo; car m").candidates == ["m1"])
+        // Taken back from an earlier line.
+        engine.evaluate("begin")
+        engine.evaluate(model)
+        #expect(engine.completer().complete("car m").candidates == ["m1"])
+        #expect(engine.completer().complete("rollback; car m").candidates == [])
+        #expect(engine.completer().complete("undo; car m").candidates == [])
+        #expect(engine.completer().complete("undo; redo; car m").candidates == ["m1"])
+        // The car the line leaves is described: the drivetrain undone is not current.
+        engine.evaluate("car sports")
+        #expect(engine.completer().complete("set drivetrain 4wd; undo; set drivetrain ").descriptions[1] == "(current)")
+        // Completing took nothing back.
+        #expect(engine.completer().complete("car m").candidates == ["m1"])
     }
 
     @Test func completing_changes_nothing_and_prints_nothing() throws {

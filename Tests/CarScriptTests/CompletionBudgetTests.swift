@@ -30,18 +30,18 @@ import Testing
         let last = try #require(whole.descriptions.lastIndex { $0.hasPrefix("repair ") })
         let after = (last + 1)..<whole.candidates.count
         #expect(
-            after.filter { whole.candidates[$0].hasPrefix("d") }.allSatisfy { whole.descriptions[$0] == "(not with a short floorplan)" })
+            after.filter { whole.candidates[$0].hasPrefix("d") }.allSatisfy { whole.descriptions[$0] == "(not with the short floorplan)" })
         #expect(whole.candidates.suffix(2) == ["all", "awd"])
         // The price is `fit`'s: d2 ($2.00 for rear's $1,500.00) with a standard floorplan (+$2,000.00).
         let d2 = try #require(whole.candidates.firstIndex(of: "d2"))
-        #expect(whole.descriptions[d2] == "repair +$502.00 (not with a short floorplan)")
+        #expect(whole.descriptions[d2] == "repair +$502.00 (not with the short floorplan)")
         let d2999 = try #require(whole.candidates.firstIndex(of: "d2999"))
         #expect(d2999 > last && whole.forbidden[d2] && whole.forbidden[d2999])
         // A smaller budget prices fewer: 100 steps is one search (front's, the first listed) and no more.
         completer.repairSteps = 100
         let small = completer.complete("set drivetrain ")
         #expect(small.candidates == whole.candidates)
-        #expect(small.descriptions.filter { $0.hasPrefix("repair ") } == ["repair +$500.00 (not with a short floorplan)"])
+        #expect(small.descriptions.filter { $0.hasPrefix("repair ") } == ["repair +$500.00 (not with the short floorplan)"])
     }
 
     @Test func a_stop_request_abandons_the_completion() throws {

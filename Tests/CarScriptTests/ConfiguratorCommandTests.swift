@@ -141,7 +141,7 @@ import Testing
             "option drivetrain hover \"Hover\" price 100; require drivetrain hover with floorplan short; forbid drivetrain hover with floorplan short; car suv"
         )
         let run = engine.evaluate("fit drivetrain hover")
-        #expect(run.diagnostics.first?.message == "no valid car has a hover drivetrain")
+        #expect(run.diagnostics.first?.message == "no valid car has the hover drivetrain")
         #expect(run.diagnostics.first?.id == "no-valid-car")
         #expect((try? engine.stock.currentLine())?.car.drivetrain.name == "4wd")
     }
@@ -230,7 +230,7 @@ import Testing
             (
                 "family paint \"P\" default red \"R\"; option paint gold \"G\" price 1; forbid paint gold with floorplan short; "
                     + "forbid paint gold with floorplan standard; forbid paint gold with floorplan long; cheapest sports paint gold in GBP",
-                204, "no valid car has a gold paint"
+                204, "no valid car has the gold paint"
             )
         ]
         for (line, column, message) in cases {

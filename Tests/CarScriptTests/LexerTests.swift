@@ -22,6 +22,28 @@ import Testing
         }
     }
 
+    /// The runner takes a line's commands from the separators' places, which the lexer lists
+    /// whichever way it lexed them (plain words, strings, comments, continued lines).
+    @Test func separators_are_listed_where_they_stand_among_the_tokens() throws {
+        let lexer = Lexer()
+        func separators(_ line: String) throws -> [Int] {
+            let bytes = Array(line.utf8)
+            _ = try bytes.withUnsafeBufferPointer { (buffer) throws(ScriptError) in try lexer.tokenize(buffer) }
+            #expect(lexer.separators.allSatisfy { lexer.tokens[$0].kind == .separator })
+            #expect(lexer.tokens.filter { $0.kind == .separator }.count == lexer.separators.count)
+            return Array(lexer.separators)
+        }
+        #expect(try separators("car suv") == [])
+        #expect(try separators("car suv; set drivetrain 4wd;;total") == [2, 6, 7])
+        #expect(try separators("echo \"a;b\"; price # x; y") == [2])
+        #expect(try separators("; echo $x\nshow") == [0, 3])
+        let continued = Array("car suv; \\".utf8)
+        _ = try continued.withUnsafeBufferPointer { (buffer) throws(ScriptError) in try lexer.tokenize(buffer) }
+        let whole = continued + Array("\nshow; total".utf8)
+        _ = try whole.withUnsafeBufferPointer { (buffer) throws(ScriptError) in try lexer.resume(buffer) }
+        #expect(Array(lexer.separators) == [2, 4])
+    }
+
     @Test func words_are_separated_by_blanks_and_commands_by_semicolons() throws {
         #expect(try words("car  sports\t2;set drivetrain 4wd").words == ["car", "sports", "2", ";", "set", "drivetrain", "4wd"])
         #expect(try words("a;;b").words == ["a", ";", ";", "b"])

@@ -22,6 +22,26 @@ import Testing
         #expect(lookup(index, "name500") == nil)
     }
 
+    @Test func names_alike_but_for_bit_5_of_a_symbol_are_found_and_leave_the_table_small() {
+        // `[` and `{` (and `\\` `|`, `^` `~`) differ only in bit 5, which the hash leaves out so
+        // that it needs no fold: no seed parts such names. Arranging grew the table to its limit
+        // (1,024 slots) and then tried 16 seeds again at every name added.
+        var index = NameIndex(capacity: 4)
+        let names = ["a[1", "a{1", "b", "c", "x^y", "x~y"] + (0..<40).map { "n\($0)" }
+        for (value, name) in names.enumerated() {
+            index.insert(name, value: value)
+            index.arrange()
+        }
+        for (value, name) in names.enumerated() { #expect(lookup(index, name.uppercased()) == value) }
+        #expect(lookup(index, "a]1") == nil && lookup(index, "a}1") == nil)
+        #expect(index.slotCount <= 128, "\(index.slotCount) slots")
+        // Taken out, the rest are arranged again.
+        index.removeInPlace(from: 1)
+        index.insert("zz", value: 1)
+        index.arrange()
+        #expect(lookup(index, "a[1") == 0 && lookup(index, "zz") == 1 && lookup(index, "a{1") == nil)
+    }
+
     @Test func names_that_share_their_first_sixteen_bytes_and_length_hash_apart() {
         // Product codes (trial 7, 12): the key held only the first sixteen bytes and the
         // length, so all of these took one slot and a lookup compared them one by one.
@@ -150,6 +170,57 @@ import Testing
         #expect(lookup(index, Self.composed) == nil && lookup(index, Self.decomposed) == nil && lookup(index, "compact") == 0)
         index.addInPlace(Self.composed, value: 1)
         #expect(lookup(index, Self.decomposed) == 1)
+    }
+
+    /// A lexed word's slot is found from its bytes before folding, its key compared folded:
+    /// the two hash alike for every byte (folding changes bit 5 of capitals alone, which the
+    /// hash leaves out), at every length up to sixteen.
+    @Test func a_word_hashes_as_its_folded_key_does() {
+        let bytes: [UInt8] = Array(0x21...0x7E).map(UInt8.init)
+        for start in stride(from: 0, to: bytes.count - 16, by: 3) {
+            for length in 1...16 {
+                let word = Array(bytes[start..<start + length])
+                var low: UInt64 = 0
+                var high: UInt64 = 0
+                for (index, byte) in word.enumerated() {
+                    if index < 8 { low |= UInt64(byte) << UInt64(index * 8) } else { high |= UInt64(byte) << UInt64((index - 8) * 8) }
+                }
+                let folded = NameIndex.Key(low: NameIndex.Key.fold(low), high: NameIndex.Key.fold(high), length: length)
+                for seed: UInt64 in [0, 0x9E37_79B9_7F4A_7C15] {
+                    #expect(NameIndex.Key.hash(low: low, high: high, length: length, seed: seed) == folded.hash(seed: seed))
+                }
+            }
+        }
+    }
+
+    /// A lexed word is looked up from a copy of its slot's entry (`Table.residents`), which
+    /// every change to the slots keeps in step: names added in place and rearranged are found,
+    /// names taken back are not, in small tables and in large ones (whose removals move
+    /// entries between slots).
+    @Test func lexed_words_find_names_added_and_taken_back_in_place() throws {
+        let lexer = Lexer()
+        func lexedLookup(_ index: NameIndex, _ word: String) throws -> Int? {
+            let line = Array(word.utf8)
+            _ = try line.withUnsafeBufferPointer { (bytes) throws(ScriptError) in try lexer.tokenize(bytes) }
+            return index.lookup(lexer.word(lexer.tokens[0]))
+        }
+        for count in [12, 2_000] {
+            let index = NameIndex(["compact"])
+            let names = (1...count).map { "n\($0)" }
+            for (offset, name) in names.enumerated() {
+                index.addInPlace(name, value: offset + 1)
+                index.arrangeInPlace()
+            }
+            #expect(try names.indices.allSatisfy { try lexedLookup(index, names[$0].uppercased()) == $0 + 1 })
+            let cut = count / 2
+            index.removeInPlace(from: cut)
+            #expect(try lexedLookup(index, "COMPACT") == 0)
+            #expect(try (1..<cut).allSatisfy { try lexedLookup(index, names[$0 - 1]) == $0 })
+            #expect(try (cut...count).allSatisfy { try lexedLookup(index, names[$0 - 1]) == nil })
+            for value in cut...count { index.addInPlace(names[value - 1], value: value) }
+            index.arrangeInPlace()
+            #expect(try (1...count).allSatisfy { try lexedLookup(index, names[$0 - 1]) == $0 })
+        }
     }
 
     /// A large table (past the collision-free size) takes back names slot by slot, not by

@@ -84,7 +84,7 @@ import Testing
         ),
         (
             "model m \"M\" price 1 floorplan long suspension race drivetrain rear", "1:7",
-            "the default options of 'm' break a rule: race suspension cannot go with a long floorplan"
+            "the default options of 'm' break a rule: race suspension cannot go with the long floorplan"
         ),
         (
             "forbid drivetrain rear with floorplan huge", "1:39",
@@ -98,11 +98,11 @@ import Testing
         ("forbid drivetrain rear without floorplan long", "1:24", "expected 'with', not 'without'"),
         (
             "forbid suspension road with floorplan standard", "1:1",
-            "the default options of 'compact' break a rule: road suspension cannot go with a standard floorplan"
+            "the default options of 'compact' break a rule: road suspension cannot go with the standard floorplan"
         ),
         (
             "car sports; set drivetrain 4wd; forbid drivetrain 4wd with floorplan short", "1:33",
-            "stock line 1 already breaks this rule: 4wd drivetrain cannot go with a short floorplan"
+            "stock line 1 already breaks this rule: 4wd drivetrain cannot go with the short floorplan"
         ),
         (
             "require drivetrain rear with floorplan huge", "1:40",
@@ -114,7 +114,7 @@ import Testing
         ),
         (
             "require drivetrain front with floorplan long", "1:1",
-            "the default options of 'compact' break a rule: front drivetrain needs a long floorplan"
+            "the default options of 'compact' break a rule: front drivetrain needs the long floorplan"
         ),
         (
             "require floorplan long with suspension offroad; require floorplan long with suspension offroad", "1:49",
@@ -122,15 +122,15 @@ import Testing
         ),
         (
             "car suv; set suspension road; require floorplan long with suspension offroad", "1:31",
-            "stock line 1 already breaks this rule: long floorplan needs an offroad suspension"
+            "stock line 1 already breaks this rule: long floorplan needs the offroad suspension"
         ),
         (
             "require floorplan long with suspension offroad; model m \"M\" price 1 floorplan long suspension road drivetrain rear", "1:55",
-            "the default options of 'm' break a rule: long floorplan needs an offroad suspension"
+            "the default options of 'm' break a rule: long floorplan needs the offroad suspension"
         ),
         (
             "require floorplan long with suspension offroad; car compact; set floorplan long", "1:76",
-            "long floorplan needs an offroad suspension"
+            "long floorplan needs the offroad suspension"
         ),
         ("currency SFR1 \"x\" digits 2 rate 1", "1:10", "'SFR1' is not a currency code (three letters, like CHF)"),
         ("currency CHFX \"x\" digits 2 rate 1", "1:10", "'CHFX' is not a currency code (three letters, like CHF)"),

@@ -71,4 +71,24 @@ import Testing
             (error as? JSONParseError)?.message == "the message is not valid UTF-8"
         }
     }
+
+    /// `JSONObject.quote` writes its escapes straight into the string it returns (it took a
+    /// 68 KB `Output` for each string that needed one): byte for byte what the byte writer
+    /// writes, escapes first, last, alone and side by side, around long plain runs.
+    @Test func quote_writes_what_the_byte_writer_writes() throws {
+        let pieces = [
+            "", "a", "é", "€", "\"", "\\", "\n", "\t", "\r", "\u{0}", "\u{1F}", "\u{7F}", "\u{80}", "\u{9F}",
+            "\u{A0}", "\u{2028}", "\u{2029}", "\u{2027}", String(repeating: "x", count: 300)
+        ]
+        for first in pieces {
+            for second in pieces {
+                for text in [first + second, second + "q" + first, first + first + second] {
+                    let out = Output.memory()
+                    out.jsonString(text)
+                    #expect(JSONObject.quote(text) == String(decoding: out.buffer, as: UTF8.self), "\(text.debugDescription)")
+                    #expect(try parsed(JSONObject.quote(text)) == text)
+                }
+            }
+        }
+    }
 }

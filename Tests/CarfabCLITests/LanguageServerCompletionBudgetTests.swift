@@ -17,12 +17,12 @@ import Testing
         let items = try #require(result["items"] as? [[String: Any]])
         let details = items.map { $0["detail"] as? String ?? "" }
         #expect(items.count == 3_005)
-        #expect(details.first == "repair +$500.00 (not with a short floorplan)")
+        #expect(details.first == "repair +$500.00 (not with the short floorplan)")
         let priced = details.filter { $0.hasPrefix("repair ") }.count
         #expect(priced > 1_000 && priced < 3_001, "\(priced)")
         // The last option (before 4wd's other names all and awd) is past the budget: its rule alone.
-        #expect(Array(details.suffix(3)) == ["(not with a short floorplan)", "(4wd) +$2,500.00", "(4wd) +$2,500.00"])
-        #expect(details.contains("repair +$502.00 (not with a short floorplan)"))
+        #expect(Array(details.suffix(3)) == ["(not with the short floorplan)", "(4wd) +$2,500.00", "(4wd) +$2,500.00"])
+        #expect(details.contains("repair +$502.00 (not with the short floorplan)"))
     }
 
     /// At most 5,000 items, the allowed options first, and the list said to be incomplete: a

@@ -95,7 +95,7 @@ import Glibc
 
     @Test func messages_read_as_english() throws {
         let rule = try carfab(["-e", "forbid drivetrain front with suspension offroad; car suv; set drivetrain front"])
-        #expect(rule.stderr.hasPrefix("<command-line>:1:74: error: front drivetrain cannot go with an offroad suspension\n"))
+        #expect(rule.stderr.hasPrefix("<command-line>:1:74: error: front drivetrain cannot go with the offroad suspension\n"))
         let lines = try carfab(["-e", "car suv; car suv; select 3"])
         #expect(lines.stderr.hasPrefix("<command-line>:1:26: error: no stock line 3: there are 2 lines\n"))
     }

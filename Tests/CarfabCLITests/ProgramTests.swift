@@ -52,7 +52,7 @@ import Testing
                 == RunResult(
                     stdout: "",
                     stderr: """
-                        <stdin>:3:19: error: race suspension cannot go with a long floorplan
+                        <stdin>:3:19: error: race suspension cannot go with the long floorplan
                           set  suspension race
                                           ^~~~
                         note: the rule 'forbid suspension race with floorplan long' is part of the built-in catalog

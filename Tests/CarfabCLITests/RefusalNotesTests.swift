@@ -23,7 +23,7 @@ import Testing
         let run = try carfab(["--catalog", catalog.path, "-e", "car compact\nset drivetrain 4wd"])
         #expect(
             run.stderr == """
-                <command-line>:2:16: error: road suspension cannot go with a 4wd drivetrain
+                <command-line>:2:16: error: road suspension cannot go with the 4wd drivetrain
                 set drivetrain 4wd
                                ^~~
                 \(catalog.path):3: note: the rule 'forbid suspension road with drivetrain 4wd' is defined here

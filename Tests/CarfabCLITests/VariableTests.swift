@@ -52,7 +52,7 @@ import Testing
             """
         let run = try carfab(["-e", script])
         #expect(run.status == 1)
-        #expect(run.stderr.hasPrefix("<command-line>:6:28: error: hybrid drivetrain cannot go with a short floorplan"), "\(run)")
+        #expect(run.stderr.hasPrefix("<command-line>:6:28: error: hybrid drivetrain cannot go with the short floorplan"), "\(run)")
         #expect(run.stdout.contains("usage: car MODEL [COUNT]") && run.stdout.hasSuffix("0 Cars in Stock. Total Value: Fr. 0.00\n"))
         #expect(try carfab(["-e", "var status 7; exit $status"]).status == 7)
     }

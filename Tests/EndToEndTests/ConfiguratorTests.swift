@@ -82,7 +82,7 @@ import Testing
                 == RunResult(
                     stdout: "",
                     stderr: """
-                        <command-line>:1:28: error: front drivetrain cannot go with a short floorplan
+                        <command-line>:1:28: error: front drivetrain cannot go with the short floorplan
                         car sports; set drivetrain front
                                                    ^~~~~
                         note: the rule 'forbid drivetrain front with floorplan short' is part of the built-in catalog
@@ -100,7 +100,7 @@ import Testing
                 == RunResult(
                     stdout: "",
                     stderr: """
-                        <command-line 3>:1:25: error: no valid car has a hover drivetrain
+                        <command-line 3>:1:25: error: no valid car has the hover drivetrain
                         car suv; fit drivetrain hover
                                                 ^~~~~
 
@@ -180,7 +180,7 @@ import Testing
 
                         """,
                     stderr: """
-                        <command-line 3>:1:67: error: no valid car has a hover drivetrain
+                        <command-line 3>:1:67: error: no valid car has the hover drivetrain
                         car suv; options drivetrain; why drivetrain hover; fit drivetrain hover; show
                                                                                           ^~~~~
 
@@ -197,7 +197,7 @@ import Testing
 
                         """,
                     stderr: #"""
-                        {"type":"error","id":"no-valid-car","severity":"error","file":"<command-line 3>","line":1,"column":47,"end_column":52,"message":"no valid car has a hover drivetrain","source":"car suv; why drivetrain hover; fit drivetrain hover; show","source_column":1,"included_from":[],"notes":[],"fixits":[]}
+                        {"type":"error","id":"no-valid-car","severity":"error","file":"<command-line 3>","line":1,"column":47,"end_column":52,"message":"no valid car has the hover drivetrain","source":"car suv; why drivetrain hover; fit drivetrain hover; show","source_column":1,"included_from":[],"notes":[],"fixits":[]}
 
                         """#, status: 1))
     }
@@ -255,7 +255,7 @@ import Testing
                 == RunResult(
                     stdout: "",
                     stderr: #"""
-                        {"type":"error","id":"rule-violation","severity":"error","file":"<command-line>","line":1,"column":28,"end_column":33,"message":"front drivetrain cannot go with a short floorplan","source":"car sports; set drivetrain front","source_column":1,"included_from":[],"notes":[{"message":"the rule 'forbid drivetrain front with floorplan short' is part of the built-in catalog","place":null},{"message":"drivetrain options allowed for this car: 4wd (+$2,500.00)","place":null},{"message":"'fit drivetrain front' would also set floorplan standard (+$500.00)","place":null}],"fixits":[]}
+                        {"type":"error","id":"rule-violation","severity":"error","file":"<command-line>","line":1,"column":28,"end_column":33,"message":"front drivetrain cannot go with the short floorplan","source":"car sports; set drivetrain front","source_column":1,"included_from":[],"notes":[{"message":"the rule 'forbid drivetrain front with floorplan short' is part of the built-in catalog","place":null},{"message":"drivetrain options allowed for this car: 4wd (+$2,500.00)","place":null},{"message":"'fit drivetrain front' would also set floorplan standard (+$500.00)","place":null}],"fixits":[]}
 
                         """#, status: 1))
     }

@@ -30,7 +30,7 @@ import Testing
                 """))
         // A rule of the catalog holds for defined models: hybrid cannot go on the roadster floorplan.
         let refused = try carfab(["--catalog", Self.roadsters, "-e", "car roadster; set drivetrain electric"])
-        #expect(refused.stderr.hasPrefix("<command-line>:1:30: error: hybrid drivetrain cannot go with a roadster floorplan\n"))
+        #expect(refused.stderr.hasPrefix("<command-line>:1:30: error: hybrid drivetrain cannot go with the roadster floorplan\n"))
         // --check resolves against definitions; save writes the session's own definitions.
         #expect(try carfab(["--check", "-e", "option drivetrain h \"H\" price 1; car suv; set drivetrain h"]).status == 0)
         let dir = try temporaryDirectory(with: [:])

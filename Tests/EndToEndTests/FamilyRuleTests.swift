@@ -124,7 +124,7 @@ import Testing
 
                         """,
                     stderr: """
-                        <command-line 2>:1:29: error: 4wd drivetrain needs a long floorplan
+                        <command-line 2>:1:29: error: 4wd drivetrain needs the long floorplan
                         car compact; set drivetrain 4wd
                                                     ^~~
                         <command-line 1>:1: note: the rule 'require drivetrain 4wd with floorplan long' is defined here
@@ -138,7 +138,7 @@ import Testing
                 == RunResult(
                     stdout: "",
                     stderr: #"""
-                        {"type":"error","id":"rule-violation","severity":"error","file":"<command-line>","line":1,"column":73,"end_column":76,"message":"4wd drivetrain needs a long floorplan","source":"require drivetrain 4wd with floorplan long; car compact; set drivetrain 4wd","source_column":1,"included_from":[],"notes":[{"message":"the rule 'require drivetrain 4wd with floorplan long' is defined here","place":"<command-line>:1"},{"message":"drivetrain options allowed for this car: rear (+$1,500.00)","place":null},{"message":"'fit drivetrain 4wd' would also set floorplan long (+$8,500.00)","place":null}],"fixits":[]}
+                        {"type":"error","id":"rule-violation","severity":"error","file":"<command-line>","line":1,"column":73,"end_column":76,"message":"4wd drivetrain needs the long floorplan","source":"require drivetrain 4wd with floorplan long; car compact; set drivetrain 4wd","source_column":1,"included_from":[],"notes":[{"message":"the rule 'require drivetrain 4wd with floorplan long' is defined here","place":"<command-line>:1"},{"message":"drivetrain options allowed for this car: rear (+$1,500.00)","place":null},{"message":"'fit drivetrain 4wd' would also set floorplan long (+$8,500.00)","place":null}],"fixits":[]}
 
                         """#, status: 1))
     }
@@ -150,7 +150,7 @@ import Testing
                 == RunResult(
                     stdout: "",
                     stderr: """
-                        <command-line>:1:1: error: the default options of 'compact' break a rule: front drivetrain needs a long floorplan
+                        <command-line>:1:1: error: the default options of 'compact' break a rule: front drivetrain needs the long floorplan
                         require drivetrain front with floorplan long; car compact
                         ^~~~~~~
 
@@ -165,7 +165,7 @@ import Testing
                 == RunResult(
                     stdout: "",
                     stderr: #"""
-                        {"type":"error","id":"stock-breaks-rule","severity":"error","file":"<command-line 2>","line":1,"column":1,"end_column":8,"message":"stock line 1 already breaks this rule: rear drivetrain needs a race suspension","source":"require drivetrain rear with suspension race","source_column":1,"included_from":[],"notes":[],"fixits":[]}
+                        {"type":"error","id":"stock-breaks-rule","severity":"error","file":"<command-line 2>","line":1,"column":1,"end_column":8,"message":"stock line 1 already breaks this rule: rear drivetrain needs the race suspension","source":"require drivetrain rear with suspension race","source_column":1,"included_from":[],"notes":[],"fixits":[]}
 
                         """#, status: 1))
     }
@@ -200,9 +200,9 @@ import Testing
             replayed
                 == RunResult(
                     stdout: """
-                           #  model     car type         floorplan  suspension  drivetrain  count  unit price
-                        *  1  sports    Porsche Boxster  short      race        rear            1  $68,800.00
-                           2  roadster  Mazda MX-5       short      race        rear            2  $30,500.00
+                           #  model     car type         floorplan  suspension  drivetrain  paint  count  unit price
+                        *  1  sports    Porsche Boxster  short      race        rear        red        1  $68,800.00
+                           2  roadster  Mazda MX-5       short      race        rear        white      2  $30,500.00
                         Car type: Porsche Boxster
                         Seats: 2
                         Engine: Mid
@@ -213,7 +213,7 @@ import Testing
 
                         """,
                     stderr: """
-                        <command-line>:1:28: error: red paint needs a rear drivetrain
+                        <command-line>:1:28: error: red paint needs the rear drivetrain
                         list; show; set drivetrain 4wd
                                                    ^~~
                         quote.carfab:5: note: the rule 'require paint red with drivetrain rear' is defined here

@@ -256,16 +256,16 @@ import Glibc
         #expect(result.stdout == "2 Cars in Stock. Total Value: $150,195.00\n")
         #expect(
             result.stderr == """
-                <command-line>:2:1: error: stock line 2 already breaks this rule: race suspension cannot go with a 4wd drivetrain
+                <command-line>:2:1: error: stock line 2 already breaks this rule: race suspension cannot go with the 4wd drivetrain
                 forbid suspension race with drivetrain 4wd
                 ^~~~~~
-                <command-line>:5:16: error: race suspension cannot go with a 4wd drivetrain
+                <command-line>:5:16: error: race suspension cannot go with the 4wd drivetrain
                 set drivetrain 4wd
                                ^~~
                 <command-line>:4: note: the rule 'forbid suspension race with drivetrain 4wd' is defined here
                 note: no other drivetrain option is allowed for this car
                 note: 'fit drivetrain 4wd' would also set suspension road (+$100.00)
-                <command-line>:7:26: error: offroad suspension cannot go with a front drivetrain
+                <command-line>:7:26: error: offroad suspension cannot go with the front drivetrain
                 select 1; set drivetrain front
                                          ^~~~~
                 <command-line>:6: note: the rule 'forbid suspension offroad with drivetrain front' is defined here

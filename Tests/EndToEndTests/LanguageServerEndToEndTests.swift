@@ -26,7 +26,7 @@ import Testing
                 diagnostic {"code":"unknown-option","col":15,"end_col":19,"lnum":1,"message":"unknown suspension option 'rcae'; did you mean 'race'?","severity":1}
                 diagnostic {"code":"missing-argument","col":14,"end_col":15,"lnum":2,"message":"missing OPTION; usage: set FAMILY OPTION [FAMILY OPTION]...","severity":1}
                 diagnostic {"code":"unknown-model","col":4,"end_col":14,"lnum":3,"message":"unknown model '🚗sprots'; did you mean 'sports'?","severity":1}
-                completion front repair +$500.00 (not with a short floorplan)
+                completion front repair +$500.00 (not with the short floorplan)
                 completion rear (current)
                 completion 4wd +$2,500.00
                 completion all (4wd) +$2,500.00

@@ -43,7 +43,7 @@ import Testing
                 == RunResult(
                     stdout: "",
                     stderr: """
-                        q.carfab:2:16: error: front drivetrain cannot go with a short floorplan
+                        q.carfab:2:16: error: front drivetrain cannot go with the short floorplan
                         set drivetrain front
                                        ^~~~~
                         note: the rule 'forbid drivetrain front with floorplan short' is part of the built-in catalog

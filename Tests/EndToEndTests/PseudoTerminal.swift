@@ -13,9 +13,13 @@ final class PseudoTerminal {
 
     /// carfab on a new terminal of `columns` (0: a size never set); its standard output goes to
     /// `standardOutput` instead if given; the variables named in `unset` are not set at all.
+    /// `asJob`: carfab runs as a job of a shell with job control (`bash` with `set -m`), as
+    /// from a person's shell, so that Ctrl-Z stops it (the kernel drops the SIGTSTP of a
+    /// session's leader); once it has stopped, the shell prints `[stopped]` and continues it
+    /// (`fg`), then ends with its status.
     init(
         arguments: [String] = [], environment: [String: String], unset: Set<String> = [], directory: URL? = nil,
-        standardOutput: URL? = nil, columns: UInt16 = 100
+        standardOutput: URL? = nil, columns: UInt16 = 100, asJob: Bool = false
     ) throws {
         var master: Int32 = 0
         var slave: Int32 = 0
@@ -33,7 +37,10 @@ final class PseudoTerminal {
         posix_spawn_file_actions_addclose(&actions, slave)
         // setsid -c makes the pty the controlling terminal, so Ctrl-C becomes SIGINT.
         // env -C starts carfab in `directory`.
-        let argv = ["/usr/bin/setsid", "-c"] + (directory.map { ["/usr/bin/env", "-C", $0.path] } ?? []) + [carfabBinary] + arguments
+        let job = asJob ? ["/bin/bash", "-c", "set -m; \"$@\"; echo '[stopped]'; fg", "bash"] : []
+        let argv =
+            ["/usr/bin/setsid", "-c"] + (directory.map { ["/usr/bin/env", "-C", $0.path] } ?? []) + job + [carfabBinary]
+            + arguments
         // The test's settings win over these; a value of nil-like "" still counts as set.
         // No pager unless a test asks for one: `less` would wait for a key.
         let defaults = ["TERM": "xterm", "NO_COLOR": "1", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PAGER": ""]
@@ -45,8 +52,23 @@ final class PseudoTerminal {
             for pointer in cArgv { free(pointer) }
             for pointer in cEnv { free(pointer) }
         }
+        // A job starts as from a person's shell: no signal blocked, job control's at their
+        // defaults (this process may block or ignore them, and a child inherits both).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if asJob {
+            var none = sigset_t()
+            sigemptyset(&none)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            var defaults = sigset_t()
+            sigemptyset(&defaults)
+            for signal in [SIGTSTP, SIGTTIN, SIGTTOU, SIGCONT] { sigaddset(&defaults, signal) }
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, argv[0], &actions, nil, &cArgv, &cEnv)
+        let status = posix_spawn(&pid, argv[0], &actions, &attributes, &cArgv, &cEnv)
         close(slave)
         guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EINVAL) }
         self.pid = pid

@@ -13,7 +13,7 @@ import Testing
                 == RunResult(
                     stdout: "",
                     stderr: """
-                        <command-line>:1:17: error: front drivetrain cannot go with a short floorplan
+                        <command-line>:1:17: error: front drivetrain cannot go with the short floorplan
                         car sports; set suspension road drivetrain front
                                         ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
                         note: the rule 'forbid drivetrain front with floorplan short' is part of the built-in catalog
@@ -64,7 +64,7 @@ import Testing
                 == RunResult(
                     stdout: "",
                     stderr: """
-                        <command-line>:1:18: error: air suspension cannot go with a standard floorplan
+                        <command-line>:1:18: error: air suspension cannot go with the standard floorplan
                         car compact; set suspension air drivetrain rear
                                          ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
                         rules.carfab:2: note: the rule 'forbid suspension air with floorplan standard' is defined here

@@ -171,6 +171,50 @@ extension ReplTests {
         #expect(try history().contains("echo\\040before\\040quit"))
     }
 
+    /// Ctrl-Z at the prompt turns bracketed paste off before carfab stops, as bash's readline
+    /// does, and on again once it is continued: the shell it stopped to got pasted text wrapped
+    /// in `\e[200~` ... `\e[201~`, and the line typed so far is kept.
+    @Test func ctrl_z_gives_the_shell_the_terminal_without_bracketed_paste() throws {
+        let terminal = try PseudoTerminal(
+            environment: ["XDG_STATE_HOME": state.path, "HOME": state.path], asJob: true)
+        terminal.type("echo ab")
+        #expect(terminal.waitFor("echo ab"))
+        terminal.type("\u{1A}")
+        #expect(terminal.waitFor("[stopped]"), "\(terminal.output.debugDescription)")
+        let stopped = terminal.output.components(separatedBy: "[stopped]")[0]
+        let (on, off) = ("\u{1B}[?2004h", "\u{1B}[?2004l")
+        let lastOn = stopped.range(of: on, options: .backwards)?.lowerBound
+        let lastOff = stopped.range(of: off, options: .backwards)?.lowerBound
+        #expect(lastOn.flatMap { on in lastOff.map { on < $0 } } == true, "\(stopped.debugDescription)")
+        // Continued: on again, and the line as it was.
+        #expect(
+            terminal.wait {
+                terminal.echoIsOff && terminal.output.components(separatedBy: "[stopped]").dropFirst().first?.contains(on) == true
+            })
+        #expect(terminal.enter("cd", expecting: "abcd\r\n"), "\(terminal.output.debugDescription)")
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+    }
+
+    /// Ctrl-Z where carfab leads its own session (`ssh -t host carfab`, `tmux new carfab`, as
+    /// here): the kernel drops the stop and no SIGCONT comes, and the prompt takes its mode back
+    /// at once (it stayed in the shell's, echoing every key twice, until the line ended).
+    @Test func ctrl_z_that_cannot_stop_carfab_leaves_the_prompt_as_it_was() throws {
+        let terminal = try start()
+        terminal.type("echo ab")
+        #expect(terminal.waitFor("echo ab"))
+        let (on, off) = ("\u{1B}[?2004h", "\u{1B}[?2004l")
+        let before = terminal.count(off)
+        terminal.type("\u{1A}")
+        // Bracketed paste off for the stop that did not come, then on again.
+        #expect(terminal.wait { terminal.output.components(separatedBy: off).dropFirst(before + 1).first?.contains(on) == true })
+        #expect(terminal.wait { terminal.echoIsOff })
+        #expect(terminal.enter("cd", expecting: "abcd\r\n"), "\(terminal.output.debugDescription)")
+        #expect(terminal.count("cdcd") == 0)
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+    }
+
     @Test func after_a_stop_and_continue_the_prompt_takes_the_terminal_back() throws {
         let terminal = try start()
         terminal.type("echo ab")

@@ -14,7 +14,7 @@ extension ReplTests {
         // On the sports car race suspension is its own; on the SUV's long floorplan it is forbidden.
         #expect(terminal.waitFor("(current)"), "\(terminal.output.debugDescription)")
         #expect(
-            terminal.output.contains("race  ") && !terminal.output.contains("(not with a long floorplan)"),
+            terminal.output.contains("race  ") && !terminal.output.contains("(not with the long floorplan)"),
             "\(terminal.output.debugDescription)")
         terminal.interrupt()
         #expect(terminal.enter("list", expecting: "suv"))

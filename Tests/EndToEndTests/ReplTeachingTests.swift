@@ -23,10 +23,10 @@ extension ReplTests {
         let terminal = try start()
         #expect(terminal.enter("car sports", expecting: "carfab> "))
         terminal.type("set drivetrain \t")
-        #expect(terminal.waitFor("front  repair +$500.00 (not with a short floorplan)\r\nrear   (current)\r\n4wd    +$2,500.00\r\n"))
+        #expect(terminal.waitFor("front  repair +$500.00 (not with the short floorplan)\r\nrear   (current)\r\n4wd    +$2,500.00\r\n"))
         // The one option a rule forbids is listed, never put in silently.
         terminal.type("\u{15}set drivetrain f\t")
-        #expect(terminal.waitFor("\r\nfront  repair +$500.00 (not with a short floorplan)\r\n"))
+        #expect(terminal.waitFor("\r\nfront  repair +$500.00 (not with the short floorplan)\r\n"))
         terminal.type("\u{15}car s\t")
         #expect(terminal.waitFor("sports  Porsche Boxster    $68,300.00\r\nsuv     Cadillac Escalade  $81,895.00\r\n"))
         // One candidate is put in: the line runs as `total GBP`.

@@ -26,7 +26,7 @@ import Testing
                     stdout: "in b\n",
                     stderr: """
                         In file included from a.carfab:2:
-                        b.carfab:2:16: error: race suspension cannot go with a long floorplan
+                        b.carfab:2:16: error: race suspension cannot go with the long floorplan
                         set suspension race
                                        ^~~~
                         note: the rule 'forbid suspension race with floorplan long' is part of the built-in catalog

@@ -62,4 +62,31 @@ import Testing
         }
         #expect(try String(contentsOfFile: dir.path + "/init.carfab", encoding: .utf8) == "var m nosuch\n")
     }
+
+    /// Nor over a `--catalog` file the tests' catalog is read from: a test that saved its
+    /// session there decided what every later test (and the next run) was checked against.
+    @Test func a_test_cannot_save_over_a_catalog_file() throws {
+        let catalog = "model m1 \"M\" price 9000 floorplan short suspension race drivetrain rear\n"
+        let dir = try temporaryDirectory(with: [
+            "defs.carfab": catalog, "other.carfab": "model m2 \"M\" price 9000 floorplan short suspension race drivetrain rear\n",
+            "tt/t1.carfab": "car m1\nsave ../defs.carfab\n", "tt/t2.carfab": "car m1\nsave ../other.carfab\n"
+        ])
+        let result = try carfab(
+            ["--test", "--catalog", "defs.carfab", "--catalog", "other.carfab", "-j", "1", "tt"], directory: dir)
+        #expect(
+            result.stdout == """
+                FAIL tt/t1.carfab
+                    tt/t1.carfab:2:6: error: cannot save 'tt/../defs.carfab': it is a --catalog file of this run, and a test may not rewrite one (save elsewhere)
+                    save ../defs.carfab
+                         ^~~~~~~~~~~~~~
+                FAIL tt/t2.carfab
+                    tt/t2.carfab:2:6: error: cannot save 'tt/../other.carfab': it is a --catalog file of this run, and a test may not rewrite one (save elsewhere)
+                    save ../other.carfab
+                         ^~~~~~~~~~~~~~~
+                0 passed, 2 failed
+
+                """, "\(result)")
+        #expect(result.status == 1)
+        #expect(try String(contentsOfFile: dir.path + "/defs.carfab", encoding: .utf8) == catalog)
+    }
 }

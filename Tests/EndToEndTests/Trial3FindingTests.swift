@@ -145,8 +145,8 @@ import Glibc
             replayed
                 == RunResult(
                     stdout: """
-                           #  model   car type         floorplan  suspension  drivetrain  count  unit price
-                        *  1  sports  Porsche Boxster  short      race        rear            1  $68,800.00
+                           #  model   car type         floorplan  suspension  drivetrain  paint  count  unit price
+                        *  1  sports  Porsche Boxster  short      race        rear        red        1  $68,800.00
                         name  value
                         who   me
 

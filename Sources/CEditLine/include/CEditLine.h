@@ -39,10 +39,11 @@ int cf_history_setsize(History *h, HistEvent *ev, int size);
 int cf_history_setunique(History *h, HistEvent *ev, int on);
 int cf_history_enter(History *h, HistEvent *ev, const char *line);
 
-/// Waits until `fd` is readable or a stop signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) is caught, without
-/// the race of a signal landing just before a blocking wait: the signals stay blocked except
-/// inside ppoll. `pending` says whether a stop signal has been caught. Returns 1 if readable,
-/// -1 with errno EINTR if a signal is pending, -1 on error.
+/// Waits until `fd` is readable or a stop signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) or Ctrl-Z
+/// (SIGTSTP, see `cf_catch_suspend`) is caught, without the race of a signal landing just
+/// before a blocking wait: the signals stay blocked except inside ppoll. `pending` says whether
+/// a stop signal has been caught. Returns 1 if readable, -1 with errno EINTR if a signal is
+/// pending, -1 on error.
 int cf_wait_readable(int fd, int (*pending)(void));
 
 /// Notes SIGCONT (carfab resumed after Ctrl-Z and `fg`), so the prompt can take the terminal back.
@@ -51,6 +52,15 @@ void cf_watch_resume(void);
 int cf_take_resumed(void);
 /// Puts the terminal back in libedit's mode and redraws the line being typed.
 void cf_el_resume(EditLine *e);
+/// While a line is read (`on` 1), notes Ctrl-Z (SIGTSTP) instead of stopping at once, so the
+/// prompt gives the terminal back first (`cf_el_suspend`); `on` 0 puts its action back, and
+/// stops now for a Ctrl-Z noted but not acted on. Nothing if SIGTSTP was ignored.
+void cf_catch_suspend(int on);
+/// Whether Ctrl-Z came since the last call.
+int cf_take_suspended(void);
+/// Stops carfab as Ctrl-Z does, the terminal first put back as the shell left it: libedit's
+/// mode off and, if `bracketed`, bracketed paste off (written to `fd`); on again once continued.
+void cf_el_suspend(EditLine *e, int fd, int bracketed);
 
 /// How many colours terminfo says terminal type `term` shows (its `colors`), or -1 if it shows
 /// none, `term` is null or empty, or terminfo has no entry for it. Prints nothing.

@@ -89,9 +89,11 @@ public struct Rule: Hashable, Sendable, CustomStringConvertible {
         return kind == .forbid ? secondHeld : !secondHeld
     }
 
-    /// `race suspension cannot go with a long floorplan`, `4wd drivetrain needs a long floorplan`.
+    /// `race suspension cannot go with the long floorplan`, `4wd drivetrain needs the long floorplan`.
+    /// "The", which reads right before any family's name: "a" read "needs a hydro brakes" for a
+    /// family named `brakes` (trial 7).
     public var violationMessage: String {
-        let other = "\(indefiniteArticle(before: second.option)) \(second.option) \(second.familyName)"
+        let other = "the \(second.option) \(second.familyName)"
         return switch kind {
         case .forbid: "\(first.option) \(first.familyName) cannot go with \(other)"
         case .require: "\(first.option) \(first.familyName) needs \(other)"
@@ -100,10 +102,4 @@ public struct Rule: Hashable, Sendable, CustomStringConvertible {
 
     /// The rule as it is written in a script: `forbid suspension race with floorplan long`.
     public var description: String { "\(kind.rawValue) \(first) with \(second)" }
-}
-
-/// "a" or "an" for the word that follows, by its first letter (`an offroad`, `a 4wd`).
-package func indefiniteArticle(before word: String) -> String {
-    guard let first = word.unicodeScalars.first else { return "a" }
-    return "aeiouAEIOU".unicodeScalars.contains(first) ? "an" : "a"
 }

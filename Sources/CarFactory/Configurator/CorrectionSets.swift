@@ -162,6 +162,8 @@ struct CorrectionSearch {
     private mutating func explore(_ domains: [UInt64], _ assigned: [Bool]) throws(CarFactoryError) {
         let c = configurator
         try c.step(effort)
+        var assigned = assigned
+        takeLastOptions(domains, &assigned)
         var bound: Int64?
         if found.count == limit, let last = found.last {
             let lowest = lowestChange(domains)
@@ -373,6 +375,8 @@ struct CorrectionSearch {
     private mutating func dive(_ domains: [UInt64], _ assigned: [Bool]) throws(CarFactoryError) -> [Int]? {
         let c = configurator
         try c.step(effort)
+        var assigned = assigned
+        takeLastOptions(domains, &assigned)
         switch next(domains, assigned, blocked: false) {
         case .none:
             return nil
@@ -399,6 +403,27 @@ struct CorrectionSearch {
         case car([Int])
         /// A family to choose, and its options in the order to try them.
         case branch(Int, [Int])
+    }
+
+    /// Marks chosen each open family that has lost the car's option and has one option left,
+    /// where `next` would branch on it (the fewest options first) with that one choice. The
+    /// choice would change nothing: arc consistency has already taken out of every open family
+    /// the options it clashes with (it is the one option left to support them), the families
+    /// chosen lost theirs when they were chosen, and `settle` finds the family justified (what
+    /// took its car's option out still clashes with it). So the search is the same, with a node
+    /// less per such family: 127,652 of 60 x 8's `options`' 416,635 nodes were such choices.
+    private func takeLastOptions(_ domains: [UInt64], _ assigned: inout [Bool]) {
+        let c = configurator
+        c.meter.units &+= c.familyCount
+        if c.singleWord {
+            for g in 0..<c.familyCount where !assigned[g] && domains[g] & (domains[g] - 1) == 0 && domains[g] >> UInt64(car[g]) & 1 == 0 {
+                assigned[g] = true
+            }
+            return
+        }
+        for g in 0..<c.familyCount where !assigned[g] && !c.contains(domains, g, car[g]) && c.optionCount(domains, g) == 1 {
+            assigned[g] = true
+        }
     }
 
     /// Only a family that has lost the car's option is branched on (it must change; the one

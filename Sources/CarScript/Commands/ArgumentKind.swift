@@ -196,7 +196,7 @@ extension ArgumentKind {
         case .foreignCurrency: catalog.currencies.map(\.code).filter { $0 != Currency.base.code }
         case .command: commands.allNames
         case .helpTopic: commands.allNames + HelpPage.topics.map(\.name)
-        case .field: ExpectCommand.forms
+        case .field: ExpectCommand.forms(in: catalog)
         case .variable: variables
         case .count, .lineNumber, .rate, .amount, .words, .file, .name, .text, .integer: []
         }
@@ -320,7 +320,7 @@ extension ArgumentKind {
             return .word(word.token)
         case .file, .text:
             return .word(word.token)
-        case .field: return try Self.field(word)
+        case .field: return try Self.field(word, session.catalog)
         case .command: return try Self.command(word, in: session.commands)
         case .helpTopic: return try Self.helpTopic(word, in: session.commands)
         }
@@ -338,7 +338,7 @@ extension ArgumentKind {
 
     @inline(never)
     private static func unknownCurrency(_ word: ArgumentWord, _ index: CatalogIndex) -> ScriptError {
-        Session.unknown("currency", string(word), index.valuations.all.map(\.currency.code), at: word.range)
+        Session.unknownCurrency(string(word), index.valuations.all.map(\.currency.code), at: word.range)
     }
 
     private static func option(
@@ -364,7 +364,7 @@ extension ArgumentKind {
     private static func foreignCurrency(_ word: ArgumentWord, _ index: CatalogIndex) throws(ScriptError) -> ArgumentValue {
         let codes = index.valuations.all.map(\.currency.code)
         guard let position = index.currencies.lookup(word.bytes) else {
-            throw Session.unknown("currency", string(word), codes.filter { $0 != Currency.base.code }, at: word.range)
+            throw Session.unknownCurrency(string(word), codes.filter { $0 != Currency.base.code }, at: word.range)
         }
         guard codes[position] != Currency.base.code else {
             throw ScriptError(.domain(.baseRateIsFixed(codes[position])), at: word.range)
@@ -431,10 +431,11 @@ extension ArgumentKind {
     }
 
     @inline(never)
-    private static func field(_ word: ArgumentWord) throws(ScriptError) -> ArgumentValue {
+    private static func field(_ word: ArgumentWord, _ catalog: Catalog) throws(ScriptError) -> ArgumentValue {
         let text = string(word)
-        guard ExpectCommand.forms.contains(nameKey(text)) else {
-            throw Session.unknown("field", text, ExpectCommand.forms, at: word.range)
+        let forms = ExpectCommand.forms(in: catalog)
+        guard forms.contains(where: { nameKey($0) == nameKey(text) }) else {
+            throw Session.unknown("field", text, forms, at: word.range)
         }
         return .word(word.token)
     }

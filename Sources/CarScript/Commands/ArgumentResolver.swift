@@ -89,6 +89,20 @@ extension Session {
             at: range)
     }
 
+    /// A word that names no currency where one is wanted: a number (`price -100`, an amount
+    /// where a CURRENCY stands) is said to be one, as "unknown currency '-100'" did not say
+    /// (trial 7); any other word is an unknown name, with the closest suggested.
+    static func unknownCurrency(_ word: String, _ valid: [String], at range: SourceRange) -> ScriptError {
+        let isNumber =
+            word.utf8.contains { $0 >= 0x30 && $0 <= 0x39 }
+            && word.utf8.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: ".")
+                    || $0 == UInt8(ascii: ",")
+            }
+        guard isNumber else { return unknown("currency", word, valid, at: range) }
+        return ScriptError(.numberForCurrency(word, valid: valid), at: range)
+    }
+
     /// The most decimal places a rate may have.
     static let maximumRateDecimals = 12
 }

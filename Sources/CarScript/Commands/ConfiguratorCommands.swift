@@ -20,7 +20,7 @@ package enum ConfiguratorCommands {
             example: "options drivetrain in GBP",
             check: checkingOnly { session, call throws(ScriptError) in _ = try optionsWords(call, session) },
             run: searching { session, call throws(ScriptError) in
-                let (valuation, only) = try optionsWords(call, session)
+                let (pricing, only) = try optionsWords(call, session)
                 let answer = try Answer(session, call)
                 let statuses = try call.at(0) { () throws(CarFactoryError) in
                     try answer.configurator.statuses(of: answer.current, families: only)
@@ -40,13 +40,13 @@ package enum ConfiguratorCommands {
                             table.append(
                                 base + [
                                     .text(Self.stockTakes(change, session) ? "settable" : "overflow"),
-                                    .money(try convert(change, from: answer.price, valuation, call)), .none, .none
+                                    .money(try convert(change, from: answer.price, pricing)), .none, .none
                                 ])
                         case .needsRepair(let repair):
                             table.append(
                                 base + [
                                     .text(Self.stockTakes(repair.priceChange, session) ? "repair" : "overflow"),
-                                    .money(try convert(repair.priceChange, from: answer.price, valuation, call)),
+                                    .money(try convert(repair.priceChange, from: answer.price, pricing)),
                                     .text(answer.command(setting: .init(f, o), repair)), .none
                                 ])
                         case .impossible(let rules):
@@ -72,7 +72,7 @@ package enum ConfiguratorCommands {
             example: "why drivetrain front",
             check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
             run: searching { session, call throws(ScriptError) in
-                let valuation = try currencyWords(call, session)
+                let pricing = try currencyWords(call, session)
                 let answer = try Answer(session, call)
                 let wanted = try answer.choice(call.option(2), call)
                 var car = answer.current
@@ -114,7 +114,7 @@ package enum ConfiguratorCommands {
                     ], emptyMessage: "No valid car has the \(what).")
                 for (rank, repair) in fitting.enumerated() {
                     repairTable.append([
-                        .integer(Int64(rank + 1)), .money(try convert(repair.priceChange, from: answer.price, valuation, call)),
+                        .integer(Int64(rank + 1)), .money(try convert(repair.priceChange, from: answer.price, pricing)),
                         .integer(Int64(repair.changes.count)), .text(answer.command(setting: wanted, repair))
                     ])
                 }
@@ -133,7 +133,7 @@ package enum ConfiguratorCommands {
             example: "fit drivetrain front",
             check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
             run: searching { session, call throws(ScriptError) in
-                let valuation = try currencyWords(call, session)
+                let pricing = try currencyWords(call, session)
                 let line = try call.at(0) { () throws(CarFactoryError) in try session.stock.currentLine() }
                 let answer = try Answer(session, call)
                 let wanted = try answer.choice(call.option(2), call)
@@ -160,7 +160,7 @@ package enum ConfiguratorCommands {
                     let delta = answer.space.prices[change.family][change.option] - answer.space.prices[was.family][was.option]
                     table.append([
                         .text(answer.catalog.familyNames[change.family]), .text(answer.name(was)),
-                        .text(answer.name(change)), .money(try convert(delta, from: price, valuation, call))
+                        .text(answer.name(change)), .money(try convert(delta, from: price, pricing))
                     ])
                     price &+= delta
                 }
@@ -184,7 +184,7 @@ package enum ConfiguratorCommands {
             },
             run: searching { session, call throws(ScriptError) in
                 let space = ConfigurationSpace(session.catalog)
-                let (valuation, model, fixed, named, namedRange) = try cheapestWords(call, session, space: space)
+                let (pricing, model, fixed, named, namedRange) = try cheapestWords(call, session, space: space)
                 let configurator = Configurator(
                     space: space, limits: session.options.searchLimits, shouldStop: { session.stop.isRequested })
                 let options = try call.at(0) { () throws(CarFactoryError) in try configurator.cheapest(fixed: fixed) }
@@ -208,7 +208,6 @@ package enum ConfiguratorCommands {
                         options.enumerated().map { session.catalog.options(of: PartFamily(index: $0.offset)).parts[$0.element] })
                     return try builder.build()
                 }
-                session.emit(.car(car), call)
                 var commands = "car \(SessionScript.word(best.factory.model))"
                 let catalog = session.catalog
                 let changed = catalog.families.filter { catalog.part(of: $0, on: car) !== catalog.defaultPart(of: $0, for: best.factory) }
@@ -220,13 +219,17 @@ package enum ConfiguratorCommands {
                         }
                         .joined(separator: " ")
                 }
-                session.emit(.text(commands), call)
-                if let valuation {
-                    let price = try call.at(0) { () throws(CarFactoryError) in
-                        try valuation.converter.convertMinorUnits(car.priceMinorUnits)
+                // The answer is made whole before any of it is shown: a price too large for the
+                // currency fails the command with nothing printed (at the currency).
+                var converted: Int64?
+                if let pricing {
+                    converted = try pricing.at { () throws(CarFactoryError) in
+                        try pricing.valuation.converter.convertMinorUnits(car.priceMinorUnits)
                     }
-                    session.emit(.amount(price, valuation), call)
                 }
+                session.emit(.car(car), call)
+                session.emit(.text(commands), call)
+                if let pricing, let converted { session.emit(.amount(converted, pricing.valuation), call) }
             })
     ]
 
@@ -295,15 +298,15 @@ package enum ConfiguratorCommands {
     }
 
     /// `options`' words: `[FAMILY] [in CURRENCY]`.
-    private static func optionsWords(_ call: Invocation, _ session: Session) throws(ScriptError) -> (CurrencyValuation?, [Int]?) {
+    private static func optionsWords(_ call: Invocation, _ session: Session) throws(ScriptError) -> (Pricing?, [Int]?) {
         let words = try CommandWords(call, session, from: 1)
-        return (words.valuation, words.family.map { [$0.index] })
+        return (words.pricing, words.family.map { [$0.index] })
     }
 
     /// `why`'s and `fit`'s words: `FAMILY OPTION [in CURRENCY]` (the family and option resolved
     /// as arguments already, read again so that the reader sees the command's words whole).
-    private static func currencyWords(_ call: Invocation, _ session: Session) throws(ScriptError) -> CurrencyValuation? {
-        try CommandWords(call, session, from: 3).valuation
+    private static func currencyWords(_ call: Invocation, _ session: Session) throws(ScriptError) -> Pricing? {
+        try CommandWords(call, session, from: 3).pricing
     }
 
     /// `cheapest`'s words, `[MODEL] [FAMILY OPTION]... [in CURRENCY]`: the currency, the model,
@@ -311,7 +314,7 @@ package enum ConfiguratorCommands {
     /// where they are written.
     private static func cheapestWords(
         _ call: Invocation, _ session: Session, space: ConfigurationSpace
-    ) throws(ScriptError) -> (CurrencyValuation?, (any CarFactory)?, [Int?], [String], SourceRange?) {
+    ) throws(ScriptError) -> (Pricing?, (any CarFactory)?, [Int?], [String], SourceRange?) {
         let words = try CommandWords(call, session, from: 1)
         var fixed = [Int?](repeating: nil, count: session.catalog.familyNames.count)
         var namedRange: SourceRange?
@@ -319,7 +322,7 @@ package enum ConfiguratorCommands {
             fixed[part.family.index] = space.names[part.family.index].firstIndex(of: part.name)
             namedRange = SourceRange(namedRange?.start ?? range.start, range.end)
         }
-        return (words.valuation, words.model, fixed, words.parts.map { shown($0.part) }, namedRange)
+        return (words.pricing, words.model, fixed, words.parts.map { shown($0.part) }, namedRange)
     }
 
     /// `factory`'s price with `options`: base price plus, per family, the option's list price
@@ -355,15 +358,16 @@ package enum ConfiguratorCommands {
     }
 
     /// A change of `change` to a price of `price` (base-currency minor units) as money of
-    /// `valuation`'s currency: the two prices converted, then their difference, as `price`
+    /// `pricing`'s currency: the two prices converted, then their difference, as `price`
     /// shows them (converting the change alone rounds it apart from them: a $1.50 option on a
     /// $3,901.50 car was Q0 at a rate of 0.3, while the price went from Q1,170 to Q1,171).
     private static func convert(
-        _ change: Int64, from price: Int64, _ valuation: CurrencyValuation?, _ call: Invocation
+        _ change: Int64, from price: Int64, _ pricing: Pricing?
     ) throws(ScriptError) -> Money {
-        guard let valuation else { return .base(change) }
+        guard let pricing else { return .base(change) }
+        let valuation = pricing.valuation
         return valuation.money(
-            try call.at(0) { () throws(CarFactoryError) in
+            try pricing.at { () throws(CarFactoryError) in
                 // Where a whole price is too large for the currency (a huge rate), the change
                 // alone may still be shown: it is then converted on its own.
                 let (after, overflow) = price.addingReportingOverflow(change)
@@ -539,8 +543,24 @@ private struct Answer {
 
 /// A configurator command's words as `ConfiguratorWords` reads them, with what they name; the
 /// first problem is an error at its word.
+/// The currency `in CURRENCY` names, and where it is written: an amount too large for it is
+/// an error at the currency (as `price CURRENCY`'s is), not at the command.
+private struct Pricing {
+    let valuation: CurrencyValuation
+    let range: SourceRange
+
+    /// `body`'s value; its error placed at the currency.
+    func at<T>(_ body: () throws(CarFactoryError) -> T) throws(ScriptError) -> T {
+        do throws(CarFactoryError) {
+            return try body()
+        } catch {
+            throw ScriptError(.domain(error), at: range)
+        }
+    }
+}
+
 private struct CommandWords {
-    private(set) var valuation: CurrencyValuation?
+    private(set) var pricing: Pricing?
     private(set) var model: (any CarFactory)?
     /// The family `options` names.
     private(set) var family: PartFamily?
@@ -570,7 +590,8 @@ private struct CommandWords {
             case .option(let named):
                 guard let part = try? catalog.option(named: word, in: named) else { continue }
                 parts.append((part, SourceRange(ranges[index - 1].start, ranges[index].end)))
-            case .currency: valuation = (try? catalog.currency(named: word)).map(CurrencyValuation.init)
+            case .currency:
+                pricing = (try? catalog.currency(named: word)).map { Pricing(valuation: CurrencyValuation($0), range: ranges[index]) }
             case .in, .unknown, .extra, .unresolved: break
             }
         }
@@ -616,7 +637,7 @@ private struct CommandWords {
                 return Session.unknown(
                     "\(catalog.name(of: family)) option", word, table.parts.map(\.name), suggestFrom: table.allNames, at: range)
             case .currencies:
-                return Session.unknown("currency", word, catalog.currencies.map(\.code), at: range)
+                return Session.unknownCurrency(word, catalog.currencies.map(\.code), at: range)
             default:
                 return Session.unknown("family", word, families, at: range)
             }

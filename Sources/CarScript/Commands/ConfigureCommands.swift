@@ -83,7 +83,8 @@ enum ConfigureCommands {
             name: "list", aliases: [], group: .configure,
             arguments: [],
             summary: "list the stock lines; * marks the current one",
-            details: "Prints one row per stock line: its number, model, car type, options, count and unit price in the base currency.",
+            details:
+                "Prints one row per stock line: its number, model, car type, options (floorplan, suspension, drivetrain, then each family defined with 'family'), count and unit price in the base currency.",
             example: "list",
             run: { session, call throws(ScriptError) in
                 // Rows are made as they are written, from a copy of the stock (copied only if it
@@ -91,16 +92,21 @@ enum ConfigureCommands {
                 // a time. A row's group is its configuration: only the current mark, the number and
                 // the count vary within one, and a reader that has seen the group asks for those alone.
                 let stock = session.stock
+                // A column for each defined family after the book's three, as `models` has (trial
+                // 7: `list` showed none, so two lines of different paint looked the same). The
+                // stock's cars hold a part of every family (`completeStock`).
+                let defined = session.catalog.definedFamilies.count
+                let countColumn = 7 + defined
                 let maker = Table.RowMaker(
                     count: stock.lineCount, groupCount: stock.configurationCount,
-                    varying: [true, true, false, false, false, false, false, true, false],
+                    varying: [true, true, false, false, false, false, false] + Array(repeating: false, count: defined) + [true, false],
                     group: { index in Int(stock.entry(index + 1).configuration) }
                 ) { index, cells, varyingOnly in
                     // Within range: the table asks only for rows below `count`.
                     let entry = stock.entry(index + 1)
                     cells[0] = .flag(stock.currentNumber == index + 1)
                     cells[1] = .integer(Int64(index + 1))
-                    cells[7] = .integer(entry.count)
+                    cells[countColumn] = .integer(entry.count)
                     if varyingOnly { return }
                     let configuration = stock.configuration(entry.configuration)
                     cells[2] = .text(configuration.factory.model)
@@ -108,14 +114,19 @@ enum ConfigureCommands {
                     cells[4] = .text(configuration.floorplan.name)
                     cells[5] = .text(configuration.suspension.name)
                     cells[6] = .text(configuration.drivetrain.name)
-                    cells[8] = .amount(configuration.priceMinorUnits)
+                    for (position, part) in configuration.others.prefix(defined).enumerated() {
+                        cells[7 + position] = .text(part.name)
+                    }
+                    cells[countColumn + 1] = .amount(configuration.priceMinorUnits)
                 }
+                let catalog = session.catalog
                 let table = Table(
                     [
                         .init("", key: "current"), .init("#", key: "line", alignRight: true), .init("model"),
-                        .init("car type"), .init("floorplan"), .init("suspension"), .init("drivetrain"),
-                        .init("count", alignRight: true), .init("unit price", alignRight: true)
-                    ], emptyMessage: "The stock is empty.", rows: maker)
+                        .init("car type"), .init("floorplan"), .init("suspension"), .init("drivetrain")
+                    ] + catalog.definedFamilies.map { .init(catalog.name(of: $0)) }
+                        + [.init("count", alignRight: true), .init("unit price", alignRight: true)],
+                    emptyMessage: "The stock is empty.", rows: maker)
                 session.emit(.table(table), call)
             }),
         CommandSpec(

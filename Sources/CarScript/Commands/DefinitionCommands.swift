@@ -42,13 +42,7 @@ enum DefinitionCommands {
                         throw ScriptError(.domain(error), at: ranges[1])
                     }
                 }
-                // `options`, `why`, `fit` and `cheapest` read `in` where a family may stand as the
-                // start of `in CURRENCY`.
-                guard nameKey(call.word(1)) != "in" else {
-                    throw ScriptError(
-                        .refused("'in' cannot name a family: options, why, fit and cheapest read it as the start of 'in CURRENCY'"),
-                        at: call.range(1))
-                }
+                if let refusal = familyNameRefusal(call.word(1)) { throw ScriptError(.refused(refusal), at: call.range(1)) }
                 let definition = FamilyDefinition(
                     name: try catalogText(call, 1), shownAs: try catalogText(call, 2), option: try catalogText(call, 4),
                     optionShownAs: try catalogText(call, 5), listPrice: .base(price))

@@ -62,9 +62,7 @@ package enum ExpectField: String, CaseIterable, Sendable {
             case (.engine, .name(let name)):
                 return (car.floorplan.engine.rawValue, nameKey(car.floorplan.engine.rawValue) == nameKey(name))
             case (.suspension, .name(let name)), (.drive, .name(let name)):
-                let part: any Part = self == .suspension ? car.suspension : car.drivetrain
-                let names = [part.shownAs, part.name] + part.otherNames
-                return (part.shownAs, names.contains { nameKey($0) == nameKey(name) })
+                return Self.check(self == .suspension ? car.suspension : car.drivetrain, against: name)
             case (.type, .name(let name)):
                 return (car.carType, nameKey(car.carType) == nameKey(name))
             default:
@@ -72,6 +70,14 @@ package enum ExpectField: String, CaseIterable, Sendable {
                 return ("", false)
             }
         }
+    }
+
+    /// `part` as `show` shows it, and whether `name` is that or any name of the option
+    /// (`expect drive awd`, `expect paint crimson`).
+    static func check(_ part: any Part, against name: String) -> (actual: String, matches: Bool) {
+        let key = nameKey(name)
+        let matches = nameKey(part.shownAs) == key || nameKey(part.name) == key || part.otherNames.contains { nameKey($0) == key }
+        return (part.shownAs, matches)
     }
 
     /// An amount as `price` and `total` print it, with or without the currency's symbol

@@ -30,7 +30,7 @@ package enum OptionAdvice: Equatable {
         }
     }
 
-    /// `+$2,500.00`, `(current)`, `(not with a short floorplan)`, `(would cost more than can be counted)`.
+    /// `+$2,500.00`, `(current)`, `(not with the short floorplan)`, `(would cost more than can be counted)`.
     package func text(for family: PartFamily) -> String {
         switch self {
         case .current: return "(current)"
@@ -38,7 +38,7 @@ package enum OptionAdvice: Equatable {
         case .refused(let rule):
             let other = rule.first.family == family ? rule.second : rule.first
             let needs = rule.kind == .require && rule.first.family == family
-            return "(\(needs ? "needs" : "not with") \(indefiniteArticle(before: other.option)) \(other.option) \(other.familyName))"
+            return "(\(needs ? "needs" : "not with") the \(other.option) \(other.familyName))"
         case .unpriced: return "(would cost more than can be counted)"
         }
     }

@@ -55,7 +55,7 @@ enum ScriptCommands {
             arguments: [.required("FILE", .file), .optional("FILE", .file)],
             summary: "compare a saved session with this one (or with a second FILE), by meaning",
             details:
-                "Loads FILE (and the second FILE) as 'source' would, each in a fresh session made from the catalog this one began with, which reads files but writes none (a 'save' in it is an error) and stops at its first error (a file that compares or sources itself, directly or not, is one; files nest at most \(maximumSourceDepth) deep in all, and sessions loaded to compare at most \(maximumComparisonDepth) deep); then compares the first with the second, or with this session: models, options, rules, currencies, rates and variables added, removed or changed; stock lines added, removed or changed (matched as diff(1) matches lines), with their configurations and values; the current line; and, if a stock line or the total value differs, the total of each (cars and value) and the difference of the values, in the base currency. Sessions that are the same print nothing. 'carfab --diff A B' does the same from the command line, with diff(1)'s exit status. '-' is standard input (one FILE at most). Refused with --safe (but for '-').",
+                "Loads FILE (and the second FILE) as 'source' would, each in a fresh session made from the catalog this one began with, which reads files but writes none (a 'save' in it is an error) and stops at its first error, with that error's id (a file that leaves a transaction open is compared rolled back, as its end leaves it, with a warning; a file that compares or sources itself, directly or not, is one; files nest at most \(maximumSourceDepth) deep in all, and sessions loaded to compare at most \(maximumComparisonDepth) deep); then compares the first with the second, or with this session: models, options, rules, currencies, rates and variables added, removed or changed; stock lines added, removed or changed (matched as diff(1) matches lines), with their configurations and values; the current line; and, if a stock line or the total value differs, the total of each (cars and value) and the difference of the values, in the base currency. Sessions that are the same print nothing. 'carfab --diff A B' does the same from the command line, with diff(1)'s exit status. '-' is standard input (one FILE at most). Refused with --safe (but for '-').",
             example: "diff /dev/null",
             // `--check` follows it into its files, as `source` (it compares nothing then).
             runsWhenChecking: true,
@@ -68,7 +68,7 @@ enum ScriptCommands {
             ],
             summary: "fail unless FIELD of the stock or current car is VALUE (or line N's, or a command fails)",
             details:
-                "FIELD is one of: count (cars in stock), seats, engine, suspension, drive, type (of the current car), price (the current car's unit price), total (the stock's value). 'expect line N FIELD [CURRENCY] VALUE' checks stock line N instead (its count, its cars, its value). 'expect error ID COMMAND...' runs COMMAND, which must fail with that error id (as --format json shows it: unknown-model, rule-violation, ...); the expected failure is not reported and changes nothing. price and total take an optional CURRENCY and a VALUE written as they print it, with or without the symbol, or as a plain number (£42,719.30, 42,719.30 or 42719.3); count and seats take a whole number. Words are compared case-insensitively; suspension and drive also match option names. A failure shows both values.",
+                "FIELD is one of: count (cars in stock), seats, engine, suspension, drive, type (of the current car), price (the current car's unit price), total (the stock's value), or a family (floorplan, drivetrain, one defined with 'family'): the current car's option of it. 'expect line N FIELD [CURRENCY] VALUE' checks stock line N instead (its count, its cars, its value). 'expect error ID COMMAND...' runs COMMAND, which must fail with that error id (as --format json shows it: unknown-model, rule-violation, ...); the expected failure is not reported and changes nothing. price and total take an optional CURRENCY, before VALUE, and a VALUE written as they print it, with or without the symbol, or as a plain number (£42,719.30, 42,719.30 or 42719.3); count and seats take a whole number. Words are compared case-insensitively; suspension, drive and a family also match option names. A failure shows both values.",
             example: "expect drive 4WD",
             check: { session, call throws(ScriptError) in try ExpectCommand.check(session, call) },
             run: { session, call throws(ScriptError) in try ExpectCommand.run(session, call) }),
@@ -130,8 +130,13 @@ enum ScriptCommands {
             details:
                 "Ends the session. Without STATUS the exit status says whether any command failed; with it (0 to 255), carfab exits with STATUS, as sh's exit does, except that 'quit 0' after a failed command (under --keep-going) still exits 1.",
             example: "exit 2",
+            // A check stops where the run would: the lines after `quit` are never run, so
+            // nothing in them can fail the script. Its status stays the check's own (problems
+            // found or not), not STATUS.
+            runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
                 session.quitRequested = true
+                guard !session.options.checkOnly else { return }
                 if case .integer(let status) = call.value(1) { session.requestedExitStatus = Int32(status) }
             })
     ]

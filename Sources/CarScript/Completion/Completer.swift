@@ -434,9 +434,12 @@ package struct Completer {
             // The words after an `expect` field are compared with that field: offer what it can be.
             if kind.takesRemainingWords, let field = spec.arguments.firstIndex(where: { $0.kind.isExpectField }),
                 field + 1 < words.count,
-                let named = ExpectField(rawValue: nameKey(words[field + 1]))
+                let named = ExpectCommand.Subject(words[field + 1], in: catalog)
             {
-                names = values(of: named)
+                switch named {
+                case .field(let field): names = values(of: field)
+                case .part(let family): names = catalog.options(of: family).allNames
+                }
             }
             for name in matching(names, partial) where listed.insert(name).inserted {
                 result.append(name)

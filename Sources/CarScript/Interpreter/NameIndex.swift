@@ -18,6 +18,10 @@ struct NameIndex: Sendable {
             var value: Int
         }
 
+        /// What an empty slot holds in `residents`: a key no name has. (An `Entry`, not a type of
+        /// its own: a type of its own had its pointer's metadata made at every start-up.)
+        static var noResident: Entry { Entry(key: Key(low: 0, high: 0, length: -1), start: 0, value: -1) }
+
         var slotCount: Int
         /// 64 less log2 of `slotCount` (slots are taken from the top bits of the hash), and
         /// `slotCount - 1`: kept so that a lookup reads them instead of working them out, with
@@ -25,6 +29,12 @@ struct NameIndex: Sendable {
         var shift: UInt64
         var mask: Int
         var slots: UnsafeMutablePointer<Int32>  // -1 empty, else an entry number
+        /// Each slot's entry again, its key and value copied in (an empty slot's key has length
+        /// -1, which no name has): kept in step with `slots` by `setSlot`, so that a lookup
+        /// that finds its name in its first slot reads the slot alone, not the slot and then the
+        /// entry it points to. That second load, waited for on every name a command looks up,
+        /// was ~15% of the benchmark's time by `perf record -e cpu-clock` on NameIndex's lines.
+        var residents: UnsafeMutablePointer<Entry>
         var entries: UnsafeMutablePointer<Entry>
         var entryCount = 0
         var entryCapacity: Int
@@ -33,6 +43,9 @@ struct NameIndex: Sendable {
         var keyCapacity: Int
         /// Entries not in their first slot: small tables are rearranged until there are none.
         var displaced = 0
+        /// Set when two names hash alike under every seed (see `hasInseparableNames`): `arrange`
+        /// then leaves the table as it is until names are taken out.
+        var inseparable = false
         /// Mixed into every hash; chosen so that no two names share a first slot.
         var seed: UInt64 = 0
         /// The names that are not ASCII (folded, as strings) and their values, first entry
@@ -54,14 +67,17 @@ struct NameIndex: Sendable {
             mask = count - 1
             slots = .allocate(capacity: count)
             slots.initialize(repeating: -1, count: count)
+            residents = Self.allocateEntries(count)
+            Self.clear(residents, count)
             entryCapacity = count / 2
-            entries = .allocate(capacity: entryCapacity)
+            entries = Self.allocateEntries(entryCapacity)
             keyCapacity = 64
             keys = .allocate(capacity: keyCapacity)
         }
 
         deinit {
             slots.deallocate()
+            residents.deallocate()
             entries.deallocate()
             keys.deallocate()
         }
@@ -79,7 +95,7 @@ struct NameIndex: Sendable {
         @inline(__always)
         var view: View {
             View(
-                slots: slots, entries: entries, keys: keys, seed: seed, shift: shift, mask: mask,
+                slots: slots, residents: residents, entries: entries, keys: keys, seed: seed, shift: shift, mask: mask,
                 holdsOtherNames: holdsOtherNames)
         }
 
@@ -112,15 +128,45 @@ struct NameIndex: Sendable {
         func arrange() {
             // A large table keeps its probing: arranging it on every insert would cost time in
             // proportion to its size each time.
-            guard displaced > 0, slotCount <= Self.collisionFreeLimit else { return }
+            guard displaced > 0, !inseparable, slotCount <= Self.collisionFreeLimit else { return }
+            // The residents are filled in once, for the seed that is kept.
+            defer { fillResidents() }
             while true {
                 for attempt in 1...16 {
                     seed = UInt64(attempt) &* 0x9E37_79B9_7F4A_7C15
-                    placeAll()
+                    placeAll(fillingResidents: false)
                     if displaced == 0 { return }
+                }
+                // No seed and no size parts two names that hash alike under every seed: without
+                // this, the table grew to its limit and every later definition tried 16 seeds again.
+                if hasInseparableNames() {
+                    inseparable = true
+                    return
                 }
                 guard slotCount < Self.collisionFreeLimit else { return }
                 grow()
+            }
+        }
+
+        /// Whether two entries hash alike under every seed: names that differ only in bit 5 of
+        /// bytes that are not letters (`a[1`, `a{1`), which the hash leaves out so that a word
+        /// need not be folded before its slot is found (see `Key.hash`).
+        private func hasInseparableNames() -> Bool {
+            var seen: Set<HashInput> = []
+            for number in 0..<entryCount {
+                let key = entries[number].key
+                guard seen.insert(HashInput(key: key)).inserted else { return true }
+            }
+            return false
+        }
+
+        /// What a key's hash reads of it: two keys with the same hash alike under every seed.
+        private struct HashInput: Hashable {
+            let low: UInt64
+            let high: UInt64
+            init(key: Key) {
+                let unfolded = ~(0x20 &* Key.ones)
+                (low, high) = (key.low & unfolded, (key.high & unfolded) ^ UInt64(truncatingIfNeeded: key.length))
             }
         }
 
@@ -130,6 +176,7 @@ struct NameIndex: Sendable {
             var kept = entryCount
             while kept > 0 && entries[kept - 1].value >= value { kept -= 1 }
             guard kept < entryCount else { return }
+            inseparable = false
             // The names dropped that are held by canonical equivalence too: each is the
             // canonical entry only if no name kept (all added before it) is equivalent.
             if holdsOtherNames, let names = canonical {
@@ -168,7 +215,7 @@ struct NameIndex: Sendable {
                 guard slots[hole] >= 0 else { return }
                 hole = (hole + 1) & mask
             }
-            slots[hole] = -1
+            setSlot(hole, to: -1)
             var table = self
             table.closeHole(at: hole)
         }
@@ -181,27 +228,57 @@ struct NameIndex: Sendable {
             if names.values[name] == nil { names.values[name] = value }
         }
 
-        private func placeAll() {
+        /// Places every entry again; the residents too, unless the caller fills them in later.
+        private func placeAll(fillingResidents: Bool = true) {
             slots.update(repeating: -1, count: slotCount)
             displaced = 0
-            for number in 0..<entryCount { place(number) }
+            for number in 0..<entryCount { place(number, fillingResident: false) }
+            if fillingResidents { fillResidents() }
         }
 
-        private func place(_ entry: Int) {
+        /// Copies every slot's entry into `residents` (empty slots' too).
+        private func fillResidents() {
+            for slot in 0..<slotCount { setSlot(slot, to: slots[slot]) }
+        }
+
+        private func place(_ entry: Int, fillingResident: Bool = true) {
             let mask = slotCount - 1
             var slot = slot(of: entries[entry].key)
             if slots[slot] >= 0 { displaced += 1 }
             while slots[slot] >= 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(entry)
+            if fillingResident { setSlot(slot, to: Int32(entry)) } else { slots[slot] = Int32(entry) }
+        }
+
+        /// Storage for `count` entries, uninitialized. One place allocates them all: each place
+        /// that allocates them looks the type's metadata up by name the first time it runs
+        /// (~3,000 instructions of every start-up each).
+        @inline(never)
+        static func allocateEntries(_ count: Int) -> UnsafeMutablePointer<Entry> {
+            .allocate(capacity: count)
+        }
+
+        /// Initializes `count` residents to none.
+        static func clear(_ residents: UnsafeMutablePointer<Entry>, _ count: Int) {
+            for slot in 0..<count { (residents + slot).initialize(to: noResident) }
+        }
+
+        /// Puts entry number `entry` (-1: none) in `slot`, in `slots` and `residents` alike.
+        func setSlot(_ slot: Int, to entry: Int32) {
+            slots[slot] = entry
+            residents[slot] = entry < 0 ? Self.noResident : entries[Int(entry)]
         }
 
         private func grow() {
             slots.deallocate()
+            residents.deallocate()
             slotCount *= 2
             shift -= 1
             mask = slotCount - 1
             slots = .allocate(capacity: slotCount)
             slots.initialize(repeating: -1, count: slotCount)
+            // Filled in by `placeAll`.
+            residents = Self.allocateEntries(slotCount)
+            Self.clear(residents, slotCount)
             placeAll()
         }
 
@@ -218,6 +295,7 @@ struct NameIndex: Sendable {
     /// of the table's changes.
     fileprivate struct View: BitwiseCopyable {
         fileprivate let slots: UnsafeMutablePointer<Int32>
+        fileprivate let residents: UnsafeMutablePointer<Table.Entry>
         fileprivate let entries: UnsafeMutablePointer<Table.Entry>
         fileprivate let keys: UnsafeMutablePointer<UInt8>
         fileprivate let seed: UInt64
@@ -358,8 +436,20 @@ struct NameIndex: Sendable {
         /// Mixes both words, the length and `seed`, for the slot's top bits.
         @inline(__always)
         func hash(seed: UInt64) -> UInt64 {
+            Self.hash(low: low, high: high, length: length, seed: seed)
+        }
+
+        /// The hash of a key whose words are `low` and `high`, folded or not: bit 5 of every
+        /// byte is cleared before mixing, and that bit is all that folding changes (it sets it
+        /// in capitals), so a word's slot is found from its bytes as they are while the key it
+        /// is compared with is folded beside it. (With the fold on the way to the slot, every
+        /// lookup waited for it before it could load the slot.)
+        @inline(__always)
+        static func hash(low: UInt64, high: UInt64, length: Int, seed: UInt64) -> UInt64 {
+            let unfolded = ~(0x20 &* ones)
             // Slots come from the top bits, which a multiply mixes from every bit below.
-            ((low ^ seed) &* 0x9E37_79B9_7F4A_7C15) &+ ((high ^ UInt64(truncatingIfNeeded: length)) &* 0xC2B2_AE3D_27D4_EB4F)
+            return (((low & unfolded) ^ seed) &* 0x9E37_79B9_7F4A_7C15)
+                &+ (((high & unfolded) ^ UInt64(truncatingIfNeeded: length)) &* 0xC2B2_AE3D_27D4_EB4F)
         }
     }
 
@@ -370,6 +460,9 @@ struct NameIndex: Sendable {
     private var table: Table
 
     /// An index sized for about `capacity` names.
+    /// How many slots the table has (the tests see it grow, or not).
+    var slotCount: Int { table.slotCount }
+
     init(capacity: Int = 16) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
@@ -455,7 +548,7 @@ struct NameIndex: Sendable {
         if length <= 8, let base = bytes.baseAddress {
             let first = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self))
             let low = length == 8 ? first : first & ((1 &<< UInt64(truncatingIfNeeded: length &* 8)) &- 1)
-            if low & (0x80 &* Key.ones) == 0, let value = firstSlot(Key(low: Key.fold(low), length: length)) {
+            if low & (0x80 &* Key.ones) == 0, let value = firstSlot(Key(low: Key.fold(low), length: length), low: low, high: 0) {
                 return value
             }
         }
@@ -477,7 +570,7 @@ struct NameIndex: Sendable {
         let second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         let high = length == 16 ? second : second & ((1 &<< UInt64(truncatingIfNeeded: (length &- 8) &* 8)) &- 1)
         if (first | high) & (0x80 &* Key.ones) == 0,
-            let value = firstSlot(Key(low: Key.fold(first), high: Key.fold(high), length: length))
+            let value = firstSlot(Key(low: Key.fold(first), high: Key.fold(high), length: length), low: first, high: high)
         {
             return value
         }
@@ -485,14 +578,14 @@ struct NameIndex: Sendable {
     }
 
     /// The value of the entry in `key`'s first slot, if that entry is `key`'s: for a key of at
-    /// most 16 bytes, equal keys are equal names.
+    /// most 16 bytes, equal keys are equal names. `low` and `high` are the key's words before
+    /// folding (see `Key.hash(low:high:length:seed:)`).
     @inline(__always)
-    private func firstSlot(_ key: Key) -> Int? {
+    private func firstSlot(_ key: Key, low: UInt64, high: UInt64) -> Int? {
         let view = table.view
-        let number = Int(view.slots[Int(truncatingIfNeeded: key.hash(seed: view.seed) &>> view.shift)])
-        guard number >= 0 else { return nil }
-        let entry = view.entries[number]
-        return entry.key == key ? entry.value : nil
+        let hash = Key.hash(low: low, high: high, length: key.length, seed: view.seed)
+        let resident = view.residents[Int(truncatingIfNeeded: hash &>> view.shift)]
+        return resident.key == key ? resident.value : nil
     }
 
     /// The rest of `lookup(_:)`: longer words, words that are not ASCII, names not in their
@@ -583,6 +676,8 @@ extension NameIndex.Table: LinearProbing {
     func homeSlot(ofEntryIn slot: Int) -> Int { self.slot(of: entries[Int(slots[slot])].key) }
     func moveEntry(from: Int, to: Int) {
         slots[to] = slots[from]
+        residents[to] = residents[from]
         slots[from] = -1
+        residents[from] = Self.noResident
     }
 }

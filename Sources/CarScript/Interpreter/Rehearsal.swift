@@ -8,28 +8,42 @@ extension Session {
     /// A copy of this session in which `text` (whole commands, typed before the one being
     /// completed) has run. This session is not changed and nothing is printed; only commands
     /// whose whole effect is on the session's own state run in the copy (see `rehearses`),
-    /// so no file, stream, pager or program is touched.
-    func rehearsal(of text: [UInt8]) -> Session {
+    /// so no file, stream, pager or program is touched. `withHistory`: the copy has this
+    /// session's undo history, and follows the line's `undo`, `redo`, `begin`, `commit` and
+    /// `rollback` (see `movesHistory`).
+    func rehearsal(of text: [UInt8], withHistory: Bool = false) -> Session {
         var options = EngineOptions()
         options.fileAccess = .refused(by: "while completing")
         options.environment = self.options.environment
         options.rehearsing = true
+        // A transaction the prompt has open stays open at the end of the text, as it does there.
+        options.leavesTransactionOpen = true
         let copy = Session(catalog: catalog, sink: Silence(), options: options, commands: commands)
         copy.stock = stock
-        // The copy keeps no history: sharing the undo journal would copy it at the first change.
-        copy.stock.journal = nil
+        if withHistory, let history {
+            // Shared with this session's: the journal is copied at the copy's first change,
+            // which only a line that takes something back pays for.
+            copy.history = history
+        } else {
+            copy.stock.journal = nil
+        }
         copy.takeVariables(of: self)
         copy.run(TextLineSource(bytes: text, name: "<completion>"))
         return copy
     }
 
-    /// Where the state the earlier commands of a line leave stops being known: the start of
-    /// the first `undo`, `redo` or `rollback` among them, which may take back commands of
-    /// earlier lines that a rehearsal never sees (it keeps no history); nil if none is there.
-    static func firstTakingBack(in text: [UInt8], commands: CommandTable) -> Int? {
+    /// What the earlier commands of a line do to the undo history: where the first `undo`,
+    /// `redo` or `rollback` among them starts (nil if none is there), and whether a copy with
+    /// the history follows them exactly: every command before the last of them runs in a
+    /// rehearsal or moves the history. Otherwise one a rehearsal does not run (a `source`,
+    /// `expect error ID COMMAND`) may have made a step that they would take back instead.
+    static func historyMoves(in text: [UInt8], commands: CommandTable) -> (firstTakingBack: Int?, followed: Bool) {
         let lexer = Lexer()
         guard (try? text.withUnsafeBufferPointer({ (buffer) throws(ScriptError) in try lexer.tokenize(buffer) })) == .complete
-        else { return nil }
+        else { return (nil, true) }
+        var first: Int?
+        var unrehearsed = false
+        var followed = true
         var startsCommand = true
         for token in lexer.tokens {
             if token.kind == .separator {
@@ -38,9 +52,25 @@ extension Session {
             }
             defer { startsCommand = false }
             guard startsCommand, let spec = commands.lookup(lexer.string(token)) else { continue }
-            if spec.group == .history && ["undo", "redo", "rollback"].contains(spec.name) { return token.range.start }
+            if takesBack(spec) {
+                first = first ?? token.range.start
+                if unrehearsed { followed = false }
+            } else if !rehearses(spec) && !movesHistory(spec) {
+                unrehearsed = true
+            }
         }
-        return nil
+        return (first, followed)
+    }
+
+    /// Whether `spec` may take back what earlier commands did: `undo`, `redo`, `rollback`.
+    private static func takesBack(_ spec: CommandSpec) -> Bool {
+        spec.group == .history && ["undo", "redo", "rollback"].contains(spec.name)
+    }
+
+    /// Whether `spec` moves the undo history without running another command (not `try`): a
+    /// rehearsal that has the history runs it.
+    static func movesHistory(_ spec: CommandSpec) -> Bool {
+        spec.group == .history && spec.name != "try"
     }
 
     /// Whether `spec` runs in a rehearsal: the commands that change the stock, the catalog
@@ -88,11 +118,17 @@ extension Engine {
         if rehearsing {
             let (host, home) = (completer.host, completer.home)
             completer.rehearse = { earlier in
-                // Past an `undo`, `redo` or `rollback` the car is not known: options are listed
-                // without a car's prices, not with those of a car the line took back.
-                let known = Session.firstTakingBack(in: earlier, commands: session.commands)
+                // The line's `undo`, `redo` and `rollback` are followed in a copy that has the
+                // history, so that names they take back are not offered (a model defined then
+                // undone was). Where that copy cannot follow them (no history is kept, or a
+                // command it does not run came first), the state past the first is not known:
+                // options are listed without a car's prices, not with those of a car the line
+                // took back, and names as the commands before it leave them.
+                let moves = Session.historyMoves(in: earlier, commands: session.commands)
+                let follows = moves.firstTakingBack != nil && moves.followed && session.history != nil
+                let known = follows ? nil : moves.firstTakingBack
                 var later = Self.completer(
-                    for: session.rehearsal(of: Array(earlier[..<(known ?? earlier.count)])),
+                    for: session.rehearsal(of: Array(earlier[..<(known ?? earlier.count)]), withHistory: follows),
                     workingDirectory: workingDirectory, completesFiles: completesFiles, rehearsing: false,
                     knowsCar: known == nil)
                 // File names are listed from this session's host: the copy has none (it touches no file).

@@ -84,6 +84,16 @@ final class Session {
     /// Unchecked: every command asks whether it is nil, one call of swift_beginAccess (63
     /// instructions) a command checked.
     @exclusivity(unchecked) var history: UndoHistory?
+    /// How many times the catalog or a variable's value has changed: with the undo history's
+    /// counts (`AnalysisMark`), an analysis follows a file it followed already only if that
+    /// could find more (see `SourceFollowing.swift`).
+    var stateChanges = 0
+    /// The files an analysis has followed, by host identity (see `SourceFollowing.swift`);
+    /// nil until the first (an empty table made with every session cost its start-up 4,000
+    /// instructions, for the generic metadata of its type).
+    var followedFiles: [[UInt8]: FollowedFile]?
+    /// How many times an analysis followed a file it had followed already.
+    var refollowings = 0
     /// How deeply commands are running inside other commands (`source`, `expect`) while a
     /// history is kept: only the outermost closes a step (a plain field: it changes around
     /// every command). Checked: the optimizer removes the checks (1,496 instructions a command
@@ -114,6 +124,7 @@ final class Session {
 
     /// Puts variable `name` back to `value` (nil: not set), as `undo` does; returns what it held.
     func restoreVariable(_ name: String, to value: String?) -> String? {
+        stateChanges &+= 1
         let old = variables[name]
         variableStorage -= old.map { variableCost(name, $0) } ?? 0
         if let value {
@@ -128,6 +139,7 @@ final class Session {
 
     /// Makes `change` to the catalog (`undo`, `redo`), keeping the index in step; returns its inverse.
     func undoCatalog(_ change: CatalogUndo) -> CatalogUndo {
+        stateChanges &+= 1
         let families = catalog.familyNames.count
         let inverse: CatalogUndo
         switch change {
@@ -213,9 +225,12 @@ final class Session {
         let old = variables[name].map { variableCost(name, $0) } ?? 0
         let total = variableStorage - old + variableCost(name, value)
         guard total <= maximumVariableStorage else { throw .variablesTooLarge(limit: maximumVariableStorage) }
-        let previous = history == nil ? nil : variables[name]
-        if variables.updateValue(value, forKey: name) == nil { variableNames.append(name) }
+        let replaced = variables.updateValue(value, forKey: name)
+        if replaced == nil { variableNames.append(name) }
+        // The same value again changes nothing an analysis reads (`var x 1` in a file sourced twice).
+        if replaced != value { stateChanges &+= 1 }
         variableStorage = total
+        let previous = history == nil ? nil : replaced
         if history != nil { record(.variable(name, previous)) }
     }
 
@@ -354,9 +369,11 @@ extension Session {
             let old = history == nil ? nil : try? catalog.currency(named: code)
             let position = try catalog.setRate(of: code, to: rate)
             index.update(catalog.currencies[position], at: position)
+            stateChanges &+= 1
             if let old { record(.catalog(.currency(position, old))) }
             return
         }
+        stateChanges &+= 1
         if let before { record(.catalog(.truncate(before))) }
     }
 

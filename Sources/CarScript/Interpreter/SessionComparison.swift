@@ -11,6 +11,9 @@ struct SessionContents {
     let stock: StockLedger
     let variables: [String: String]
     let variableNames: [String]
+    /// A loaded session's warning that its script's end rolled back a transaction it left
+    /// open (`FILE:LINE: warning: end of input with a transaction open: rolled back`).
+    var endOfInputWarning: Diagnostic?
 
     init(_ session: Session) {
         catalog = session.catalog
@@ -35,6 +38,7 @@ extension Session {
         options.stop = stop
         // `--check` checks the files as it checks those `source` runs: followed, not run.
         options.checkOnly = self.options.checkOnly || self.options.checksComparisons
+        options.boundsSourcing = self.options.boundsSourcing
         options.fileAccess =
             switch self.options.fileAccess {
             case .allowed: .readOnly(otherwiseRefusedBy: "while loading a session to compare")
@@ -47,7 +51,11 @@ extension Session {
         loaded.comparisonDepth = comparisonDepth + 1
         loaded.run(source)
         if let diagnostic = errors.diagnostic { throw LoadFailure(diagnostic: diagnostic) }
-        return SessionContents(loaded)
+        // A transaction the file leaves open was rolled back at its end, as running the file
+        // alone rolls it back: the warning is passed on by whoever compares (trial 7).
+        var contents = SessionContents(loaded)
+        contents.endOfInputWarning = errors.endOfInput
+        return contents
     }
 
     /// `diff FILE [FILE]`: the first file against the second, or against this session.
@@ -94,21 +102,42 @@ extension Session {
             throw moved
         }
         do throws(LoadFailure) {
-            return try load(source)
+            let contents = try load(source)
+            if let ended = contents.endOfInputWarning, let frame = frames.last {
+                // Compared as running the file leaves it: rolled back, with its end's warning.
+                var warning = frame.diagnostic(
+                    ScriptError(
+                        .history(
+                            "compared as '\(ScriptError.shown(name))' leaves it: \(ScriptError.shown(ended.file)):\(ended.line): \(ended.message)"
+                        ), at: call.range(index)),
+                    width: sink.sourceWindowWidth)
+                warning.severity = .warning
+                sink.receive(warning)
+            }
+            return contents
         } catch {
             let place = error.diagnostic.line > 0 ? "\(ScriptError.shown(error.diagnostic.file)):\(error.diagnostic.line): " : ""
             throw ScriptError(
-                .io("cannot load '\(ScriptError.shown(name))' to compare: \(place)\(error.diagnostic.message)"), at: call.range(index))
+                .loadFailed(
+                    id: error.diagnostic.id,
+                    message: "cannot load '\(ScriptError.shown(name))' to compare: \(place)\(error.diagnostic.message)"),
+                at: call.range(index))
         }
     }
 }
 
-/// Keeps the first error a loaded session reports, and nothing else.
+/// Keeps the first error a loaded session reports, and the warning of a transaction its end
+/// rolled back; nothing else.
 private final class FirstError: ResultSink {
     var diagnostic: Diagnostic?
+    var endOfInput: Diagnostic?
     func receive(_ result: CommandResult, from command: CommandSpec) {}
     func receive(_ diagnostic: Diagnostic) {
         if diagnostic.severity == .error && self.diagnostic == nil { self.diagnostic = diagnostic }
+        // The end's own warning, not one a `diff` in the file passed on (`load(argument:of:)`).
+        if diagnostic.severity == .warning && diagnostic.id == "history" && diagnostic.message.hasPrefix("end of input with ") {
+            endOfInput = diagnostic
+        }
     }
 }
 
@@ -409,12 +438,19 @@ package enum SessionComparison {
         /// (by their model), which the other session's stock shares.
         init(_ stock: StockLedger, catalog: Catalog, models: inout [String: Int], keys: inout [String: Int]) {
             self.stock = stock
+            // The book's families, then the defined ones by name: the same order in both
+            // sessions whatever order they defined them in, so the same car is the same line
+            // (a line of `paint red trim leather` against one of `trim leather paint red` was
+            // a change with no difference; trial 7).
+            let families = catalog.families.sorted { a, b in
+                a.isBook || b.isBook ? a.index < b.index : nameKey(catalog.name(of: a)) < nameKey(catalog.name(of: b))
+            }
             var configurations = [Configuration?](repeating: nil, count: stock.configurationCount)
             for number in stride(from: 1, through: stock.lineCount, by: 1) {
                 let id = Int(stock.entry(number).configuration)
                 guard configurations[id] == nil else { continue }
                 let car = Car(configuration: stock.configuration(Int32(id)))
-                let parts = catalog.families.map { family in
+                let parts = families.map { family in
                     let part = catalog.part(of: family, on: car)
                     return LinePart(
                         family: nameKey(catalog.name(of: family)), option: nameKey(part.name),

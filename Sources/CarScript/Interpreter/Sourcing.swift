@@ -9,13 +9,17 @@ extension Session {
         guard let parent = frames.last else { return }
         let path = name == "-" ? name : try filePath(name, for: call)
         let identity = try checkNesting(of: path, for: call, argument: 1)
+        let followed = options.boundsSourcing && name != "-" ? identity : nil
+        if let followed, !mayFollow(followed, for: call) { return }
         let file = name == "-" ? try openStandardInput(for: call) : try openFile(path, for: call)
         let line = parent.lines.lineNumber(at: call.range(0).start)
         let failuresBefore = failureCount
+        let before = followed == nil ? nil : analysisMark
         run(
             ScriptFrame(
                 source: file, directory: directoryName(path), identity: identity,
                 includedFrom: parent.includedFrom + ["\(parent.lines.file):\(line)"], session: self))
+        if let followed, let before { noteFollowed(followed, from: before, failuresBefore: failuresBefore) }
         if failureCount > failuresBefore && !options.keepGoing {
             throw ScriptError(.reported, at: call.range(0))
         }

@@ -56,6 +56,10 @@ final class Lexer {
     }
 
     private var tokenStorage: UnsafeMutablePointer<Token>
+    /// Where each separator token stands among the tokens, in order (`separatorCount` of them):
+    /// the runner takes a line's commands from here instead of testing every token's kind (see
+    /// `Session.executeLine`). As many as there are tokens at most, so it has their capacity.
+    private var separatorStorage: UnsafeMutablePointer<Int>
     private var textStorage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var textCapacity: Int
@@ -75,21 +79,28 @@ final class Lexer {
         capacity = 256
         textCapacity = 256
         tokenStorage = .allocate(capacity: capacity)
+        separatorStorage = .allocate(capacity: capacity)
         textStorage = Self.allocateText(textCapacity)
+        // Set in ranges, not byte by byte (a loop of 256 tests was ~5,600 instructions of each
+        // start-up).
         plain = .allocate(capacity: 256)
-        for byte in 0..<256 {
-            plain[byte] = byte > 0x24 && byte < 0x80 && byte != 0x3B && byte != 0x5C ? 1 : 0
-        }
+        plain.initialize(repeating: 0, count: 256)
+        (plain + 0x25).update(repeating: 1, count: 0x80 - 0x25)
+        plain[0x3B] = 0
+        plain[0x5C] = 0
     }
 
     deinit {
         tokenStorage.deallocate()
+        separatorStorage.deallocate()
         textStorage.deallocate()
         plain.deallocate()
     }
 
     /// The tokens of the last line.
     var tokens: UnsafeBufferPointer<Token> { UnsafeBufferPointer(start: tokenStorage, count: tokenCount) }
+    /// Where the last line's separators stand among its tokens, in order.
+    var separators: UnsafeBufferPointer<Int> { UnsafeBufferPointer(start: separatorStorage, count: separatorCount) }
     /// The decoded text of the last line's words.
     var text: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: textStorage, count: textCount) }
 
@@ -131,6 +142,7 @@ final class Lexer {
     private func grow(toHold count: Int) {
         reserveText(count)
         guard count + 1 > capacity else { return }
+        (separatorStorage, _) = RawStorage.grow(separatorStorage, capacity: capacity, moving: separatorCount, toHold: count + 1)
         (tokenStorage, capacity) = RawStorage.grow(tokenStorage, capacity: capacity, moving: tokenCount, toHold: count + 1)
     }
 
@@ -503,6 +515,7 @@ final class Lexer {
                     to: Token(
                         kind: .separator, range: SourceRange(i, i &+ 1),
                         text: Range(uncheckedBounds: (textIndex, textIndex))))
+                separatorStorage[separatorCount] = tokenIndex
                 tokenIndex &+= 1
                 separatorCount &+= 1
                 // And the space that usually follows (`total; show`).
@@ -573,6 +586,7 @@ final class Lexer {
                 c.i += 1
             case 0x0A, UInt8(ascii: ";"):
                 c.endWord(at: c.i)
+                separatorStorage[separatorCount] = c.tokenIndex
                 c.separator()
                 separatorCount &+= 1
                 c.i += 1

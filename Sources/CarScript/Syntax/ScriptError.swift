@@ -43,6 +43,10 @@ struct ScriptError: Error, Equatable, Sendable {
         case lineTooLong(limit: Int)
         case unknownCommand(String, suggestion: String?)
         case unknownName(String, String, suggestion: String?, valid: [String])
+        /// A number where a currency is wanted (`price -100`), and the currencies there are.
+        case numberForCurrency(String, valid: [String])
+        /// `expect price 3500 USD`: a currency after the amount it is for, which comes first.
+        case currencyAfterAmount(currency: String, amount: String)
         case missingArgument(String, usage: String)
         case unexpectedArgument(String, usage: String)
         case notACount(String)
@@ -56,10 +60,16 @@ struct ScriptError: Error, Equatable, Sendable {
         case onlyDefinitions(String)
         case domain(CarFactoryError)
         case io(String)
+        /// `diff`: a session to compare failed to load, with its first error's id (`source-cycle`,
+        /// `unknown-model`): that error is `diff`'s, so `expect error` sees its id, not `io`.
+        case loadFailed(id: String, message: String)
         /// `source` (or `diff`) of files nested more than `maximumSourceDepth` deep: the chain.
         case sourceDepth(String)
         /// `source` (or `diff`) of a file already running: the chain.
         case sourceCycle(String)
+        /// An analysis (`--check`, an editor's) followed files already followed as often as it
+        /// may (`maximumRefollowings`): a warning, where it stops.
+        case sourceRepeats(String)
         case refused(String)
         /// A command the host added (`HostCommand`) failed: its id and message, as the host gave them.
         case host(id: String, message: String)
@@ -121,6 +131,8 @@ struct ScriptError: Error, Equatable, Sendable {
         case .lineTooLong: "line-too-long"
         case .unknownCommand: "unknown-command"
         case .unknownName(let what, _, _, _): "unknown-" + (what.hasSuffix(" option") ? "option" : what.replacingBlanks)
+        case .numberForCurrency: "unknown-currency"
+        case .currencyAfterAmount: "currency-after-amount"
         case .missingArgument: "missing-argument"
         case .unexpectedArgument: "unexpected-argument"
         case .notACount: "not-a-count"
@@ -133,8 +145,10 @@ struct ScriptError: Error, Equatable, Sendable {
         case .onlyDefinitions: "only-definitions"
         case .domain(let error): error.id
         case .io: "io"
+        case .loadFailed(let id, _): id
         case .sourceDepth: "source-depth"
         case .sourceCycle: "source-cycle"
+        case .sourceRepeats: "source-repeats"
         case .refused: "refused"
         case .host(let id, _): id
         case .history: "history"
@@ -170,6 +184,10 @@ struct ScriptError: Error, Equatable, Sendable {
             "unknown command '\(Self.shown(name))'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; type 'help' for the list")
         case .unknownName(let what, let name, let suggestion, let valid):
             "unknown \(what) '\(Self.shown(name))'" + Self.hint(suggestion, valid, what)
+        case .numberForCurrency(let text, let valid):
+            "a currency is wanted here, not the number '\(Self.shown(text))'" + Self.hint(nil, valid, "currency")
+        case .currencyAfterAmount(let currency, let amount):
+            "the currency comes before the amount: write '\(Self.shown(currency)) \(Self.shown(amount))'"
         case .missingArgument(let name, let usage): "missing \(name); usage: \(usage)"
         case .unexpectedArgument(let word, let usage): "unexpected argument '\(Self.shown(word))'; usage: \(usage)"
         case .notACount(let text): "'\(Self.shown(text))' is not a count (a whole number from 1)"
@@ -183,7 +201,8 @@ struct ScriptError: Error, Equatable, Sendable {
         case .emptyName: "a name cannot be empty"
         case .onlyDefinitions(let command): "a catalog file holds only definitions (\(Self.definitionNames)), not '\(command)'"
         case .domain(let error): error.description
-        case .io(let text), .sourceDepth(let text), .sourceCycle(let text): text
+        case .io(let text), .sourceDepth(let text), .sourceCycle(let text), .sourceRepeats(let text): text
+        case .loadFailed(_, let message): message
         case .refused(let text): text
         case .host(_, let message): message
         case .history(let text): text

@@ -95,6 +95,8 @@ struct DocumentAnalysis {
     func session(before line: Int, catalog: Catalog, sink: DiagnosticCollector = DiagnosticCollector(keeping: false)) -> Engine {
         var options = EngineOptions()
         options.leavesTransactionOpen = true
+        // Files sourced again and again end the analysis at a bound, as they end a check's.
+        options.boundsSourcing = true
         // A comparison's table is never shown here and changes nothing: its files are checked, as diagnostics check them.
         options.checksComparisons = true
         // Nor are the questions (`cheapest`, `why`, `options`, ...) run: their words are checked.

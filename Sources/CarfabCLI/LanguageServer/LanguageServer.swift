@@ -31,6 +31,12 @@ final class LanguageServer {
     /// How many waiting messages are read ahead of the one being handled.
     static let readAhead = 64
 
+    /// The longest document analysed, in bytes (4 MiB, some 130,000 lines): a longer one gets
+    /// one diagnostic saying so and no tokens, outline, hints or edits. Its analysis would keep
+    /// some 37 times its size, and answers several times it (a 46 MB document: 1.7 GB kept,
+    /// an outline of 387 MB, past the 64 MiB a message to the server may hold; trial 8, 4).
+    static let largestAnalysed = 4 << 20
+
     /// Where the messages come from; nil if its thread could not be started.
     private let inbox: MessageInbox?
     /// What a cancellation or a stop signal asks of the analysis under way.
@@ -158,6 +164,12 @@ final class LanguageServer {
             return
         default: break
         }
+        if let uri = params["textDocument"]?["uri"]?.string, let document = documents[uri],
+            document.bytes.count > Self.largestAnalysed, let nothing = Self.unanalysed(method)
+        {
+            sendResult(id: id, nothing)
+            return
+        }
         switch method {
         case "initialize":
             state = .running
@@ -228,6 +240,34 @@ final class LanguageServer {
         default:
             sendError(id: id, code: ErrorCode.methodNotFound, message: "unknown method '\(method)'")
         }
+    }
+
+    /// What a request about a document too large to analyse is answered: nothing found (nil
+    /// for a method that names no document).
+    private static func unanalysed(_ method: String) -> JSONValue? {
+        switch method {
+        case "textDocument/hover", "textDocument/definition", "textDocument/rename": .null
+        case "textDocument/semanticTokens/full": .object(["data": .array([])])
+        case "textDocument/completion", "textDocument/documentSymbol", "textDocument/inlayHint", "textDocument/codeAction",
+            "textDocument/references", "textDocument/formatting":
+            .array([])
+        default: nil
+        }
+    }
+
+    /// The one diagnostic of a document too large to analyse.
+    private static func tooLarge(_ document: TextDocument) -> JSONValue {
+        let start = TextPosition(line: 0, character: 0).json
+        let mebibytes = (Double(document.bytes.count) / Double(1 << 20) * 10).rounded(.down) / 10
+        return .object([
+            "range": .object(["start": start, "end": start]),
+            "severity": .integer(DocumentAnalysis.severity(.warning)),
+            "code": .string("document-too-large"),
+            "source": .string("carfab"),
+            "message": .string(
+                "the document is \(mebibytes) MiB, more than the \(largestAnalysed >> 20) MiB the editor analyses: it is not checked here (carfab --check checks it)"
+            )
+        ])
     }
 
     /// `document` (open as `uri`) analysed, with what its version has replayed to so far.
@@ -336,9 +376,14 @@ final class LanguageServer {
             return
         }
         guard let document = documents[uri] else { return }
-        let analysis = analysis(of: uri, document)
-        var files: [String: TextDocument] = [:]
-        let diagnostics = analysis.diagnostics(catalog: catalog).map { analysis.lspDiagnostic($0, files: &files) }
+        let diagnostics: [JSONValue]
+        if document.bytes.count > Self.largestAnalysed {
+            diagnostics = [Self.tooLarge(document)]
+        } else {
+            let analysis = analysis(of: uri, document)
+            var files: [String: TextDocument] = [:]
+            diagnostics = analysis.diagnostics(catalog: catalog).map { analysis.lspDiagnostic($0, files: &files) }
+        }
         send(
             .object([
                 "jsonrpc": .string("2.0"), "method": .string("textDocument/publishDiagnostics"),

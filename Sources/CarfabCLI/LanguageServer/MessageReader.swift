@@ -193,13 +193,22 @@ final class MessageReader {
         return n > 0
     }
 
-    /// Drops the bytes already read, once they are many.
+    /// Drops the bytes already read, once they are many. The room a large message took is
+    /// given back once little of it is left unread: removing the read bytes keeps the array's
+    /// capacity, and a 46 MB document kept 64 MiB here after it was closed (trial 8, 4).
     private func compact() {
         if start > 0 && (start == buffer.count || start >= 1 << 16) {
-            buffer.removeFirst(start)
+            if buffer.capacity > Self.keptRoom && buffer.count - start <= Self.keptRoom {
+                buffer = Array(buffer[start...])
+            } else {
+                buffer.removeFirst(start)
+            }
             start = 0
         }
     }
+
+    /// The most room kept for reading once the bytes in it are read (1 MiB).
+    private static let keptRoom = 1 << 20
 
     /// Drops the bytes before the next `Content-Length:` (in any case); false if the input ends first.
     private func dropToNextHeader() -> Bool {

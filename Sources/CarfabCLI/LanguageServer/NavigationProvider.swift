@@ -134,10 +134,8 @@ struct NavigationProvider {
             if (try? catalog.registry.factory(named: newName)) != nil { return "a model named '\(newName)' exists already" }
         case .family:
             if catalog.family(named: newName) != nil { return "a family named '\(newName)' exists already" }
-            // The language refuses it: `options`, `why`, `fit`, `cheapest` read it as `in CURRENCY`.
-            if newName.lowercased() == "in" {
-                return "'in' cannot name a family: options, why, fit and cheapest read it as the start of 'in CURRENCY'"
-            }
+            // What the language refuses as a family's name (`in`, `count`), the rename refuses.
+            if let refusal = familyNameRefusal(newName) { return refusal }
         case .option(let family):
             if (try? catalog.option(named: newName, in: family)) != nil {
                 return "a \(catalog.name(of: family)) option named '\(newName)' exists already"

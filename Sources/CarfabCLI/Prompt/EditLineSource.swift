@@ -121,7 +121,7 @@ final class EditLineSource: LineSource {
                 let source = Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue()
                 return readCharacter(
                     from: source.input >= 0 ? source.input : 0, into: character, unread: &source.unread,
-                    stop: source.stop, resumed: { cf_el_resume(editor) },
+                    stop: source.stop, suspended: { source.suspend() }, resumed: { cf_el_resume(editor) },
                     waiting: { source.drawHint() }, woken: { source.eraseHint() })
             })
         cf_watch_resume()
@@ -180,11 +180,14 @@ final class EditLineSource: LineSource {
         // Pasted text comes bracketed only while a line is read: a command that runs, or the
         // shell after carfab, gets the terminal as it was.
         if bracketsPaste { writeToTerminal("\u{1B}[?2004h") }
+        // Ctrl-Z gives the shell the terminal as it was before stopping (see `suspend`).
+        cf_catch_suspend(1)
         // The wide line, turned into bytes here: libedit's own conversion would drop what is
         // not UTF-8, and scripts report such bytes (and NUL) as errors where they stand.
         let read = cf_el_wgets(editor, &count)
         let failure = errno
         if bracketsPaste { writeToTerminal("\u{1B}[?2004l") }
+        cf_catch_suspend(0)
         errno = failure
         guard let line = read else {
             if count < 0 && errno == EINTR {
@@ -308,13 +311,20 @@ final class EditLineSource: LineSource {
         while true {
             let result = readCharacter(
                 from: input >= 0 ? input : 0, into: &character, unread: &unread, stop: stop,
-                resumed: { [editor] in cf_el_resume(editor) }, waiting: {}, woken: {})
+                suspended: { suspend() }, resumed: { [editor] in cf_el_resume(editor) }, waiting: {}, woken: {})
             guard result == 1 else { return result == 0 ? text : nil }
             text.append(character)
             if text.count >= close.count && text[(text.count - close.count)...].elementsEqual(close) {
                 return Array(text.dropLast(close.count))
             }
         }
+    }
+
+    /// Ctrl-Z at the prompt: stops carfab with the terminal as the shell left it, bracketed
+    /// paste off (the shell would get pasted text wrapped in `\e[200~`), as bash's readline
+    /// does; continued, on again, and the line is drawn again (`resumed`).
+    fileprivate func suspend() {
+        cf_el_suspend(editor, terminal, bracketsPaste ? 1 : 0)
     }
 
     /// Forgets the rest of a paste (and the Enter and bracket queued for it).
@@ -437,11 +447,12 @@ final class EditLineSource: LineSource {
 /// end of input, -1 with errno EINTR when a stop signal (Ctrl-C) is pending, even one that
 /// arrived while libedit was busy and not yet reading.
 ///
-/// After Ctrl-Z and `fg` the shell hands the terminal back in its own mode, which would echo
-/// every key twice: `resumed` puts libedit's mode back first.
+/// Ctrl-Z while waiting calls `suspended`, which stops carfab. After `fg` (or any stop and
+/// continue) the shell hands the terminal back in its own mode, which would echo every key
+/// twice: `resumed` puts libedit's mode back first.
 private func readCharacter(
     from fd: Int32, into character: UnsafeMutablePointer<wchar_t>, unread: inout [UInt8],
-    stop: StopRequest, resumed: () -> Void, waiting: () -> Void, woken: () -> Void
+    stop: StopRequest, suspended: () -> Void, resumed: () -> Void, waiting: () -> Void, woken: () -> Void
 ) -> Int32 {
     /// The next byte: one put back first, else one from the terminal; nil with `result` at the end or on an error.
     var result: Int32 = 1
@@ -458,6 +469,7 @@ private func readCharacter(
             let ready = cf_wait_readable(fd, { programStop.isRequested ? 1 : 0 })
             woken()
             let interrupted = ready < 0 && errno == EINTR
+            if cf_take_suspended() != 0 { suspended() }
             if cf_take_resumed() != 0 { resumed() }
             // Another signal (SIGCONT, SIGWINCH) only woke the wait.
             if interrupted && !stop.isRequested { continue }

@@ -237,14 +237,19 @@ struct JSONObject {
     /// A JSON string literal: quotes, backslashes, control characters (C0, DEL, C1) and the
     /// line breaks U+2028 and U+2029 escaped, byte for byte as `Output.jsonString` writes it.
     static func quote(_ value: String) -> String {
-        // Most values need no escape: copied whole, not a scalar at a time.
-        let utf8 = value.utf8
-        if !utf8.indices.contains(where: { Output.mayBeEscaped(utf8[$0]) && Output.escapedLength(utf8, at: $0) > 0 }) {
-            return "\"" + value + "\""
+        // The byte writer's own (`Output.writeJSONString`), over the string's bytes: they are
+        // counted, then written straight into the string made, with no buffer between. (Most
+        // values need no escape: a check of each through `String`'s indices, then a copy
+        // between quotes, cost more than the two passes.)
+        var value = value
+        return value.withUTF8 { bytes in
+            var count = 0
+            withUnsafeMutablePointer(to: &count) { Output.writeJSONString(bytes, to: JSONByteCount(total: $0)) }
+            return String(unsafeUninitializedCapacity: count) { storage in
+                var written = 0
+                withUnsafeMutablePointer(to: &written) { Output.writeJSONString(bytes, to: JSONBytesFill(storage: storage, written: $0)) }
+                return written
+            }
         }
-        // The byte writer's own escapes (`Output.escapedLength`): one definition of them.
-        let out = Output.memory()
-        out.jsonString(value)
-        return String(decoding: out.buffer, as: UTF8.self)
     }
 }

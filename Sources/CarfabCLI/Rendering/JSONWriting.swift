@@ -26,32 +26,41 @@ extension Output {
 
     /// UTF-8 `bytes` as a JSON string literal.
     func jsonString(_ bytes: UnsafeBufferPointer<UInt8>) {
-        append(0x22)
+        Self.writeJSONString(bytes, to: self)
+    }
+
+    /// UTF-8 `bytes` as a JSON string literal, into `sink`: the one writer of JSON strings,
+    /// for this output and for `JSONObject.quote`, which counts the bytes with it and then
+    /// writes them into the string it makes (it took a 68 KB `Output` for each string that
+    /// needed an escape). Specialized for each sink, the output's calls are its own.
+    @inline(__always)
+    static func writeJSONString<Sink: JSONStringSink>(_ bytes: UnsafeBufferPointer<UInt8>, to sink: Sink) {
+        sink.append(0x22)
         var plainFrom = 0
         var index = 0
         while index < bytes.count {
             // Most bytes are plain: one comparison chain, no look at the next bytes.
-            guard Self.mayBeEscaped(bytes[index]) else {
+            guard mayBeEscaped(bytes[index]) else {
                 index += 1
                 continue
             }
-            let length = Self.escapedLength(bytes, at: index)
+            let length = escapedLength(bytes, at: index)
             guard length > 0 else {
                 index += 1
                 continue
             }
-            append(UnsafeBufferPointer(rebasing: bytes[plainFrom..<index]))
+            sink.append(UnsafeBufferPointer(rebasing: bytes[plainFrom..<index]))
             switch length {
-            case 1: appendEscape(bytes[index])
+            case 1: appendEscape(bytes[index], to: sink)
             // C2 80 ... C2 9F: U+0080 ... U+009F, whose code is the second byte.
-            case 2: appendEscape(bytes[index + 1])
-            default: append(bytes[index + 2] == 0xA8 ? StaticString("\\u2028") : StaticString("\\u2029"))
+            case 2: appendEscape(bytes[index + 1], to: sink)
+            default: sink.append(bytes[index + 2] == 0xA8 ? StaticString("\\u2028") : StaticString("\\u2029"))
             }
             index += length
             plainFrom = index
         }
-        append(UnsafeBufferPointer(rebasing: bytes[plainFrom...]))
-        append(0x22)
+        sink.append(UnsafeBufferPointer(rebasing: bytes[plainFrom...]))
+        sink.append(0x22)
     }
 
     /// Whether `byte` may begin what a JSON string writes escaped (see `escapedLength`).
@@ -80,18 +89,18 @@ extension Output {
         return 3
     }
 
-    private func appendEscape(_ byte: UInt8) {
+    private static func appendEscape<Sink: JSONStringSink>(_ byte: UInt8, to sink: Sink) {
         switch byte {
-        case 0x22: append(StaticString("\\\""))
-        case 0x5C: append(StaticString("\\\\"))
-        case 0x0A: append(StaticString("\\n"))
-        case 0x09: append(StaticString("\\t"))
-        case 0x0D: append(StaticString("\\r"))
+        case 0x22: sink.append(StaticString("\\\""))
+        case 0x5C: sink.append(StaticString("\\\\"))
+        case 0x0A: sink.append(StaticString("\\n"))
+        case 0x09: sink.append(StaticString("\\t"))
+        case 0x0D: sink.append(StaticString("\\r"))
         default:
             let hex: StaticString = "0123456789abcdef"
-            append(StaticString("\\u00"))
-            append(hex.utf8Start[Int(byte >> 4)])
-            append(hex.utf8Start[Int(byte & 0x0F)])
+            sink.append(StaticString("\\u00"))
+            sink.append(hex.utf8Start[Int(byte >> 4)])
+            sink.append(hex.utf8Start[Int(byte & 0x0F)])
         }
     }
 
@@ -195,5 +204,50 @@ extension Output {
             written += 1
         }
         return length
+    }
+}
+
+/// Where `Output.writeJSONString` puts a JSON string's bytes: an output, or (for
+/// `JSONObject.quote`) a count of them, then the string's own storage. Passed by value (a
+/// sink passed `inout` was retained around each append: +50 instructions an `echo` in JSON).
+protocol JSONStringSink {
+    func append(_ bytes: UnsafeBufferPointer<UInt8>)
+    func append(_ byte: UInt8)
+}
+
+extension JSONStringSink {
+    /// Appends a literal's bytes.
+    func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+}
+
+extension Output: JSONStringSink {}
+
+/// Counts the bytes of a JSON string into `total` instead of writing them.
+struct JSONByteCount: JSONStringSink {
+    let total: UnsafeMutablePointer<Int>
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) { total.pointee += bytes.count }
+    func append(_ byte: UInt8) { total.pointee += 1 }
+}
+
+/// Writes a JSON string into `storage`, counted for it by `JSONByteCount`, `written` bytes so far.
+/// The count and the writing go through the one `writeJSONString`, so they agree; the bounds
+/// are checked in release builds all the same (a pointer's subscript checks only in debug).
+struct JSONBytesFill: JSONStringSink {
+    let storage: UnsafeMutableBufferPointer<UInt8>
+    let written: UnsafeMutablePointer<Int>
+
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let at = written.pointee
+        precondition(bytes.count <= storage.count - at, "a JSON string wrote past its count")
+        written.pointee = at + UnsafeMutableBufferPointer(rebasing: storage[at...]).initialize(fromContentsOf: bytes)
+    }
+
+    func append(_ byte: UInt8) {
+        let at = written.pointee
+        precondition(at < storage.count, "a JSON string wrote past its count")
+        storage[at] = byte
+        written.pointee = at + 1
     }
 }

@@ -6,9 +6,10 @@ import Glibc
 #endif
 
 /// The files of a `carfab --test` run: the process's own (`POSIXHost`), but no test may
-/// `save` over a test file of the run, nor over its `--init` file. One that did would decide what a later test runs
-/// (turning its failure into `ok`), or race with it under `-j`: a CI user expects each
-/// file's result to be its own, whatever the order and N.
+/// `save` over a test file of the run, nor over its `--init` or `--catalog` files (nor may
+/// `--junit` name one). One that did would decide what a later test runs (turning its
+/// failure into `ok`), or race with it under `-j`: a CI user expects each file's result to be
+/// its own, whatever the order and N.
 struct TestHost: EngineHost {
     let files = POSIXHost()
     /// The test files of the run, as listed (device and inode: a link or another name for
@@ -17,11 +18,15 @@ struct TestHost: EngineHost {
     /// The `--init` file every test runs first: a test that rewrote it would decide what the
     /// later tests (and the next run) begin with.
     let initFile: FileIdentity?
+    /// The `--catalog` files every test's catalog is read from: a test that rewrote one would
+    /// decide what the later tests (and the next run) are checked against.
+    let catalogs: Set<FileIdentity>
 
-    /// A host that refuses saves onto any of `entries`' files and onto `initFile`.
-    init(protecting entries: [TestEntry], initFile: [UInt8]? = nil) {
+    /// A host that refuses saves onto any of `entries`' files, onto `initFile` and onto `catalogs`.
+    init(protecting entries: [TestEntry], initFile: [UInt8]? = nil, catalogs: [[UInt8]] = []) {
         tested = Set(entries.lazy.filter { !$0.isFolder && $0.problem == nil }.compactMap { Self.identity(of: $0.path) })
         self.initFile = initFile.flatMap(Self.identity)
+        self.catalogs = Set(catalogs.compactMap(Self.identity))
     }
 
     func openFile(_ path: [UInt8], stop: StopRequest) throws(LineSourceFailure) -> any LineSource {
@@ -37,13 +42,20 @@ struct TestHost: EngineHost {
     func identity(of path: [UInt8]) -> [UInt8]? { files.identity(of: path) }
 
     func save(_ bytes: [UInt8], to path: [UInt8], stop: StopRequest) throws(SaveFailure) {
-        if let identity = Self.identity(of: path), tested.contains(identity) {
-            throw .reason("it is a test file of this run, and a test may not rewrite one (save elsewhere)")
-        }
-        if let initFile, Self.identity(of: path) == initFile {
-            throw .reason("it is the --init file of this run, and a test may not rewrite it (save elsewhere)")
+        if let refusal = refusal(toWrite: path) {
+            throw .reason("\(refusal.reason), and a test may not rewrite \(refusal.oneOfMany ? "one" : "it") (save elsewhere)")
         }
         try files.save(bytes, to: path, stop: stop)
+    }
+
+    /// Why `path` may not be written during the run (a test's `save`, or `--junit`), or nil:
+    /// the file it names is one the run reads (`oneOfMany`: one of a kind the run has several of).
+    func refusal(toWrite path: [UInt8]) -> (reason: String, oneOfMany: Bool)? {
+        guard let identity = Self.identity(of: path) else { return nil }
+        if tested.contains(identity) { return ("it is a test file of this run", true) }
+        if identity == initFile { return ("it is the --init file of this run", false) }
+        if catalogs.contains(identity) { return ("it is a --catalog file of this run", true) }
+        return nil
     }
 
     func entries(ofFolder path: [UInt8]) -> [FolderEntry]? { files.entries(ofFolder: path) }

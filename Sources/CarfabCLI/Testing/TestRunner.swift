@@ -97,8 +97,15 @@ enum TestRunner {
             }
         }
         if parsed.list { return list(files, out: out, err: err) }
-        // A test may not save over a test file of the run, nor its --init file (see `TestHost`).
-        options.host = TestHost(protecting: files, initFile: parsed.initFile?.bytes)
+        // A test may not save over a test file of the run, nor its --init or --catalog files (see `TestHost`).
+        let host = TestHost(protecting: files, initFile: parsed.initFile?.bytes, catalogs: parsed.catalogs.map(\.bytes))
+        options.host = host
+        // The report would replace a file the run reads (gcc's "input file is the same as
+        // output file"): refused before any test runs, as a test's `save` over it is.
+        if let junit = parsed.junit, let refusal = host.refusal(toWrite: junit.bytes) {
+            return Program.refuse(
+                UsageError(message: "--junit \(junit.description): \(refusal.reason), which the report would replace"), err: err)
+        }
         let reporter = TestReporter(format: parsed.format, out: out)
         let loader = TextRenderer(out: out, err: err)
         guard let catalog = Engine.catalog(files: parsed.catalogs.map(\.bytes), reportingTo: loader, options: options) else {

@@ -1,0 +1,100 @@
+// An analysis (`--check`, an editor's) follows `source` into files as a run does, but a run of
+// a small tree of files that each source the next twice is 2^40 commands (trial 8, 1): a
+// check that followed every `source` never ended, and the editor's analysis wedged the
+// language server. A check only reads the catalog, the variables and the undo history:
+// `Session.stateChanges` counts every change to the first two, and the history's counts move
+// with every change a check makes to it (`AnalysisMark`). So a file whose last following
+// changed none of them, sourced again with none changed since, would do and report exactly
+// what it did: it is not followed again (its errors were reported once already). Inside
+// `try`, one that reported an error is followed again: the error fails the `try`, which rolls
+// back a transaction open outside it. Each file is then followed at most twice while nothing
+// changes (a tree of `source`s is linear in its files). Where followings keep changing the
+// state (a file that appends to a variable, or makes a step in a transaction), each is
+// followed, at most `maximumRefollowings` times in all: past that the analysis stops at that
+// `source`, with a warning, having found less than a run may, never more.
+
+/// How many times an analysis follows a file it has followed already, in all.
+package let maximumRefollowings = 1 << 16
+
+/// What an analysis reads of a session, as numbers any change to it moves: the changes to the
+/// catalog and variables, and the undo history's counts (steps, changes kept, steps undone,
+/// transactions, how far it is followed). Made only where a `source` begins or ends, so the
+/// commands in between pay nothing for it.
+struct AnalysisMark: Equatable {
+    var stateChanges: Int
+    var steps = 0
+    var changes = 0
+    var undone = 0
+    var savepoints = 0
+    var undoable = 0
+    var bytes = 0
+    var unfollowedBelow: Int?
+    var runMayHaveRolledBack = false
+}
+
+/// How a file's last following in an analysis went.
+struct FollowedFile {
+    /// The session's mark when it ended.
+    var after: AnalysisMark
+    /// Whether it changed nothing an analysis reads.
+    var changedNothing: Bool
+    /// Whether it reported an error.
+    var failed: Bool
+}
+
+extension Session {
+    /// The session as an analysis reads it, in numbers.
+    var analysisMark: AnalysisMark {
+        var mark = AnalysisMark(stateChanges: stateChanges)
+        if let history {
+            mark.steps = history.stepCount
+            mark.changes = history.changes.count
+            mark.undone = history.redoableSteps
+            mark.savepoints = history.savepoints.count
+            mark.undoable = history.undoableSteps
+            mark.bytes = history.bytes
+            mark.unfollowedBelow = history.unfollowedBelow
+            mark.runMayHaveRolledBack = history.runMayHaveRolledBack
+        }
+        return mark
+    }
+
+    /// Whether `source` (at `call`) of the file `identity` is followed; if not, and the bound
+    /// was passed, the analysis stops here with a warning.
+    func mayFollow(_ identity: [UInt8], for call: Invocation) -> Bool {
+        guard let last = followedFiles?[identity] else { return true }
+        if options.checkOnly && last.changedNothing && (!last.failed || whatIfDepth == 0) && last.after == analysisMark {
+            return false
+        }
+        guard refollowings < maximumRefollowings else {
+            // Once said; a later `source` (after a `try` that took the stop back) stops again.
+            if refollowings == maximumRefollowings, let frame = frames.last {
+                var warning = frame.diagnostic(
+                    ScriptError(
+                        .sourceRepeats(
+                            "the check has followed files it had followed already \(maximumRefollowings) times, as many as it may: it stops here, and the lines after this are not checked"
+                        ), at: call.range(1)),
+                    width: sink.sourceWindowWidth)
+                warning.severity = .warning
+                sink.receive(warning)
+                refollowings += 1
+            }
+            // The run goes on, and may close the transactions open here: none is warned of
+            // at the end, nor rolled back as if it had been.
+            history?.runMayHaveFailed()
+            quitRequested = true
+            return false
+        }
+        refollowings += 1
+        return true
+    }
+
+    /// The file `identity` has been followed, from a session marked `before`, when
+    /// `failuresBefore` errors had been reported.
+    func noteFollowed(_ identity: [UInt8], from before: AnalysisMark, failuresBefore: Int) {
+        let after = analysisMark
+        let file = FollowedFile(after: after, changedNothing: after == before, failed: failureCount > failuresBefore)
+        if followedFiles == nil { followedFiles = [:] }
+        followedFiles?[identity] = file
+    }
+}

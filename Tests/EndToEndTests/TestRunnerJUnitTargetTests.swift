@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+/// `carfab --test --junit FILE` where FILE is a file the run reads (trial 8, finding 3b: the
+/// report replaced a test file, the run said "2 passed", and the next run failed on it).
+@Suite struct TestRunnerJUnitTargetTests {
+    /// Finding 3b: `--junit` naming a file the run reads (a test file, the --init file, a
+    /// --catalog file) is a usage error before anything runs; the file is left as it was.
+    @Test(arguments: [
+        ["--junit", "tt/a.carfab"], ["--init", "init.carfab", "--junit", "init.carfab"],
+        ["--catalog", "init.carfab", "--junit", "init.carfab"]
+    ])
+    func junit_cannot_replace_a_file_the_run_reads(_ options: [String]) throws {
+        let dir = try temporaryDirectory(with: ["tt/a.carfab": "car sports\n", "init.carfab": "currency ZZZ \"Z\" digits 2 rate 1\n"])
+        let result = try carfab(["--test", "tt"] + options, directory: dir)
+        let what = options.contains("--init") ? "the --init file" : options.contains("--catalog") ? "a --catalog file" : "a test file"
+        #expect(
+            result.stderr == """
+                carfab: error: --junit \(options.last ?? ""): it is \(what) of this run, which the report would replace
+                usage: carfab [OPTIONS] [FILE...] (see 'carfab --help')
+
+                """, "\(result)")
+        #expect(result.stdout == "" && result.status == 64, "\(result)")
+        #expect(try String(contentsOfFile: dir.path + "/tt/a.carfab", encoding: .utf8) == "car sports\n")
+        #expect(try String(contentsOfFile: dir.path + "/init.carfab", encoding: .utf8) == "currency ZZZ \"Z\" digits 2 rate 1\n")
+    }
+}
