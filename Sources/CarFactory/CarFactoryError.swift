@@ -18,6 +18,8 @@ public enum CarFactoryError: Error, Equatable, Sendable {
     case countNotPositive(Int64)
     /// A line added to a stock that holds `limit` lines already (`StockLedger.maximumLines`).
     case stockTooLarge(limit: Int)
+    /// A configuration new to a stock that keeps `limit` already (`StockLedger.maximumConfigurations`).
+    case configurationsTooLarge(limit: Int)
     case unknownModel(String)
     case unknownOption(String, family: String)
     case unknownCurrency(String)
@@ -82,6 +84,8 @@ extension CarFactoryError: CustomStringConvertible {
             "count too large: \(count) car\(count == 1 ? "" : "s") would take the stock's value past the largest amount, \(Money.base(.max))"
         case .countNotPositive(let count): "count must be at least 1, not \(count)"
         case .stockTooLarge(let limit): "the stock holds at most \(limit) lines: no line is added"
+        case .configurationsTooLarge(let limit):
+            "the stock keeps at most \(limit) distinct configurations: nothing is changed (remove or clear lines to make room)"
         case .unknownModel(let name): "unknown model '\(cut(name))'"
         case .unknownOption(let name, let family): "unknown \(family) option '\(cut(name))'"
         case .unknownCurrency(let code): "unknown currency '\(cut(code))'"
@@ -143,6 +147,7 @@ extension CarFactoryError {
         case .countTooLarge: "count-too-large"
         case .countNotPositive: "count-not-positive"
         case .stockTooLarge: "stock-too-large"
+        case .configurationsTooLarge: "configurations-too-large"
         case .unknownModel: "unknown-model"
         case .unknownOption: "unknown-option"
         case .unknownCurrency: "unknown-currency"

@@ -21,11 +21,12 @@ public final class CarConfiguration: Sendable {
     /// Unit price in base-currency minor units: base price plus option differences.
     public let priceMinorUnits: Int64
     /// The first rule these parts break, if any: such a configuration is never built into a car.
-    package let brokenRule: Rule?
-    /// The identities it is kept under.
+    package var brokenRule: Rule? { broken?.rule }
+    /// `brokenRule`, boxed: a rule is some 120 bytes inline, which every configuration paid
+    /// though few break one.
+    private let broken: BrokenRule?
+    /// The identities it is kept under (its list of parts shared with `others`, not copied).
     let key: ConfigurationKey
-    /// Each part's list price, by family index, so a change is priced without asking the old part.
-    let listPrices: (Int64, Int64, Int64)
 
     init(
         factory: any CarFactory, floorplan: any Floorplan, suspension: any Suspension,
@@ -37,19 +38,8 @@ public final class CarConfiguration: Sendable {
         self.drivetrain = drivetrain
         self.others = others
         self.priceMinorUnits = priceMinorUnits
-        self.brokenRule = brokenRule
+        broken = brokenRule.map(BrokenRule.init)
         key = ConfigurationKey(factory, floorplan, suspension, drivetrain, others: others)
-        listPrices = (floorplan.listPriceMinorUnits, suspension.listPriceMinorUnits, drivetrain.listPriceMinorUnits)
-    }
-
-    /// The list price of its part of `family` (held: see `others`).
-    func listPrice(of family: PartFamily) -> Int64 {
-        switch family.index {
-        case 0: listPrices.0
-        case 1: listPrices.1
-        case 2: listPrices.2
-        default: others[family.index - 3].listPriceMinorUnits
-        }
     }
 
     /// The part of `family`, if it holds one (every configuration holds one of the book's three).
@@ -64,17 +54,35 @@ public final class CarConfiguration: Sendable {
 
     /// Its parts of every family it holds, in family order.
     public var parts: [any Part] { [floorplan, suspension, drivetrain] + others }
+
+    /// About how many bytes one takes in memory with `families` families (the book's three
+    /// among them): the object, its list of parts (16 bytes a part), and its places in the
+    /// stock's lists and tables. Measured in a release build: 61 families, 80,000 distinct
+    /// configurations held by a stock's lines took some 1,150 bytes each.
+    package static func storageEstimate(families: Int) -> Int { 256 + 16 * max(0, families - 3) }
+
+    /// `storageEstimate` of this one.
+    package var storageEstimate: Int { Self.storageEstimate(families: 3 + others.count) }
+}
+
+/// A rule a configuration breaks, boxed (see `CarConfiguration.brokenRule`).
+private final class BrokenRule: Sendable {
+    let rule: Rule
+    init(_ rule: Rule) { self.rule = rule }
 }
 
 /// The identities of a configuration's factory and parts.
-struct ConfigurationKey: Hashable, Sendable {
+///
+/// The defined families' parts are the configuration's own list, shared (an array is copied
+/// only when changed): a second list of their identities took 8 bytes a family more in every
+/// configuration, some 500 bytes with 61 families (trial 8, 2).
+struct ConfigurationKey: Equatable, Sendable {
     var factory: ObjectIdentifier
     var floorplan: ObjectIdentifier
     var suspension: ObjectIdentifier
     var drivetrain: ObjectIdentifier
-    /// The defined families' parts (empty in a catalog of the book's three alone, so that
-    /// catalog's keys make no array).
-    var others: [ObjectIdentifier]
+    /// The defined families' parts (empty in a catalog of the book's three alone).
+    var others: [any Part]
 
     init(
         _ factory: any CarFactory, _ floorplan: any Floorplan, _ suspension: any Suspension, _ drivetrain: any Drivetrain,
@@ -84,7 +92,7 @@ struct ConfigurationKey: Hashable, Sendable {
         self.floorplan = ObjectIdentifier(floorplan)
         self.suspension = ObjectIdentifier(suspension)
         self.drivetrain = ObjectIdentifier(drivetrain)
-        self.others = others.isEmpty ? [] : others.map { ObjectIdentifier($0) }
+        self.others = others
     }
 
     /// The key a factory's default configuration is kept under: the factory's identity in
@@ -98,16 +106,13 @@ struct ConfigurationKey: Hashable, Sendable {
         others = []
     }
 
-    /// This key with the part of `family` replaced by `part`.
-    func replacing(_ family: PartFamily, with part: ObjectIdentifier) -> ConfigurationKey {
-        var key = self
-        switch family.index {
-        case 0: key.floorplan = part
-        case 1: key.suspension = part
-        case 2: key.drivetrain = part
-        default: key.others[family.index - 3] = part
-        }
-        return key
+    /// Whether both hold the same factory and the same parts (by identity).
+    static func == (a: ConfigurationKey, b: ConfigurationKey) -> Bool {
+        guard a.factory == b.factory && a.floorplan == b.floorplan && a.suspension == b.suspension && a.drivetrain == b.drivetrain,
+            a.others.count == b.others.count
+        else { return false }
+        for index in a.others.indices where a.others[index] !== b.others[index] { return false }
+        return true
     }
 
     /// The identity of its part of `family`, if it holds one.
@@ -116,18 +121,18 @@ struct ConfigurationKey: Hashable, Sendable {
         case 0: floorplan
         case 1: suspension
         case 2: drivetrain
-        default: family.index - 3 < others.count ? others[family.index - 3] : nil
+        default: family.index - 3 < others.count ? ObjectIdentifier(others[family.index - 3]) : nil
         }
     }
 
-    /// A multiply-xorshift mix of the four addresses.
+    /// A multiply-xorshift mix of the addresses.
     var hash: UInt64 {
         func bits(_ identity: ObjectIdentifier) -> UInt64 { UInt64(UInt(bitPattern: identity)) }
         var h = bits(factory) &* 0x9E37_79B9_7F4A_7C15
         h ^= bits(floorplan) &* 0xC2B2_AE3D_27D4_EB4F
         h ^= bits(suspension) &* 0x1656_67B1_9E37_79F9
         h ^= bits(drivetrain) &* 0x85EB_CA77_C2B2_AE63
-        for other in others { h = (h ^ bits(other)) &* 0x9E37_79B9_7F4A_7C15 }
+        for other in others { h = (h ^ bits(ObjectIdentifier(other))) &* 0x9E37_79B9_7F4A_7C15 }
         return h ^ (h >> 32)
     }
 }
@@ -137,6 +142,9 @@ struct ConfigurationTable {
     /// The most configurations kept; past it, new ones are made each time and not kept,
     /// so a catalog with very many options cannot grow the table without bound.
     static let limit = 1 << 16
+    /// The most bytes (`CarConfiguration.storageEstimate`) of configurations kept, for the
+    /// same reason: 65,536 configurations of 61 families took some 80 MB (trial 8, 2).
+    static let byteLimit = 1 << 24
 
     /// How many configurations this table keeps (`limit`, or fewer in tests).
     let keeping: Int
@@ -150,6 +158,8 @@ struct ConfigurationTable {
     private var keys: [ConfigurationKey?] = []
     private var values: [CarConfiguration?] = []
     private var count = 0
+    /// The configurations' bytes, against `byteLimit`.
+    private var bytes = 0
 
     /// The configuration kept for `key`, or the one `make` makes (kept if there is room).
     mutating func configuration(for key: ConfigurationKey, make: () -> CarConfiguration) -> CarConfiguration {
@@ -175,7 +185,9 @@ struct ConfigurationTable {
     /// Called once per configuration, so kept out of line from the lookups around it.
     @inline(never)
     mutating func keep(_ configuration: CarConfiguration, for key: ConfigurationKey) {
-        guard count < keeping else { return }
+        let size = configuration.storageEstimate
+        guard count < keeping && bytes + size <= Self.byteLimit else { return }
+        bytes += size
         if keys.isEmpty {
             keys = Array(repeating: nil, count: 64)
             values = Array(repeating: nil, count: 64)

@@ -15,6 +15,12 @@ public final class RuleSet: Sendable {
         var byName: [Int] = []
         /// Positions of `require` rules, by the identity of the option that needs another.
         var requiresByPart: [ObjectIdentifier: [Int]] = [:]
+        /// The parts of defined families some rule of `byPair` names, each as a pair of itself
+        /// (no rule's pair: its two parts are of two families): a car's check looks up only
+        /// the pairs of those with the parts before them, where it looked up every pair of
+        /// its parts (1,830 with 61 families). (The book's parts are left out: the built-in
+        /// catalog's rules, made at every start, then make no entry.)
+        var pairedParts = PartPairMap()
 
         mutating func append(_ rule: Rule) {
             if rule.kind == .require, let part = rule.first.part {
@@ -23,10 +29,20 @@ public final class RuleSet: Sendable {
                 byName.append(all.count)
             } else if let pair = PartPair(rule) {
                 if byPair[pair] == nil { byPair.set(all.count, for: pair) }
+                // Each part by itself, not from a list of the two: a list's type was set up at
+                // run time at every start, for the built-in catalog's rules (~2,800 instructions).
+                if let part = rule.first.part, !rule.first.family.isBook { notePaired(part) }
+                if let part = rule.second.part, !rule.second.family.isBook { notePaired(part) }
             } else {
                 byName.append(all.count)
             }
             all.append(rule)
+        }
+
+        /// Adds `part` to `pairedParts`, by the rule about to be appended.
+        private mutating func notePaired(_ part: ObjectIdentifier) {
+            let alone = PartPair(alone: part)
+            if pairedParts[alone] == nil { pairedParts.set(all.count, for: alone) }
         }
     }
 
@@ -180,35 +196,20 @@ public final class RuleSet: Sendable {
         }
     }
 
-    /// The shared configuration of `current` (holding every family: see `completed`) with
-    /// `part` in place of its part of that family, priced `priceMinorUnits`, made and checked
-    /// the first time. Finding one already made needs only the part's identity.
+    /// The shared configuration of `factory` with these parts (a part of every family these
+    /// rules know), priced `priceMinorUnits`, made and checked the first time. A `set` of many
+    /// parts comes here once for the car they make together: made one part at a time, each car
+    /// on the way was made and checked too (61 families: 61 configurations a line, each checked
+    /// pair by pair; trial 8, 2).
     func configuration(
-        _ current: CarConfiguration, with part: any Part, of family: PartFamily,
-        priceMinorUnits: Int64
+        of factory: any CarFactory, _ floorplan: any Floorplan, _ suspension: any Suspension, _ drivetrain: any Drivetrain,
+        others: [any Part], priceMinorUnits: Int64
     ) -> CarConfiguration {
         made.withLock { table in
-            table.configuration(for: current.key.replacing(family, with: ObjectIdentifier(part))) {
-                switch part.kind {
-                case .floorplan(let new):
-                    make(current.factory, new, current.suspension, current.drivetrain, current.others, priceMinorUnits: priceMinorUnits)
-                case .suspension(let new):
-                    make(current.factory, current.floorplan, new, current.drivetrain, current.others, priceMinorUnits: priceMinorUnits)
-                case .drivetrain(let new):
-                    make(current.factory, current.floorplan, current.suspension, new, current.others, priceMinorUnits: priceMinorUnits)
-                case .defined:
-                    make(
-                        current.factory, current.floorplan, current.suspension, current.drivetrain,
-                        Self.replacing(current.others, at: family.index - 3, with: part), priceMinorUnits: priceMinorUnits)
-                }
+            table.configuration(for: ConfigurationKey(factory, floorplan, suspension, drivetrain, others: others)) {
+                make(factory, floorplan, suspension, drivetrain, others, priceMinorUnits: priceMinorUnits)
             }
         }
-    }
-
-    private static func replacing(_ others: [any Part], at position: Int, with part: any Part) -> [any Part] {
-        var others = others
-        others[position] = part
-        return others
     }
 
     private func make(
@@ -232,11 +233,14 @@ public final class RuleSet: Sendable {
             for pair in [PartPair(floorplan, suspension), PartPair(floorplan, drivetrain), PartPair(suspension, drivetrain)] {
                 if let position = rules.byPair[pair], position < first { first = position }
             }
-            if !others.isEmpty {
-                // Each defined family's part with every part before it: n(n-1)/2 lookups in all.
+            if !others.isEmpty && !rules.pairedParts.isEmpty {
+                // Each defined family's part that some rule pairs with every part before it that
+                // may be its pair (the book's three, and defined ones rules pair): n lookups, and
+                // about k(k+5)/2 more for the k parts rules pair.
                 let parts: [any Part] = [floorplan, suspension, drivetrain] + others
-                for later in 3..<parts.count {
-                    for earlier in 0..<later {
+                let paired = [0, 1, 2] + (3..<parts.count).filter { rules.pairedParts[PartPair(alone: ObjectIdentifier(parts[$0]))] != nil }
+                for (place, later) in paired.enumerated() where later >= 3 {
+                    for earlier in paired[..<place] {
                         if let position = rules.byPair[PartPair(parts[earlier], parts[later])], position < first { first = position }
                     }
                 }

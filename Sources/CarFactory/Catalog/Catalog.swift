@@ -445,6 +445,11 @@ struct PartPair: Sendable {
         (first, second) = rule.first.family.index < rule.second.family.index ? (a, b) : (b, a)
     }
 
+    /// `part` paired with itself (`RuleSet`'s set of the parts rules pair).
+    init(alone part: ObjectIdentifier) {
+        (first, second) = (part, part)
+    }
+
     /// The parts a rule names, in the order it names them (a `require` rule's direction matters).
     init?(directed rule: Rule) {
         guard let a = rule.first.part, let b = rule.second.part else { return nil }

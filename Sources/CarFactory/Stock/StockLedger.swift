@@ -91,6 +91,22 @@ public struct StockLedger: Sendable {
     public static let maximumLines = 1 << 26
     /// The most lines this stock holds: `maximumLines` (tests make it small).
     package var lineLimit = StockLedger.maximumLines
+    /// The most distinct configurations a stock keeps: 2^18. Each takes up to some 1.2 KB
+    /// (`CarConfiguration.storageEstimate` with 64 families), so they take at most some
+    /// 320 MB whatever the lines; a `car` or `set` that would need one more is an error
+    /// (`configurations-too-large`) that changes nothing. The lines' bound alone left them
+    /// unbounded: 2^26 lines of distinct configurations of 61 families would take 160 GB
+    /// (trial 8, 2).
+    public static let maximumConfigurations = 1 << 18
+    /// The most configurations this stock keeps: `maximumConfigurations` (tests make it small).
+    package var configurationLimit = StockLedger.maximumConfigurations
+    /// How many configurations some line may have let go since the configurations were last
+    /// compacted: ids given out (each replaced the one a line held, or added a line), lines
+    /// removed, and refusals at the bound (a `set` to a configuration kept already lets one
+    /// go uncounted: counting it cost the hot path of `set`). At the bound, the stock
+    /// compacts only once they are an eighth of those kept, so that the walk of the lines is
+    /// paid for by the commands since the last one.
+    private var releasedSinceCompaction = 0
 
     /// An empty stock.
     public init() {}
@@ -149,13 +165,13 @@ public struct StockLedger: Sendable {
 
     /// Adds `count` of `car` as a new line, which becomes current (by its configuration's id).
     public mutating func add(_ car: Car, count: Int64) throws(CarFactoryError) {
-        try add(configuration: id(of: car.configuration), count: count)
+        try add(configuration: try id(of: car.configuration), count: count)
     }
 
     /// Replaces the current line's car, keeping its count (by its configuration's id).
     public mutating func replaceCurrent(with car: Car) throws(CarFactoryError) {
         guard currentNumber != nil else { throw .noCurrentCar }
-        try replaceCurrent(configuration: id(of: car.configuration))
+        try replaceCurrent(configuration: try id(of: car.configuration))
     }
 
     /// Makes line `number` current.
@@ -178,6 +194,7 @@ public struct StockLedger: Sendable {
         }
         valueMinorUnits = try Self.adding(prices[Int(removed.configuration)], times: -removed.count, to: valueMinorUnits)
         carCount -= removed.count
+        releasedSinceCompaction &+= 1
         if linesByConfiguration != nil {
             linesByConfiguration?[Int(removed.configuration)] -= 1
             moveRuleAnswers(.removed(target))
@@ -210,6 +227,7 @@ public struct StockLedger: Sendable {
         linesByConfiguration = nil
         configurationsByPart = nil
         ruleAnswers = []
+        releasedSinceCompaction = configurations.count
         // No line holds a configuration now: many kept ones go (and with them the memory,
         // and the work a later `forbid` would spend looking at them).
         if configurations.count > Self.keptConfigurations {
@@ -217,6 +235,7 @@ public struct StockLedger: Sendable {
             prices = []
             ids = []
             compactAt = Self.keptConfigurations
+            releasedSinceCompaction = 0
             generation += 1
         }
     }
@@ -340,8 +359,10 @@ public struct StockLedger: Sendable {
     /// The id of `configuration`, given it if the stock has not held it yet.
     ///
     /// May give ids out afresh first (when many configurations no line holds have piled up),
-    /// which changes `generation`; the id returned belongs to the new generation.
-    package mutating func id(of configuration: CarConfiguration) -> Int32 {
+    /// which changes `generation`; the id returned belongs to the new generation. A new one
+    /// past `configurationLimit` is an error (`configurations-too-large`), after which the
+    /// stock holds what it held.
+    package mutating func id(of configuration: CarConfiguration) throws(CarFactoryError) -> Int32 {
         let key = configuration.key
         if !ids.isEmpty {
             let mask = ids.count - 1
@@ -353,6 +374,15 @@ public struct StockLedger: Sendable {
             }
         }
         if configurations.count >= compactAt { compact() }
+        if configurations.count >= configurationLimit {
+            // Those no line holds go first, if enough lines have let theirs go for it to pay.
+            if releasedSinceCompaction * 8 >= configurations.count { compact() }
+            guard configurations.count < configurationLimit else {
+                releasedSinceCompaction += 1
+                throw .configurationsTooLarge(limit: configurationLimit)
+            }
+        }
+        releasedSinceCompaction += 1
         let id = Int32(configurations.count)
         configurations.append(configuration)
         prices.append(configuration.priceMinorUnits)
@@ -500,6 +530,7 @@ public struct StockLedger: Sendable {
         }
         configurations = kept
         prices = keptPrices
+        releasedSinceCompaction = 0
         rehash()
         syncCurrent()
         // The next compaction walks every line again: it waits for at least as many new ids
@@ -524,7 +555,7 @@ public struct StockLedger: Sendable {
         case .insertLine(let number, let configuration, let count, let current):
             // Before anything changes (giving out an id may compact the configurations).
             guard entries.count < lineLimit else { throw .stockTooLarge(limit: lineLimit) }
-            let id = id(of: configuration)
+            let id = try id(of: configuration)
             let (newCount, overflow) = carCount.addingReportingOverflow(count)
             if overflow { throw .countOverflow }
             valueMinorUnits = try Self.adding(prices[Int(id)], times: count, to: valueMinorUnits)
@@ -544,7 +575,7 @@ public struct StockLedger: Sendable {
             // Taken back and replayed in order, so the line it changed is current again.
             guard let number = currentNumber else { throw .noCurrentCar }
             // The id first: giving it out may renumber the lines' configurations.
-            let id = id(of: configuration)
+            let id = try id(of: configuration)
             let old = entries[number]
             let without = try Self.adding(prices[Int(old.configuration)], times: -old.count, to: valueMinorUnits)
             valueMinorUnits = try Self.adding(prices[Int(id)], times: old.count, to: without)
@@ -554,6 +585,7 @@ public struct StockLedger: Sendable {
                 moveRuleAnswers(.replaced(number, id))
             }
             entries[number].configuration = id
+            releasedSinceCompaction &+= 1
             syncCurrent()
             journalAppend(.configuration(configurations[Int(old.configuration)]))
         case .current(let number):
@@ -586,6 +618,7 @@ public struct StockLedger: Sendable {
         let removed = entries[number]
         valueMinorUnits = try Self.adding(prices[Int(removed.configuration)], times: -removed.count, to: valueMinorUnits)
         carCount -= removed.count
+        releasedSinceCompaction &+= 1
         if linesByConfiguration != nil {
             linesByConfiguration?[Int(removed.configuration)] -= 1
             moveRuleAnswers(.removed(number))

@@ -63,30 +63,7 @@ enum ConfigureCommands {
                     }
                     return
                 }
-                let car = Car(configuration: session.stock.configuration(current))
-                let more = try morePartsToSet(call, session)
-                let span = SourceRange(call.range(1).start, more[more.count - 1].range.end)
-                do throws(CarFactoryError) {
-                    var builder = CarBuilder(car: car, rules: call.rules)
-                    try builder.set([call.option(2)] + more.map(\.part))
-                    try session.stock.replaceCurrent(with: builder.build())
-                } catch {
-                    var refused = ScriptError(.domain(error), at: span)
-                    // As for one part: where the rule is from, and the cheapest repair that
-                    // keeps every part named.
-                    if case .ruleViolation(let rule) = error {
-                        refused.notes = [OptionAdvice.origin(of: rule, catalog: session.catalog)]
-                        if session.options.searchesRefusals,
-                            let repair = ConfiguratorCommands.note(
-                                repairing: [call.option(2)] + more.map(\.part), on: car,
-                                catalog: session.catalog, rules: call.rules, stop: session.stop,
-                                limits: session.options.searchLimits)
-                        {
-                            refused.notes.append(repair)
-                        }
-                    }
-                    throw refused
-                }
+                try setParts(call, session, on: current)
             }),
         CommandSpec(
             name: "show", aliases: [], group: .configure,
@@ -179,37 +156,77 @@ enum ConfigureCommands {
             run: { session, _ throws(ScriptError) in session.stock.clear() })
     ]
 
+    /// `set` of several pairs: only the car they make together is made and checked (out of
+    /// line: the one-part `set`, by far the more common, keeps a smaller closure; inline,
+    /// this cost it 4 instructions a command).
+    @inline(never)
+    private static func setParts(_ call: Invocation, _ session: Session, on current: Int32) throws(ScriptError) {
+        let car = Car(configuration: session.stock.configuration(current))
+        let more = try morePartsToSet(call, session)
+        let span = SourceRange(call.range(1).start, more[more.count - 1].range.end)
+        do throws(CarFactoryError) {
+            var builder = CarBuilder(car: car, rules: call.rules)
+            try builder.set([call.option(2)] + more.map(\.part))
+            try session.stock.replaceCurrent(with: builder.build())
+        } catch {
+            if case .configurationsTooLarge = error { throw ScriptError(.domain(error), at: call.range(0)) }
+            var refused = ScriptError(.domain(error), at: span)
+            // As for one part: where the rule is from, and the cheapest repair that
+            // keeps every part named.
+            if case .ruleViolation(let rule) = error {
+                refused.notes = [OptionAdvice.origin(of: rule, catalog: session.catalog)]
+                if session.options.searchesRefusals,
+                    let repair = ConfiguratorCommands.note(
+                        repairing: [call.option(2)] + more.map(\.part), on: car,
+                        catalog: session.catalog, rules: call.rules, stop: session.stop,
+                        limits: session.options.searchLimits)
+                {
+                    refused.notes.append(repair)
+                }
+            }
+            throw refused
+        }
+    }
+
     /// The parts named after `set`'s first pair, each with where its option stands: each
-    /// family once, every option one of its family's.
+    /// family once, every option one of its family's. The words are read from their bytes
+    /// through the catalog index, as FAMILY and OPTION arguments are; only a word that names
+    /// nothing is made a string, for its error. (By name through the catalog, a pair took two
+    /// strings, two hashed name keys and four copies of the catalog: a 61-pair `set` ran
+    /// 10,000 lines a second; trial 8, 2.)
     private static func morePartsToSet(_ call: Invocation, _ session: Session)
         throws(ScriptError) -> [(part: any Part, range: SourceRange)]
     {
         guard call.hasWords(3) else { return [] }
-        let words = call.words(3)
+        let places = call.familyOptionPlaces(3)
         let ranges = call.wordRanges
-        var families = [call.family(1) ?? .floorplan]
+        var named = UInt64(1) << UInt64(call.family(1)?.index ?? 0)
         var parts: [(part: any Part, range: SourceRange)] = []
-        for index in stride(from: 0, to: words.count, by: 2) {
-            guard let family = session.catalog.family(named: words[index]) else {
-                throw Session.unknown("family", words[index], session.catalog.familyNames, at: ranges[index])
+        parts.reserveCapacity(places.count / 2)
+        for index in stride(from: 0, to: places.count, by: 2) {
+            guard let place = places[index] else {
+                throw Session.unknown("family", call.words(3)[index], session.catalog.familyNames, at: ranges[index])
             }
-            let name = session.catalog.name(of: family)
-            guard !families.contains(family) else {
-                throw ScriptError(.refused("\(name) is named twice; name each family once"), at: ranges[index])
+            let family = PartFamily(index: place)
+            // Its name only for an error: reading the catalog copies it out of the session.
+            func name() -> String { session.catalog.name(of: family) }
+            // A family is one of 64 (`PartFamily.limit`): one bit each.
+            guard named & 1 << UInt64(place) == 0 else {
+                throw ScriptError(.refused("\(name()) is named twice; name each family once"), at: ranges[index])
             }
-            guard index + 1 < words.count else {
+            guard index + 1 < places.count else {
                 throw ScriptError(
-                    .missingArgument("an option after '\(name)'", usage: call.spec.usage),
+                    .missingArgument("an option after '\(name())'", usage: call.spec.usage),
                     at: SourceRange(ranges[index].end, ranges[index].end + 1))
             }
-            let table = session.catalog.options(of: family)
-            guard let part = try? session.catalog.option(named: words[index + 1], in: family) else {
+            guard let option = places[index + 1] else {
+                let table = session.catalog.options(of: family)
                 throw Session.unknown(
-                    "\(name) option", words[index + 1], table.parts.map(\.name),
+                    "\(name()) option", call.words(3)[index + 1], table.parts.map(\.name),
                     suggestFrom: table.allNames, at: ranges[index + 1])
             }
-            families.append(family)
-            parts.append((part, ranges[index + 1]))
+            named |= 1 << UInt64(place)
+            parts.append((call.part(family, option), ranges[index + 1]))
         }
         return parts
     }

@@ -66,6 +66,8 @@ struct Invocation {
         do {
             return try body()
         } catch {
+            // The stock's bound on configurations is the command's, whichever word led to it.
+            if case .configurationsTooLarge = error { throw ScriptError(.domain(error), at: range(0)) }
             throw ScriptError(.domain(error), at: range(index))
         }
     }
@@ -107,7 +109,37 @@ struct Invocation {
         guard case .option(let family, let position) = value(index) else {
             preconditionFailure("argument \(index) of \(spec.name) is not an option")
         }
-        return indexRef.borrow { $0.parts(family.index)[position] }
+        return part(family, position)
+    }
+
+    /// Option `position` of `family` in the catalog index the arguments were resolved in.
+    func part(_ family: PartFamily, _ position: Int) -> any Part {
+        indexRef.borrow { $0.parts(family.index)[position] }
+    }
+
+    /// The words of argument `index` read as FAMILY OPTION pairs, as FAMILY and OPTION
+    /// arguments are read (from their bytes, through the catalog index): per word, its
+    /// family's place, or its option's place among the options of the family before it (nil:
+    /// it names none, or follows a word that names no family).
+    func familyOptionPlaces(_ index: Int) -> [Int?] {
+        guard case .words(let from, let to) = value(index) else { return [] }
+        return indexRef.borrow { catalogIndex in
+            lexerRef.borrow { lexer in
+                var places: [Int?] = []
+                places.reserveCapacity(to - from)
+                var family: Int?
+                for token in from..<to {
+                    let word = lexer.word(lexer.tokens[token])
+                    if (token - from) & 1 == 0 {
+                        family = catalogIndex.families.lookupLonger(word)
+                        places.append(family)
+                    } else {
+                        places.append(family.flatMap { catalogIndex.option(word, family: $0) })
+                    }
+                }
+                return places
+            }
+        }
     }
 
     /// The family of argument `index`, if given.

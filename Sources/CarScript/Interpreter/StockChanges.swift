@@ -43,7 +43,7 @@ extension Session {
             configurations.setDefault(.refused, for: model)
             throw error
         }
-        let id = stock.id(of: car.configuration)
+        let id = try stock.id(of: car.configuration)
         // Giving out the id may have renumbered the stock's configurations.
         validateConfigurations()
         configurations.setDefault(ConfigurationCache.Known(id: id), for: model)
@@ -61,7 +61,7 @@ extension Session {
             throw error
         }
         let generation = stock.generation
-        let id = stock.id(of: try builder.build().configuration)
+        let id = try stock.id(of: try builder.build().configuration)
         // Renumbered: `key` names the old number of the current configuration, so it is not kept.
         if let key, stock.generation == generation { configurations.transitions.keep(ConfigurationCache.Known(id: id), for: key) }
         return id
