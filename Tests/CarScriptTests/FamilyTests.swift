@@ -101,7 +101,13 @@ import Testing
             }
             keys.formUnion(table.columns.map(\.key).filter { !["floorplan", "suspension", "drivetrain", "paint"].contains($0) })
         }
-        #expect(keys == carRowKeys)
+        #expect(keys == Set(carRowKeys))
+        let help = try #require(engine.evaluate("help family").results.last?.result)
+        guard case .help(let page) = help else {
+            Issue.record("no help page")
+            return
+        }
+        #expect(page.text(width: 100_000).contains("(" + carRowKeys.joined(separator: ", ") + ")"))
         for name in ["count", "Unit_Price", "MODEL", "line", "current", "car_type", "base_price"] {
             let run = engine.evaluate("family \(name) \"C\" default a \"A\"")
             #expect(

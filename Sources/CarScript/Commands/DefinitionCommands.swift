@@ -19,7 +19,7 @@ enum DefinitionCommands {
             ],
             summary: "define a new part family and its first option",
             details:
-                "Every model has OPTION (list price AMOUNT, default 0, in US dollars) unless its 'model' line names another ('model ... drivetrain rear paint red'); cars already in stock take it. 'option NAME ...' adds more options. 'show' prints the family after Drive as 'SHOWN AS: OPTION SHOWN AS'. A catalog holds at most \(PartFamily.limit) families (the three built-in ones among them), a family at most \(PartFamily.optionLimit) options. NAME must not be another family's, nor 'in' (options, why, fit and cheapest read it as the start of 'in CURRENCY'), nor 'error' (expect reads it as the start of 'expect error'), nor the name of a column of list or models (\(carRowKeys.sorted().joined(separator: ", "))).",
+                "Every model has OPTION (list price AMOUNT, default 0, in US dollars) unless its 'model' line names another ('model ... drivetrain rear paint red'); cars already in stock take it. 'option NAME ...' adds more options. 'show' prints the family after Drive as 'SHOWN AS: OPTION SHOWN AS'. A catalog holds at most \(PartFamily.limit) families (the three built-in ones among them), a family at most \(PartFamily.optionLimit) options. NAME must not be another family's, nor 'in' (options, why, fit and cheapest read it as the start of 'in CURRENCY'), nor 'error' (expect reads it as the start of 'expect error'), nor the name of a column of list or models (base_price, car_type, count, current, line, model, unit_price).",
             example: "family paint \"Paint\" default white \"White\" price 0",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
