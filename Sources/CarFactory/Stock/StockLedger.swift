@@ -361,8 +361,12 @@ public struct StockLedger: Sendable {
     /// May give ids out afresh first (when many configurations no line holds have piled up),
     /// which changes `generation`; the id returned belongs to the new generation. A new one
     /// past `configurationLimit` is an error (`configurations-too-large`), after which the
-    /// stock holds what it held.
-    package mutating func id(of configuration: CarConfiguration) throws(CarFactoryError) -> Int32 {
+    /// stock holds what it held; unless `bounded` is false: a change taken back or made again
+    /// (`apply`) puts back a state the stock held under the bound, and one refused halfway
+    /// through its step would leave a state that never was (review of stock10: a refused
+    /// `undo` left a line changed, lost its step, and `redo` then crashed). Such a replay
+    /// holds at most the configurations of the two states it goes between.
+    package mutating func id(of configuration: CarConfiguration, bounded: Bool = true) throws(CarFactoryError) -> Int32 {
         let key = configuration.key
         if !ids.isEmpty {
             let mask = ids.count - 1
@@ -377,7 +381,7 @@ public struct StockLedger: Sendable {
         if configurations.count >= configurationLimit {
             // Those no line holds go first, if enough lines have let theirs go for it to pay.
             if releasedSinceCompaction * 8 >= configurations.count { compact() }
-            guard configurations.count < configurationLimit else {
+            guard configurations.count < configurationLimit || !bounded else {
                 releasedSinceCompaction += 1
                 throw .configurationsTooLarge(limit: configurationLimit)
             }
@@ -555,7 +559,7 @@ public struct StockLedger: Sendable {
         case .insertLine(let number, let configuration, let count, let current):
             // Before anything changes (giving out an id may compact the configurations).
             guard entries.count < lineLimit else { throw .stockTooLarge(limit: lineLimit) }
-            let id = try id(of: configuration)
+            let id = try id(of: configuration, bounded: false)
             let (newCount, overflow) = carCount.addingReportingOverflow(count)
             if overflow { throw .countOverflow }
             valueMinorUnits = try Self.adding(prices[Int(id)], times: count, to: valueMinorUnits)
@@ -575,7 +579,7 @@ public struct StockLedger: Sendable {
             // Taken back and replayed in order, so the line it changed is current again.
             guard let number = currentNumber else { throw .noCurrentCar }
             // The id first: giving it out may renumber the lines' configurations.
-            let id = try id(of: configuration)
+            let id = try id(of: configuration, bounded: false)
             let old = entries[number]
             let without = try Self.adding(prices[Int(old.configuration)], times: -old.count, to: valueMinorUnits)
             valueMinorUnits = try Self.adding(prices[Int(id)], times: old.count, to: without)
