@@ -87,7 +87,8 @@ import Testing
 
     /// The files of each case where a skipped following once found more than the run (review
     /// of the skip): a file that quit inside `try`, then outside it; a `save` refused only
-    /// inside `try`; a `source` too deep only from elsewhere; a link to a file from another
+    /// inside `try`; a `source` too deep only from elsewhere; a cycle only under other files
+    /// (`g` sources `b`, a cycle under `b` alone); a link to a file from another
     /// folder, whose relative `source` reads another file; the bound passed inside a `try`,
     /// which took its stop back. Each then ends in an error the run never reaches.
     static let skipCases: [String: [String: String]] = [
@@ -95,6 +96,11 @@ import Testing
         "save": ["f.carfab": "save x.carfab\n", "top.carfab": "source f.carfab\ntry source f.carfab\ncar nosuch\n"],
         "depth": Dictionary(uniqueKeysWithValues: (1...63).map { ("c\($0).carfab", $0 == 63 ? "" : "source c\($0 + 1).carfab\n") })
             .merging(["w.carfab": "source c1.carfab\n", "top.carfab": "source c1.carfab\nsource w.carfab\ncar nosuch\n"]) { a, _ in a },
+        "cycle": [
+            "a.carfab": "source g.carfab\n", "b.carfab": "source g.carfab\n",
+            "g.carfab": "expect error source-cycle try source b.carfab\n",
+            "top.carfab": "source b.carfab\nsource a.carfab\nnonsense\n"
+        ],
         "link": [
             "b/real.carfab": "source x.carfab\n", "b/x.carfab": "echo fine\n", "a/x.carfab": "car nosuch\n",
             "top.carfab": "source b/real.carfab\nsource a/link.carfab\n"
@@ -112,7 +118,7 @@ import Testing
 
     /// What a skipped following may not do: report an error the run does not (`--check` may
     /// find less than running, never more).
-    @Test(arguments: ["quit", "save", "depth", "link", "bound"])
+    @Test(arguments: ["quit", "save", "depth", "cycle", "link", "bound"])
     func a_skipped_following_never_finds_more_than_the_run(_ name: String) throws {
         let dir = try temporaryDirectory(with: Self.skipCases[name] ?? [:])
         if name == "link" {

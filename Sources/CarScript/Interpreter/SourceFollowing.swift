@@ -6,8 +6,9 @@
 // the first two, and the history's counts move with every change a check makes to it), and
 // on where the file runs: how deep in `source` (the depth bound), in `try` (which refuses
 // `save` and takes back what it tried) and in commands (`expect error` nesting's bound), and
-// from which folder its own relative paths are read (a link may stand in another). All of
-// these are the `AnalysisMark`, and the folder is in the key a file is known by. So a file
+// from which folder its own relative paths are read (a link may stand in another), and which
+// files run around it (a `source` in it may be a cycle under some). All of these are the
+// `AnalysisMark`, and the folder and the files around it are in the key a file is known by. So a file
 // whose last following changed none of them, ended in no `quit` and is sourced again with none
 // changed since, would do and report exactly what it did: it is not followed again (its errors
 // were reported once already). Inside `try`, one that reported an error is followed again: the
@@ -120,7 +121,14 @@ extension Session {
     /// folder reads other files). The folder's identity, not its name: names that spell one
     /// folder many ways (`./././x`) would each be a file not followed yet, and a tree of them
     /// as long to check as to run.
+    /// The files running around it are in the key too: whether a `source` inside it is a
+    /// cycle (`source-cycle`) depends on them (review: `a` and `b` each sourcing `g`, which
+    /// sources `b`, is a cycle only under `b`).
     func followingKey(_ identity: [UInt8], directory: String) -> [UInt8] {
-        identity + [0] + (options.host?.identity(of: Array(directory.utf8)) ?? Array(directory.utf8))
+        var key = identity + [0] + (options.host?.identity(of: Array(directory.utf8)) ?? Array(directory.utf8))
+        for running in enclosingScripts.map(\.identity) + frames.map(\.identity) {
+            key += [0] + (running ?? [])
+        }
+        return key
     }
 }
