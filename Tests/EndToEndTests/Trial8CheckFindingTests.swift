@@ -29,6 +29,21 @@ import Testing
         #expect(errors.count == 2 && errors.allSatisfy { $0["id"] as? String == "unknown-option" }, "\(broken)")
     }
 
+    /// A tree whose files are each reached two ways, directly and through a wrapper: the files
+    /// around a following are part of what it is known by, so such a tree has as many keys as
+    /// paths, and only the bound on following a file again ends its check.
+    @Test func a_tree_reached_two_ways_at_each_level_ends() throws {
+        var files: [String: String] = ["l30.carfab": "var x 1\n"]
+        for n in 0..<30 {
+            files["l\(n).carfab"] = "source w\(n).carfab\nsource l\(n + 1).carfab\n"
+            files["w\(n).carfab"] = "source l\(n + 1).carfab\n"
+        }
+        let dir = try temporaryDirectory(with: files)
+        let result = try shell(#"timeout 120 "$CARFAB" --check l0.carfab"#, directory: dir)
+        #expect(result.status == 0 && result.stdout == "", "\(result)")
+        #expect(result.stderr.contains("warning: the check has followed files it had followed already 65536 times"), "\(result)")
+    }
+
     /// Followings that keep changing what the check reads (a step in a transaction each time)
     /// are followed, at most 65,536 times in all: then the check stops there with a warning,
     /// finding less than a run may, never more (the error after it is not reported).

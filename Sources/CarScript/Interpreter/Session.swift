@@ -92,7 +92,11 @@ final class Session {
     /// nil until the first (an empty table made with every session cost its start-up 4,000
     /// instructions, for the generic metadata of its type).
     var followedFiles: [[UInt8]: FollowedFile]?
-    /// How many times an analysis followed a file it had followed already.
+    /// The files (by host identity) an analysis has followed at least once: each later following
+    /// counts towards `maximumRefollowings`. Nil until the first, as `followedFiles`.
+    var followedIdentities: Set<[UInt8]>?
+    /// How many times an analysis followed a file it had followed already (with the sessions
+    /// `diff` loads while it checks: they share the bound).
     var refollowings = 0
     /// Set when an analysis passed `maximumRefollowings`: it stops for good, a `try` that
     /// takes back its `quit` taking back no more than that.

@@ -49,7 +49,16 @@ extension Session {
         loaded.enclosingScripts = enclosingScripts + frames.map { (file: $0.lines.file, identity: $0.identity) }
         loaded.commandNesting = commandNesting
         loaded.comparisonDepth = comparisonDepth + 1
+        // An analysis's bound on following files again is one for it and the sessions it loads:
+        // each its own, a tree of sources each ending in `diff` multiplied them.
+        loaded.refollowings = refollowings
+        loaded.followedIdentities = followedIdentities
         loaded.run(source)
+        (refollowings, followedIdentities) = (loaded.refollowings, loaded.followedIdentities)
+        if loaded.analysisStopped {
+            analysisStopped = true
+            quitRequested = true
+        }
         if let diagnostic = errors.diagnostic { throw LoadFailure(diagnostic: diagnostic) }
         // A transaction the file leaves open was rolled back at its end, as running the file
         // alone rolls it back: the warning is passed on by whoever compares (trial 7).

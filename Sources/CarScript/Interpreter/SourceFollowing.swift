@@ -75,13 +75,18 @@ extension Session {
 
     /// Whether `source` (at `call`) of the file known as `key` (`followingKey`) is followed; if
     /// not, and the bound was passed, the analysis stops here with a warning.
-    func mayFollow(_ key: [UInt8], for call: Invocation) -> Bool {
-        guard let last = followedFiles?[key] else { return true }
-        if options.checkOnly && last.changedNothing && !last.quit && (!last.failed || whatIfDepth == 0)
-            && last.after == analysisMark
+    func mayFollow(_ key: [UInt8], identity: [UInt8], for call: Invocation) -> Bool {
+        if let last = followedFiles?[key],
+            options.checkOnly && last.changedNothing && !last.quit
+                && (!last.failed || whatIfDepth == 0) && last.after == analysisMark
         {
             return false
         }
+        // A file's first following is free; every later one counts, under any key: the files
+        // around it are in the key, so a tree of files reached by two ways at each level (`a`
+        // sourcing `b` both directly and through a wrapper) has keys as many as its paths.
+        if followedIdentities == nil { followedIdentities = [] }
+        if followedIdentities?.insert(identity).inserted == true { return true }
         guard refollowings < maximumRefollowings else {
             // Once said; a later `source` (after a `try` that took the stop back) stops again.
             if refollowings == maximumRefollowings, let frame = frames.last {

@@ -10,7 +10,7 @@ extension Session {
         let path = name == "-" ? name : try filePath(name, for: call)
         let identity = try checkNesting(of: path, for: call, argument: 1)
         let followed = options.boundsSourcing && name != "-" ? identity.map { followingKey($0, directory: directoryName(path)) } : nil
-        if let followed, !mayFollow(followed, for: call) { return }
+        if let followed, let identity, !mayFollow(followed, identity: identity, for: call) { return }
         let file = name == "-" ? try openStandardInput(for: call) : try openFile(path, for: call)
         let line = parent.lines.lineNumber(at: call.range(0).start)
         let failuresBefore = failureCount
