@@ -4,11 +4,11 @@
 // language server. What a check's following of a file does and reports depends on the
 // catalog, the variables and the undo history (`Session.stateChanges` counts every change to
 // the first two, and the history's counts move with every change a check makes to it), and
-// on where the file runs: how deep in `source` (the depth bound), in `try` (which refuses
-// `save` and takes back what it tried) and in commands (`expect error` nesting's bound), and
-// from which folder its own relative paths are read (a link may stand in another), and which
-// files run around it (a `source` in it may be a cycle under some). All of these are the
-// `AnalysisMark`, and the folder and the files around it are in the key a file is known by. So a file
+// on where the file runs: in `try` (which refuses `save` and takes back what it tried) and in
+// commands (`expect error` nesting's bound), from which folder its own relative paths are read
+// (a link may stand in another), and which files run around it (a `source` in it may be a
+// cycle under some, or pass the depth bound). The first two are in the `AnalysisMark`, the
+// folder and the files around it in the key a file is known by. So a file
 // whose last following changed none of them, ended in no `quit` and is sourced again with none
 // changed since, would do and report exactly what it did: it is not followed again (its errors
 // were reported once already). Inside `try`, one that reported an error is followed again: the
@@ -24,12 +24,11 @@ package let maximumRefollowings = 1 << 16
 
 /// What an analysis reads of a session, as numbers any change to it moves: the changes to the
 /// catalog and variables, the undo history's counts (steps, changes kept, steps undone,
-/// transactions, how far it is followed), and how deep the file runs in scripts, `try`s and
-/// commands. Made only where a `source` begins or ends, so the commands in between pay
+/// transactions, how far it is followed), and how deep the file runs in `try`s and commands
+/// (how deep in scripts is in the key: see `followingKey`). Made only where a `source` begins or ends, so the commands in between pay
 /// nothing for it.
 struct AnalysisMark: Equatable {
     var stateChanges: Int
-    var scriptDepth: Int
     var whatIfDepth: Int
     var commandNesting: Int
     var steps = 0
@@ -58,8 +57,7 @@ extension Session {
     /// The session as an analysis reads it, in numbers.
     var analysisMark: AnalysisMark {
         var mark = AnalysisMark(
-            stateChanges: stateChanges, scriptDepth: enclosingScripts.count + frames.count, whatIfDepth: whatIfDepth,
-            commandNesting: commandNesting)
+            stateChanges: stateChanges, whatIfDepth: whatIfDepth, commandNesting: commandNesting)
         if let history {
             mark.steps = history.stepCount
             mark.changes = history.changes.count
@@ -126,9 +124,10 @@ extension Session {
     /// folder reads other files). The folder's identity, not its name: names that spell one
     /// folder many ways (`./././x`) would each be a file not followed yet, and a tree of them
     /// as long to check as to run.
-    /// The files running around it are in the key too: whether a `source` inside it is a
-    /// cycle (`source-cycle`) depends on them (review: `a` and `b` each sourcing `g`, which
-    /// sources `b`, is a cycle only under `b`).
+    /// The files running around it are in the key too, one NUL-led segment each (names hold no
+    /// NUL): whether a `source` inside it is a cycle (`source-cycle`) or too deep
+    /// (`source-depth`) depends on them (review: `a` and `b` each sourcing `g`, which sources
+    /// `b`, is a cycle only under `b`).
     func followingKey(_ identity: [UInt8], directory: String) -> [UInt8] {
         var key = identity + [0] + (options.host?.identity(of: Array(directory.utf8)) ?? Array(directory.utf8))
         for running in enclosingScripts.map(\.identity) + frames.map(\.identity) {
