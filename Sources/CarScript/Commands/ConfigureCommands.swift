@@ -14,13 +14,7 @@ enum ConfigureCommands {
                 let id = try call.at(1) { () throws(CarFactoryError) in
                     try session.defaultConfiguration(ofModel: call.modelPosition(1))
                 }
-                do throws(CarFactoryError) {
-                    try session.stock.add(configuration: id, count: call.count(2) ?? 1)
-                } catch {
-                    // The stock's bound is on lines, whatever their count: said at `car`.
-                    if case .stockTooLarge = error { throw ScriptError(.domain(error), at: call.range(0)) }
-                    throw ScriptError(.domain(error), at: call.range(2))
-                }
+                try call.at(2) { () throws(CarFactoryError) in try session.stock.add(configuration: id, count: call.count(2) ?? 1) }
             }),
         CommandSpec(
             name: "set", aliases: [], group: .configure,
@@ -169,8 +163,7 @@ enum ConfigureCommands {
             try builder.set([call.option(2)] + more.map(\.part))
             try session.stock.replaceCurrent(with: builder.build())
         } catch {
-            if case .configurationsTooLarge = error { throw ScriptError(.domain(error), at: call.range(0)) }
-            var refused = ScriptError(.domain(error), at: span)
+            var refused = ScriptError(.domain(error), at: error.isStockBound ? call.range(0) : span)
             // As for one part: where the rule is from, and the cheapest repair that
             // keeps every part named.
             if case .ruleViolation(let rule) = error {

@@ -66,9 +66,7 @@ struct Invocation {
         do {
             return try body()
         } catch {
-            // The stock's bound on configurations is the command's, whichever word led to it.
-            if case .configurationsTooLarge = error { throw ScriptError(.domain(error), at: range(0)) }
-            throw ScriptError(.domain(error), at: range(index))
+            throw ScriptError(.domain(error), at: range(error.isStockBound ? 0 : index))
         }
     }
 
@@ -232,5 +230,16 @@ struct Invocation {
     func command(_ index: Int, in table: CommandTable) -> CommandSpec? {
         guard case .command(let position) = value(index) else { return nil }
         return table.specs[position]
+    }
+}
+
+extension CarFactoryError {
+    /// Whether this is one of the stock's bounds (`stock-too-large`, `configurations-too-large`):
+    /// the command's, said at its name, whichever argument led to it.
+    var isStockBound: Bool {
+        switch self {
+        case .stockTooLarge, .configurationsTooLarge: true
+        default: false
+        }
     }
 }
