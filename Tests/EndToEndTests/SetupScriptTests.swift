@@ -75,7 +75,9 @@ import Testing
         for script in ["Scripts/test", "Scripts/carfab", "Scripts/lib/ensure-deps"] {
             let target = directory.appendingPathComponent(script)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(script), to: target)
+            // Not copyItem: it writes without close-on-exec (see writeFile).
+            let text = try String(contentsOf: packageRoot.appendingPathComponent(script), encoding: .utf8)
+            try writeFile(text, to: target, mode: 0o755)
         }
         for tool in ["bin/swift", "Scripts/docs", "Scripts/pytest-lsp", "Scripts/lint", "Scripts/check-embed"] {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.appendingPathComponent(tool).path)

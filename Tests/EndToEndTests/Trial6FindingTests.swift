@@ -255,9 +255,7 @@ import Glibc
         let folder = state.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let less = folder.appendingPathComponent("less")
-        try "#!/bin/sh\nenv > \"$0.env.part\"\ncat > /dev/null\nmv \"$0.env.part\" \"$0.env\"\n".write(
-            to: less, atomically: true, encoding: .utf8)
-        chmod(less.path, 0o755)
+        try writeFile("#!/bin/sh\nenv > \"$0.env.part\"\ncat > /dev/null\nmv \"$0.env.part\" \"$0.env\"\n", to: less, mode: 0o755)
         return folder
     }
 

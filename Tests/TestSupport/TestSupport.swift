@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 // What both test tiers need: a run's whole output, scratch folders, and JSON lines read
 // with their keys in order. (A library of the tests only: nothing ships it.)
 
@@ -48,9 +52,28 @@ public func temporaryDirectory(with files: [String: String]) throws -> URL {
     for (name, text) in files {
         let file = directory.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file)
+        try writeFile(text, to: file)
     }
     return directory
+}
+
+/// Writes `text` to `file` (created with `mode`, or emptied) through a descriptor no child
+/// process inherits: a test may run what it writes while other tests start processes, and a
+/// file still open for writing in any of them cannot be run (ETXTBSY), as Foundation's own
+/// writes left it.
+public func writeFile(_ text: String, to file: URL, mode: mode_t = 0o644) throws {
+    let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+    guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    defer { close(descriptor) }
+    var bytes = Array(text.utf8)
+    var written = 0
+    while written < bytes.count {
+        let count = bytes[written...].withUnsafeMutableBytes { write(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        written += count
+    }
+    guard fchmod(descriptor, mode) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
 }
 
 /// What the brief's first example prints (`car sports; set drivetrain 4wd; show; total GBP`).
