@@ -67,4 +67,17 @@ import Testing
         process.waitUntilExit()
         #expect(output == "Car type: Cadillac Escalade\n")
     }
+
+    /// A reader that goes away in the middle of a table (`list`, `diff`, `--diff`) ends the
+    /// program quietly too: "cut short" is for a stop the user asked for (trial 9, 2).
+    @Test(arguments: ["big.carfab -e list", "big.carfab -e 'diff empty.carfab'", "--diff big.carfab empty.carfab"])
+    func a_closed_pipe_in_a_table_ends_quietly(arguments: String) throws {
+        let directory = try temporaryDirectory(with: [
+            "big.carfab": String(repeating: "car sports\n", count: 100_000), "empty.carfab": ""
+        ])
+        let result = try shell("\"$CARFAB\" \(arguments) | head -1", directory: directory)
+        #expect(result.stderr == "")
+        // The table's heading, the one line head takes.
+        #expect(result.stdout.split(separator: "\n").count == 1, "\(result)")
+    }
 }

@@ -132,9 +132,11 @@ public final class TextRenderer: ResultRenderer {
             out.append(0x0A)
         case .table(let table):
             let written = TableText.write(table, to: out)
-            if written < table.rowCount {
-                // A stop cut the rows short (Ctrl-C, SIGTERM): said, as a stopped `source` is,
-                // so that the rows written are not taken for the whole table (trial 7, 4).
+            // A stop cut the rows short (Ctrl-C, SIGTERM): said, as a stopped `source` is,
+            // so that the rows written are not taken for the whole table (trial 7, 4). Not
+            // when the output failed, which stopped it: a reader that went away ends the
+            // program quietly (`| head -1`), and any other failure has its own report.
+            if written < table.rowCount && !out.failed {
                 out.flush()
                 err.write("carfab: interrupted: \(command.name) cut short after \(written) of \(table.rowCount) rows\n")
                 err.flush()
