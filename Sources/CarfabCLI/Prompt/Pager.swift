@@ -61,16 +61,62 @@ struct Pager {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeMutableBytes { write(ends[1], $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
+            if count < 0 && errno == EINTR && !Self.endsPager(programStop.code) { continue }
             if count <= 0 { break }
             sent += count
         }
         close(ends[1])
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var ended = false
+        repeat {
+            // SIGTERM, SIGHUP and SIGQUIT stop carfab wherever it waits: the pager is ended
+            // first (SIGINT stays the pager's, as at any program in the terminal).
+            if !ended && Self.endsPager(programStop.code) {
+                Self.terminate(Self.processTree(pid))
+                ended = true
+            }
+        } while waitpid(pid, &status, 0) < 0 && errno == EINTR
         // A pager the shell could not find or run (126, 127) showed nothing: the caller does.
         let exited = status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
         return exited != 126 && exited != 127
+    }
+
+    /// Whether stop request `code` (a signal's number) ends the pager: every stop signal but SIGINT.
+    private static func endsPager(_ code: Int32) -> Bool {
+        code == SIGTERM || code == SIGHUP || code == SIGQUIT
+    }
+
+    /// `root` and every process under it, read from `/proc` before any is signalled: the
+    /// pager runs under `/bin/sh -c`, which does not exec it, so signalling the shell alone
+    /// would leave `less` reading the terminal.
+    private static func processTree(_ root: pid_t) -> [pid_t] {
+        var tree = [root]
+        var index = 0
+        while index < tree.count {
+            let path = "/proc/\(tree[index])/task/\(tree[index])/children"
+            index += 1
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var text: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(fd, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                text += buffer[..<count]
+            }
+            for field in text.split(whereSeparator: { $0 == 0x20 || $0 == 0x0A }) {
+                if let child = pid_t(String(decoding: field, as: UTF8.self)), !tree.contains(child) { tree.append(child) }
+            }
+        }
+        return tree
+    }
+
+    /// Sends SIGTERM to each of `processes`: the one signal `less` ends on with the terminal
+    /// put back as it found it (on SIGHUP it leaves it without echo; SIGQUIT it ignores).
+    private static func terminate(_ processes: [pid_t]) {
+        for process in processes { kill(process, SIGTERM) }
     }
 
     /// This process's environment with `LESSSECURE=1` and `LESSHISTFILE=-` in place of any
