@@ -53,6 +53,32 @@ extension ReplTests {
         #expect(terminal.exitStatus() == 0)
     }
 
+    /// Trial 9, finding 10: a list taller than the screen is cut to it, its last line saying
+    /// how many more there are (a family of 65,536 options wrote 1.3 MB for one Tab Tab).
+    @Test func a_list_taller_than_the_terminal_is_cut_with_how_many_more() throws {
+        let catalog = state.appendingPathComponent("paints.carfab")
+        try writeFile(
+            "family paint \"Paint\" default p0 \"P0\" price 0\n"
+                + (1..<1000).map { "option paint p\($0) \"P\($0)\" price \($0)\n" }.joined() + "car sports\n",
+            to: catalog)
+        let terminal = try start([catalog.path, "-i"])
+        #expect(terminal.waitFor("carfab> ", timeout: 30))
+        let prompts = terminal.count("carfab> ")
+        // Every option starts with p: a Tab after it lists them.
+        terminal.type("set paint p\t")
+        #expect(terminal.waitFor("carfab> ", times: prompts + 1))
+        // 24 rows: 21 candidates and the line that counts the rest, then the line typed and
+        // the prompt drawn again.
+        let listed =
+            "\r\np0   (current)\r\n" + (1...9).map { "p\($0)   +$\($0).00\r\n" }.joined()
+            + (10...20).map { "p\($0)  +$\($0).00\r\n" }.joined()
+            + "... and 979 more: type more of the name to narrow the list\r\n"
+        #expect(terminal.output.contains("set paint p" + listed + "carfab> set paint p"), "\(terminal.output.suffix(2000).debugDescription)")
+        #expect(terminal.count("p21") == 0)
+        terminal.type("\u{15}\u{04}")
+        #expect(terminal.exitStatus() == 0)
+    }
+
     @Test func a_hint_is_drawn_dimmed_after_the_cursor_and_never_kept() throws {
         let terminal = try styled()
         terminal.type("car")

@@ -260,13 +260,32 @@ final class EditLineSource: LineSource {
                 UnsafeBufferPointer(start: info.pointee.buffer, count: info.pointee.buffer.distance(to: info.pointee.cursor)),
                 columns: width)
         }
+        // The list, the line typed and the prompt drawn again fit the screen (24 rows when its
+        // size was never set).
+        let rows = Int(cf_terminal_rows(terminal))
         writeToTerminal(
-            "\n"
-                + (completion.descriptions.contains { !$0.isEmpty }
-                    ? Self.rows(completion.candidates, completion.descriptionColumns, width: width)
-                    : Self.columns(completion.candidates, width: width))
+            "\n" + Self.list(completion, width: width, lines: max((rows > 0 ? rows : 24) - 2, 2))
                 + String(repeating: "\n", count: cursorRow ?? 0))
         return UInt8(CC_REDISPLAY)
+    }
+
+    /// The candidates in at most `lines` lines: described one to a line, else in columns; past
+    /// that, as many as the lines but one hold, then a line saying how many more there are (a
+    /// family may hold 65,536 options: a screenful is what a person reads, typing narrows them).
+    static func list(_ completion: Completion, width: Int, lines: Int) -> String {
+        let described = completion.descriptions.contains { !$0.isEmpty }
+        func laidOut(_ count: Int) -> String {
+            let names = Array(completion.candidates.prefix(count))
+            return described
+                ? rows(names, Array(completion.descriptionColumns.prefix(count)), width: width)
+                : columns(names, width: width)
+        }
+        let perLine = described ? 1 : columnLayout(completion.candidates.map(DisplayText.escaped), width: width).perLine
+        let total = completion.candidates.count
+        guard total > lines * perLine else { return laidOut(total) }
+        let shown = (lines - 1) * perLine
+        let more = "... and \(total - shown) more: type more of the name to narrow the list"
+        return laidOut(shown) + DisplayText.cut(more, toWidth: (width > 0 ? width : 80) - 1) + "\n"
     }
 
     /// Inserts a bracketed paste as it is (a Tab is a Tab, a byte that is not UTF-8 stands
@@ -424,17 +443,22 @@ final class EditLineSource: LineSource {
 
     /// Candidates in columns, as shells list them, padded by the columns the terminal gives them.
     static func columns(_ names: [String], width: Int) -> String {
-        // A terminal whose size was never set reports 0 columns: lay out for 80, as `rows` does.
-        let width = width > 0 ? width : 80
         let shown = names.map(DisplayText.escaped)
-        let cell = min((shown.map(DisplayText.width).max() ?? 0) + 2, width)
-        let perLine = max(1, width / cell)
+        let (cell, perLine) = columnLayout(shown, width: width)
         var text = ""
         for (index, name) in shown.enumerated() {
             let last = index % perLine == perLine - 1 || index == names.count - 1
             text += last ? name + "\n" : DisplayText.padded(name, toWidth: cell)
         }
         return text
+    }
+
+    /// How wide a column of names `shown` (escaped) is, and how many columns a line of `width` holds.
+    private static func columnLayout(_ shown: [String], width: Int) -> (cell: Int, perLine: Int) {
+        // A terminal whose size was never set reports 0 columns: lay out for 80, as `rows` does.
+        let width = width > 0 ? width : 80
+        let cell = min((shown.map(DisplayText.width).max() ?? 0) + 2, width)
+        return (cell, max(1, width / max(cell, 1)))
     }
 
     private func writeToTerminal(_ text: String) {
