@@ -73,8 +73,10 @@ extension ReplTests {
             "\r\np0   (current)\r\n" + (1...9).map { "p\($0)   +$\($0).00\r\n" }.joined()
             + (10...20).map { "p\($0)  +$\($0).00\r\n" }.joined()
             + "... and 979 more: type more of the name to narrow the list\r\n"
+        // (libedit goes back to the line's start and clears it, `\r\e[K`, to draw the prompt again.)
         #expect(
-            terminal.output.contains("set paint p" + listed + "carfab> set paint p"), "\(terminal.output.suffix(2000).debugDescription)")
+            terminal.output.contains("set paint p" + listed + "\r\u{1B}[Kcarfab> set paint p"),
+            "\(terminal.output.suffix(2000).debugDescription)")
         #expect(terminal.count("p21") == 0)
         terminal.type("\u{15}\u{04}")
         #expect(terminal.exitStatus() == 0)
