@@ -8,11 +8,11 @@ import Glibc
 /// Trial 9, finding 5: SIGTERM, SIGHUP and SIGQUIT stop carfab at once while a `help` page is
 /// in the pager (they waited until the user quit the pager, which a `kill`, `timeout` or a
 /// service manager's stop never does), and end the pager with it.
-@Suite(.serialized) struct PagerStopTests {
+@Suite(.serialized) struct PagerSignalTests {
     let state: URL
 
     init() throws {
-        state = try scratchFolder("pager-stop")
+        state = try scratchFolder("pager-signal")
     }
 
     /// Whether process `pid` has ended (gone, or a zombie its new parent has not reaped yet).
