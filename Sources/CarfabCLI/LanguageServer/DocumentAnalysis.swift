@@ -73,14 +73,21 @@ struct DocumentAnalysis {
         if let known = replay.lines { return known }
         let engine = session(before: 0, catalog: catalog)
         var outcomes: [DocumentReplay.LineOutcome] = []
-        for line in ScriptLines.read(document.bytes) {
+        for line in ScriptLines.each(document.bytes) {
             engine.evaluate(openLineSource(text: Array(document.bytes[line.range]), name: name, path: path))
             let configures = line.commands.contains { words in
                 let name = engine.commands.lookup(words[0].text)?.name
                 return name == "car" || name == "set"
             }
+            // The line's end, before the CR of a CR LF (which LSP counts as the line's end, not part of it).
+            var end = line.range.upperBound
+            if end > line.range.lowerBound && document.bytes[end - 1] == 0x0D { end -= 1 }
+            // The hint sits by the command: after the last word, before any comment.
+            let hintOffset = line.comment != nil ? line.commands.last?.last?.range.upperBound ?? end : end
             outcomes.append(
-                .init(line: line, configures: configures, price: configures ? try? engine.stock.currentPriceMinorUnits() : nil))
+                .init(
+                    range: line.range, end: end, hintOffset: hintOffset, configures: configures,
+                    price: configures ? try? engine.stock.currentPriceMinorUnits() : nil))
         }
         replay.lines = outcomes
         replay.whole = engine
@@ -198,32 +205,35 @@ struct DocumentAnalysis {
         return DocumentURI.uri(of: (directory == "/" ? "" : directory) + "/" + file)
     }
 
-    /// A sourced file's text, read once per analysis, for the UTF-16 columns of its diagnostics.
+    /// A sourced file's text, read once per analysis, for the UTF-16 columns of its diagnostics:
+    /// as much of it as the analysis reads (`ReplayFiles.largest`), where they all are.
     private func file(_ path: String, _ files: inout [String: TextDocument]) -> TextDocument? {
         if let known = files[path] { return known }
         let full = path.hasPrefix("/") ? path : (directory == "/" ? "" : directory) + "/" + path
-        guard let bytes = Self.read(full) else { return nil }
-        let text = TextDocument(uri: uri(of: path), version: 0, text: String(decoding: bytes, as: UTF8.self))
+        guard let read = Self.read(full, upTo: ReplayFiles.largest) else { return nil }
+        let text = TextDocument(uri: uri(of: path), version: 0, text: String(decoding: read.bytes, as: UTF8.self))
         files[path] = text
         return text
     }
 
-    /// A regular file's bytes, up to the largest message the server takes; nil if it cannot be read.
-    static func read(_ path: String) -> [UInt8]? {
+    /// A regular file's first `limit` bytes at most, and whether that is all of it; nil if it cannot be read.
+    static func read(_ path: String, upTo limit: Int) -> (bytes: [UInt8], whole: Bool)? {
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= MessageReader.maximumLength else { return nil }
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            // One byte past the limit tells a file of exactly `limit` bytes from a longer one.
+            let wanted = min(chunk.count, limit + 1 - bytes.count)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, wanted) }
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { return nil }
-            if n == 0 { return bytes }
+            if n == 0 { return (bytes, true) }
             bytes.append(contentsOf: chunk[..<n])
-            if bytes.count > MessageReader.maximumLength { return nil }
+            if bytes.count > limit { return (Array(bytes[..<limit]), false) }
         }
     }
 }

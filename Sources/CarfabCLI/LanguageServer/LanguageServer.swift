@@ -35,6 +35,7 @@ final class LanguageServer {
     /// one diagnostic saying so and no tokens, outline, hints or edits. Its analysis would keep
     /// some 37 times its size, and answers several times it (a 46 MB document: 1.7 GB kept,
     /// an outline of 387 MB, past the 64 MiB a message to the server may hold; trial 8, 4).
+    /// The files a document sources are read up to as much in all (`ReplayFiles.largest`).
     static let largestAnalysed = 4 << 20
 
     /// Where the messages come from; nil if its thread could not be started.
