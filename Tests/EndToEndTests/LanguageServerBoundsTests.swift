@@ -9,8 +9,10 @@ import Testing
 @Suite struct LanguageServerBoundsTests {
     /// What the client prints for each input: a file sourced past 4 MiB (by one line), where
     /// the analysis stops and says so on the `source` line, references do not search it and say
-    /// so, and a rename is refused; and a document just under 4 MiB with a name on each of its
-    /// 381,300 lines, where references, outline, hints and tokens are each cut at their limit.
+    /// so, and a rename is refused; two files that are past it together (1.9 and 2.5 MB), where
+    /// the first is read whole and the second cut; and a document just under 4 MiB with a name
+    /// on each of its 381,300 lines, where references, outline, hints and tokens are each cut
+    /// at their limit.
     static let cases = [
         (
             "sourced",
@@ -20,6 +22,19 @@ import Testing
               message: 'big.carfab' not searched: the files this document sources are more than the 4 MiB the editor analyses in all
             references 1
             rename failed: not renamed: 'big.carfab' not searched: the files this document sources are more than the 4 MiB the editor analyses in all
+            exit 0
+            peak memory under 64 MiB
+
+            """
+        ),
+        (
+            "two",
+            """
+            diagnostic 1 error unreadable-file source b.carfab
+              related: error: the files this document sources are more than the 4 MiB the editor analyses in all: this one is not checked past line 75300 (carfab --check checks it)
+              message: 'sports' is named in 60001 places: the first 5000 are listed; 'b.carfab' not searched: the files this document sources are more than the 4 MiB the editor analyses in all
+            references 5000
+            rename failed: not renamed: 'b.carfab' not searched: the files this document sources are more than the 4 MiB the editor analyses in all
             exit 0
             peak memory under 64 MiB
 
@@ -53,10 +68,14 @@ import Testing
     static let client =
         languageServerPythonClient + "\n" + #"""
             uri = "file://" + here + "/doc.carfab"
+            line = b"car sports; set drivetrain 4wd\n"
             if sys.argv[1] == "sourced":
-                line = b"car sports; set drivetrain 4wd\n"
                 with open("big.carfab", "wb") as f: f.write(line * ((4 << 20) // len(line) + 1))
                 text, bound = "source big.carfab\ncar sports\nvar x 1\n", 64
+            elif sys.argv[1] == "two":
+                with open("a.carfab", "wb") as f: f.write(line * 60000)
+                with open("b.carfab", "wb") as f: f.write(line * 80000)
+                text, bound = "source a.carfab\nsource b.carfab\ncar sports\nvar x 1\n", 64
             else:
                 text, bound = "car sports\n" * (4194304 // 11), 160
             ask("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
@@ -64,12 +83,12 @@ import Testing
             send(dict(method="textDocument/didOpen", params={"textDocument": {"uri": uri, "languageId": "carfab", "version": 1, "text": text}}))
             diagnostics = receive()["params"]["diagnostics"]
             document = {"uri": uri}
-            if sys.argv[1] == "sourced":
+            if sys.argv[1] != "document":
                 for d in diagnostics:
                     print("diagnostic", d["range"]["start"]["line"], ["", "error", "warning", "note"][d["severity"]], d["code"], text.split("\n")[d["range"]["start"]["line"]])
                     for r in d.get("relatedInformation", []): print("  related:", r["message"])
-                print("references", len(ask("textDocument/references", {"textDocument": document, "position": {"line": 1, "character": 5}, "context": {"includeDeclaration": True}})["result"]))
-                print("rename failed:", ask("textDocument/rename", {"textDocument": document, "position": {"line": 2, "character": 4}, "newName": "y"})["error"]["message"])
+                print("references", len(ask("textDocument/references", {"textDocument": document, "position": {"line": text.count("\n") - 2, "character": 5}, "context": {"includeDeclaration": True}})["result"]))
+                print("rename failed:", ask("textDocument/rename", {"textDocument": document, "position": {"line": text.count("\n") - 1, "character": 4}, "newName": "y"})["error"]["message"])
             else:
                 print("diagnostics", len(diagnostics))
                 print("references", len(ask("textDocument/references", {"textDocument": document, "position": {"line": 1, "character": 5}, "context": {"includeDeclaration": True}})["result"]))
