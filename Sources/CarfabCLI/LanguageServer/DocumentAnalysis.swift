@@ -73,6 +73,8 @@ struct DocumentAnalysis {
         if let known = replay.lines { return known }
         let engine = session(before: 0, catalog: catalog)
         var outcomes: [DocumentReplay.LineOutcome] = []
+        // A logical line is one physical line or more: room for them all at once, not grown by doubling.
+        outcomes.reserveCapacity(document.lineCount)
         for line in ScriptLines.each(document.bytes) {
             engine.evaluate(openLineSource(text: Array(document.bytes[line.range]), name: name, path: path))
             let configures = line.commands.contains { words in
