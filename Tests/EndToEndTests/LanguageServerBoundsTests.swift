@@ -50,7 +50,7 @@ import Testing
             hints 5000
             tokens 100000
             exit 0
-            peak memory under 160 MiB
+            peak memory under 128 MiB
 
             """
         )
@@ -77,7 +77,7 @@ import Testing
                 with open("b.carfab", "wb") as f: f.write(line * 80000)
                 text, bound = "source a.carfab\nsource b.carfab\ncar sports\nvar x 1\n", 64
             else:
-                text, bound = "car sports\n" * (4194304 // 11), 160
+                text, bound = "car sports\n" * (4194304 // 11), 128
             ask("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
             send(dict(method="initialized", params={}))
             send(dict(method="textDocument/didOpen", params={"textDocument": {"uri": uri, "languageId": "carfab", "version": 1, "text": text}}))
