@@ -68,7 +68,9 @@ public struct Configurator {
     let wordCount: [Int]
     let totalWords: Int
     /// Whether every family has at most 64 options: each family's bitset is one word, at the
-    /// family's index, and the hot loops take a path without loops over words.
+    /// family's index, and the hot loops take a path without loops over words. Each edge's
+    /// mask is then one word too, at the edge's own index (`edgeMask[edge] == edge`): the hot
+    /// loops read `masks[edge]`, a load less per edge.
     let singleWord: Bool
     /// Where each family's options start among all options (a global option id).
     let optionBase: [Int]
@@ -82,6 +84,10 @@ public struct Configurator {
     /// Per option (by global id) and family, where its edge's mask starts in `masks` (-1: no
     /// edge), for the bound's inner loops; left empty past `clashTableLimit` entries.
     let clashTable: [Int]
+    /// Where every family has one word (`singleWord`) and `clashTable` is kept: per option and
+    /// family, the mask itself (0: no edge), one load where `clashTable` and `masks` took two
+    /// in propagation's inner loop. Rule cores keep it with `masks` (`rebuild`).
+    var clashWords: [UInt64]
     /// For each edge, the rules behind it (`edgeRuleStart[e]..<edgeRuleStart[e + 1]` in `edgeRules`).
     let edgeRuleStart: [Int]
     let edgeRules: [Int]
@@ -165,8 +171,10 @@ public struct Configurator {
                 for edge in start[id]..<start[id + 1] { table[id * familyCount + family[edge]] = maskAt[edge] }
             }
             clashTable = table
+            clashWords = words == optionCounts.count ? table.map { $0 < 0 ? 0 : store[$0] } : []
         } else {
             clashTable = []
+            clashWords = []
         }
         masks = store
         edgeRuleStart = ruleStart
@@ -308,7 +316,7 @@ public struct Configurator {
             let g = edgeFamily[edge]
             units += 1
             let before = domains[g]
-            let after = before & ~masks[edgeMask[edge]]
+            let after = before & ~masks[edge]
             if after != before {
                 domains[g] = after
                 changed[g] = true
@@ -339,9 +347,11 @@ public struct Configurator {
         return true
     }
 
-    /// Whether family `h` still has an option among those the mask at `mask` (in `masks`) marks.
-    @inline(__always) func meets(_ domains: [UInt64], _ h: Int, _ mask: Int) -> Bool {
-        if singleWord { return domains[h] & masks[mask] != 0 }
+    /// Whether the family at the far end of `edge` still has an option the edge's mask marks.
+    @inline(__always) func meets(_ domains: [UInt64], edge: Int) -> Bool {
+        let h = edgeFamily[edge]
+        if singleWord { return domains[h] & masks[edge] != 0 }
+        let mask = edgeMask[edge]
         for w in 0..<wordCount[h] where domains[wordOffset[h] + w] & masks[mask + w] != 0 { return true }
         return false
     }

@@ -80,7 +80,7 @@ extension Configurator {
     /// their edges, where looking at every option of every family and all its edges took
     /// most of the cheapest car's search (60 x 8, 3,000 rules).
     private func propagateByFamily(_ domains: inout [UInt64], assigned: [Bool], changed: inout [Bool], next: inout [Bool]) -> Bool {
-        if singleWord { return propagateOneWordFamilies(&domains, assigned: assigned, changed: &changed, next: &next) }
+        if !clashWords.isEmpty { return propagateOneWordFamilies(&domains, assigned: assigned, changed: &changed, next: &next) }
         let familyCount = familyCount
         var units = 0
         defer { meter.units &+= units }
@@ -161,14 +161,13 @@ extension Configurator {
                     units += 1
                     guard !assigned[g] else { continue }
                     // The options of g every option left in h clashes with.
-                    var gone = masks[edgeMask[edge]]
+                    var gone = masks[edge]
                     var bits = rest
                     while bits != 0 && gone != 0 {
                         let p = bits.trailingZeroBitCount
                         bits &= bits - 1
                         units += 1
-                        let mask = clashTable[(base + p) * familyCount + g]
-                        gone = mask < 0 ? 0 : gone & masks[mask]
+                        gone &= clashWords[(base + p) * familyCount + g]
                     }
                     let word = domains[g]
                     let left = word & ~gone
@@ -197,7 +196,7 @@ extension Configurator {
             // One word per family, at the family's index: the same edges in the same order.
             for edge in edgeStart[id]..<edgeStart[id + 1] {
                 let h = edgeFamily[edge]
-                guard changed[h], !assigned[h], domains[h] & ~masks[edgeMask[edge]] == 0 else { continue }
+                guard changed[h], !assigned[h], domains[h] & ~masks[edge] == 0 else { continue }
                 if let used { record(edge, used) }
                 return false
             }
