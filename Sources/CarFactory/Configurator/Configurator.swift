@@ -262,9 +262,9 @@ public struct Configurator {
     /// `choose`, marking in `changed` each family that lost options (as `propagate(_:assigned:since:)`
     /// would find them by comparing the domains with a copy of them made before): a search
     /// then propagates from the marks without that copy. On false, `changed` is left all false.
-    func choose(_ f: Int, _ o: Int, in domains: inout [UInt64], marking changed: inout [Bool]) -> Bool {
+    func choose(_ f: Int, _ o: Int, in domains: inout [UInt64], marking changed: inout FamilySet) -> Bool {
         guard contains(domains, f, o) else {
-            for g in 0..<familyCount { changed[g] = false }
+            changed.removeAll()
             return false
         }
         if singleWord { return chooseInOneWordFamilies(f, o, in: &domains, marking: &changed) }
@@ -275,7 +275,7 @@ public struct Configurator {
             let word = w == o >> 6 ? only : 0
             if domains[wordOffset[f] + w] != word {
                 domains[wordOffset[f] + w] = word
-                changed[f] = true
+                changed.insert(f)
             }
         }
         let id = optionBase[f] + o
@@ -289,12 +289,12 @@ public struct Configurator {
                 let after = before & ~masks[mask + w]
                 if after != before {
                     domains[wordOffset[g] + w] = after
-                    changed[g] = true
+                    changed.insert(g)
                 }
                 any |= after
             }
             if any == 0 {
-                for g in 0..<familyCount { changed[g] = false }
+                changed.removeAll()
                 return false
             }
         }
@@ -303,13 +303,13 @@ public struct Configurator {
 
     /// `choose(_:_:in:marking:)` where every family's bitset is one word (`singleWord`), `o`
     /// still possible: the same options taken out and units counted, without loops over words.
-    private func chooseInOneWordFamilies(_ f: Int, _ o: Int, in domains: inout [UInt64], marking changed: inout [Bool]) -> Bool {
+    private func chooseInOneWordFamilies(_ f: Int, _ o: Int, in domains: inout [UInt64], marking changed: inout FamilySet) -> Bool {
         var units = 1
         defer { meter.units &+= units }
         let only = UInt64(1) << UInt64(o)
         if domains[f] != only {
             domains[f] = only
-            changed[f] = true
+            changed.insert(f)
         }
         let id = optionBase[f] + o
         for edge in edgeStart[id]..<edgeStart[id + 1] {
@@ -319,10 +319,10 @@ public struct Configurator {
             let after = before & ~masks[edge]
             if after != before {
                 domains[g] = after
-                changed[g] = true
+                changed.insert(g)
             }
             if after == 0 {
-                for g in 0..<familyCount { changed[g] = false }
+                changed.removeAll()
                 return false
             }
         }
@@ -331,9 +331,9 @@ public struct Configurator {
 
     /// `choose(_:_:in:marking:)` of an option that clashes with no option left in any other
     /// family: takes out `f`'s other options only (the edges would take out nothing).
-    func keepOnly(_ f: Int, _ o: Int, in domains: inout [UInt64], marking changed: inout [Bool]) -> Bool {
+    func keepOnly(_ f: Int, _ o: Int, in domains: inout [UInt64], marking changed: inout FamilySet) -> Bool {
         guard contains(domains, f, o) else {
-            for g in 0..<familyCount { changed[g] = false }
+            changed.removeAll()
             return false
         }
         meter.units &+= wordCount[f]
@@ -341,7 +341,7 @@ public struct Configurator {
             let word = w == o >> 6 ? UInt64(1) << UInt64(o & 63) : 0
             if domains[wordOffset[f] + w] != word {
                 domains[wordOffset[f] + w] = word
-                changed[f] = true
+                changed.insert(f)
             }
         }
         return true

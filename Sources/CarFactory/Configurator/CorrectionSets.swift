@@ -91,8 +91,8 @@ struct CorrectionSearch {
     /// families that lost options since the last propagation and those the pass under way
     /// changes (`propagate`'s flags), and `settle`'s families that still have the car's
     /// option and those kept. Arrays made per call cost an allocation each.
-    var changed: [Bool]
-    var changedNext: [Bool]
+    var changed: FamilySet
+    var changedNext: FamilySet
     var possible: [UInt64]
     var kept: [UInt64]
     /// For each minimal correction set found, a clause: one of its families stays as it is.
@@ -143,7 +143,7 @@ struct CorrectionSearch {
         slot = Array(repeating: -1, count: n)
         familyWords = (n + 63) / 64
         watchedEdge = Array(repeating: -1, count: n)
-        changed = Array(repeating: false, count: n)
+        changed = FamilySet(familyCount: n)
         changedNext = changed
         possible = Array(repeating: 0, count: familyWords)
         kept = possible
