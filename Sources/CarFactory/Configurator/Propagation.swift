@@ -139,7 +139,9 @@ extension Configurator {
     /// index): the same options taken out and the same units counted, without the loops over
     /// words. With `choose` and `settle` likewise, 60 x 8's `options` for the first 6 families'
     /// options (19 searches, callgrind) took 1,127 million instructions, against 1,405 million.
-    private func propagateOneWordFamilies(_ domains: inout [UInt64], assigned: [Bool], changed: inout FamilySet, next: inout FamilySet) -> Bool {
+    private func propagateOneWordFamilies(_ domains: inout [UInt64], assigned: [Bool], changed: inout FamilySet, next: inout FamilySet)
+        -> Bool
+    {
         let familyCount = familyCount
         var units = 0
         defer { meter.units &+= units }
@@ -150,40 +152,40 @@ extension Configurator {
             // The families that changed, by their bits (in index order, as a loop over every
             // family would take them).
             for w in 0..<changed.words.count {
-            var marked = changed.words[w]
-            while marked != 0 {
-                let h = w << 6 + marked.trailingZeroBitCount
-                marked &= marked - 1
-                guard !assigned[h] else { continue }
-                let options = domains[h]
-                guard options != 0 else { return false }
-                // A family can lose options only where the first option left in h has an edge.
-                let first = options.trailingZeroBitCount
-                let rest = options & (options - 1)
-                let base = optionBase[h]
-                for edge in edgeStart[base + first]..<edgeStart[base + first + 1] {
-                    let g = edgeFamily[edge]
-                    units += 1
-                    guard !assigned[g] else { continue }
-                    // The options of g every option left in h clashes with.
-                    var gone = masks[edge]
-                    var bits = rest
-                    while bits != 0 && gone != 0 {
-                        let p = bits.trailingZeroBitCount
-                        bits &= bits - 1
+                var marked = changed.words[w]
+                while marked != 0 {
+                    let h = w << 6 + marked.trailingZeroBitCount
+                    marked &= marked - 1
+                    guard !assigned[h] else { continue }
+                    let options = domains[h]
+                    guard options != 0 else { return false }
+                    // A family can lose options only where the first option left in h has an edge.
+                    let first = options.trailingZeroBitCount
+                    let rest = options & (options - 1)
+                    let base = optionBase[h]
+                    for edge in edgeStart[base + first]..<edgeStart[base + first + 1] {
+                        let g = edgeFamily[edge]
                         units += 1
-                        gone &= clashWords[(base + p) * familyCount + g]
-                    }
-                    let word = domains[g]
-                    let left = word & ~gone
-                    if left == 0 { return false }
-                    if left != word {
-                        domains[g] = left
-                        next.insert(g)
-                        any = true
+                        guard !assigned[g] else { continue }
+                        // The options of g every option left in h clashes with.
+                        var gone = masks[edge]
+                        var bits = rest
+                        while bits != 0 && gone != 0 {
+                            let p = bits.trailingZeroBitCount
+                            bits &= bits - 1
+                            units += 1
+                            gone &= clashWords[(base + p) * familyCount + g]
+                        }
+                        let word = domains[g]
+                        let left = word & ~gone
+                        if left == 0 { return false }
+                        if left != word {
+                            domains[g] = left
+                            next.insert(g)
+                            any = true
+                        }
                     }
                 }
-            }
             }
             swap(&changed, &next)
             next.removeAll()
