@@ -23,6 +23,10 @@ struct FamilySet {
         words[f >> 6] |= 1 << UInt64(f & 63)
     }
 
+    @inline(__always) mutating func remove(_ f: Int) {
+        words[f >> 6] &= ~(1 << UInt64(f & 63))
+    }
+
     @inline(__always) func contains(_ f: Int) -> Bool {
         words[f >> 6] & (1 << UInt64(f & 63)) != 0
     }
