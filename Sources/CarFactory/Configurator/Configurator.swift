@@ -88,6 +88,10 @@ public struct Configurator {
     /// family, the mask itself (0: no edge), one load where `clashTable` and `masks` took two
     /// in propagation's inner loop. Rule cores keep it with `masks` (`rebuild`).
     var clashWords: [UInt64]
+    /// With `clashWords`: per option (by global id), the families it has an edge to, as a
+    /// bitset of `(familyCount + 63) / 64` words: propagation takes the open ones among them
+    /// without a branch per edge on whether its family is chosen.
+    let neighbours: [UInt64]
     /// For each edge, the rules behind it (`edgeRuleStart[e]..<edgeRuleStart[e + 1]` in `edgeRules`).
     let edgeRuleStart: [Int]
     let edgeRules: [Int]
@@ -172,9 +176,20 @@ public struct Configurator {
             }
             clashTable = table
             clashWords = words == optionCounts.count ? table.map { $0 < 0 ? 0 : store[$0] } : []
+            let familyWords = (familyCount + 63) / 64
+            var bits = Array(repeating: UInt64(0), count: clashWords.isEmpty ? 0 : options * familyWords)
+            if !clashWords.isEmpty {
+                for id in 0..<options {
+                    for edge in start[id]..<start[id + 1] {
+                        bits[id * familyWords + family[edge] >> 6] |= 1 << UInt64(family[edge] & 63)
+                    }
+                }
+            }
+            neighbours = bits
         } else {
             clashTable = []
             clashWords = []
+            neighbours = []
         }
         masks = store
         edgeRuleStart = ruleStart

@@ -145,6 +145,9 @@ extension Configurator {
         let familyCount = familyCount
         var units = 0
         defer { meter.units &+= units }
+        var open = FamilySet(familyCount: familyCount)
+        for g in 0..<familyCount where !assigned[g] { open.insert(g) }
+        let familyWords = open.words.count
         var any = true
         while any {
             any = false
@@ -163,26 +166,37 @@ extension Configurator {
                     let first = options.trailingZeroBitCount
                     let rest = options & (options - 1)
                     let base = optionBase[h]
-                    for edge in edgeStart[base + first]..<edgeStart[base + first + 1] {
-                        let g = edgeFamily[edge]
-                        units += 1
-                        guard !assigned[g] else { continue }
-                        // The options of g every option left in h clashes with.
-                        var gone = masks[edge]
-                        var bits = rest
-                        while bits != 0 && gone != 0 {
-                            let p = bits.trailingZeroBitCount
-                            bits &= bits - 1
-                            units += 1
-                            gone &= clashWords[(base + p) * familyCount + g]
-                        }
-                        let word = domains[g]
-                        let left = word & ~gone
-                        if left == 0 { return false }
-                        if left != word {
-                            domains[g] = left
-                            next.insert(g)
-                            any = true
+                    let id = base + first
+                    // A unit per edge, as when the edges to chosen families were walked too.
+                    units += edgeStart[id + 1] - edgeStart[id]
+                    // The open families the first option has an edge to, in index order (the
+                    // order of its edges).
+                    for v in 0..<familyWords {
+                        var targets = neighbours[id * familyWords + v] & open.words[v]
+                        while targets != 0 {
+                            let g = v << 6 + targets.trailingZeroBitCount
+                            targets &= targets - 1
+                            // The options of g every option left in h clashes with.
+                            var gone = clashWords[id * familyCount + g]
+                            var bits = rest
+                            while bits != 0 && gone != 0 {
+                                let p = bits.trailingZeroBitCount
+                                bits &= bits - 1
+                                units += 1
+                                gone &= clashWords[(base + p) * familyCount + g]
+                            }
+                            let word = domains[g]
+                            let left = word & ~gone
+                            if left == 0 {
+                                // The walk of the edges stopped here.
+                                units -= edgesPast(g, of: id, familyWords)
+                                return false
+                            }
+                            if left != word {
+                                domains[g] = left
+                                next.insert(g)
+                                any = true
+                            }
                         }
                     }
                 }
@@ -191,6 +205,13 @@ extension Configurator {
             next.removeAll()
         }
         return true
+    }
+
+    /// The number of edges option `id` has to families after `g` (by `neighbours`).
+    private func edgesPast(_ g: Int, of id: Int, _ familyWords: Int) -> Int {
+        var count = (neighbours[id * familyWords + g >> 6] & ((~0 << UInt64(g & 63)) << 1)).nonzeroBitCount
+        for v in (g >> 6 + 1)..<familyWords { count += neighbours[id * familyWords + v].nonzeroBitCount }
+        return count
     }
 
     /// Whether option `o` of family `g` goes with some option still possible in every other
