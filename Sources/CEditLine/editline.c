@@ -108,6 +108,15 @@ int cf_take_suspended(void) {
     return was;
 }
 
+/* libedit's refresh draws the prompt and line from the cursor on, as if it stood at the start
+   of the line: after a shell's `fg` it does (below the shell's lines), after a stop no shell
+   saw (SIGSTOP, SIGCONT) it stands after the line. A carriage return first, so the line is
+   drawn once where it begins, never a second copy beside the first. */
+static void redraw(EditLine *e, int fd) {
+    (void)!write(fd, "\r", 1);
+    el_set(e, EL_REFRESH);
+}
+
 void cf_el_suspend(EditLine *e, int fd, int bracketed) {
     /* As readline does: the shell gets the terminal as it was before the prompt (its own
        mode, pasted text not bracketed), then SIGTSTP's own action stops carfab. */
@@ -128,17 +137,21 @@ void cf_el_suspend(EditLine *e, int fd, int bracketed) {
        carfab`, `tmux new carfab`), and no SIGCONT comes. Either way the prompt takes the
        terminal back here, as readline does; a SIGCONT after it does so again (cf_el_resume). */
     sigprocmask(SIG_SETMASK, &before, NULL);
+    /* This stop's own SIGCONT (its handler ran before raise returned): the line is drawn once,
+       here, not again by the next read (cf_take_resumed). Never stopped: it is still on the screen. */
+    int continued = resumed;
+    resumed = 0;
     sigaction(SIGTSTP, &caught, NULL);
     if (bracketed) (void)!write(fd, "\033[?2004h", 8);
     el_set(e, EL_PREP_TERM, 1);
-    el_set(e, EL_REFRESH);
+    if (continued) redraw(e, fd);
 }
 
-void cf_el_resume(EditLine *e) {
+void cf_el_resume(EditLine *e, int fd) {
     /* The shell gave the terminal back in its own mode: libedit's raw mode again, and the line redrawn. */
     el_set(e, EL_PREP_TERM, 0);
     el_set(e, EL_PREP_TERM, 1);
-    el_set(e, EL_REFRESH);
+    redraw(e, fd);
 }
 
 int cf_wait_readable(int fd, int (*pending)(void)) {

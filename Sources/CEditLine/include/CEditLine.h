@@ -50,8 +50,9 @@ int cf_wait_readable(int fd, int (*pending)(void));
 void cf_watch_resume(void);
 /// Whether carfab was resumed since the last call.
 int cf_take_resumed(void);
-/// Puts the terminal back in libedit's mode and redraws the line being typed.
-void cf_el_resume(EditLine *e);
+/// Puts the terminal back in libedit's mode and redraws the line being typed (from the start
+/// of the terminal's line, a carriage return written to `fd` first).
+void cf_el_resume(EditLine *e, int fd);
 /// While a line is read (`on` 1), notes Ctrl-Z (SIGTSTP) instead of stopping at once, so the
 /// prompt gives the terminal back first (`cf_el_suspend`); `on` 0 puts its action back, and
 /// stops now for a Ctrl-Z noted but not acted on. Nothing if SIGTSTP was ignored.
