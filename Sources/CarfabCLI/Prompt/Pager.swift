@@ -47,12 +47,14 @@ struct Pager {
         var cEnvironment = isDefault ? Self.secureLessEnvironment() : []
         defer { for pointer in cEnvironment { free(pointer) } }
         var pid: pid_t = 0
-        let started =
+        // A job of its own in the terminal's foreground, as a shell runs it: Ctrl-Z stops the
+        // page and carfab together (see `cf_wait_job`).
+        let job =
             isDefault
-            ? posix_spawn(&pid, "/bin/sh", &actions, nil, &cArgv, &cEnvironment)
-            : posix_spawn(&pid, "/bin/sh", &actions, nil, &cArgv, environ)
+            ? cf_spawn_job(&pid, "/bin/sh", &actions, &cArgv, &cEnvironment, 1)
+            : cf_spawn_job(&pid, "/bin/sh", &actions, &cArgv, environ, 1)
         close(ends[0])
-        guard started == 0 else {
+        guard job >= 0 else {
             close(ends[1])
             return false
         }
@@ -67,7 +69,7 @@ struct Pager {
         }
         close(ends[1])
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = cf_wait_job(pid, job, 1, &status)
         // A pager the shell could not find or run (126, 127) showed nothing: the caller does.
         let exited = status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
         return exited != 126 && exited != 127
