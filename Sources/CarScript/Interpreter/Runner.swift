@@ -60,6 +60,7 @@ final class ScriptFrame {
         self.buffered = buffered
         stopsOnError = !session.options.keepGoing && !source.isInteractive
         failuresAtStart = session.failureCount
+        lineNumber = buffered?.linesBefore ?? 0
         lines = SourceLines(file: source.name)
         self.directory = directory
         self.identity = identity
