@@ -8,8 +8,9 @@ import Glibc
 
 /// What the engine makes of one open document: its diagnostics, exactly as
 /// `carfab --check --keep-going` reports them for the same text (the same engine options
-/// and the same evaluation; `ScriptCheck.options` is the one place both take them from), and
-/// the session as it stands before a given line, for completion and hover.
+/// and the same evaluation; `ScriptCheck.options` is the one place both take them from), the
+/// rules' refusals running it meets (`refusals`), and the session as it stands before a given
+/// line, for completion and hover.
 struct DocumentAnalysis {
     /// The document analysed.
     let document: TextDocument
@@ -66,17 +67,37 @@ struct DocumentAnalysis {
         return replay.whole ?? session(before: document.lineCount, catalog: catalog)
     }
 
+    /// What the editor shows: `--check --keep-going`'s diagnostics (see `diagnostics(catalog:)`),
+    /// then each refusal by a rule that running the document met (see `refusals(catalog:)`).
+    func shownDiagnostics(catalog: Catalog) -> [Diagnostic] {
+        diagnostics(catalog: catalog) + refusals(catalog: catalog)
+    }
+
+    /// The `rule-violation`s of running the document (a `car` or `set` a rule refuses, in it or
+    /// in a file it sources), each as running reports it, with the rule's note: the check does
+    /// not run `car` and `set`, whose refusals depend on the car, but a `set` refused at the
+    /// prompt must be an error in the editor too (trial 9, 6). From the pass over the lines.
+    func refusals(catalog: Catalog) -> [Diagnostic] {
+        if replay.refusals == nil { _ = lines(catalog: catalog) }
+        return replay.refusals ?? []
+    }
+
     /// The document run a logical line at a time, once per version: what each line left
-    /// (inlay hints and hover read the price after a `car` or `set` line). A transaction still open at a line's
-    /// end stays open for the lines after it, as in the session running them.
+    /// (inlay hints and hover read the price after a `car` or `set` line) and the rules' refusals
+    /// it met. A transaction still open at a line's end stays open for the lines after it, as in
+    /// the session running them.
     func lines(catalog: Catalog) -> [DocumentReplay.LineOutcome] {
         if let known = replay.lines { return known }
-        let engine = session(before: 0, catalog: catalog)
+        let refusals = DiagnosticCollector(only: "rule-violation")
+        let engine = session(before: 0, catalog: catalog, sink: refusals)
         var outcomes: [DocumentReplay.LineOutcome] = []
         // A logical line is one physical line or more: room for them all at once, not grown by doubling.
         outcomes.reserveCapacity(document.lineCount)
         for line in ScriptLines.each(document.bytes) {
-            engine.evaluate(openLineSource(text: Array(document.bytes[line.range]), name: name, path: path))
+            // Numbered as in the document, so that a diagnostic and a rule's place are where they are.
+            let before = document.position(of: line.range.lowerBound).line
+            engine.evaluate(
+                openLineSource(text: Array(document.bytes[line.range]), name: name, path: path, linesBefore: before))
             let configures = line.commands.contains { words in
                 let name = engine.commands.lookup(words[0].text)?.name
                 return name == "car" || name == "set"
@@ -92,6 +113,7 @@ struct DocumentAnalysis {
                     price: configures ? try? engine.stock.currentPriceMinorUnits() : nil))
         }
         replay.lines = outcomes
+        replay.refusals = refusals.diagnostics
         replay.whole = engine
         return outcomes
     }
@@ -270,13 +292,18 @@ struct AnalysisSettings {
 final class DiagnosticCollector: ResultSink {
     /// Whether diagnostics are kept (an editor's analysis may keep only those of one command).
     var keeping: Bool
+    /// The one id kept, if only one is.
+    private let only: String?
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(keeping: Bool = true) { self.keeping = keeping }
+    init(keeping: Bool = true, only: String? = nil) {
+        self.keeping = keeping
+        self.only = only
+    }
 
     func receive(_ result: CommandResult, from command: CommandSpec) {}
 
     func receive(_ diagnostic: Diagnostic) {
-        if keeping { diagnostics.append(diagnostic) }
+        if keeping && (only == nil || diagnostic.id == only) { diagnostics.append(diagnostic) }
     }
 }

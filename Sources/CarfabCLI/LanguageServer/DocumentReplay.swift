@@ -35,6 +35,8 @@ final class DocumentReplay {
     var whole: Engine?
     /// The diagnostics of the version, once checked.
     var diagnostics: [Diagnostic]?
+    /// The rules' refusals the pass over the lines met (see `DocumentAnalysis.refusals`).
+    var refusals: [Diagnostic]?
     /// Sessions before a line, most recently asked for last; at most `keptSessions`.
     var sessions: [(line: Int, engine: Engine)] = []
 
