@@ -17,8 +17,8 @@ import Testing
         (
             "sourced",
             """
-            diagnostic 0 error unreadable-file source big.carfab
-              related: error: the files this document sources are more than the 4 MiB the editor analyses in all: this one is not checked past line 135300 (carfab --check checks it)
+            diagnostic 0 error io source big.carfab
+              says: the files this document sources are more than the 4 MiB the editor analyses in all: this one is not checked past line 135300 (carfab --check checks it)
               message: 'big.carfab' not searched: the files this document sources are more than the 4 MiB the editor analyses in all
             references 1
             rename failed: not renamed: 'big.carfab' not searched: the files this document sources are more than the 4 MiB the editor analyses in all
@@ -30,8 +30,8 @@ import Testing
         (
             "two",
             """
-            diagnostic 1 error unreadable-file source b.carfab
-              related: error: the files this document sources are more than the 4 MiB the editor analyses in all: this one is not checked past line 75300 (carfab --check checks it)
+            diagnostic 1 error io source b.carfab
+              says: the files this document sources are more than the 4 MiB the editor analyses in all: this one is not checked past line 75300 (carfab --check checks it)
               message: 'sports' is named in 60001 places: the first 5000 are listed; 'b.carfab' not searched: the files this document sources are more than the 4 MiB the editor analyses in all
             references 5000
             rename failed: not renamed: 'b.carfab' not searched: the files this document sources are more than the 4 MiB the editor analyses in all
@@ -86,6 +86,7 @@ import Testing
             if sys.argv[1] != "document":
                 for d in diagnostics:
                     print("diagnostic", d["range"]["start"]["line"], ["", "error", "warning", "note"][d["severity"]], d["code"], text.split("\n")[d["range"]["start"]["line"]])
+                    print("  says:", d["message"])
                     for r in d.get("relatedInformation", []): print("  related:", r["message"])
                 print("references", len(ask("textDocument/references", {"textDocument": document, "position": {"line": text.count("\n") - 2, "character": 5}, "context": {"includeDeclaration": True}})["result"]))
                 print("rename failed:", ask("textDocument/rename", {"textDocument": document, "position": {"line": text.count("\n") - 1, "character": 4}, "newName": "y"})["error"]["message"])
