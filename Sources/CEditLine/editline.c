@@ -1,11 +1,16 @@
 #define _GNU_SOURCE
 #include "CEditLine.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <termios.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -108,6 +113,15 @@ int cf_take_suspended(void) {
     return was;
 }
 
+/* libedit's refresh draws the prompt and line from the cursor on, as if it stood at the start
+   of the line: after a shell's `fg` it does (below the shell's lines), after a stop no shell
+   saw (SIGSTOP, SIGCONT) it stands after the line. A carriage return first, so the line is
+   drawn once where it begins, never a second copy beside the first. */
+static void redraw(EditLine *e, int fd) {
+    (void)!write(fd, "\r", 1);
+    el_set(e, EL_REFRESH);
+}
+
 void cf_el_suspend(EditLine *e, int fd, int bracketed) {
     /* As readline does: the shell gets the terminal as it was before the prompt (its own
        mode, pasted text not bracketed), then SIGTSTP's own action stops carfab. */
@@ -128,17 +142,21 @@ void cf_el_suspend(EditLine *e, int fd, int bracketed) {
        carfab`, `tmux new carfab`), and no SIGCONT comes. Either way the prompt takes the
        terminal back here, as readline does; a SIGCONT after it does so again (cf_el_resume). */
     sigprocmask(SIG_SETMASK, &before, NULL);
+    /* This stop's own SIGCONT (its handler ran before raise returned): the line is drawn once,
+       here, not again by the next read (cf_take_resumed). Never stopped: it is still on the screen. */
+    int continued = resumed;
+    resumed = 0;
     sigaction(SIGTSTP, &caught, NULL);
     if (bracketed) (void)!write(fd, "\033[?2004h", 8);
     el_set(e, EL_PREP_TERM, 1);
-    el_set(e, EL_REFRESH);
+    if (continued) redraw(e, fd);
 }
 
-void cf_el_resume(EditLine *e) {
+void cf_el_resume(EditLine *e, int fd) {
     /* The shell gave the terminal back in its own mode: libedit's raw mode again, and the line redrawn. */
     el_set(e, EL_PREP_TERM, 0);
     el_set(e, EL_PREP_TERM, 1);
-    el_set(e, EL_REFRESH);
+    redraw(e, fd);
 }
 
 int cf_wait_readable(int fd, int (*pending)(void)) {
@@ -169,6 +187,137 @@ int cf_wait_readable(int fd, int (*pending)(void)) {
     sigprocmask(SIG_SETMASK, &previous, NULL);
     errno = saved;
     return result;
+}
+
+int cf_spawn_job(pid_t *pid, const char *path, posix_spawn_file_actions_t *actions, char *const argv[],
+                 char *const envp[], int tty) {
+    /* A job of its own only from the terminal's foreground (not `carfab &`, not without a
+       controlling terminal): else it runs in carfab's group, as before. */
+    int job = tty >= 0 && tcgetpgrp(tty) == getpgrp();
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    if (job) {
+        /* Its own group, the terminal's foreground before it runs (glibc's child does both
+           with every signal blocked, so the pager never reads from the background). */
+        posix_spawnattr_setpgroup(&attributes, 0);
+        posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+        posix_spawn_file_actions_addtcsetpgrp_np(actions, tty);
+    }
+    int result = posix_spawn(pid, path, actions, &attributes, argv, envp);
+    posix_spawnattr_destroy(&attributes);
+    return result != 0 ? -1 : job;
+}
+
+/* Makes `group` the terminal's foreground; SIGTTOU blocked, as carfab may be in the background
+   of its own terminal when it takes it back. */
+static void give_terminal(int tty, pid_t group) {
+    sigset_t ttou, before;
+    sigemptyset(&ttou);
+    sigaddset(&ttou, SIGTTOU);
+    sigprocmask(SIG_BLOCK, &ttou, &before);
+    (void)tcsetpgrp(tty, group);
+    sigprocmask(SIG_SETMASK, &before, NULL);
+}
+
+/* Stops carfab with `signo`'s default action, as if it had come from the terminal; 1 if it
+   stopped and was continued, 0 if the kernel dropped it (an orphaned group: no shell to
+   continue it, so none stops it). */
+static int stop_self(int signo) {
+    struct sigaction stop, before, continued, note;
+    stop.sa_handler = SIG_DFL;
+    sigemptyset(&stop.sa_mask);
+    stop.sa_flags = 0;
+    note.sa_handler = note_resumed;
+    sigemptyset(&note.sa_mask);
+    note.sa_flags = 0;
+    sigaction(signo, &stop, &before);
+    /* Started with it ignored (no job control): carfab does not stop. */
+    if (before.sa_handler == SIG_IGN) {
+        sigaction(signo, &before, NULL);
+        return 0;
+    }
+    sigaction(SIGCONT, &note, &continued);
+    sigset_t only, mask;
+    sigemptyset(&only);
+    sigaddset(&only, signo);
+    sigaddset(&only, SIGCONT);
+    sigprocmask(SIG_UNBLOCK, &only, &mask);
+    resumed = 0;
+    raise(signo);
+    int was = resumed;
+    /* A prompt drawn after this page is drawn fresh: nothing for it to redraw. */
+    resumed = 0;
+    sigprocmask(SIG_SETMASK, &mask, NULL);
+    sigaction(SIGCONT, &continued, NULL);
+    sigaction(signo, &before, NULL);
+    return was;
+}
+
+/* Whether process `pid` ignores Ctrl-Z (its SigIgn in /proc). */
+static int ignores_stop(pid_t pid) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *file = fopen(path, "re");
+    if (file == NULL) return 0;
+    char line[256];
+    unsigned long long ignored = 0;
+    int found = 0;
+    while (!found && fgets(line, sizeof line, file) != NULL) found = sscanf(line, "SigIgn: %llx", &ignored) == 1;
+    fclose(file);
+    return found && ((ignored >> (SIGTSTP - 1)) & 1);
+}
+
+/* Stops the processes of `group` that ignore Ctrl-Z (`less` under LESSSECURE). The others
+   stopped at once, or stop themselves once they have put the terminal back (a pager that
+   catches it): a SIGSTOP before that would leave it to stop itself again after `fg`. */
+static void stop_the_rest(pid_t group) {
+    DIR *processes = opendir("/proc");
+    if (processes == NULL) {
+        kill(-group, SIGSTOP);
+        return;
+    }
+    struct dirent *entry;
+    while ((entry = readdir(processes)) != NULL) {
+        char *end;
+        long pid = strtol(entry->d_name, &end, 10);
+        if (*end != 0 || pid <= 0 || getpgid((pid_t)pid) != group) continue;
+        if (ignores_stop((pid_t)pid)) kill((pid_t)pid, SIGSTOP);
+    }
+    closedir(processes);
+}
+
+int cf_wait_job(pid_t pid, int job, int tty, int *status, int (*ending)(void)) {
+    for (;;) {
+        /* A stop signal (SIGTERM, SIGHUP, SIGQUIT) stops carfab wherever it waits: the page
+           ends first (SIGTERM, on which less puts the terminal back as it found it). */
+        if (ending != NULL && ending()) {
+            ending = NULL;
+            if (!job) return -2;
+            kill(-pid, SIGTERM);
+        }
+        if (waitpid(pid, status, job ? WUNTRACED : 0) < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (!job || !WIFSTOPPED(*status)) break;
+        /* Ctrl-Z went to the page's group, the terminal's foreground, and stopped the shell
+           running the pager; `less` under LESSSECURE ignores it. The whole page stops, and
+           carfab with it, so the shell that started carfab owns the keyboard (as for
+           `git log`), its terminal mode kept for `fg`, which gives the page back. */
+        stop_the_rest(pid);
+        struct termios mode;
+        int saved = tcgetattr(tty, &mode) == 0;
+        give_terminal(tty, getpgrp());
+        int continued = stop_self(SIGTSTP);
+        /* Continued in the background (`bg`): stopped again, as a background read of the
+           terminal would be, until it is the foreground again (`fg`). */
+        while (continued && tcgetpgrp(tty) != getpgrp()) continued = stop_self(SIGTTIN);
+        if (saved) tcsetattr(tty, TCSADRAIN, &mode);
+        give_terminal(tty, pid);
+        kill(-pid, SIGCONT);
+    }
+    if (job) give_terminal(tty, getpgrp());
+    return 0;
 }
 
 int cf_terminal_columns(int fd) {

@@ -155,10 +155,12 @@ final class StreamLineSource: BufferedLineSource {
         // The rest of an over-long line is dropped first, by `readLine`.
         guard !skipping, start < end, let base = chunk.baseAddress else { return nil }
         let first = base + start
-        guard let newline = memchr(first, 0x0A, end - start) else { return nil }
+        // Offsets within the chunk (`start < end <= chunk.count`), so the sums cannot overflow
+        // and the range is ordered: worked out without the checks (~8 instructions a line).
+        guard let newline = memchr(first, 0x0A, end &- start) else { return nil }
         let length = first.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-        lent = start..<start + length
-        start += length + 1
+        lent = Range(uncheckedBounds: (start, start &+ length))
+        start &+= length &+ 1
         return UnsafeBufferPointer(start: first, count: length)
     }
 

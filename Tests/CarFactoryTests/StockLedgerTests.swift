@@ -23,6 +23,32 @@ import Testing
         #expect(stock.carCount == 0 && stock.value.minorUnits == 0 && stock.currentNumber == nil)
     }
 
+    /// `clear` moves the ledger into the journal and taking it back moves it back: the very
+    /// line storage returns, nothing copied or walked either way (trial 9, 2: the lines were
+    /// packed into the journal and unpacked back, 7.5 ms a `try clear` of 1,000,000 lines).
+    @Test func a_clear_taken_back_puts_back_the_same_line_storage() throws {
+        var stock = StockLedger()
+        let models = ["compact", "sports", "suv"]
+        for index in 0..<1000 { try stock.add(catalog.builder(for: models[index % 3]).build(), count: Int64(index + 1)) }
+        try stock.remove(1)
+        try stock.select(500)
+        let lines = stock.lines.map { "\($0.car.factory.model) \($0.count)" }
+        let storage = stock.entries.slots.withUnsafeBufferPointer { $0.baseAddress }
+        stock.journal = StockJournal()
+        stock.clear()
+        #expect(stock.lineCount == 0 && stock.currentNumber == nil)
+        var journal = try #require(stock.journal)
+        let popped = journal.popLast()
+        let change = try #require(popped)
+        stock.journal = journal
+        try stock.apply(change)
+        #expect(stock.entries.slots.withUnsafeBufferPointer { $0.baseAddress } == storage)
+        #expect(stock.lines.map { "\($0.car.factory.model) \($0.count)" } == lines)
+        #expect(stock.currentNumber == 500 && stock.lineCount == 999)
+        try stock.remove(1)
+        #expect(stock.lines.first?.count == 3)
+    }
+
     @Test func removing_the_current_line_makes_the_last_line_current() throws {
         var stock = StockLedger()
         for model in ["compact", "sports", "suv"] { try stock.add(catalog.builder(for: model).build(), count: 1) }

@@ -2,25 +2,44 @@ import Testing
 
 @testable import CarFactory
 
-// A stock's lines as a tiered vector: whatever is removed or put back where, they read as a
-// plain array would, and any change moves at most a block's lines and one more per block
-// (emptying a stock from the front, rolling that back, removing its middle line again and
-// again, or taking turns at two places, moved half the lines or more each time: quadratic).
+// A stock's lines in blocks that may run short, found through a tree of their sizes: whatever
+// is removed or put back where, they read as a plain array would, and any change moves at most
+// a block's lines, whatever the stock's size (emptying a stock from the front, rolling that
+// back, removing its middle line again and again, or taking turns at two places moved half
+// the lines or more each time with a plain array or a gap buffer, and one line a block with
+// blocks kept full: trial 9, 2).
 @Suite struct StockLinesTests {
     static func entry(_ tag: Int) -> StockLedger.Entry { StockLedger.Entry(count: Int64(tag), configuration: 0) }
     static func tags(_ lines: StockLines) -> [Int64] { lines.live.map(\.count) }
-    /// The block of stocks of fewer than 262,144 lines (a larger stock's grows).
-    static let block = 1 << StockLines.smallestShift
+    static let block = StockLines.blockSize
+
+    /// Lines made by appending `entries`, as `car` makes them.
+    static func lines(_ tags: some Sequence<Int>) -> StockLines {
+        var lines = StockLines()
+        for tag in tags { lines.append(entry(tag)) }
+        return lines
+    }
+
+    /// Every line read by its number (the tree's way or the direct one) and in order agree with `model`.
+    static func expectReads(_ lines: StockLines, _ model: [Int64], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(lines.count == model.count, sourceLocation: sourceLocation)
+        #expect(tags(lines) == model, sourceLocation: sourceLocation)
+        let read = model.indices.map { lines[$0 + 1].count }
+        #expect(read == model, sourceLocation: sourceLocation)
+        for from in [0, 1, model.count / 2, model.count] {
+            #expect(Array(lines.live(from: from).map(\.count)) == Array(model[from...]), sourceLocation: sourceLocation)
+        }
+    }
 
     @Test(arguments: Array(1...6) as [UInt64])
     func they_read_as_an_array_does_after_any_changes(seed: UInt64) {
         var random = SplitMix64(state: seed)
         // Across a few blocks: starting with some, so that full blocks turn their rings.
-        let first = random.below(4 * Self.block)
-        var lines = StockLines((0..<first).map(Self.entry))
+        let first = random.below(6 * Self.block)
+        var lines = Self.lines(0..<first)
         var model = (0..<first).map(Int64.init)
         var next = first
-        for _ in 0..<3000 {
+        for _ in 0..<4000 {
             // Runs at the front, at the back and anywhere, so that both ends grow and shrink.
             let place = random.below(5)
             if random.below(2) == 0 || model.isEmpty {
@@ -37,42 +56,27 @@ import Testing
             }
             #expect(lines.count == model.count)
         }
-        #expect(Self.tags(lines) == model)
-        for number in stride(from: 1, through: model.count, by: 7) { #expect(lines[number].count == model[number - 1]) }
-        #expect(lines.blockSize == Self.block)
-        #expect(lines.starts.count == (model.count + Self.block - 1) / Self.block)
+        Self.expectReads(lines, model)
+        // Each slot written by `subscript` is the one read back.
+        for number in stride(from: 1, through: model.count, by: 5) { lines[number] = Self.entry(-number) }
+        for number in stride(from: 1, through: model.count, by: 5) { model[number - 1] = Int64(-number) }
+        Self.expectReads(lines, model)
     }
 
-    /// Trial 7, 2: a block of 1,024 lines left 3.2 M changes in the middle of 3.2 M lines
-    /// quadratic (27 s). Past 2^18 lines the block doubles, its rings put in order first.
-    @Test func the_block_grows_with_the_lines_and_they_still_read_as_an_array_does() {
-        let threshold = Self.block * Self.block / 4
-        // Some blocks' rings turned (lines put in at the front) when the threshold is passed.
-        let first = threshold - 3 * Self.block - 17
-        var lines = StockLines((0..<first).map(Self.entry))
-        var added: [Int64] = []
-        for tag in 0..<(4 * Self.block) {
-            lines.insert(Self.entry(first + tag), at: 1 + (tag % 3) * (tag / 3))
-            added.append(Int64(first + tag))
-        }
-        #expect(lines.blockSize == 2 * Self.block)
+    /// Lines put back at the front of a stock of full blocks (a rollback of `remove 1`s after
+    /// the lines were packed) split the first block and fill the halves: read in order all along.
+    @Test func lines_put_in_at_full_blocks_split_them_and_read_in_order() {
+        let first = 5 * Self.block
+        var lines = Self.lines(0..<first)
         var model = (0..<first).map(Int64.init)
-        for (tag, value) in added.enumerated() { model.insert(value, at: (tag % 3) * (tag / 3)) }
-        #expect(Self.tags(lines) == model)
-        var random = SplitMix64(state: 11)
-        for _ in 0..<600 {
-            let number = 1 + random.below(model.count)
-            lines.remove(number)
-            model.remove(at: number - 1)
+        for tag in 0..<(3 * Self.block + 5) {
+            let number = [1, 1 + Self.block, 1 + 2 * Self.block, lines.count / 2][tag % 4]
+            lines.insert(Self.entry(first + tag), at: number)
+            model.insert(Int64(first + tag), at: number - 1)
         }
-        #expect(Self.tags(lines) == model)
-        #expect(lines.starts.count == (model.count + lines.blockSize - 1) / lines.blockSize)
-        // Made whole, the lines take the block they would have grown to.
-        #expect(StockLines(lines.live.map { $0 }).blockSize == 2 * Self.block)
-        #expect(StockLines((0..<threshold).map(Self.entry)).blockSize == Self.block)
-        var emptied = lines
-        emptied.removeAll(keepingCapacity: false)
-        #expect(emptied.blockSize == Self.block)
+        Self.expectReads(lines, model)
+        let sizes = lines.sizes.indices.map(lines.size)
+        #expect(sizes.allSatisfy { $0 <= Self.block } && sizes.reduce(0, +) == model.count)
     }
 
     /// How many slots hold something else after `change` (the lines it moved, and the one it
@@ -84,20 +88,21 @@ import Testing
         return zip(before, after).count { $0.count != $1.count } + abs(before.count - after.count)
     }
 
-    /// The most slots a change may move in `lines`: a block's, twice (the last block put in
-    /// order), and one for each block.
-    static func bound(_ lines: StockLines) -> Int { 2 * lines.blockSize + 2 * lines.starts.count + 2 }
+    /// The most slots a change may move, whatever the lines: half a block, and a new block
+    /// filled half (a split), and a line to a neighbour. With blocks kept full it grew with
+    /// the blocks (a line each).
+    static let bound = 2 * block + 2
 
-    /// Trial 4, 2 and trial 5, 7: the middle line again and again, the two ends in turn, a
-    /// quarter and three quarters in turn, and places at random: each change moves at most
-    /// `bound` slots (the gap buffer moved every line between two places in turn).
-    @Test(arguments: ["middle", "ends", "quarters", "random"])
-    func any_change_moves_at_most_a_block_and_a_line_a_block(pattern: String) {
-        // Four blocks; 400 changes each way (`moved` compares every slot: keep it small).
-        let n = 4 * Self.block
-        let changes = 400
+    /// Trial 4, 2, trial 5, 7 and trial 9, 2: the middle line again and again, the two ends in
+    /// turn, a quarter and three quarters in turn, the front, and places at random: each change
+    /// moves at most `bound` slots, over 64 blocks.
+    @Test(arguments: ["middle", "ends", "quarters", "front", "random"])
+    func any_change_moves_at_most_a_block_whatever_the_lines(pattern: String) {
+        // 64 blocks; 300 changes each way (`moved` compares every slot: keep it small).
+        let n = 64 * Self.block
+        let changes = 300
         var random = SplitMix64(state: 7)
-        var lines = StockLines((1...n).map(Self.entry))
+        var lines = Self.lines(1...n)
         var model = (1...n).map(Int64.init)
         var turn = 0
         func number(_ count: Int) -> Int {
@@ -106,40 +111,49 @@ import Testing
             case "middle": return (count + 1) / 2
             case "ends": return turn % 2 == 0 ? 1 : count
             case "quarters": return turn % 2 == 0 ? max(1, count / 4) : max(1, 3 * count / 4)
+            case "front": return 1
             default: return 1 + random.below(count)
             }
         }
         for _ in 0..<changes {
             let at = number(lines.count)
-            let bound = Self.bound(lines)
             let moved = Self.moved(&lines) { $0.remove(at) }
             model.remove(at: at - 1)
-            #expect(moved <= bound, "removing line \(at) of \(lines.count + 1)")
-            if moved > bound { break }
+            #expect(moved <= Self.bound, "removing line \(at) of \(lines.count + 1)")
+            if moved > Self.bound { break }
         }
         #expect(Self.tags(lines) == model)
         // Put back at the same places.
-        for tag in 0..<changes {
+        for tag in 0..<(2 * changes) {
             let at = min(number(lines.count), lines.count + 1)
-            let bound = Self.bound(lines)
             let moved = Self.moved(&lines) { $0.insert(Self.entry(-tag), at: at) }
             model.insert(Int64(-tag), at: at - 1)
-            #expect(moved <= bound, "putting line \(at) of \(lines.count) back")
-            if moved > bound { break }
+            #expect(moved <= Self.bound, "putting line \(at) of \(lines.count) back")
+            if moved > Self.bound { break }
         }
-        #expect(Self.tags(lines) == model)
+        Self.expectReads(lines, model)
     }
 
+    /// Emptied from the front, or worked as a queue (lines added at the end, taken from the
+    /// front), the storage stays within twice the lines and a few blocks: emptied blocks are
+    /// packed away once they are half of it.
     @Test func emptying_from_the_front_keeps_its_storage_in_proportion_to_its_lines() {
         let n = 10_000
-        var lines = StockLines((1...n).map(Self.entry))
+        var lines = Self.lines(1...n)
         for removed in 1...(n - 10) {
             lines.remove(1)
-            #expect(lines.slots.count == lines.count, "after \(removed)")
+            #expect(lines.slots.count <= 2 * lines.count + 5 * Self.block, "after \(removed)")
         }
         #expect(Self.tags(lines) == ((n - 9)...n).map(Int64.init))
+        for tag in 0..<(20 * n) {
+            lines.append(Self.entry(n + 1 + tag))
+            lines.remove(1)
+            if lines.slots.count > 2 * lines.count + 5 * Self.block { break }
+        }
+        #expect(lines.slots.count <= 2 * lines.count + 5 * Self.block)
+        #expect(Self.tags(lines) == ((21 * n - 9)...(21 * n)).map(Int64.init))
         while lines.count > 0 { lines.remove(1) }
-        #expect(lines.isEmpty && lines.slots.isEmpty && lines.starts.isEmpty)
+        #expect(lines.isEmpty && lines.slots.isEmpty && lines.sizes.isEmpty)
     }
 
     @Test func a_ledger_emptied_from_the_front_and_rolled_back_has_its_lines_again() throws {

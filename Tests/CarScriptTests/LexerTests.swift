@@ -71,6 +71,31 @@ import Testing
         }
     }
 
+    /// `echo` writes its words from the lexer's text where they lie there joined by single
+    /// blanks (each word's text is followed by one), whatever stands between them in the line;
+    /// a word made again by expanding a variable is not there, and the words are then joined
+    /// by the caller.
+    @Test func words_lie_joined_by_single_blanks_in_the_text() throws {
+        let lexer = Lexer()
+        func joined(_ line: String, _ words: Range<Int>) throws -> String? {
+            let bytes = Array(line.utf8)
+            _ = try bytes.withUnsafeBufferPointer { (buffer) throws(ScriptError) in try lexer.tokenize(buffer, atEnd: true) }
+            return lexer.joined(words).map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(try joined("echo a  b\tc", 1..<4) == "a b c")
+        #expect(try joined("echo a\\\n  b", 1..<3) == "a b")
+        #expect(try joined("echo \"quote; 6\"   done", 1..<3) == "quote; 6 done")
+        #expect(try joined("echo pre\"x\"post \"\" z;echo w", 1..<4) == "prexpost  z")
+        #expect(try joined("echo a # b c", 1..<2) == "a")
+        #expect(try joined("echo", 1..<1) == "")
+        #expect(try joined("echo a", 1..<3) == nil)
+        // `$x` made again at the end of the text: not joined there.
+        _ = try Array("echo $x b".utf8).withUnsafeBufferPointer { (buffer) throws(ScriptError) in try lexer.tokenize(buffer) }
+        try lexer.expand(1..<2) { _ throws(ScriptError) in "value" }
+        #expect(lexer.joined(1..<3) == nil)
+        #expect(lexer.string(lexer.tokens[1]) == "value")
+    }
+
     /// Lines of plain words, blanks and separators are lexed on a path of their own, which hands
     /// the rest of a line to the general one at its first other byte: every token (kind, place
     /// in the line, text) is as a plain splitting of the line gives it, and stays so with a
@@ -89,6 +114,8 @@ import Testing
                 let ends = byte == 0x20 || byte == 0x3B || byte == 0x0A || (0x09...0x0D).contains(byte)
                 if ends, let first = start {
                     expected.append(Token(kind: .word, range: SourceRange(first, index), text: text - (index - first)..<text))
+                    // Each word's text is followed by one blank (see `Lexer.joined`).
+                    text += 1
                     start = nil
                 }
                 if byte == 0x3B || byte == 0x0A {

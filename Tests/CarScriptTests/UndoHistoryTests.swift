@@ -102,22 +102,59 @@ import Testing
         #expect(engine.evaluate("car roadster; total").diagnostics.isEmpty)
     }
 
-    /// `clear` keeps the lines it takes packed where each fits (a count below 4,096): a stock
-    /// with a line that does not fit is kept whole, and either comes back exactly.
-    @Test(arguments: ["car sports 5000; car suv 2; select 1", "car sports 4095; car suv 2; select 1"])
-    func a_cleared_stock_comes_back_whole_whether_or_not_its_lines_pack(lines: String) {
+    /// `clear` moves the stock into the history whole, lines and all (trial 9, 2: packing its
+    /// lines walked them at every `clear` and every undo of one): undo, redo, `rollback` and
+    /// `try` put back the exact stock, its list and current line, and it changes as before after.
+    @Test(arguments: ["car sports 5000; car suv 2; select 1", "car sports 4095; car suv 2; select 1", "many"])
+    func a_cleared_stock_comes_back_exact_by_undo_redo_rollback_and_try(lines: String) {
         let engine = Self.engine()
-        engine.evaluate(lines)
+        // Many: lines of several blocks, some taken from the front and the middle.
+        let many =
+            (1...700).map { "car \(["sports", "suv", "compact"][$0 % 3]) \($0)" } + Array(repeating: "remove 1", count: 50)
+            + Array(repeating: "remove 300", count: 50) + ["select 123"]
+        engine.evaluate(lines == "many" ? many.joined(separator: "\n") : lines)
         let before = Self.saved(engine)
+        func listed() -> String { String(describing: engine.evaluate("list").results.map(\.result)) }
+        let list = listed()
         engine.evaluate("clear; car compact 3")
         let after = Self.saved(engine)
         engine.evaluate("undo; undo")
         #expect(Self.saved(engine) == before)
+        #expect(listed() == list)
         engine.evaluate("redo 2")
         #expect(Self.saved(engine) == after)
-        engine.evaluate("undo 2; set drivetrain 4wd")
+        engine.evaluate("undo 2")
+        engine.evaluate("begin; remove 1; clear; car suv; rollback")
+        engine.evaluate("try clear")
+        #expect(Self.saved(engine) == before)
+        #expect(listed() == list)
+        engine.evaluate("set drivetrain 4wd; remove 1")
         #expect(engine.evaluate("total").diagnostics.isEmpty)
-        #expect(engine.stock.lineCount == 2)
+        #expect(engine.stock.lineCount == (lines == "many" ? 599 : 1))
+    }
+
+    /// Lines taken from the front and the middle of a stock of many blocks keep their numbers
+    /// as a plain list would, and come back at them when the removals are undone.
+    @Test func lines_removed_from_the_front_and_the_middle_keep_their_numbers_and_come_back() {
+        let engine = Self.engine()
+        engine.evaluate((1...900).map { "car sports \($0)" }.joined(separator: "\n"))
+        let before = Self.saved(engine)
+        var model = Array(1...900)
+        var removals: [String] = []
+        for step in 0..<400 {
+            let number = step % 2 == 0 ? 1 : (model.count + 1) / 2
+            removals.append("remove \(number)")
+            model.remove(at: number - 1)
+        }
+        engine.evaluate(removals.joined(separator: "\n"))
+        #expect(engine.stock.lines.map(\.count) == model.map(Int64.init))
+        for number in [1, 250, 251, model.count] {
+            #expect((try? engine.stock.line(number).count) == Int64(model[number - 1]))
+        }
+        engine.evaluate("undo 400")
+        #expect(Self.saved(engine) == before)
+        engine.evaluate("redo 400")
+        #expect(engine.stock.lines.map(\.count) == model.map(Int64.init))
     }
 
     @Test func commands_that_change_nothing_are_not_steps_and_a_new_change_forgets_redo() {

@@ -36,57 +36,37 @@ import Testing
 
     /// Opens `doc.carfab` (`source v.carfab`, `car roadster`, `echo $x`), asks, replaces
     /// v.carfab with v2.carfab, asks again, edits the document (a blank line at its end) and asks once more.
-    static let client = #"""
-        import json, os, subprocess, sys
-        here = os.getcwd()
-        server = subprocess.Popen([os.environ["CARFAB"], "--lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        def send(message):
-            body = json.dumps(dict(message, jsonrpc="2.0")).encode()
-            server.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-            server.stdin.flush()
-        def receive():
-            length = None
-            while True:
-                line = server.stdout.readline()
-                if line == b"\r\n": break
-                if line.lower().startswith(b"content-length:"): length = int(line.split(b":")[1])
-            return json.loads(server.stdout.read(length))
-        ids = iter(range(1, 1000))
-        def ask(method, params):
-            id = next(ids)
-            send(dict(id=id, method=method, params=params))
-            while True:
-                answer = receive()
-                if answer.get("id") == id: return answer.get("result")
-        uri = "file://" + here + "/doc.carfab"
-        text = "source v.carfab\ncar roadster\necho $x\n"
-        document = {"uri": uri}
-        def hovers():
-            car = ask("textDocument/hover", {"textDocument": document, "position": {"line": 1, "character": 1}})
-            print("hover car", car["contents"]["value"].rsplit(": ", 1)[1])
-            x = ask("textDocument/hover", {"textDocument": document, "position": {"line": 2, "character": 6}})
-            print("hover x", x["contents"]["value"])
-        def inlay():
-            hints = ask("textDocument/inlayHint", {"textDocument": document,
-                        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 3, "character": 0}}})
-            print("inlay", " ".join(hint["label"] for hint in hints))
-        ask("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
-        send({"method": "initialized", "params": {}})
-        send({"method": "textDocument/didOpen", "params": {"textDocument": dict(document, languageId="carfab", version=1, text=text)}})
-        inlay()
-        os.replace("v2.carfab", "v.carfab")
-        hovers()
-        ask("textDocument/semanticTokens/full", {"textDocument": document})
-        ask("textDocument/completion", {"textDocument": document, "position": {"line": 2, "character": 0}})
-        inlay()
-        send({"method": "textDocument/didChange", "params": {"textDocument": dict(document, version=2),
-              "contentChanges": [{"range": {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}}, "text": "\n"}]}})
-        print("edited")
-        hovers()
-        inlay()
-        ask("shutdown", None)
-        send({"method": "exit"})
-        server.stdin.close()
-        print("exit", server.wait())
-        """#
+    static let client =
+        languageServerPythonClient + "\n" + #"""
+            uri = "file://" + here + "/doc.carfab"
+            text = "source v.carfab\ncar roadster\necho $x\n"
+            document = {"uri": uri}
+            def hovers():
+                car = ask("textDocument/hover", {"textDocument": document, "position": {"line": 1, "character": 1}})["result"]
+                print("hover car", car["contents"]["value"].rsplit(": ", 1)[1])
+                x = ask("textDocument/hover", {"textDocument": document, "position": {"line": 2, "character": 6}})["result"]
+                print("hover x", x["contents"]["value"])
+            def inlay():
+                hints = ask("textDocument/inlayHint", {"textDocument": document,
+                            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 3, "character": 0}}})["result"]
+                print("inlay", " ".join(hint["label"] for hint in hints))
+            ask("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+            send({"method": "initialized", "params": {}})
+            send({"method": "textDocument/didOpen", "params": {"textDocument": dict(document, languageId="carfab", version=1, text=text)}})
+            inlay()
+            os.replace("v2.carfab", "v.carfab")
+            hovers()
+            ask("textDocument/semanticTokens/full", {"textDocument": document})
+            ask("textDocument/completion", {"textDocument": document, "position": {"line": 2, "character": 0}})
+            inlay()
+            send({"method": "textDocument/didChange", "params": {"textDocument": dict(document, version=2),
+                  "contentChanges": [{"range": {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}}, "text": "\n"}]}})
+            print("edited")
+            hovers()
+            inlay()
+            ask("shutdown", None)
+            send({"method": "exit"})
+            server.stdin.close()
+            print("exit", server.wait())
+            """#
 }

@@ -16,10 +16,12 @@ final class PseudoTerminal {
     /// `asJob`: carfab runs as a job of a shell with job control (`bash` with `set -m`), as
     /// from a person's shell, so that Ctrl-Z stops it (the kernel drops the SIGTSTP of a
     /// session's leader); once it has stopped, the shell prints `[stopped]` and continues it
-    /// (`fg`), then ends with its status.
+    /// (`fg`), then ends with its status. `shellReadsWhileStopped` (with `asJob`): before `fg`
+    /// the shell reads a line from the terminal and prints `shell read: LINE`, as a person's
+    /// shell takes the keys typed while carfab is stopped.
     init(
         arguments: [String] = [], environment: [String: String], unset: Set<String> = [], directory: URL? = nil,
-        standardOutput: URL? = nil, columns: UInt16 = 100, asJob: Bool = false
+        standardOutput: URL? = nil, columns: UInt16 = 100, asJob: Bool = false, shellReadsWhileStopped: Bool = false
     ) throws {
         var master: Int32 = 0
         var slave: Int32 = 0
@@ -37,7 +39,8 @@ final class PseudoTerminal {
         posix_spawn_file_actions_addclose(&actions, slave)
         // setsid -c makes the pty the controlling terminal, so Ctrl-C becomes SIGINT.
         // env -C starts carfab in `directory`.
-        let job = asJob ? ["/bin/bash", "-c", "set -m; \"$@\"; echo '[stopped]'; fg", "bash"] : []
+        let read = shellReadsWhileStopped ? " IFS= read -r line; echo \"shell read: $line\";" : ""
+        let job = asJob ? ["/bin/bash", "-c", "set -m; \"$@\"; echo '[stopped]';\(read) fg", "bash"] : []
         let argv =
             ["/usr/bin/setsid", "-c"] + (directory.map { ["/usr/bin/env", "-C", $0.path] } ?? []) + job + [carfabBinary]
             + arguments
@@ -119,6 +122,13 @@ final class PseudoTerminal {
     /// Types `keys` once the prompt is ready.
     func type(_ keys: String) {
         _ = waitForPrompt()
+        var bytes = Array(keys.utf8)
+        _ = write(master, &bytes, bytes.count)
+    }
+
+    /// Sends `keys` at once, without waiting for the prompt's mode: for keys read by another
+    /// program on the terminal (a pager, the shell while carfab is stopped).
+    func send(_ keys: String) {
         var bytes = Array(keys.utf8)
         _ = write(master, &bytes, bytes.count)
     }

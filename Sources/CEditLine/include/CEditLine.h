@@ -4,6 +4,7 @@
 #define CARFAB_CEDITLINE_H
 
 #include <histedit.h>
+#include <spawn.h>
 #include <stdio.h>
 
 
@@ -50,8 +51,9 @@ int cf_wait_readable(int fd, int (*pending)(void));
 void cf_watch_resume(void);
 /// Whether carfab was resumed since the last call.
 int cf_take_resumed(void);
-/// Puts the terminal back in libedit's mode and redraws the line being typed.
-void cf_el_resume(EditLine *e);
+/// Puts the terminal back in libedit's mode and redraws the line being typed (from the start
+/// of the terminal's line, a carriage return written to `fd` first).
+void cf_el_resume(EditLine *e, int fd);
 /// While a line is read (`on` 1), notes Ctrl-Z (SIGTSTP) instead of stopping at once, so the
 /// prompt gives the terminal back first (`cf_el_suspend`); `on` 0 puts its action back, and
 /// stops now for a Ctrl-Z noted but not acted on. Nothing if SIGTSTP was ignored.
@@ -68,6 +70,21 @@ int cf_terminal_colors(const char *term);
 /// 1 if terminfo has an entry for terminal type `term` and it is not `dumb` (a pager can draw
 /// on it); 0 if `term` is null, empty, `dumb` or unknown. Prints nothing.
 int cf_terminal_known(const char *term);
+
+/// Starts `argv` through posix_spawn(3) as a job of its own, as a shell starts a command: in
+/// a process group of its own, made the foreground of terminal `tty` (so Ctrl-Z and Ctrl-C go
+/// to it, not to carfab), when carfab is the foreground of its controlling terminal `tty`;
+/// else in carfab's group. Returns 1 if it runs as a job, 0 if in carfab's group, -1 if it
+/// could not be started.
+int cf_spawn_job(pid_t *pid, const char *path, posix_spawn_file_actions_t *actions, char *const argv[],
+                 char *const envp[], int tty);
+/// Waits for `pid`, started by `cf_spawn_job` (`job` its result), to end; its wait status in
+/// `status`. A job stopped by Ctrl-Z is stopped whole, carfab with it, and continued with
+/// the terminal given back to it when carfab is; the terminal is carfab's again at the end.
+/// Returns 0, or -1 on an error of waitpid(2). When `ending` (may be NULL) says so, as a wait
+/// is interrupted: a job is sent SIGTERM, its whole group, and waited for; else -2 returns at
+/// once, the pager not waited for (the caller ends it and waits again, `ending` NULL).
+int cf_wait_job(pid_t pid, int job, int tty, int *status, int (*ending)(void));
 
 /// Columns of the terminal on `fd`, or 0 if unknown.
 int cf_terminal_columns(int fd);

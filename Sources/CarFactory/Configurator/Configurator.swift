@@ -68,7 +68,9 @@ public struct Configurator {
     let wordCount: [Int]
     let totalWords: Int
     /// Whether every family has at most 64 options: each family's bitset is one word, at the
-    /// family's index, and the hot loops take a path without loops over words.
+    /// family's index, and the hot loops take a path without loops over words. Each edge's
+    /// mask is then one word too, at the edge's own index (`edgeMask[edge] == edge`): the hot
+    /// loops read `masks[edge]`, a load less per edge.
     let singleWord: Bool
     /// Where each family's options start among all options (a global option id).
     let optionBase: [Int]
@@ -82,6 +84,14 @@ public struct Configurator {
     /// Per option (by global id) and family, where its edge's mask starts in `masks` (-1: no
     /// edge), for the bound's inner loops; left empty past `clashTableLimit` entries.
     let clashTable: [Int]
+    /// Where every family has one word (`singleWord`) and `clashTable` is kept: per option and
+    /// family, the mask itself (0: no edge), one load where `clashTable` and `masks` took two
+    /// in propagation's inner loop. Rule cores keep it with `masks` (`rebuild`).
+    var clashWords: [UInt64]
+    /// With `clashWords`: per option (by global id), the families it has an edge to, as a
+    /// bitset of `(familyCount + 63) / 64` words: propagation takes the open ones among them
+    /// without a branch per edge on whether its family is chosen.
+    let neighbours: [UInt64]
     /// For each edge, the rules behind it (`edgeRuleStart[e]..<edgeRuleStart[e + 1]` in `edgeRules`).
     let edgeRuleStart: [Int]
     let edgeRules: [Int]
@@ -165,8 +175,21 @@ public struct Configurator {
                 for edge in start[id]..<start[id + 1] { table[id * familyCount + family[edge]] = maskAt[edge] }
             }
             clashTable = table
+            clashWords = words == optionCounts.count ? table.map { $0 < 0 ? 0 : store[$0] } : []
+            let familyWords = (familyCount + 63) / 64
+            var bits = Array(repeating: UInt64(0), count: clashWords.isEmpty ? 0 : options * familyWords)
+            if !clashWords.isEmpty {
+                for id in 0..<options {
+                    for edge in start[id]..<start[id + 1] {
+                        bits[id * familyWords + family[edge] >> 6] |= 1 << UInt64(family[edge] & 63)
+                    }
+                }
+            }
+            neighbours = bits
         } else {
             clashTable = []
+            clashWords = []
+            neighbours = []
         }
         masks = store
         edgeRuleStart = ruleStart
@@ -254,9 +277,9 @@ public struct Configurator {
     /// `choose`, marking in `changed` each family that lost options (as `propagate(_:assigned:since:)`
     /// would find them by comparing the domains with a copy of them made before): a search
     /// then propagates from the marks without that copy. On false, `changed` is left all false.
-    func choose(_ f: Int, _ o: Int, in domains: inout [UInt64], marking changed: inout [Bool]) -> Bool {
+    func choose(_ f: Int, _ o: Int, in domains: inout [UInt64], marking changed: inout FamilySet) -> Bool {
         guard contains(domains, f, o) else {
-            for g in 0..<familyCount { changed[g] = false }
+            changed.removeAll()
             return false
         }
         if singleWord { return chooseInOneWordFamilies(f, o, in: &domains, marking: &changed) }
@@ -267,7 +290,7 @@ public struct Configurator {
             let word = w == o >> 6 ? only : 0
             if domains[wordOffset[f] + w] != word {
                 domains[wordOffset[f] + w] = word
-                changed[f] = true
+                changed.insert(f)
             }
         }
         let id = optionBase[f] + o
@@ -281,12 +304,12 @@ public struct Configurator {
                 let after = before & ~masks[mask + w]
                 if after != before {
                     domains[wordOffset[g] + w] = after
-                    changed[g] = true
+                    changed.insert(g)
                 }
                 any |= after
             }
             if any == 0 {
-                for g in 0..<familyCount { changed[g] = false }
+                changed.removeAll()
                 return false
             }
         }
@@ -295,26 +318,26 @@ public struct Configurator {
 
     /// `choose(_:_:in:marking:)` where every family's bitset is one word (`singleWord`), `o`
     /// still possible: the same options taken out and units counted, without loops over words.
-    private func chooseInOneWordFamilies(_ f: Int, _ o: Int, in domains: inout [UInt64], marking changed: inout [Bool]) -> Bool {
+    private func chooseInOneWordFamilies(_ f: Int, _ o: Int, in domains: inout [UInt64], marking changed: inout FamilySet) -> Bool {
         var units = 1
         defer { meter.units &+= units }
         let only = UInt64(1) << UInt64(o)
         if domains[f] != only {
             domains[f] = only
-            changed[f] = true
+            changed.insert(f)
         }
         let id = optionBase[f] + o
         for edge in edgeStart[id]..<edgeStart[id + 1] {
             let g = edgeFamily[edge]
             units += 1
             let before = domains[g]
-            let after = before & ~masks[edgeMask[edge]]
+            let after = before & ~masks[edge]
             if after != before {
                 domains[g] = after
-                changed[g] = true
+                changed.insert(g)
             }
             if after == 0 {
-                for g in 0..<familyCount { changed[g] = false }
+                changed.removeAll()
                 return false
             }
         }
@@ -323,9 +346,9 @@ public struct Configurator {
 
     /// `choose(_:_:in:marking:)` of an option that clashes with no option left in any other
     /// family: takes out `f`'s other options only (the edges would take out nothing).
-    func keepOnly(_ f: Int, _ o: Int, in domains: inout [UInt64], marking changed: inout [Bool]) -> Bool {
+    func keepOnly(_ f: Int, _ o: Int, in domains: inout [UInt64], marking changed: inout FamilySet) -> Bool {
         guard contains(domains, f, o) else {
-            for g in 0..<familyCount { changed[g] = false }
+            changed.removeAll()
             return false
         }
         meter.units &+= wordCount[f]
@@ -333,15 +356,17 @@ public struct Configurator {
             let word = w == o >> 6 ? UInt64(1) << UInt64(o & 63) : 0
             if domains[wordOffset[f] + w] != word {
                 domains[wordOffset[f] + w] = word
-                changed[f] = true
+                changed.insert(f)
             }
         }
         return true
     }
 
-    /// Whether family `h` still has an option among those the mask at `mask` (in `masks`) marks.
-    @inline(__always) func meets(_ domains: [UInt64], _ h: Int, _ mask: Int) -> Bool {
-        if singleWord { return domains[h] & masks[mask] != 0 }
+    /// Whether the family at the far end of `edge` still has an option the edge's mask marks.
+    @inline(__always) func meets(_ domains: [UInt64], edge: Int) -> Bool {
+        let h = edgeFamily[edge]
+        if singleWord { return domains[h] & masks[edge] != 0 }
+        let mask = edgeMask[edge]
         for w in 0..<wordCount[h] where domains[wordOffset[h] + w] & masks[mask + w] != 0 { return true }
         return false
     }

@@ -91,10 +91,16 @@ struct CorrectionSearch {
     /// families that lost options since the last propagation and those the pass under way
     /// changes (`propagate`'s flags), and `settle`'s families that still have the car's
     /// option and those kept. Arrays made per call cost an allocation each.
-    var changed: [Bool]
-    var changedNext: [Bool]
+    var changed: FamilySet
+    var changedNext: FamilySet
     var possible: [UInt64]
     var kept: [UInt64]
+    /// `settle`'s families still to justify (open, not hard): found once a call, where each
+    /// of its passes looked at every family.
+    var unsettled: FamilySet
+    /// Where each family's car option is in the domains: its word and its place in it.
+    let carWord: [Int]
+    let carShift: [UInt64]
     /// For each minimal correction set found, a clause: one of its families stays as it is.
     /// Each clause's families as a bitset (`familyWords` words each), one after another.
     var clauses: [UInt64] = []
@@ -143,10 +149,13 @@ struct CorrectionSearch {
         slot = Array(repeating: -1, count: n)
         familyWords = (n + 63) / 64
         watchedEdge = Array(repeating: -1, count: n)
-        changed = Array(repeating: false, count: n)
+        changed = FamilySet(familyCount: n)
         changedNext = changed
         possible = Array(repeating: 0, count: familyWords)
         kept = possible
+        unsettled = FamilySet(familyCount: n)
+        carWord = car.indices.map { configurator.wordOffset[$0] + car[$0] >> 6 }
+        carShift = car.map { UInt64($0 & 63) }
     }
 
     mutating func run() throws(CarFactoryError) {
@@ -481,6 +490,7 @@ struct CorrectionSearch {
         // Options that take the car's option from the fewest open families first (their
         // repairs change fewer families), then the cheapest.
         var ranked: [(threatens: Int, place: Int, option: Int)] = []
+        ranked.reserveCapacity(c.optionCounts[pick])
         for (place, o) in c.byPrice[pick].enumerated() where o != car[pick] && c.contains(domains, pick, o) {
             var threatens = 0
             let id = c.optionBase[pick] + o
@@ -494,7 +504,12 @@ struct CorrectionSearch {
             ranked.append((threatens, place, o))
         }
         ranked.sort { ($0.threatens, $0.place) < ($1.threatens, $1.place) }
-        return .branch(pick, (keep ? [car[pick]] : []) + ranked.map(\.option))
+        // One array of the size it ends at (the concatenation of two took three allocations a node).
+        var values: [Int] = []
+        values.reserveCapacity(ranked.count + 1)
+        if keep { values.append(car[pick]) }
+        for choice in ranked { values.append(choice.option) }
+        return .branch(pick, values)
     }
 
     /// An open family (not `assigned`) whose option on `car` clashes with another open
@@ -522,6 +537,8 @@ struct CorrectionSearch {
         let c = configurator
         var units = 0
         defer { c.meter.units &+= units }
+        unsettled.removeAll()
+        for g in 0..<c.familyCount where !assigned[g] && !hard[g] { unsettled.insert(g) }
         var again = true
         while again {
             again = false
@@ -532,39 +549,49 @@ struct CorrectionSearch {
             // options out only takes such partners away, so the families found are pinned at once.
             // The edge that showed a family's partner last time is looked at first. Each choice
             // marks the families it changed in `changed`, for the propagation ending the pass.
-            for g in 0..<c.familyCount where !assigned[g] && !hard[g] {
-                var justified = false
-                let id = c.optionBase[g] + car[g]
-                let watched = watchedEdge[g]
-                if watched >= 0 {
-                    justified = c.meets(domains, c.edgeFamily[watched], c.edgeMask[watched])
-                }
-                if !justified {
-                    units += c.edgeStart[id + 1] - c.edgeStart[id]
-                    for edge in c.edgeStart[id]..<c.edgeStart[id + 1] where edge != watched {
-                        if c.meets(domains, c.edgeFamily[edge], c.edgeMask[edge]) {
-                            justified = true
-                            watchedEdge[g] = edge
-                            break
+            for w in 0..<unsettled.words.count {
+                var open = unsettled.words[w]
+                while open != 0 {
+                    let g = w << 6 + open.trailingZeroBitCount
+                    open &= open - 1
+                    var justified = false
+                    let id = c.optionBase[g] + car[g]
+                    let watched = watchedEdge[g]
+                    if watched >= 0 {
+                        justified = c.meets(domains, edge: watched)
+                    }
+                    if !justified {
+                        units += c.edgeStart[id + 1] - c.edgeStart[id]
+                        for edge in c.edgeStart[id]..<c.edgeStart[id + 1] where edge != watched {
+                            if c.meets(domains, edge: edge) {
+                                justified = true
+                                watchedEdge[g] = edge
+                                break
+                            }
                         }
                     }
+                    guard !justified else { continue }
+                    // No family has an option g's car option clashes with, so choosing it takes
+                    // nothing out of the others: only g's own other options go.
+                    guard c.keepOnly(g, car[g], in: &domains, marking: &changed) else { return false }
+                    assigned[g] = true
+                    unsettled.remove(g)
+                    again = true
                 }
-                guard !justified else { continue }
-                // No family has an option g's car option clashes with, so choosing it takes
-                // nothing out of the others: only g's own other options go.
-                guard c.keepOnly(g, car[g], in: &domains, marking: &changed) else { return false }
-                assigned[g] = true
-                again = true
             }
             if blocked && !clauses.isEmpty {
-                // Which families still have the car's option, and which keep it.
+                // Which families still have the car's option, and which keep it: a word of each
+                // at a time, without a branch per family (they were mispredicted often).
                 for w in 0..<familyWords {
-                    possible[w] = 0
-                    kept[w] = 0
-                }
-                for g in 0..<c.familyCount where domains[c.wordOffset[g] + car[g] >> 6] & (1 << UInt64(car[g] & 63)) != 0 {
-                    possible[g >> 6] |= 1 << UInt64(g & 63)
-                    if assigned[g] { kept[g >> 6] |= 1 << UInt64(g & 63) }
+                    var canKeep: UInt64 = 0
+                    var keeps: UInt64 = 0
+                    for g in w << 6..<min(c.familyCount, w << 6 + 64) {
+                        let bit = UInt64(truncatingIfNeeded: domains[carWord[g]] >> carShift[g]) & 1
+                        canKeep |= bit << UInt64(g & 63)
+                        keeps |= (assigned[g] ? bit : 0) << UInt64(g & 63)
+                    }
+                    possible[w] = canKeep
+                    kept[w] = keeps
                 }
                 // A clause none of whose families is kept and only one can be keeps that one;
                 // one with none that can be fails. (Families pinned in this pass may have
@@ -588,6 +615,7 @@ struct CorrectionSearch {
                     guard count == 1 else { continue }
                     guard c.choose(last, car[last], in: &domains, marking: &changed) else { return false }
                     assigned[last] = true
+                    unsettled.remove(last)
                     kept[last >> 6] |= 1 << UInt64(last & 63)
                     again = true
                 }

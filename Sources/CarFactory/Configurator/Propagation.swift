@@ -12,7 +12,7 @@ extension Configurator {
     /// `used`, if given, gathers the rules behind every option taken out.
     func propagate(_ domains: inout [UInt64], assigned: [Bool], since before: [UInt64]? = nil, used: RuleRecord? = nil) -> Bool {
         var changed = familiesChanged(domains, since: before)
-        var next = Array(repeating: false, count: familyCount)
+        var next = FamilySet(familyCount: familyCount)
         return propagate(&domains, assigned: assigned, changed: &changed, next: &next, used: used)
     }
 
@@ -21,7 +21,7 @@ extension Configurator {
     /// each pass changes: a search reuses both from node to node rather than make two arrays
     /// per call (see `choose(_:_:in:marking:)`). Leaves both all false.
     func propagate(
-        _ domains: inout [UInt64], assigned: [Bool], changed: inout [Bool], next: inout [Bool], used: RuleRecord? = nil
+        _ domains: inout [UInt64], assigned: [Bool], changed: inout FamilySet, next: inout FamilySet, used: RuleRecord? = nil
     ) -> Bool {
         // Without rules to record, by families: as fast, and the options taken out are the same.
         let kept =
@@ -29,16 +29,14 @@ extension Configurator {
             ? propagateByFamily(&domains, assigned: assigned, changed: &changed, next: &next)
             : propagateByOption(&domains, assigned: assigned, changed: &changed, next: &next, used: used)
         if !kept {
-            for g in 0..<familyCount {
-                changed[g] = false
-                next[g] = false
-            }
+            changed.removeAll()
+            next.removeAll()
         }
         return kept
     }
 
     private func propagateByOption(
-        _ domains: inout [UInt64], assigned: [Bool], changed: inout [Bool], next: inout [Bool], used: RuleRecord?
+        _ domains: inout [UInt64], assigned: [Bool], changed: inout FamilySet, next: inout FamilySet, used: RuleRecord?
     ) -> Bool {
         // Each pass looks only at partners in the families that lost options before it (only
         // their options can have lost support); the first, without `since`, at every family.
@@ -62,14 +60,14 @@ extension Configurator {
                             continue
                         }
                         domains[wordOffset[g] + w] &= ~(1 << UInt64(o & 63))
-                        next[g] = true
+                        next.insert(g)
                         any = true
                     }
                 }
                 if !left { return false }
             }
             swap(&changed, &next)
-            for g in 0..<familyCount { next[g] = false }
+            next.removeAll()
         }
         return true
     }
@@ -79,8 +77,8 @@ extension Configurator {
     /// taken out. That looks at the options left in the families that changed (a few) and
     /// their edges, where looking at every option of every family and all its edges took
     /// most of the cheapest car's search (60 x 8, 3,000 rules).
-    private func propagateByFamily(_ domains: inout [UInt64], assigned: [Bool], changed: inout [Bool], next: inout [Bool]) -> Bool {
-        if singleWord { return propagateOneWordFamilies(&domains, assigned: assigned, changed: &changed, next: &next) }
+    private func propagateByFamily(_ domains: inout [UInt64], assigned: [Bool], changed: inout FamilySet, next: inout FamilySet) -> Bool {
+        if !clashWords.isEmpty { return propagateOneWordFamilies(&domains, assigned: assigned, changed: &changed, next: &next) }
         let familyCount = familyCount
         var units = 0
         defer { meter.units &+= units }
@@ -88,7 +86,7 @@ extension Configurator {
         while any {
             any = false
             units += familyCount
-            for h in 0..<familyCount where changed[h] && !assigned[h] {
+            for h in 0..<familyCount where changed.contains(h) && !assigned[h] {
                 // A family can lose options only where the first option left in h has an edge.
                 var first = -1
                 for w in 0..<wordCount[h] where domains[wordOffset[h] + w] != 0 {
@@ -126,13 +124,13 @@ extension Configurator {
                     }
                     if left == 0 { return false }
                     if lost {
-                        next[g] = true
+                        next.insert(g)
                         any = true
                     }
                 }
             }
             swap(&changed, &next)
-            for g in 0..<familyCount { next[g] = false }
+            next.removeAll()
         }
         return true
     }
@@ -141,63 +139,93 @@ extension Configurator {
     /// index): the same options taken out and the same units counted, without the loops over
     /// words. With `choose` and `settle` likewise, 60 x 8's `options` for the first 6 families'
     /// options (19 searches, callgrind) took 1,127 million instructions, against 1,405 million.
-    private func propagateOneWordFamilies(_ domains: inout [UInt64], assigned: [Bool], changed: inout [Bool], next: inout [Bool]) -> Bool {
+    private func propagateOneWordFamilies(_ domains: inout [UInt64], assigned: [Bool], changed: inout FamilySet, next: inout FamilySet)
+        -> Bool
+    {
         let familyCount = familyCount
         var units = 0
         defer { meter.units &+= units }
+        var open = FamilySet(familyCount: familyCount)
+        for g in 0..<familyCount where !assigned[g] { open.insert(g) }
+        let familyWords = open.words.count
         var any = true
         while any {
             any = false
             units += familyCount
-            for h in 0..<familyCount where changed[h] && !assigned[h] {
-                let options = domains[h]
-                guard options != 0 else { return false }
-                // A family can lose options only where the first option left in h has an edge.
-                let first = options.trailingZeroBitCount
-                let rest = options & (options - 1)
-                let base = optionBase[h]
-                for edge in edgeStart[base + first]..<edgeStart[base + first + 1] {
-                    let g = edgeFamily[edge]
-                    units += 1
-                    guard !assigned[g] else { continue }
-                    // The options of g every option left in h clashes with.
-                    var gone = masks[edgeMask[edge]]
-                    var bits = rest
-                    while bits != 0 && gone != 0 {
-                        let p = bits.trailingZeroBitCount
-                        bits &= bits - 1
-                        units += 1
-                        let mask = clashTable[(base + p) * familyCount + g]
-                        gone = mask < 0 ? 0 : gone & masks[mask]
-                    }
-                    let word = domains[g]
-                    let left = word & ~gone
-                    if left == 0 { return false }
-                    if left != word {
-                        domains[g] = left
-                        next[g] = true
-                        any = true
+            // The families that changed, by their bits (in index order, as a loop over every
+            // family would take them).
+            for w in 0..<changed.words.count {
+                var marked = changed.words[w]
+                while marked != 0 {
+                    let h = w << 6 + marked.trailingZeroBitCount
+                    marked &= marked - 1
+                    guard !assigned[h] else { continue }
+                    let options = domains[h]
+                    guard options != 0 else { return false }
+                    // A family can lose options only where the first option left in h has an edge.
+                    let first = options.trailingZeroBitCount
+                    let rest = options & (options - 1)
+                    let base = optionBase[h]
+                    let id = base + first
+                    // A unit per edge, as when the edges to chosen families were walked too.
+                    units += edgeStart[id + 1] - edgeStart[id]
+                    // The open families the first option has an edge to, in index order (the
+                    // order of its edges).
+                    for v in 0..<familyWords {
+                        var targets = neighbours[id * familyWords + v] & open.words[v]
+                        while targets != 0 {
+                            let g = v << 6 + targets.trailingZeroBitCount
+                            targets &= targets - 1
+                            // The options of g every option left in h clashes with.
+                            var gone = clashWords[id * familyCount + g]
+                            var bits = rest
+                            while bits != 0 && gone != 0 {
+                                let p = bits.trailingZeroBitCount
+                                bits &= bits - 1
+                                units += 1
+                                gone &= clashWords[(base + p) * familyCount + g]
+                            }
+                            let word = domains[g]
+                            let left = word & ~gone
+                            if left == 0 {
+                                // The walk of the edges stopped here.
+                                units -= edgesPast(g, of: id, familyWords)
+                                return false
+                            }
+                            if left != word {
+                                domains[g] = left
+                                next.insert(g)
+                                any = true
+                            }
+                        }
                     }
                 }
             }
             swap(&changed, &next)
-            for g in 0..<familyCount { next[g] = false }
+            next.removeAll()
         }
         return true
+    }
+
+    /// The number of edges option `id` has to families after `g` (by `neighbours`).
+    private func edgesPast(_ g: Int, of id: Int, _ familyWords: Int) -> Int {
+        var count = (neighbours[id * familyWords + g >> 6] & ((~0 << UInt64(g & 63)) << 1)).nonzeroBitCount
+        for v in (g >> 6 + 1)..<familyWords { count += neighbours[id * familyWords + v].nonzeroBitCount }
+        return count
     }
 
     /// Whether option `o` of family `g` goes with some option still possible in every other
     /// open family among those `changed`. If not, records in `used` the rules it breaks with that family's options
     /// and the rules that took that family's other options out are already recorded.
     private func supported(
-        _ domains: [UInt64], _ g: Int, _ o: Int, assigned: [Bool], changed: [Bool], used: RuleRecord?
+        _ domains: [UInt64], _ g: Int, _ o: Int, assigned: [Bool], changed: FamilySet, used: RuleRecord?
     ) -> Bool {
         let id = optionBase[g] + o
         if singleWord {
             // One word per family, at the family's index: the same edges in the same order.
             for edge in edgeStart[id]..<edgeStart[id + 1] {
                 let h = edgeFamily[edge]
-                guard changed[h], !assigned[h], domains[h] & ~masks[edgeMask[edge]] == 0 else { continue }
+                guard changed.contains(h), !assigned[h], domains[h] & ~masks[edge] == 0 else { continue }
                 if let used { record(edge, used) }
                 return false
             }
@@ -205,7 +233,7 @@ extension Configurator {
         }
         for edge in edgeStart[id]..<edgeStart[id + 1] {
             let h = edgeFamily[edge]
-            guard changed[h], !assigned[h] else { continue }
+            guard changed.contains(h), !assigned[h] else { continue }
             let mask = edgeMask[edge]
             var any: UInt64 = 0
             for w in 0..<wordCount[h] { any |= domains[wordOffset[h] + w] & ~masks[mask + w] }
@@ -219,11 +247,11 @@ extension Configurator {
 
     /// For each family, whether its options differ between `domains` and `before` (each
     /// family, without `before`).
-    private func familiesChanged(_ domains: [UInt64], since before: [UInt64]?) -> [Bool] {
-        guard let before else { return Array(repeating: true, count: familyCount) }
-        var changed = Array(repeating: false, count: familyCount)
+    private func familiesChanged(_ domains: [UInt64], since before: [UInt64]?) -> FamilySet {
+        guard let before else { return .all(familyCount) }
+        var changed = FamilySet(familyCount: familyCount)
         for g in 0..<familyCount {
-            for w in 0..<wordCount[g] where domains[wordOffset[g] + w] != before[wordOffset[g] + w] { changed[g] = true }
+            for w in 0..<wordCount[g] where domains[wordOffset[g] + w] != before[wordOffset[g] + w] { changed.insert(g) }
         }
         return changed
     }

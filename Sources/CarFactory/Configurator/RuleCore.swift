@@ -121,5 +121,6 @@ extension Configurator {
                 masks[mask + option >> 6] |= 1 << UInt64(option & 63)
             }
         }
+        if !clashWords.isEmpty { clashWords[(optionBase[a.family] + a.option) * familyCount + family] = masks[mask] }
     }
 }

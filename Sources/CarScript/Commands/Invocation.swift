@@ -214,6 +214,15 @@ struct Invocation {
         return from < to
     }
 
+    /// The words of argument `index` joined by single spaces (`echo`), where they lie so in
+    /// the lexer's text (see `Lexer.joined`), lent in place; nil where they do not, and
+    /// `joinWords` joins them.
+    @inline(__always)
+    func joinedWords(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard case .words(let from, let to) = value(index) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return lexerRef.borrow { lexer in lexer.joined(from..<to) }
+    }
+
     /// Appends the words of argument `index` to `buffer`, joined by single spaces (`echo`).
     func joinWords(_ index: Int, into buffer: ByteBuffer) {
         guard case .words(let from, let to) = value(index) else { return }

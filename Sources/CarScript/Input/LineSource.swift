@@ -69,6 +69,9 @@ package protocol BufferedLineSource: LineSource {
     /// since the last read. The source keeps where the line is, so its reader need keep no
     /// pointer into the source's memory.
     func lentLine() -> UnsafeBufferPointer<UInt8>?
+    /// How many physical lines of a larger text come before the source's first: its lines are
+    /// numbered on from there (an editor's analysis runs a document a line at a time).
+    var linesBefore: Int { get }
 }
 
 extension BufferedLineSource {
@@ -82,6 +85,9 @@ extension BufferedLineSource {
 
     /// Lends nothing.
     package func lentLine() -> UnsafeBufferPointer<UInt8>? { nil }
+
+    /// A whole text or file: its first line is line 1.
+    package var linesBefore: Int { 0 }
 }
 
 /// The most bytes a source reads of one physical line: the longest logical line, and the
@@ -99,9 +105,13 @@ final class TextLineSource: BufferedLineSource {
     /// Where the line last lent lies (nil once a line is read into a buffer).
     private var lent: Range<Int>?
 
-    init(bytes: [UInt8], name: String, path: String? = nil) {
+    /// Lines of the larger text this one is part of before its first (see `BufferedLineSource`).
+    let linesBefore: Int
+
+    init(bytes: [UInt8], name: String, path: String? = nil, linesBefore: Int = 0) {
         self.name = name
         self.path = path
+        self.linesBefore = linesBefore
         self.bytes = .allocate(capacity: bytes.count)
         _ = self.bytes.initialize(from: bytes)
     }
@@ -147,9 +157,10 @@ final class TextLineSource: BufferedLineSource {
 }
 
 /// A source of `bytes` held in memory, named `name` in diagnostics (`-e` text; they need not be
-/// UTF-8); `path`, if given, is the file they stand for, whose directory relative paths resolve against.
-package func openLineSource(text bytes: [UInt8], name: String, path: String? = nil) -> any BufferedLineSource {
-    TextLineSource(bytes: bytes, name: name, path: path)
+/// UTF-8); `path`, if given, is the file they stand for, whose directory relative paths resolve
+/// against; `linesBefore`, the lines of that file before these (their first is line `linesBefore + 1`).
+package func openLineSource(text bytes: [UInt8], name: String, path: String? = nil, linesBefore: Int = 0) -> any BufferedLineSource {
+    TextLineSource(bytes: bytes, name: name, path: path, linesBefore: linesBefore)
 }
 
 /// Lines of `text` held in memory, named `name` in diagnostics; `path`, if given, is the file

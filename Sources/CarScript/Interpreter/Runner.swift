@@ -34,6 +34,9 @@ final class ScriptFrame {
     let stopsOnError: Bool
     /// Errors reported before this script began.
     let failuresAtStart: Int
+    /// Why a sourced file could not be read on after it was opened (EIO, ...): the `source`
+    /// that ran it reports that at the file's name, where it reports one it cannot open.
+    var readFailure: String?
 
     /// A frame for any source: one of the engine's own is found by a cast.
     convenience init(source: any LineSource, directory: String, identity: [UInt8]?, includedFrom: [String], session: Session) {
@@ -57,6 +60,7 @@ final class ScriptFrame {
         self.buffered = buffered
         stopsOnError = !session.options.keepGoing && !source.isInteractive
         failuresAtStart = session.failureCount
+        lineNumber = buffered?.linesBefore ?? 0
         lines = SourceLines(file: source.name)
         self.directory = directory
         self.identity = identity
@@ -191,8 +195,13 @@ extension Session {
                     report(ScriptError(.lineTooLong(limit: limit), at: SourceRange(0, 0)))
                     continue
                 case .unreadable(let message):
-                    failureCount += 1
-                    sink.receive(.file(frame.lines.file, message, includedFrom: frame.includedFrom))
+                    // A file on the command line has no line to point at; a sourced one, its `source`'s.
+                    if frame.includedFrom.isEmpty {
+                        failureCount += 1
+                        sink.receive(.file(frame.lines.file, message, includedFrom: frame.includedFrom))
+                    } else {
+                        frame.readFailure = message
+                    }
                     return
                 }
             } catch let error as ScriptError {

@@ -15,10 +15,12 @@ extension Session {
         let line = parent.lines.lineNumber(at: call.range(0).start)
         let failuresBefore = failureCount
         let before = followed == nil ? nil : analysisMark
-        run(
-            ScriptFrame(
-                source: file, directory: directoryName(path), identity: identity,
-                includedFrom: parent.includedFrom + ["\(parent.lines.file):\(line)"], session: self))
+        let frame = ScriptFrame(
+            source: file, directory: directoryName(path), identity: identity,
+            includedFrom: parent.includedFrom + ["\(parent.lines.file):\(line)"], session: self)
+        run(frame)
+        // A read that failed after the open is this `source`'s error, as a failed open is (trial 9, 4).
+        if let message = frame.readFailure { report(ScriptError(.io(message), at: call.range(1))) }
         if let followed, let before { noteFollowed(followed, from: before, failuresBefore: failuresBefore) }
         if failureCount > failuresBefore && !options.keepGoing {
             throw ScriptError(.reported, at: call.range(0))

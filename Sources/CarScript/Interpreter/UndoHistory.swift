@@ -426,6 +426,10 @@ extension Session {
             }
             guard position > journalStart, let entry = stock.journal?[position - 1 - base] else { break }
             position -= 1
+            // The journal's last entry leaves it before it is applied: a ledger a `clear` kept,
+            // put back, is then the stock's alone, and taking back the changes before the
+            // `clear` copies none of its lines (the cut below would drop it only at the end).
+            if stock.journalCount == position + 1 - base { _ = stock.journal?.popLast() }
             if case .nothing = entry { continue }
             ledgerBytes &+= entry.keptLedgerBytes
             // Its inverse, journaled by the ledger, is taken off the tail again.

@@ -53,6 +53,7 @@ extension Session {
         let carsBefore = stock.carCount
         let valueBefore = stock.valueMinorUnits
         let keptHistory = history
+        let keptLedgerBytes = stock.journaledLedgerBytes
         let keptJournal = stock.journal
         let keptStepStart = stock.nextEntryStartsStep
         let keptDepth = historyDepth
@@ -85,6 +86,11 @@ extension Session {
         takeBackEverything()
         whatIfDepth -= 1
         history = keptHistory
+        // The ledgers journaled while trying (a `clear`) were taken back with the rest: not
+        // counted to the step being made around the `try`. Counted, each `try clear` of a
+        // large stock charged it to the history's bound for good, and a transaction after a
+        // few failed with history-too-large (trial 9, 2: 12 of 200,000 lines).
+        history?.ledgerBytesMark &+= stock.journaledLedgerBytes &- keptLedgerBytes
         historyDepth = keptDepth
         stock.journal = keptJournal
         stock.nextEntryStartsStep = keptStepStart

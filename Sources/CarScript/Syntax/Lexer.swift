@@ -1,9 +1,12 @@
 // Splits a logical line into words and separators, one pass over its bytes.
 //
 // Input stays bytes until a word is known; decoded word text goes into one reusable
-// buffer. Tokens and text live in raw storage sized from the line before lexing starts
-// (a line of n bytes has at most n tokens and n bytes of text), so the loop writes
-// through pointers with no growth checks, and lexing allocates nothing once warm.
+// buffer, each word's text followed by one blank, so that words written one after another
+// lie there joined as `echo` prints them (see `Lexer.joined`). Tokens and text live in raw
+// storage sized from the line before lexing starts (a line of n bytes has at most n tokens
+// and n + 1 bytes of text: every word but the line's last ends at a byte that makes no
+// text), so the loop writes through pointers with no growth checks, and lexing allocates
+// nothing once warm.
 
 /// What a variable's name is made of: a letter or `_`, then letters, digits and `_`.
 package enum VariableSyntax {
@@ -118,6 +121,26 @@ final class Lexer {
     /// any word's start stays inside it.
     private static func allocateText(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
         RawStorage.allocate(capacity, filler: 0, padding: PaddedBytes.readable)
+    }
+
+    /// The text of words `words` joined by single blanks, where it lies so in the text
+    /// storage (each word's text one blank past the last's, as the lexer writes them): lent in
+    /// place, for `echo` to write with no copy made first. Nil where it does not (a word
+    /// expanded, whose text was made again at the end): the caller joins them itself.
+    @inline(__always)
+    func joined(_ words: Range<Int>) -> UnsafeBufferPointer<UInt8>? {
+        guard words.lowerBound >= 0 && words.upperBound <= tokenCount else { return nil }
+        guard !words.isEmpty else { return UnsafeBufferPointer(start: textStorage, count: 0) }
+        let start = tokenStorage[words.lowerBound].text.lowerBound
+        var end = tokenStorage[words.lowerBound].text.upperBound
+        var token = words.lowerBound &+ 1
+        while token < words.upperBound {
+            let text = tokenStorage[token].text
+            guard text.lowerBound == end &+ 1 && textStorage[end] == 0x20 else { return nil }
+            end = text.upperBound
+            token &+= 1
+        }
+        return UnsafeBufferPointer(start: textStorage + start, count: end &- start)
     }
 
     /// The decoded text of `token`.
@@ -328,6 +351,7 @@ final class Lexer {
                         text: textStart..<textIndex))
                 tokenIndex += 1
                 wordStart = -1
+                append(0x20)
             }
         }
 
@@ -362,8 +386,8 @@ final class Lexer {
             while i < count {
                 // Eight bytes at a time while they hold no quote, `$`, backslash, NUL or byte
                 // that is not ASCII: copied, then as many kept as lead up to the first that is
-                // one (as the word scan does; text is never ahead of the input, so eight bytes
-                // stored at its end stay inside its storage). Byte by byte, the benchmark mix
+                // one (as the word scan does; text is never ahead of the input here, so eight
+                // bytes stored at its end stay inside its storage). Byte by byte, the benchmark mix
                 // (a tenth of it `echo` with a quoted string) cost 1,113 instructions a command
                 // against 1,094, set/show 1,112 against 1,102; start-up, whose catalog strings
                 // are short, 1,281.7k against 1,285.9k (callgrind, 10^5 commands).
@@ -466,7 +490,11 @@ final class Lexer {
     /// the position alone, as a new line is: a state made for each line and passed in memory
     /// cost 959.0 instructions a command on the benchmark mix against 956.3, 944.7 against
     /// 941.6 on set/show (callgrind, 10^5 commands; in time within the noise, 84.8 against
-    /// 85.8 ms for 10^6 commands of the mix, the median of 25 interleaved runs).
+    /// 85.8 ms for 10^6 commands of the mix, the median of 25 interleaved runs). Inlined where
+    /// a line is tokenized: called, its frame was made and its registers saved for every line
+    /// (920.1 -> 917.8 instructions a command on the mix, 907.4 -> 905.3 on set/show; start-up
+    /// 1,334k -> 1,322k; callgrind, 10^5 commands; in time within the noise).
+    @inline(__always)
     private func lexPlain(_ line: UnsafeBufferPointer<UInt8>, from position: Int, atEnd: Bool) throws(ScriptError) -> Outcome {
         let count = line.count
         reserve(count)
@@ -507,6 +535,9 @@ final class Lexer {
                         kind: .word, range: SourceRange(wordStart, i),
                         text: Range(uncheckedBounds: (textStart, textIndex))))
                 tokenIndex &+= 1
+                // The blank after the word's text (see `joined`).
+                text[textIndex] = 0x20
+                textIndex &+= 1
                 i &+= blank
                 continue
             }
@@ -677,8 +708,10 @@ final class Lexer {
     /// Copies `input[i...]` to `text[textIndex...]` eight bytes at a time while eight are left
     /// and `stops` marks none of them (the high bit of each byte it finds), then keeps as many
     /// as lead up to the first it marks: the one copy loop of words and strings. Indices stay
-    /// below `count`, so they cannot overflow; text is never ahead of the input, and its
-    /// storage has 16 bytes to spare, so eight bytes stored at its end stay inside it. The
+    /// below `count`, so they cannot overflow; text is never ahead of the input where a word
+    /// or string is copied (the blank after a word's text is at most one byte ahead, until
+    /// the byte that ended the word is passed), and its storage has 16 bytes to spare, so
+    /// eight bytes stored at its end stay inside it. The
     /// callers take the last few bytes one at a time: with the line's last eight bytes loaded
     /// and shifted instead, the loop's values no longer fitted in registers (set/show 1,089.5
     /// -> 1,053.2 instructions a command, the benchmark mix 1,082.3 -> 1,048.4; callgrind,

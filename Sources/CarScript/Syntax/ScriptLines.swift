@@ -18,64 +18,81 @@ package struct ScriptLine: Equatable, Sendable {
 package enum ScriptLines {
     /// The logical lines of `text`, in order; the first physical line is 0.
     package static func read(_ text: [UInt8]) -> [ScriptLine] {
-        text.withUnsafeBufferPointer { read($0) }
+        Array(each(text))
     }
 
-    private static func read(_ text: UnsafeBufferPointer<UInt8>) -> [ScriptLine] {
-        let lexer = Lexer()
-        var lines: [ScriptLine] = []
-        // A byte-order mark at the start is not part of the script.
-        var start = text.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while start < text.count {
-            var end = Self.physicalEnd(text, from: start)
-            var physical = 1
-            var outcome: Lexer.Outcome = .complete
-            var failed = false
-            do throws(ScriptError) {
-                outcome = try lexer.tokenize(UnsafeBufferPointer(rebasing: text[start..<end]), atEnd: end >= text.count)
-                // A line continued by `\` or by an open string takes the next physical line with it.
-                while outcome != .complete {
-                    guard end < text.count else { break }
-                    end = Self.physicalEnd(text, from: end + 1)
-                    physical += 1
-                    outcome = try lexer.resume(UnsafeBufferPointer(rebasing: text[start..<end]), atEnd: end >= text.count)
-                }
-            } catch {
-                failed = true
-                // A line that cannot be lexed still spans the lines its open string or `\` takes.
-                while outcome != .complete && end < text.count {
-                    end = Self.physicalEnd(text, from: end + 1)
-                    physical += 1
-                }
-            }
-            var commands: [[LineWord]] = []
-            var words: [LineWord] = []
-            var lastEnd = start
-            if !failed {
-                for token in lexer.tokens {
-                    lastEnd = max(lastEnd, start + token.range.end)
-                    if token.kind == .separator {
-                        if !words.isEmpty { commands.append(words) }
-                        words.removeAll()
-                        continue
-                    }
-                    words.append(LineWord(range: (start + token.range.start)..<(start + token.range.end), text: lexer.string(token)))
-                }
-                if !words.isEmpty { commands.append(words) }
-            }
-            var comment: Range<Int>?
-            if !failed, let hash = text[lastEnd..<end].firstIndex(of: UInt8(ascii: "#")) {
-                var commentEnd = end
-                if commentEnd > hash && text[commentEnd - 1] == 0x0D { commentEnd -= 1 }
-                comment = hash..<commentEnd
-            }
-            lines.append(
-                ScriptLine(
-                    range: start..<end, physicalLines: physical, commands: commands, comment: comment,
-                    unreadable: failed))
-            start = end + 1
+    /// The logical lines of `text`, as `read` gives them, one at a time: a pass over a large text
+    /// keeps one line's words at once, not every line's (some 200 bytes a line; trial 9, 1).
+    package static func each(_ text: [UInt8]) -> Reading { Reading(text) }
+
+    /// The lines of a text, read as they are asked for.
+    package struct Reading: Sequence, IteratorProtocol {
+        private let text: [UInt8]
+        private let lexer = Lexer()
+        private var start: Int
+
+        init(_ text: [UInt8]) {
+            self.text = text
+            // A byte-order mark at the start is not part of the script.
+            start = text.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         }
-        return lines
+
+        package mutating func next() -> ScriptLine? {
+            guard start < text.count else { return nil }
+            let (lexer, start) = (self.lexer, self.start)
+            let line = text.withUnsafeBufferPointer { ScriptLines.line(in: $0, from: start, lexer: lexer) }
+            self.start = line.range.upperBound + 1
+            return line
+        }
+    }
+
+    /// The logical line of `text` that begins at `start`.
+    private static func line(in text: UnsafeBufferPointer<UInt8>, from start: Int, lexer: Lexer) -> ScriptLine {
+        var end = Self.physicalEnd(text, from: start)
+        var physical = 1
+        var outcome: Lexer.Outcome = .complete
+        var failed = false
+        do throws(ScriptError) {
+            outcome = try lexer.tokenize(UnsafeBufferPointer(rebasing: text[start..<end]), atEnd: end >= text.count)
+            // A line continued by `\` or by an open string takes the next physical line with it.
+            while outcome != .complete {
+                guard end < text.count else { break }
+                end = Self.physicalEnd(text, from: end + 1)
+                physical += 1
+                outcome = try lexer.resume(UnsafeBufferPointer(rebasing: text[start..<end]), atEnd: end >= text.count)
+            }
+        } catch {
+            failed = true
+            // A line that cannot be lexed still spans the lines its open string or `\` takes.
+            while outcome != .complete && end < text.count {
+                end = Self.physicalEnd(text, from: end + 1)
+                physical += 1
+            }
+        }
+        var commands: [[LineWord]] = []
+        var words: [LineWord] = []
+        var lastEnd = start
+        if !failed {
+            for token in lexer.tokens {
+                lastEnd = max(lastEnd, start + token.range.end)
+                if token.kind == .separator {
+                    if !words.isEmpty { commands.append(words) }
+                    words.removeAll()
+                    continue
+                }
+                words.append(LineWord(range: (start + token.range.start)..<(start + token.range.end), text: lexer.string(token)))
+            }
+            if !words.isEmpty { commands.append(words) }
+        }
+        var comment: Range<Int>?
+        if !failed, let hash = text[lastEnd..<end].firstIndex(of: UInt8(ascii: "#")) {
+            var commentEnd = end
+            if commentEnd > hash && text[commentEnd - 1] == 0x0D { commentEnd -= 1 }
+            comment = hash..<commentEnd
+        }
+        return ScriptLine(
+            range: start..<end, physicalLines: physical, commands: commands, comment: comment,
+            unreadable: failed)
     }
 
     /// Where the physical line from `start` ends: its line feed, or the end of the text.

@@ -39,7 +39,7 @@ enum CodeActionProvider {
         // its own for every `set`, each a replay of the document above it, made a range quadratic
         // in its lines (4,000 took 2.6 s, 16,000 no answer in 5 s; trial 4, 9).
         var replay: (engine: Engine, collector: DiagnosticCollector)?
-        for line in ScriptLines.read(document.bytes) {
+        for line in ScriptLines.each(document.bytes) {
             let first = document.position(of: line.range.lowerBound).line
             if first > lines.upperBound { break }
             guard lines.contains(first) else { continue }
@@ -57,7 +57,9 @@ enum CodeActionProvider {
                 // The commands before it on its line, then the `set` alone.
                 evaluate(document.bytes[done..<words[0].range.lowerBound], in: engine, analysis)
                 done = words[words.count - 1].range.upperBound
-                if let repair = repair(of: words, engine: engine, collector: collector, analysis: analysis, budget: budget) {
+                if let repair = repair(
+                    of: words, engine: engine, collector: collector, analysis: analysis, catalog: catalog, budget: budget)
+                {
                     actions.append(repair)
                 }
             }
@@ -73,9 +75,10 @@ enum CodeActionProvider {
     }
 
     /// Runs `set FAMILY OPTION...` (`words`) on `engine`, as the script runs it; if a rule refuses
-    /// it, the configurator's repair for it.
+    /// it, the configurator's repair for it. `catalog` is the one the document is analysed with.
     private static func repair(
-        of words: [LineWord], engine: Engine, collector: DiagnosticCollector, analysis: DocumentAnalysis, budget: SearchBudget
+        of words: [LineWord], engine: Engine, collector: DiagnosticCollector, analysis: DocumentAnalysis, catalog: Catalog,
+        budget: SearchBudget
     ) -> JSONValue? {
         let document = analysis.document
         let start = words[0].range.lowerBound
@@ -122,11 +125,28 @@ enum CodeActionProvider {
             let changes = added.map { "\($0.familyName) \($0.name)" }.joined(separator: ", ")
             title = "Repair keeping these parts: also set \(changes) (\(OptionAdvice.signed(repair.priceChange)))"
         }
-        let range: JSONValue = .object(["start": document.position(of: start).json, "end": document.position(of: end).json])
+        let from = document.position(of: start)
+        let to = document.position(of: end)
+        let range: JSONValue = .object(["start": from.json, "end": to.json])
+        var files: [String: TextDocument] = [:]
         return action(
             title: title, uri: document.uri,
             edit: .object(["range": range, "newText": .string(ConfiguratorCommands.setCommand(parts + added))]),
-            diagnostic: nil, preferred: false)
+            diagnostic: refusal(from: from, to: to, in: analysis, catalog: catalog).map { analysis.lspDiagnostic($0, files: &files) },
+            preferred: false)
+    }
+
+    /// The refusal the editor shows (`DocumentAnalysis.refusals`) on the `set` from `from` to
+    /// `to`: the diagnostic its repair fixes, which clients that show quick fixes only for a
+    /// diagnostic need (trial 9, 6).
+    private static func refusal(
+        from: TextPosition, to: TextPosition, in analysis: DocumentAnalysis, catalog: Catalog
+    ) -> Diagnostic? {
+        analysis.refusals(catalog: catalog).first { refusal in
+            guard refusal.file == analysis.name, refusal.line - 1 == from.line else { return false }
+            let at = analysis.document.position(line: refusal.line - 1, column: refusal.column)
+            return at.character >= from.character && (to.line > from.line || at.character < to.character)
+        }
     }
 
     private static func action(title: String, uri: String, edit: JSONValue, diagnostic: JSONValue?, preferred: Bool) -> JSONValue {

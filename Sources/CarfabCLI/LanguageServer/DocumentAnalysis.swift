@@ -8,8 +8,9 @@ import Glibc
 
 /// What the engine makes of one open document: its diagnostics, exactly as
 /// `carfab --check --keep-going` reports them for the same text (the same engine options
-/// and the same evaluation; `ScriptCheck.options` is the one place both take them from), and
-/// the session as it stands before a given line, for completion and hover.
+/// and the same evaluation; `ScriptCheck.options` is the one place both take them from), the
+/// rules' refusals running it meets (`refusals`), and the session as it stands before a given
+/// line, for completion and hover.
 struct DocumentAnalysis {
     /// The document analysed.
     let document: TextDocument
@@ -66,23 +67,53 @@ struct DocumentAnalysis {
         return replay.whole ?? session(before: document.lineCount, catalog: catalog)
     }
 
+    /// What the editor shows: `--check --keep-going`'s diagnostics (see `diagnostics(catalog:)`),
+    /// then each refusal by a rule that running the document met (see `refusals(catalog:)`).
+    func shownDiagnostics(catalog: Catalog) -> [Diagnostic] {
+        diagnostics(catalog: catalog) + refusals(catalog: catalog)
+    }
+
+    /// The `rule-violation`s of running the document (a `car` or `set` a rule refuses, in it or
+    /// in a file it sources), each as running reports it, with the rule's note: the check does
+    /// not run `car` and `set`, whose refusals depend on the car, but a `set` refused at the
+    /// prompt must be an error in the editor too (trial 9, 6). From the pass over the lines.
+    func refusals(catalog: Catalog) -> [Diagnostic] {
+        if replay.refusals == nil { _ = lines(catalog: catalog) }
+        return replay.refusals ?? []
+    }
+
     /// The document run a logical line at a time, once per version: what each line left
-    /// (inlay hints and hover read the price after a `car` or `set` line). A transaction still open at a line's
-    /// end stays open for the lines after it, as in the session running them.
+    /// (inlay hints and hover read the price after a `car` or `set` line) and the rules' refusals
+    /// it met. A transaction still open at a line's end stays open for the lines after it, as in
+    /// the session running them.
     func lines(catalog: Catalog) -> [DocumentReplay.LineOutcome] {
         if let known = replay.lines { return known }
-        let engine = session(before: 0, catalog: catalog)
+        let refusals = DiagnosticCollector(only: "rule-violation")
+        let engine = session(before: 0, catalog: catalog, sink: refusals)
         var outcomes: [DocumentReplay.LineOutcome] = []
-        for line in ScriptLines.read(document.bytes) {
-            engine.evaluate(openLineSource(text: Array(document.bytes[line.range]), name: name, path: path))
+        // A logical line is one physical line or more: room for them all at once, not grown by doubling.
+        outcomes.reserveCapacity(document.lineCount)
+        for line in ScriptLines.each(document.bytes) {
+            // Numbered as in the document, so that a diagnostic and a rule's place are where they are.
+            let before = document.position(of: line.range.lowerBound).line
+            engine.evaluate(
+                openLineSource(text: Array(document.bytes[line.range]), name: name, path: path, linesBefore: before))
             let configures = line.commands.contains { words in
                 let name = engine.commands.lookup(words[0].text)?.name
                 return name == "car" || name == "set"
             }
+            // The line's end, before the CR of a CR LF (which LSP counts as the line's end, not part of it).
+            var end = line.range.upperBound
+            if end > line.range.lowerBound && document.bytes[end - 1] == 0x0D { end -= 1 }
+            // The hint sits by the command: after the last word, before any comment.
+            let hintOffset = line.comment != nil ? line.commands.last?.last?.range.upperBound ?? end : end
             outcomes.append(
-                .init(line: line, configures: configures, price: configures ? try? engine.stock.currentPriceMinorUnits() : nil))
+                .init(
+                    range: line.range, end: end, hintOffset: hintOffset, configures: configures,
+                    price: configures ? try? engine.stock.currentPriceMinorUnits() : nil))
         }
         replay.lines = outcomes
+        replay.refusals = refusals.diagnostics
         replay.whole = engine
         return outcomes
     }
@@ -198,32 +229,35 @@ struct DocumentAnalysis {
         return DocumentURI.uri(of: (directory == "/" ? "" : directory) + "/" + file)
     }
 
-    /// A sourced file's text, read once per analysis, for the UTF-16 columns of its diagnostics.
+    /// A sourced file's text, read once per analysis, for the UTF-16 columns of its diagnostics:
+    /// as much of it as the analysis reads (`ReplayFiles.largest`), where they all are.
     private func file(_ path: String, _ files: inout [String: TextDocument]) -> TextDocument? {
         if let known = files[path] { return known }
         let full = path.hasPrefix("/") ? path : (directory == "/" ? "" : directory) + "/" + path
-        guard let bytes = Self.read(full) else { return nil }
-        let text = TextDocument(uri: uri(of: path), version: 0, text: String(decoding: bytes, as: UTF8.self))
+        guard let read = Self.read(full, upTo: ReplayFiles.largest) else { return nil }
+        let text = TextDocument(uri: uri(of: path), version: 0, text: String(decoding: read.bytes, as: UTF8.self))
         files[path] = text
         return text
     }
 
-    /// A regular file's bytes, up to the largest message the server takes; nil if it cannot be read.
-    static func read(_ path: String) -> [UInt8]? {
+    /// A regular file's first `limit` bytes at most, and whether that is all of it; nil if it cannot be read.
+    static func read(_ path: String, upTo limit: Int) -> (bytes: [UInt8], whole: Bool)? {
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= MessageReader.maximumLength else { return nil }
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            // One byte past the limit tells a file of exactly `limit` bytes from a longer one.
+            let wanted = min(chunk.count, limit + 1 - bytes.count)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, wanted) }
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { return nil }
-            if n == 0 { return bytes }
+            if n == 0 { return (bytes, true) }
             bytes.append(contentsOf: chunk[..<n])
-            if bytes.count > MessageReader.maximumLength { return nil }
+            if bytes.count > limit { return (Array(bytes[..<limit]), false) }
         }
     }
 }
@@ -258,13 +292,18 @@ struct AnalysisSettings {
 final class DiagnosticCollector: ResultSink {
     /// Whether diagnostics are kept (an editor's analysis may keep only those of one command).
     var keeping: Bool
+    /// The one id kept, if only one is.
+    private let only: String?
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(keeping: Bool = true) { self.keeping = keeping }
+    init(keeping: Bool = true, only: String? = nil) {
+        self.keeping = keeping
+        self.only = only
+    }
 
     func receive(_ result: CommandResult, from command: CommandSpec) {}
 
     func receive(_ diagnostic: Diagnostic) {
-        if keeping { diagnostics.append(diagnostic) }
+        if keeping && (only == nil || diagnostic.id == only) { diagnostics.append(diagnostic) }
     }
 }

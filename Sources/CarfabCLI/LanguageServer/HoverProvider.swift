@@ -41,7 +41,7 @@ enum HoverProvider {
             let offset = lineRange.lowerBound
             if let spec = engine.commands.lookup(word.text), spec.name == "car" || spec.name == "set",
                 let price = analysis.lines(catalog: catalog).first(where: {
-                    $0.line.range.contains(offset) || $0.line.range.upperBound == offset
+                    $0.range.contains(offset) || $0.range.upperBound == offset
                 })?.price
             {
                 text = (text ?? "") + "\n\nThe current car's price after this line: \(Money.base(price))"

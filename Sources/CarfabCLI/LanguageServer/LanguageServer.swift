@@ -8,7 +8,9 @@ import CarScript
 /// is handled, so that `$/cancelRequest` can cancel a request still queued and a run of
 /// changes to one document is analysed once, after the last; a `$/cancelRequest` of the
 /// request being answered stops its analysis (an error `RequestCancelled` answers it), and
-/// a stop signal ends the server at once, with the status a signal gives carfab. Standard output carries framed messages only;
+/// a stop signal ends the server at once, with the status a signal gives carfab. A document's
+/// diagnostics are published as checked, then again with the rules' refusals once it has run
+/// (`publishRefusals`), a run made while no message waits. Standard output carries framed messages only;
 /// what goes wrong with the input is answered as JSON-RPC says (an error response, with a
 /// null id where the request's own cannot be known) and logged on standard error.
 final class LanguageServer {
@@ -35,6 +37,7 @@ final class LanguageServer {
     /// one diagnostic saying so and no tokens, outline, hints or edits. Its analysis would keep
     /// some 37 times its size, and answers several times it (a 46 MB document: 1.7 GB kept,
     /// an outline of 387 MB, past the 64 MiB a message to the server may hold; trial 8, 4).
+    /// The files a document sources are read up to as much in all (`ReplayFiles.largest`).
     static let largestAnalysed = 4 << 20
 
     /// Where the messages come from; nil if its thread could not be started.
@@ -50,6 +53,8 @@ final class LanguageServer {
     private var documents: [String: TextDocument] = [:]
     /// What each open document's current version replayed to (see `DocumentReplay`).
     private var replays: [String: DocumentReplay] = [:]
+    /// Documents whose diagnostics were published without the rules' refusals yet (`publishRefusals`).
+    private var refusalsPending: [String] = []
     private var queue: [MessageReader.Item] = []
     /// The exit status, once the client has said `exit` (or gone).
     private var exitStatus: Int32?
@@ -77,6 +82,8 @@ final class LanguageServer {
         while exitStatus == nil {
             if stop.code > 0 { break }
             if queue.isEmpty {
+                publishRefusals(knownOnly: false)
+                if stop.code > 0 { break }
                 guard let batch = inbox.next() else { break }
                 queue = batch
             }
@@ -91,6 +98,7 @@ final class LanguageServer {
                 sendError(id: .null, code: ErrorCode.parseError, message: "malformed message header: \(reason)")
             case .message(let body):
                 handle(body)
+                publishRefusals(knownOnly: true)
             }
             if out.failed { exitStatus = 1 }
         }
@@ -376,14 +384,51 @@ final class LanguageServer {
             return
         }
         guard let document = documents[uri] else { return }
-        let diagnostics: [JSONValue]
-        if document.bytes.count > Self.largestAnalysed {
-            diagnostics = [Self.tooLarge(document)]
-        } else {
+        guard document.bytes.count <= Self.largestAnalysed else { return publish([Self.tooLarge(document)], of: uri, document) }
+        let analysis = analysis(of: uri, document)
+        var files: [String: TextDocument] = [:]
+        publish(analysis.diagnostics(catalog: catalog).map { analysis.lspDiagnostic($0, files: &files) }, of: uri, document)
+        // Then the rules' refusals, which only running the document finds: see `publishRefusals`.
+        if !refusalsPending.contains(uri) { refusalsPending.append(uri) }
+    }
+
+    /// Publishes the diagnostics again with the rules' refusals (`DocumentAnalysis.refusals`) for
+    /// each document whose refusals are pending: those a request has found already (the pass
+    /// over the lines that inlay hints, hover and code actions make), and, unless `known`, the
+    /// others, found now while no message waits. That pass may search long (each `fit`), so it is
+    /// not part of the first publication, and any message that comes stops it (trial 9, 6).
+    private func publishRefusals(knownOnly known: Bool) {
+        var index = 0
+        while index < refusalsPending.count {
+            let uri = refusalsPending[index]
+            guard let document = documents[uri], document.bytes.count <= Self.largestAnalysed else {
+                refusalsPending.remove(at: index)
+                continue
+            }
             let analysis = analysis(of: uri, document)
+            if analysis.replay.refusals == nil {
+                guard !known, let inbox, inbox.beginOwnWork() else {
+                    index += 1
+                    continue
+                }
+                _ = analysis.refusals(catalog: catalog)
+                inbox.endOwnWork()
+                // Stopped, the pass is partial: made again later.
+                if stop.withdraw(-1) {
+                    replays[uri] = nil
+                    return
+                }
+            }
+            refusalsPending.remove(at: index)
+            let refusals = analysis.refusals(catalog: catalog)
+            guard !refusals.isEmpty else { continue }
             var files: [String: TextDocument] = [:]
-            diagnostics = analysis.diagnostics(catalog: catalog).map { analysis.lspDiagnostic($0, files: &files) }
+            publish(analysis.shownDiagnostics(catalog: catalog).map { analysis.lspDiagnostic($0, files: &files) }, of: uri, document)
         }
+    }
+
+    /// Sends `uri`'s `diagnostics`, for `document`'s version.
+    private func publish(_ diagnostics: [JSONValue], of uri: String, _ document: TextDocument) {
         send(
             .object([
                 "jsonrpc": .string("2.0"), "method": .string("textDocument/publishDiagnostics"),

@@ -21,6 +21,8 @@ final class MessageInbox: Sendable {
         var batches: [[MessageReader.Item]] = []
         /// The id (as JSON text) of the request the server is answering, if any.
         var answering: String?
+        /// Whether the server is doing work of its own that any message stops (see `beginOwnWork`).
+        var ownWork = false
         /// Ids that a `$/cancelRequest` named while its request was not being answered (queued,
         /// or read in the same batch): it is not begun (at most `remembered`, the newest kept).
         /// The one place a cancellation is kept: every message passes the reader first.
@@ -90,6 +92,22 @@ final class MessageInbox: Sendable {
         state.withLock { $0.answering = nil }
     }
 
+    /// The server begins work no request asked for (the rules' refusals of a document, which
+    /// may run long searches): false if a batch is waiting; else the next batch posted stops
+    /// it, so that no message waits for it (trial 9, 6).
+    func beginOwnWork() -> Bool {
+        state.withLock {
+            guard $0.batches.isEmpty else { return false }
+            $0.ownWork = true
+            return true
+        }
+    }
+
+    /// The server's own work has ended.
+    func endOwnWork() {
+        state.withLock { $0.ownWork = false }
+    }
+
     /// How many cancellations of requests not yet begun are remembered.
     private static let remembered = 64
 
@@ -115,7 +133,11 @@ final class MessageInbox: Sendable {
             var waited = wait(taken.read)
             while waited == .stopped { waited = wait(taken.read) }
             if waited == .closed { return }
-            state.withLock { $0.batches.append(batch) }
+            state.withLock {
+                $0.batches.append(batch)
+                // Under the lock, so that the server's `endOwnWork()` then `withdraw(-1)` leaves no stop behind.
+                if $0.ownWork { stop.requestUnlessRequested(-1) }
+            }
             signal(posted.write)
             if batch.last == .end { return }
         }

@@ -11,7 +11,7 @@ enum ScriptFormatter {
     /// The line-by-line replacements that format `document`: (bytes replaced, new text).
     static func edits(for bytes: [UInt8]) -> [(range: Range<Int>, text: String)] {
         var edits: [(range: Range<Int>, text: String)] = []
-        for line in ScriptLines.read(bytes) where line.physicalLines == 1 && !line.unreadable {
+        for line in ScriptLines.each(bytes) where line.physicalLines == 1 && !line.unreadable {
             var end = line.range.upperBound
             if end > line.range.lowerBound && bytes[end - 1] == 0x0D { end -= 1 }
             var text = line.commands.map { words in

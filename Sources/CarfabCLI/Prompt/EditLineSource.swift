@@ -121,7 +121,7 @@ final class EditLineSource: LineSource {
                 let source = Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue()
                 return readCharacter(
                     from: source.input >= 0 ? source.input : 0, into: character, unread: &source.unread,
-                    stop: source.stop, suspended: { source.suspend() }, resumed: { cf_el_resume(editor) },
+                    stop: source.stop, suspended: { source.suspend() }, resumed: { cf_el_resume(editor, source.terminal) },
                     waiting: { source.drawHint() }, woken: { source.eraseHint() })
             })
         cf_watch_resume()
@@ -330,7 +330,7 @@ final class EditLineSource: LineSource {
         while true {
             let result = readCharacter(
                 from: input >= 0 ? input : 0, into: &character, unread: &unread, stop: stop,
-                suspended: { suspend() }, resumed: { [editor] in cf_el_resume(editor) }, waiting: {}, woken: {})
+                suspended: { suspend() }, resumed: { [editor, terminal] in cf_el_resume(editor, terminal) }, waiting: {}, woken: {})
             guard result == 1 else { return result == 0 ? text : nil }
             text.append(character)
             if text.count >= close.count && text[(text.count - close.count)...].elementsEqual(close) {

@@ -47,12 +47,14 @@ struct Pager {
         var cEnvironment = isDefault ? Self.secureLessEnvironment() : []
         defer { for pointer in cEnvironment { free(pointer) } }
         var pid: pid_t = 0
-        let started =
+        // A job of its own in the terminal's foreground, as a shell runs it: Ctrl-Z stops the
+        // page and carfab together (see `cf_wait_job`).
+        let job =
             isDefault
-            ? posix_spawn(&pid, "/bin/sh", &actions, nil, &cArgv, &cEnvironment)
-            : posix_spawn(&pid, "/bin/sh", &actions, nil, &cArgv, environ)
+            ? cf_spawn_job(&pid, "/bin/sh", &actions, &cArgv, &cEnvironment, 1)
+            : cf_spawn_job(&pid, "/bin/sh", &actions, &cArgv, environ, 1)
         close(ends[0])
-        guard started == 0 else {
+        guard job >= 0 else {
             close(ends[1])
             return false
         }
@@ -67,15 +69,13 @@ struct Pager {
         }
         close(ends[1])
         var status: Int32 = 0
-        var ended = false
-        repeat {
-            // SIGTERM, SIGHUP and SIGQUIT stop carfab wherever it waits: the pager is ended
-            // first (SIGINT stays the pager's, as at any program in the terminal).
-            if !ended && Self.endsPager(programStop.code) {
-                Self.terminate(Self.processTree(pid))
-                ended = true
-            }
-        } while waitpid(pid, &status, 0) < 0 && errno == EINTR
+        // SIGTERM, SIGHUP and SIGQUIT end the page and carfab at once (SIGINT stays the
+        // pager's, as at any program in the terminal). A page in carfab's own group (no job:
+        // carfab not the terminal's foreground) is ended here, process by process.
+        if cf_wait_job(pid, job, 1, &status, { Pager.endsPager(programStop.code) ? 1 : 0 }) == -2 {
+            Self.terminate(Self.processTree(pid))
+            _ = cf_wait_job(pid, job, 1, &status, nil)
+        }
         // A pager the shell could not find or run (126, 127) showed nothing: the caller does.
         let exited = status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
         return exited != 126 && exited != 127

@@ -1,0 +1,43 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Ctrl-Z and `fg` in the pager, as a person's shell does them (trial 9, finding 7; at the
+/// prompt: ReplIntegrityTests).
+extension ReplTests {
+    /// 7: Ctrl-Z while a page is shown stops the pager with carfab, even one that ignores Ctrl-Z
+    /// as `less` does under LESSSECURE: the keys typed then go to the shell (they went to the
+    /// pager, which went on reading the terminal); `fg` gives the page back, and the prompt
+    /// after it is drawn once.
+    @Test func ctrl_z_in_the_pager_stops_the_pager_too() throws {
+        let folder = state.appendingPathComponent("pager-stop")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let pager = folder.appendingPathComponent("pager")
+        try writeFile(
+            "#!/bin/bash\ntrap '' TSTP\ncat > /dev/null\necho 'pager ready'\nIFS= read -r line < /dev/tty\necho \"pager read: $line\"\n",
+            to: pager, mode: 0o755)
+        let terminal = try PseudoTerminal(
+            environment: ["XDG_STATE_HOME": state.path, "HOME": state.path, "PAGER": pager.path], asJob: true,
+            shellReadsWhileStopped: true)
+        terminal.type("help\r")
+        #expect(terminal.waitFor("pager ready\r\n"))
+        terminal.send("\u{1A}")
+        #expect(terminal.waitFor("[stopped]"), "\(terminal.output.debugDescription)")
+        terminal.send("jobs\r")
+        #expect(terminal.waitFor("shell read: jobs\r\n"), "\(terminal.output.debugDescription)")
+        #expect(!terminal.output.contains("pager read:"), "\(terminal.output.debugDescription)")
+        // Continued: the pager reads the terminal again, and carfab prompts once it ends.
+        let prompts = terminal.count("carfab> ")
+        terminal.send("q\r")
+        #expect(terminal.waitFor("pager read: q\r\n"), "\(terminal.output.debugDescription)")
+        #expect(terminal.waitFor("carfab> ", times: prompts + 1))
+        #expect(terminal.enter("echo back", expecting: "back\r\n"))
+        #expect(terminal.count("carfab> ") == prompts + 2, "\(terminal.output.debugDescription)")
+        terminal.type("\u{04}")
+        #expect(terminal.exitStatus() == 0)
+    }
+}
