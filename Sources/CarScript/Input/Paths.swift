@@ -8,7 +8,7 @@ func directoryName(_ path: String) -> String {
 }
 
 /// `path` resolved against `directory` unless it is absolute.
-func resolvePath(_ path: String, against directory: String) -> String {
+package func resolvePath(_ path: String, against directory: String) -> String {
     if path.hasPrefix("/") || directory == "." { return path }
     return directory.hasSuffix("/") ? directory + path : directory + "/" + path
 }

@@ -91,8 +91,13 @@ struct NavigationProvider {
     private var unsearchedNote: String? {
         guard let first = index.unsearched.first else { return nil }
         let more = index.unsearched.count > 1 ? " and \(index.unsearched.count - 1) more" : ""
-        return
-            "'\(DisplayText.quotedName(first))'\(more) not searched: the files this document sources are more than the \(ReplayFiles.largest >> 20) MiB the editor analyses in all"
+        let why =
+            switch first.reason {
+            case .tooLarge: "the files this document sources are more than the \(ReplayFiles.largest >> 20) MiB the editor analyses in all"
+            case .tooDeep: "it is sourced more than \(maximumSourceDepth) deep"
+            case .notRead: "the editor's analysis did not source it"
+            }
+        return "'\(DisplayText.quotedName(first.file))'\(more) not searched: \(why)"
     }
 
     /// The edits that rename the name at `position` to `newName` everywhere it is used, as a

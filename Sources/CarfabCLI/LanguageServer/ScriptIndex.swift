@@ -53,14 +53,19 @@ struct ScriptIndex {
     private(set) var occurrences: [SymbolOccurrence] = []
     /// The text of each file indexed, by URI.
     private(set) var files: [String: TextDocument] = [:]
-    /// The files sourced that are not indexed (as `source` names them), because they take what
-    /// is read through `source` past the bound of what the analysis reads (`ReplayFiles.largest` in all).
-    private(set) var unsearched: [String] = []
-    /// The bytes of sourced files indexed so far.
-    private var sourcedBytes = 0
+    /// The files sourced that are not indexed (as `source` names them), and why.
+    private(set) var unsearched: [(file: String, reason: Unsearched)] = []
 
-    /// How deep `source` is followed.
-    static let sourceDepth = 16
+    /// Why a sourced file is not indexed.
+    enum Unsearched {
+        /// The analysis did not read it whole: it takes what is read through `source` past
+        /// the bound of what the analysis reads (`ReplayFiles.largest` in all).
+        case tooLarge
+        /// It is sourced more than `maximumSourceDepth` deep, past where the engine sources.
+        case tooDeep
+        /// The analysis did not source it (a line that never ran it).
+        case notRead
+    }
 
     /// Indexes `analysis`'s document and, through `source`, the files it reads; `catalog` is
     /// the catalog after the whole document (it knows every option's other names).
@@ -105,19 +110,30 @@ struct ScriptIndex {
                     case .variable:
                         add(.init(kind: .variable, name: word.text), document.uri, range, definition: true, word.text)
                     case .file:
-                        let full = word.text.hasPrefix("/") ? word.text : (directory == "/" ? "" : directory) + "/" + word.text
+                        // The path the engine opens, and keeps the file's text by (`ReplayFiles`).
+                        let full = resolvePath(word.text, against: directory)
                         add(.init(kind: .file, name: full), document.uri, range, definition: false, word.text)
-                        guard depth < Self.sourceDepth, !analysis.settings.safe, files[DocumentURI.uri(of: full)] == nil,
-                            let read = DocumentAnalysis.read(full, upTo: ReplayFiles.largest - sourcedBytes)
-                        else { break }
-                        guard read.whole else {
-                            if !unsearched.contains(word.text) { unsearched.append(word.text) }
+                        guard !analysis.settings.safe, files[DocumentURI.uri(of: full)] == nil else { break }
+                        // The files are those the analysis read, as far as it read them: the index
+                        // reads no file, and searches what the diagnostics checked (review of lsp6).
+                        // A file left out is named, and a rename refused: it would miss places.
+                        let there = { analysis.replay.files.kind(of: Array(full.utf8)) == .regular }
+                        // No deeper than the engine sources (so no deeper than a stack can take).
+                        guard depth + 1 < maximumSourceDepth else {
+                            if there() { note(word.text, .tooDeep) }
                             break
                         }
-                        sourcedBytes += read.bytes.count
+                        guard let read = analysis.replay.files.file(full) else {
+                            if there() { note(word.text, .notRead) }
+                            break
+                        }
+                        guard read.whole else {
+                            note(word.text, .tooLarge)
+                            break
+                        }
                         let sourced = TextDocument(
                             uri: DocumentURI.uri(of: full), version: 0,
-                            text: String(decoding: read.bytes, as: UTF8.self))
+                            text: String(decoding: read.text, as: UTF8.self))
                         self.index(sourced, path: full, catalog: catalog, commands: commands, depth: depth + 1, analysis: analysis)
                     case .keyword, .other:
                         break
@@ -125,6 +141,11 @@ struct ScriptIndex {
                 }
             }
         }
+    }
+
+    /// Names `file` (once) as not searched, for `reason`.
+    private mutating func note(_ file: String, _ reason: Unsearched) {
+        if !unsearched.contains(where: { $0.file == file }) { unsearched.append((file, reason)) }
     }
 
     private mutating func add(_ key: SymbolKey, _ uri: String, _ range: Range<Int>, definition: Bool, _ written: String) {
