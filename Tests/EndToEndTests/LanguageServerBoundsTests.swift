@@ -64,10 +64,9 @@ import Testing
         (
             "nested",
             """
-            diagnostic 0 error unreadable-file source n1.carfab
-              related: /n2.carfab:0 error: the files this document sources are more than the 4 MiB the editor analyses in all: this one is not checked past line 65300 (carfab --check checks it)
-            diagnostic 0 error unreadable-file source n1.carfab
-              related: /n1.carfab:0 error: the files this document sources are more than the 4 MiB the editor analyses in all: this one is not checked past line 1 (carfab --check checks it)
+            diagnostic 0 error io source n1.carfab
+              related: /n1.carfab:0 error: the files this document sources are more than the 4 MiB the editor analyses in all: this one is not checked past line 65300 (carfab --check checks it)
+            diagnostic 0 error io source n1.carfab
             exit 0
             peak memory under 64 MiB
 
@@ -76,7 +75,7 @@ import Testing
         (
             "many",
             """
-            diagnostics 99 on source lines: unreadable-file
+            diagnostics 99 on source lines: io
             exit 0
             peak memory under 64 MiB
 
@@ -87,8 +86,7 @@ import Testing
             """
             diagnostic 0 error line-too-long source long.carfab
               related: /long.carfab:0 error: line longer than the limit of 1024 KiB (1048576 bytes); it is skipped
-            diagnostic 0 error unreadable-file source long.carfab
-              related: /long.carfab:0 error: the files this document sources are more than the 4 MiB the editor analyses in all: this one is not checked past line 285976 (carfab --check checks it)
+            diagnostic 0 error io source long.carfab
             exit 0
             peak memory under 64 MiB
 
