@@ -101,47 +101,6 @@ import Testing
         #expect(script.hasSuffix("forbid drivetrain rear with floorplan standard\ncar compact 1\nset floorplan short drivetrain rear\n"))
     }
 
-    /// Trial 9, finding 3: names of 60,001 control characters (under the 64 KiB name limit), each
-    /// written `\u{1}`, made the `model` line 1.5 MB and the session unsaveable. Its longest
-    /// names are read from variables set before it and unset after: the session saves, replays
-    /// to the same state (no variable of its own) and saves again to the same bytes.
-    @Test func a_definition_too_long_for_a_line_reads_its_names_from_variables_unset_after() throws {
-        let c = String(repeating: "\u{1}", count: 60_000)
-        let engine = Engine()
-        let made = engine.evaluate(
-            """
-            option floorplan "f\(c)" "F" price 0 seats 2 engine mid
-            option suspension "s\(c)" "S" price 0
-            option drivetrain "d\(c)" "D" price 0
-            model "m\(c)" "T\(c)" price 40000 floorplan "f\(c)" suspension "s\(c)" drivetrain "d\(c)"
-            car "m\(c)"
-            var _1 kept
-            """)
-        try #require(made.diagnostics.isEmpty, "\(made.diagnostics.map(\.message))")
-        let script = try checkRoundTrip(engine, round: 0)
-        let lines = script.split(separator: "\n")
-        #expect(lines.allSatisfy { $0.utf8.count <= maximumLineLength })
-        // The session's own `_1` is left alone; the first two of five equally long names are
-        // enough to bring the line under 1 MiB.
-        #expect(lines.contains { $0.hasPrefix("model \"${_2}\" \"${_3}\" price 40000 floorplan \"f\\u{1}") })
-        #expect(lines.filter { $0.hasPrefix("unset ") } == ["unset _2", "unset _3"])
-        #expect(engine.evaluate("save --minimal -").diagnostics.isEmpty)
-    }
-
-    @Test func unset_forgets_a_variable_and_undo_takes_it_back() throws {
-        let engine = Engine()
-        #expect(engine.evaluate("var size 4; unset size; var kept 1").diagnostics.isEmpty)
-        #expect(engine.evaluate("echo $size").diagnostics.map(\.message) == ["unknown variable 'size'; valid variables: kept"])
-        // Not set: an error at its name, the closest one suggested.
-        let missing = engine.evaluate("unset kep").diagnostics
-        #expect(missing.map(\.message).first?.hasPrefix("unknown variable 'kep'") == true, "\(missing.map(\.message))")
-        #expect(missing.first?.column == 7)
-        // `undo` takes it back as it takes back a `var`.
-        let undone = engine.evaluate("var size 5; begin; unset size; undo; commit")
-        #expect(undone.diagnostics.isEmpty, "\(undone.diagnostics.map(\.message))")
-        #expect(engine.evaluate("echo $size").diagnostics.isEmpty)
-    }
-
     /// Saves `engine`'s session, replays it in a fresh engine and saves again: the states and
     /// the two scripts must be the same. Returns the script.
     @discardableResult

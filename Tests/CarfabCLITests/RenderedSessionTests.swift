@@ -129,7 +129,7 @@ final class Harness {
         ("rate USD 2", "USD is the base currency; its rate is always 1"),
         (
             "help nope",
-            "unknown help topic 'nope'; valid help topics: car, set, show, list, select, remove, clear, options, why, fit, cheapest, total, price, rate, models, parts, currencies, family, option, model, forbid, require, currency, undo, redo, begin, commit, rollback, try, source, save, diff and 8 more"
+            "unknown help topic 'nope'; valid help topics: car, set, show, list, select, remove, clear, options, why, fit, cheapest, total, price, rate, models, parts, currencies, family, option, model, forbid, require, currency, undo, redo, begin, commit, rollback, try, source, save, diff and 7 more"
         ),
         (
             "car suv 112615000000000",

@@ -88,23 +88,6 @@ enum ScriptCommands {
                 }
             }),
         CommandSpec(
-            name: "unset", aliases: [], group: .script,
-            arguments: [.required("NAME", .variable)],
-            summary: "forget variable NAME, as if it had never been set",
-            details:
-                "Using it after is an error, as for a variable never set; 'undo' takes it back inside a transaction, as it takes back 'var'. save writes it after a definition too long for one line, whose longest names it reads from variables of their own.",
-            example: "var model suv; unset model",
-            runsWhenChecking: true,
-            run: { session, call throws(ScriptError) in
-                let name = call.word(1)
-                guard session.unsetVariable(name) else {
-                    throw ScriptError(
-                        .unknownName(
-                            "variable", name, suggestion: closestName(to: name, in: session.variableNames), valid: session.variableNames),
-                        at: call.range(1))
-                }
-            }),
-        CommandSpec(
             name: "vars", aliases: [], group: .script,
             arguments: [],
             summary: "list the variables and their values",

@@ -22,15 +22,15 @@ package enum SessionScript {
             for line in try variableLines(name, session.variables[name] ?? "") { add(line, to: &head) }
         }
         for definition in session.definitions {
-            let lines =
+            let line =
                 switch definition {
-                case .family(let family): try definitionLines(words(of: family), "family '\(family.name)'", session)
-                case .option(let option): try definitionLines(words(of: option), "option '\(option.name)'", session)
-                case .model(let model): try definitionLines(words(of: model), "model '\(model.name)'", session)
-                case .rule(let rule): try definitionLines(words(of: rule), "a rule on '\(rule.first.option)'", session)
-                case .currency(let currency): try definitionLines(words(of: currency), "currency \(currency.code)", session)
+                case .family(let family): try fitting(Self.definition(of: family), "family '\(family.name)'")
+                case .option(let option): try fitting(Self.definition(of: option), "option '\(option.name)'")
+                case .model(let model): try fitting(Self.definition(of: model), "model '\(model.name)'")
+                case .rule(let rule): try fitting(Self.definition(of: rule), "a rule on '\(rule.first.option)'")
+                case .currency(let currency): try fitting(Self.definition(of: currency), "currency \(currency.code)")
                 }
-            for line in lines { add(line, to: &head) }
+            add(line, to: &head)
         }
         // A rate is written if it changed since the session began, or since its currency was defined in it.
         // (Currencies defined in the session follow the initial ones, in the order defined.)
@@ -209,109 +209,40 @@ package enum SessionScript {
         return lines
     }
 
-    /// A word of a definition's line: as written, and for a name or text, what it holds (which
-    /// a line too long can read from a variable instead).
-    struct DefinitionWord {
-        let written: String
-        let text: String?
-
-        /// A keyword or number, written as it is.
-        init(_ keyword: String) { (written, text) = (keyword, nil) }
-
-        /// A name (`word`) or, `alwaysQuoted`, a text shown to people (`quoted`).
-        init(name: String, alwaysQuoted: Bool = false) {
-            (written, text) = (alwaysQuoted ? SessionScript.quoted(name) : SessionScript.word(name), name)
-        }
-    }
-
-    /// A definition's line; for one longer than a line may be, its longest names are first set
-    /// in variables of their own (as a long value is, in parts if need be), the line reads them
-    /// (`model "${_1}" ...`), and `unset` forgets them: replayed, the session holds only its own
-    /// variables. Refused if even then the line is too long, or its names together are more
-    /// than a line's variables may expand to.
-    static func definitionLines(_ words: [DefinitionWord], _ what: @autoclosure () -> String, _ session: Session)
-        throws(ScriptError.Kind) -> [String]
-    {
-        var written = words.map(\.written)
-        var length = written.reduce(written.count - 1) { $0 + $1.utf8.count }
-        guard length > maximumLineLength else { return [written.joined(separator: " ")] }
-        var held: [(variable: String, text: String)] = []
-        var expanded = 0
-        var number = 0
-        for index in words.indices.sorted(by: { (words[$0].written.utf8.count, $1) > (words[$1].written.utf8.count, $0) }) {
-            guard length > maximumLineLength, let text = words[index].text else { continue }
-            // A name no variable of the session's has.
-            repeat { number += 1 } while session.variables["_\(number)"] != nil
-            let variable = "_\(number)"
-            let reference = "\"${\(variable)}\""
-            length += reference.utf8.count - written[index].utf8.count
-            expanded += text.utf8.count
-            written[index] = reference
-            held.append((variable, text))
-        }
-        guard length <= maximumLineLength, expanded <= Lexer.lineExpansionBudget else { throw lineTooLong(what()) }
-        var lines: [String] = []
-        for (variable, text) in held { lines += try variableLines(variable, text) }
-        return lines + [written.joined(separator: " ")] + held.map { "unset \($0.variable)" }
-    }
-
     /// `option drivetrain hybrid "Hybrid AWD" price 6500 alias electric`.
-    static func definition(of option: OptionDefinition) -> String { line(words(of: option)) }
+    static func definition(of option: OptionDefinition) -> String {
+        var words = ["option", word(option.familyName), word(option.name), quoted(option.shownAs), "price", amount(option.listPrice)]
+        if let seats = option.seats { words += ["seats", String(seats)] }
+        if let engine = option.engine { words += ["engine", nameKey(engine.rawValue)] }
+        for name in option.otherNames { words += ["alias", word(name)] }
+        return words.joined(separator: " ")
+    }
 
     /// `model roadster "Mazda MX-5" price 31000 floorplan short suspension race drivetrain rear`.
-    static func definition(of model: ModelDefinition) -> String { line(words(of: model)) }
+    static func definition(of model: ModelDefinition) -> String {
+        [
+            "model", word(model.name), quoted(model.carType), "price", amount(model.basePrice),
+            "floorplan", word(model.floorplan), "suspension", word(model.suspension), "drivetrain", word(model.drivetrain)
+        ]
+        .joined(separator: " ") + model.others.map { " \(word($0.family)) \(word($0.option))" }.joined()
+    }
 
     /// `family paint "Paint" default white "White" price 0`.
-    static func definition(of family: FamilyDefinition) -> String { line(words(of: family)) }
+    static func definition(of family: FamilyDefinition) -> String {
+        [
+            "family", word(family.name), quoted(family.shownAs), "default", word(family.option), quoted(family.optionShownAs),
+            "price", amount(family.listPrice)
+        ].joined(separator: " ")
+    }
 
     /// `forbid suspension race with floorplan long`, `require drivetrain 4wd with floorplan long`.
-    static func definition(of rule: Rule) -> String { line(words(of: rule)) }
+    static func definition(of rule: Rule) -> String {
+        "\(rule.kind.rawValue) \(word(rule.first.familyName)) \(word(rule.first.option)) with \(word(rule.second.familyName)) \(word(rule.second.option))"
+    }
 
     /// `currency CHF "CHF " digits 2 rate 0.88`.
-    static func definition(of currency: Currency) -> String { line(words(of: currency)) }
-
-    private static func line(_ words: [DefinitionWord]) -> String { words.map(\.written).joined(separator: " ") }
-
-    private static func words(of option: OptionDefinition) -> [DefinitionWord] {
-        var words = [
-            DefinitionWord("option"), DefinitionWord(name: option.familyName), DefinitionWord(name: option.name),
-            DefinitionWord(name: option.shownAs, alwaysQuoted: true), DefinitionWord("price"), DefinitionWord(amount(option.listPrice))
-        ]
-        if let seats = option.seats { words += [DefinitionWord("seats"), DefinitionWord(String(seats))] }
-        if let engine = option.engine { words += [DefinitionWord("engine"), DefinitionWord(nameKey(engine.rawValue))] }
-        for name in option.otherNames { words += [DefinitionWord("alias"), DefinitionWord(name: name)] }
-        return words
-    }
-
-    private static func words(of model: ModelDefinition) -> [DefinitionWord] {
-        [
-            DefinitionWord("model"), DefinitionWord(name: model.name), DefinitionWord(name: model.carType, alwaysQuoted: true),
-            DefinitionWord("price"), DefinitionWord(amount(model.basePrice)),
-            DefinitionWord("floorplan"), DefinitionWord(name: model.floorplan), DefinitionWord("suspension"),
-            DefinitionWord(name: model.suspension), DefinitionWord("drivetrain"), DefinitionWord(name: model.drivetrain)
-        ] + model.others.flatMap { [DefinitionWord(name: $0.family), DefinitionWord(name: $0.option)] }
-    }
-
-    private static func words(of family: FamilyDefinition) -> [DefinitionWord] {
-        [
-            DefinitionWord("family"), DefinitionWord(name: family.name), DefinitionWord(name: family.shownAs, alwaysQuoted: true),
-            DefinitionWord("default"), DefinitionWord(name: family.option), DefinitionWord(name: family.optionShownAs, alwaysQuoted: true),
-            DefinitionWord("price"), DefinitionWord(amount(family.listPrice))
-        ]
-    }
-
-    private static func words(of rule: Rule) -> [DefinitionWord] {
-        [
-            DefinitionWord(rule.kind.rawValue), DefinitionWord(name: rule.first.familyName), DefinitionWord(name: rule.first.option),
-            DefinitionWord("with"), DefinitionWord(name: rule.second.familyName), DefinitionWord(name: rule.second.option)
-        ]
-    }
-
-    private static func words(of currency: Currency) -> [DefinitionWord] {
-        [
-            DefinitionWord("currency"), DefinitionWord(name: currency.code), DefinitionWord(name: currency.symbol, alwaysQuoted: true),
-            DefinitionWord("digits"), DefinitionWord(String(currency.digits)), DefinitionWord("rate"), DefinitionWord("\(currency.rate)")
-        ]
+    static func definition(of currency: Currency) -> String {
+        "currency \(word(currency.code)) \(quoted(currency.symbol)) digits \(currency.digits) rate \(currency.rate)"
     }
 
     /// An amount of the base currency as a plain decimal: `6500`, `27995.5`.

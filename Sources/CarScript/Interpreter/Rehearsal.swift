@@ -74,13 +74,13 @@ extension Session {
     }
 
     /// Whether `spec` runs in a rehearsal: the commands that change the stock, the catalog
-    /// or the variables and nothing else (`car`, `set`, `select`, definitions, `rate`, `var`, `unset`).
+    /// or the variables and nothing else (`car`, `set`, `select`, definitions, `rate`, `var`).
     /// Reading files (`source`, even of standard input), writing them (`save`),
     /// `help`, `expect`, `quit`, the catalog listings and the host's commands do not.
     static func rehearses(_ spec: CommandSpec) -> Bool {
         switch spec.group {
         case .configure, .definition, .value: true
-        case .script: spec.name == "var" || spec.name == "unset"
+        case .script: spec.name == "var"
         case .catalog, .history, .system: false
         }
     }

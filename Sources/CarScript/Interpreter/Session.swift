@@ -241,15 +241,6 @@ final class Session {
         if history != nil { record(.variable(name, previous)) }
     }
 
-    /// Forgets variable `name` (`unset`), as `undo` of the `var` that made it would; false, and
-    /// nothing changed, if it is not set.
-    func unsetVariable(_ name: String) -> Bool {
-        guard variables[name] != nil else { return false }
-        let old = restoreVariable(name, to: nil)
-        if history != nil { record(.variable(name, old)) }
-        return true
-    }
-
     /// Puts the values of the variables referred to in tokens `words` into their words, so
     /// names are resolved from the expanded text; an undefined one is an error at its `$`.
     ///
