@@ -189,11 +189,17 @@ int cf_wait_readable(int fd, int (*pending)(void)) {
     return result;
 }
 
+/* The terminal's mode before the page began (the prompt's caller's, cooked): what the shell
+   gets back while the page is stopped, as a shell's job leaves it (one page at a time). */
+static struct termios mode_before_page;
+static int mode_before_page_saved;
+
 int cf_spawn_job(pid_t *pid, const char *path, posix_spawn_file_actions_t *actions, char *const argv[],
                  char *const envp[], int tty) {
     /* A job of its own only from the terminal's foreground (not `carfab &`, not without a
        controlling terminal): else it runs in carfab's group, as before. */
     int job = tty >= 0 && tcgetpgrp(tty) == getpgrp();
+    mode_before_page_saved = job && tcgetattr(tty, &mode_before_page) == 0;
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
     if (job) {
@@ -308,6 +314,8 @@ int cf_wait_job(pid_t pid, int job, int tty, int *status, int (*ending)(void)) {
         struct termios mode;
         int saved = tcgetattr(tty, &mode) == 0;
         give_terminal(tty, getpgrp());
+        /* Not the pager's raw mode for the shell (bash's readline sets its own; dash does not). */
+        if (mode_before_page_saved) tcsetattr(tty, TCSADRAIN, &mode_before_page);
         int continued = stop_self(SIGTSTP);
         /* Continued in the background (`bg`): stopped again, as a background read of the
            terminal would be, until it is the foreground again (`fg`). */

@@ -11,14 +11,15 @@ import Glibc
 extension ReplTests {
     /// 7: Ctrl-Z while a page is shown stops the pager with carfab, even one that ignores Ctrl-Z
     /// as `less` does under LESSSECURE: the keys typed then go to the shell (they went to the
-    /// pager, which went on reading the terminal); `fg` gives the page back, and the prompt
-    /// after it is drawn once.
+    /// pager, which went on reading the terminal), in the terminal's mode from before the page;
+    /// `fg` gives the page back, and the prompt after it is drawn once.
     @Test func ctrl_z_in_the_pager_stops_the_pager_too() throws {
         let folder = state.appendingPathComponent("pager-stop")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let pager = folder.appendingPathComponent("pager")
         try writeFile(
-            "#!/bin/bash\ntrap '' TSTP\ncat > /dev/null\necho 'pager ready'\nIFS= read -r line < /dev/tty\necho \"pager read: $line\"\n",
+            "#!/bin/bash\ntrap '' TSTP\nstty -echo -icanon < /dev/tty\ncat > /dev/null\necho 'pager ready'\n"
+                + "IFS= read -r line < /dev/tty\necho \"pager read: $line\"\nstty echo icanon < /dev/tty\n",
             to: pager, mode: 0o755)
         let terminal = try PseudoTerminal(
             environment: ["XDG_STATE_HOME": state.path, "HOME": state.path, "PAGER": pager.path], asJob: true,
@@ -27,6 +28,10 @@ extension ReplTests {
         #expect(terminal.waitFor("pager ready\r\n"))
         terminal.send("\u{1A}")
         #expect(terminal.waitFor("[stopped]"), "\(terminal.output.debugDescription)")
+        // The shell gets the terminal in the mode it had before the page, not the pager's
+        // (which, like less, turned echo off: a shell that does not set its own, dash, then
+        // echoed nothing typed).
+        #expect(!terminal.echoIsOff)
         terminal.send("jobs\r")
         #expect(terminal.waitFor("shell read: jobs\r\n"), "\(terminal.output.debugDescription)")
         #expect(!terminal.output.contains("pager read:"), "\(terminal.output.debugDescription)")

@@ -398,6 +398,9 @@ final class LanguageServer {
     /// others, found now while no message waits. That pass may search long (each `fit`), so it is
     /// not part of the first publication, and any message that comes stops it (trial 9, 6).
     private func publishRefusals(knownOnly known: Bool) {
+        // After `shutdown` nothing more is worked out or published (a review saw a long pass
+        // start again and publish seconds after the answer).
+        guard state == .running else { return }
         var index = 0
         while index < refusalsPending.count {
             let uri = refusalsPending[index]
@@ -413,7 +416,9 @@ final class LanguageServer {
                 }
                 _ = analysis.refusals(catalog: catalog)
                 inbox.endOwnWork()
-                // Stopped, the pass is partial: made again later.
+                // Stopped, the pass is partial: made again later (a stop signal's pass is not
+                // published at all).
+                if stop.code > 0 { return }
                 if stop.withdraw(-1) {
                     replays[uri] = nil
                     return
