@@ -55,4 +55,40 @@ import Testing
                     stdout: String(repeating: tried, count: 100) + "200000 Cars in Stock. Total Value: $13,660,000,000.00\n", stderr: "",
                     status: 0))
     }
+
+    /// Review of stock11, 1: a `clear` of a stock past 2^21 lines was refused
+    /// (history-too-large): its line storage, 2^22 slots of 16 bytes once doubled, was charged
+    /// 64 MiB, the whole bound. Its lines are packed into 4 bytes each now, as before stock11
+    /// (which cleared some 16 M), and come back in order, the current line with them.
+    @Test func a_clear_of_a_stock_past_two_million_lines_is_kept_and_taken_back() throws {
+        let lines = 2_200_000
+        let script =
+            String(repeating: "car sports\n", count: 1_000_000) + "car suv 3\n"
+            + String(repeating: "car sports\n", count: lines - 1_000_001)
+            + "select 1000001\nbegin; clear; commit\ntotal\nundo\ntotal\nshow\nredo\ntotal\nundo\nremove 1\nshow\n"
+            + "try clear\nbegin; clear; rollback\ntotal\n"
+        let suv = """
+            Car type: Cadillac Escalade
+            Seats: 8
+            Engine: Front
+            Suspension: Soft
+            Drive: 4WD
+            Price: $81,895.00
+
+            """
+        let tried = """
+                        cars           total value
+            before   2200001   $150,260,109,085.00
+            after          0                 $0.00
+            change  -2200001  -$150,260,109,085.00
+
+            """
+        let result = try carfab([], stdin: script)
+        #expect(
+            result
+                == RunResult(
+                    stdout: "0 Cars in Stock. Total Value: $0.00\n2200002 Cars in Stock. Total Value: $150,260,177,385.00\n" + suv
+                        + "0 Cars in Stock. Total Value: $0.00\n" + suv + tried
+                        + "2200001 Cars in Stock. Total Value: $150,260,109,085.00\n", stderr: "", status: 0))
+    }
 }

@@ -676,7 +676,7 @@ public struct StockLedger: Sendable {
         entries.capacity * MemoryLayout<Entry>.stride + configurations.count * 48 + ids.count * 4 + 64
     }
 
-    private mutating func syncCurrent() {
+    fileprivate mutating func syncCurrent() {
         if let number = currentNumber {
             currentSlot = entries.slot(number)
             let id = entries.slots[currentSlot].configuration
@@ -809,20 +809,65 @@ private struct RuleAnswer {
 /// cost nothing in the stock's size. Its lines were packed into 4 bytes each once, which
 /// walked them at every `clear` and every undo of one (trial 9, 2); kept as they are, they
 /// are charged to the undo history's bound as they are (`storageEstimate`).
+///
+/// A large stock's lines are packed still, 4 bytes each where every line fits: its storage as
+/// it is, 16 bytes a slot with room to grow (2^22 slots, 64 MiB, just past 2^21 lines), passed
+/// the history's 64 MiB bound alone, so `clear` was refused from some 2.1 M lines where it had
+/// worked to some 16 M (review of stock11, 1). Packing walks the lines (some 7.5 ms a million),
+/// so stocks up to `packedFrom` slots (16 MiB) are kept as they are, in O(1).
+///
+/// The charge is the memory the record holds (the packed lines' or the storage's capacity),
+/// not a share of it: the stock that goes on may fill up again and be cleared again, and
+/// each ledger kept stays alive while its step is, so charging less than it holds would let
+/// a loop of `car`s and `clear`s keep stocks beyond the bound. Undoing the `clear` moves the
+/// ledger back out (the record charged in its place is the emptied one's), and redoing it
+/// moves it in again, charged again: clear, undo and redo in a loop keep one stock, not more.
 @usableFromInline package struct KeptLedger: Sendable {
-    /// The ledger, its journal left out.
+    /// The ledger, its journal left out (and its lines, when packed).
     let ledger: StockLedger
+    /// Its lines when packed: a configuration id (20 bits) above a count (12 bits); nil: in `ledger`.
+    let packed: [UInt32]?
     /// About how many bytes it keeps (the undo history's bound counts them).
     let storageEstimate: Int
 
-    /// `ledger` as it is.
+    /// The most slots of lines kept as they are (16 MiB): more are packed if every line fits.
+    static let packedFrom = 1 << 20
+    static let countBits = 12
+    static let configurationBits = 20
+
+    /// `ledger` as it is, its lines packed if they are many and each fits.
     init(_ ledger: StockLedger) {
         var kept = ledger
         kept.journal = nil
+        let many = kept.entries.capacity > Self.packedFrom
+        let fits =
+            many
+            && kept.entries.live.allSatisfy {
+                $0.count > 0 && $0.count < 1 << Self.countBits && $0.configuration >= 0
+                    && $0.configuration < 1 << Self.configurationBits
+            }
+        var packed: [UInt32]? = nil
+        if fits {
+            var lines: [UInt32] = []
+            lines.reserveCapacity(kept.entries.count)
+            for entry in kept.entries.live { lines.append(UInt32(entry.configuration) << Self.countBits | UInt32(entry.count)) }
+            packed = lines
+            kept.entries = StockLines()
+        }
         self.ledger = kept
-        storageEstimate = kept.storageEstimate
+        self.packed = packed
+        storageEstimate = kept.storageEstimate + (packed?.capacity ?? 0) * MemoryLayout<UInt32>.stride
     }
 
-    /// The ledger as it was.
-    func restored() -> StockLedger { ledger }
+    /// The ledger as it was (its lines unpacked, in new slots: the current line's found again).
+    func restored() -> StockLedger {
+        guard let packed else { return ledger }
+        var restored = ledger
+        let mask = UInt32(1) << Self.countBits - 1
+        var lines = StockLines()
+        for line in packed { lines.append(StockLedger.Entry(count: Int64(line & mask), configuration: Int32(line >> Self.countBits))) }
+        restored.entries = lines
+        restored.syncCurrent()
+        return restored
+    }
 }
