@@ -36,6 +36,20 @@ import Testing
                 == "東京  a  1\ncafe\u{301}  b  2\nx     c  3\n")
     }
 
+    /// A list cut to the terminal's rows says how many it left out, in as many words as the
+    /// width allows: never the number cut off (review of trial 9's finding 10).
+    @Test(arguments: [
+        (80, "... and 8 more: type more of the name to narrow the list"), (20, "... and 8 more"), (12, "+8")
+    ])
+    func a_cut_list_keeps_its_count_on_a_narrow_terminal(width: Int, said: String) {
+        let names = (1...10).map { "o\($0)" }
+        var completion = Completion(partial: "", candidates: names)
+        completion.descriptions = names.map { _ in "+$1.00" }
+        completion.descriptionColumns = names.map { _ in ["+$1.00"] }
+        let listed = EditLineSource.list(completion, width: width, lines: 3)
+        #expect(listed.split(separator: "\n").map(String.init) == ["o1  +$1.00", "o2  +$1.00", said], "\(listed)")
+    }
+
     @Test func a_terminal_of_no_width_lays_out_for_80_columns() {
         // A pty whose size was never set reports 0 columns; the names ran together.
         let families = completer.complete("why ")

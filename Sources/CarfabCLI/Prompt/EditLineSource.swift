@@ -284,8 +284,14 @@ final class EditLineSource: LineSource {
         let total = completion.candidates.count
         guard total > lines * perLine else { return laidOut(total) }
         let shown = (lines - 1) * perLine
-        let more = "... and \(total - shown) more: type more of the name to narrow the list"
-        return laidOut(shown) + DisplayText.cut(more, toWidth: (width > 0 ? width : 80) - 1) + "\n"
+        // The whole sentence where it fits, else the count alone: cut, a narrow terminal lost
+        // the number (`... and ...` at 12 columns).
+        let room = (width > 0 ? width : 80) - 1
+        let hidden = total - shown
+        let more =
+            ["... and \(hidden) more: type more of the name to narrow the list", "... and \(hidden) more", "+\(hidden)"]
+            .first { DisplayText.width($0) <= room } ?? "+\(hidden)"
+        return laidOut(shown) + more + "\n"
     }
 
     /// Inserts a bracketed paste as it is (a Tab is a Tab, a byte that is not UTF-8 stands
