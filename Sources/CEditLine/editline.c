@@ -113,6 +113,8 @@ int cf_take_suspended(void) {
     return was;
 }
 
+static int stop_self(int signo);
+
 /* libedit's refresh draws the prompt and line from the cursor on, as if it stood at the start
    of the line: after a shell's `fg` it does (below the shell's lines), after a stop no shell
    saw (SIGSTOP, SIGCONT) it stands after the line. A carriage return first, so the line is
@@ -127,26 +129,13 @@ void cf_el_suspend(EditLine *e, int fd, int bracketed) {
        mode, pasted text not bracketed), then SIGTSTP's own action stops carfab. */
     if (bracketed) (void)!write(fd, "\033[?2004l", 8);
     el_set(e, EL_PREP_TERM, 0);
-    struct sigaction stop, caught;
-    stop.sa_handler = SIG_DFL;
-    sigemptyset(&stop.sa_mask);
-    stop.sa_flags = 0;
-    sigaction(SIGTSTP, &stop, &caught);
-    sigset_t only, before;
-    sigemptyset(&only);
-    sigaddset(&only, SIGTSTP);
-    sigprocmask(SIG_UNBLOCK, &only, &before);
-    raise(SIGTSTP);
     /* Continued (`fg`), or never stopped: the kernel drops a SIGTSTP whose action is the
        default in an orphaned process group (carfab leading its own session: `ssh -t host
        carfab`, `tmux new carfab`), and no SIGCONT comes. Either way the prompt takes the
-       terminal back here, as readline does; a SIGCONT after it does so again (cf_el_resume). */
-    sigprocmask(SIG_SETMASK, &before, NULL);
-    /* This stop's own SIGCONT (its handler ran before raise returned): the line is drawn once,
-       here, not again by the next read (cf_take_resumed). Never stopped: it is still on the screen. */
-    int continued = resumed;
-    resumed = 0;
-    sigaction(SIGTSTP, &caught, NULL);
+       terminal back here, as readline does; a SIGCONT after it does so again (cf_el_resume).
+       This stop's own SIGCONT is taken by stop_self: the line is drawn once, here, not again
+       by the next read (cf_take_resumed). Never stopped: it is still on the screen. */
+    int continued = stop_self(SIGTSTP);
     if (bracketed) (void)!write(fd, "\033[?2004h", 8);
     el_set(e, EL_PREP_TERM, 1);
     if (continued) redraw(e, fd);
@@ -250,8 +239,8 @@ static int stop_self(int signo) {
     sigprocmask(SIG_UNBLOCK, &only, &mask);
     resumed = 0;
     raise(signo);
+    /* Its SIGCONT is this stop's: taken here, so that the next read does not redraw for it. */
     int was = resumed;
-    /* A prompt drawn after this page is drawn fresh: nothing for it to redraw. */
     resumed = 0;
     sigprocmask(SIG_SETMASK, &mask, NULL);
     sigaction(SIGCONT, &continued, NULL);
