@@ -1,4 +1,5 @@
 import CEditLine
+import CarfabPOSIX
 
 #if canImport(Glibc)
 import Glibc
@@ -93,18 +94,10 @@ struct Pager {
         var tree = [root]
         var index = 0
         while index < tree.count {
-            let path = "/proc/\(tree[index])/task/\(tree[index])/children"
+            let task = "/proc/\(tree[index])/task/\(tree[index])"
             index += 1
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
-            var text: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = read(fd, &buffer, buffer.count)
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { break }
-                text += buffer[..<count]
+            guard let folder = try? Directory(task), let text = try? folder.read("children", atMost: 1 << 20) else {
+                continue
             }
             for field in text.split(whereSeparator: { $0 == 0x20 || $0 == 0x0A }) {
                 if let child = pid_t(String(decoding: field, as: UTF8.self)), !tree.contains(child) { tree.append(child) }
