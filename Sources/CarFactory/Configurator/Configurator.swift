@@ -170,21 +170,18 @@ public struct Configurator {
         edgeFamily = family
         edgeMask = maskAt
         if options * familyCount <= Self.clashTableLimit {
-            var table = Array(repeating: -1, count: options * familyCount)
-            for id in 0..<options {
-                for edge in start[id]..<start[id + 1] { table[id * familyCount + family[edge]] = maskAt[edge] }
-            }
-            clashTable = table
-            clashWords = words == optionCounts.count ? table.map { $0 < 0 ? 0 : store[$0] } : []
+            // The clash table, and for one-word families each option's neighbouring families as bits.
             let familyWords = (familyCount + 63) / 64
-            var bits = Array(repeating: UInt64(0), count: clashWords.isEmpty ? 0 : options * familyWords)
-            if !clashWords.isEmpty {
-                for id in 0..<options {
-                    for edge in start[id]..<start[id + 1] {
-                        bits[id * familyWords + family[edge] >> 6] |= 1 << UInt64(family[edge] & 63)
-                    }
+            var table = Array(repeating: -1, count: options * familyCount)
+            var bits = Array(repeating: UInt64(0), count: singleWord ? options * familyWords : 0)
+            for id in 0..<options {
+                for edge in start[id]..<start[id + 1] {
+                    table[id * familyCount + family[edge]] = maskAt[edge]
+                    if singleWord { bits[id * familyWords + family[edge] >> 6] |= 1 << UInt64(family[edge] & 63) }
                 }
             }
+            clashTable = table
+            clashWords = singleWord ? table.map { $0 < 0 ? 0 : store[$0] } : []
             neighbours = bits
         } else {
             clashTable = []
