@@ -2,7 +2,7 @@
 // them against the file system).
 
 /// The directory part of `path` (`.` if it has none).
-func directoryName(_ path: String) -> String {
+package func directoryName(_ path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     return slash == path.startIndex ? "/" : String(path[..<slash])
 }

@@ -31,10 +31,7 @@ struct DocumentAnalysis {
     }
 
     /// The directory relative names in the document resolve against.
-    var directory: String {
-        guard let path, let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    var directory: String { path.map(directoryName) ?? "." }
 
     /// What the command line gave: `--var`, `--safe`, how the environment is read.
     let settings: AnalysisSettings

@@ -78,7 +78,7 @@ struct ScriptIndex {
         depth: Int, analysis: DocumentAnalysis
     ) {
         files[document.uri] = document
-        let directory = path.map(Self.directory(of:)) ?? analysis.directory
+        let directory = path.map(directoryName) ?? analysis.directory
         for line in ScriptLines.each(document.bytes) {
             for words in line.commands {
                 let roles = Self.roles(of: words, in: document.bytes, commands: commands, catalog: catalog)
@@ -359,11 +359,5 @@ struct ScriptIndex {
     private static func unquoted(_ range: Range<Int>, _ raw: [UInt8]) -> Range<Int> {
         guard raw.count >= 2, raw.first == UInt8(ascii: "\""), raw.last == UInt8(ascii: "\"") else { return range }
         return (range.lowerBound + 1)..<(range.upperBound - 1)
-    }
-
-    /// The directory of a file's path.
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }
