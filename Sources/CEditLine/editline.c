@@ -19,7 +19,12 @@
 EditLine *cf_el_init(const char *program, int output) {
     return el_init(program, stdin, output == 2 ? stderr : stdout, stderr);
 }
-void cf_el_end(EditLine *e) { el_end(e); }
+void cf_el_end(EditLine *e, int fd) {
+    /* Ended in the background (`kill %1` while stopped): the terminal is the shell's, in the
+       shell's mode; libedit would put back the mode it found (and be stopped for it, SIGTTOU). */
+    if (fd >= 0 && tcgetpgrp(fd) >= 0 && tcgetpgrp(fd) != getpgrp()) el_set(e, EL_EDITMODE, 0);
+    el_end(e);
+}
 const char *cf_el_gets(EditLine *e, int *count) { return el_gets(e, count); }
 const wchar_t *cf_el_wgets(EditLine *e, int *count) { return el_wgets(e, count); }
 const LineInfo *cf_el_line(EditLine *e) { return el_line(e); }
@@ -124,7 +129,7 @@ static void redraw(EditLine *e, int fd) {
     el_set(e, EL_REFRESH);
 }
 
-void cf_el_suspend(EditLine *e, int fd, int bracketed) {
+void cf_el_suspend(EditLine *e, int fd, int bracketed, int (*pending)(void)) {
     /* As readline does: the shell gets the terminal as it was before the prompt (its own
        mode, pasted text not bracketed), then SIGTSTP's own action stops carfab. */
     if (bracketed) (void)!write(fd, "\033[?2004l", 8);
@@ -136,6 +141,14 @@ void cf_el_suspend(EditLine *e, int fd, int bracketed) {
        This stop's own SIGCONT is taken by stop_self: the line is drawn once, here, not again
        by the next read (cf_take_resumed). Never stopped: it is still on the screen. */
     int continued = stop_self(SIGTSTP);
+    /* Continued in the background (`bg`): stopped again, as a background read of the terminal
+       would be, until it is the foreground again (`fg`). A stop signal sent with the SIGCONT
+       (`kill %1` sends SIGTERM, then SIGCONT) ends carfab there, the terminal left as the shell
+       has it: setting libedit's mode from the background would stop carfab again (SIGTTOU). */
+    while (continued && tcgetpgrp(fd) != getpgrp()) {
+        if (pending()) return;
+        continued = stop_self(SIGTTIN);
+    }
     if (bracketed) (void)!write(fd, "\033[?2004h", 8);
     el_set(e, EL_PREP_TERM, 1);
     if (continued) redraw(e, fd);
@@ -307,8 +320,18 @@ int cf_wait_job(pid_t pid, int job, int tty, int *status, int (*ending)(void)) {
         if (mode_before_page_saved) tcsetattr(tty, TCSADRAIN, &mode_before_page);
         int continued = stop_self(SIGTSTP);
         /* Continued in the background (`bg`): stopped again, as a background read of the
-           terminal would be, until it is the foreground again (`fg`). */
-        while (continued && tcgetpgrp(tty) != getpgrp()) continued = stop_self(SIGTTIN);
+           terminal would be, until it is the foreground again (`fg`). A stop signal sent with
+           the SIGCONT (`kill %1`) ends the page and carfab there, the terminal left to the
+           shell: the page is killed (a pager putting its mode back from the background would
+           stop for it, SIGTTOU; the shell's mode is the terminal's now). */
+        while (continued && tcgetpgrp(tty) != getpgrp()) {
+            if (ending != NULL && ending()) {
+                kill(-pid, SIGKILL);
+                while (waitpid(pid, status, 0) < 0 && errno == EINTR) {}
+                return 0;
+            }
+            continued = stop_self(SIGTTIN);
+        }
         if (saved) tcsetattr(tty, TCSADRAIN, &mode);
         give_terminal(tty, pid);
         kill(-pid, SIGCONT);

@@ -45,4 +45,33 @@ extension ReplTests {
         terminal.type("\u{04}")
         #expect(terminal.exitStatus() == 0)
     }
+
+    /// `kill %1` to carfab stopped at the prompt, or stopped with its page: bash sends SIGTERM
+    /// and then SIGCONT, and carfab, continued in the background, ends (143) without setting
+    /// the terminal's mode, which stopped it again (SIGTTOU; at the pager, a page put back in
+    /// the foreground) and left it stopped for good.
+    @Test(arguments: [false, true]) func kill_ends_carfab_stopped_by_ctrl_z(paging: Bool) throws {
+        let folder = state.appendingPathComponent("kill-stopped-\(paging)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let pager = folder.appendingPathComponent("pager")
+        try writeFile(
+            "#!/bin/bash\ntrap '' TSTP\nstty -echo -icanon < /dev/tty\ncat > /dev/null\necho 'pager ready'\n"
+                + "IFS= read -r line < /dev/tty\n",
+            to: pager, mode: 0o755)
+        // `wait` returns at once (148) while bash still has the job as stopped, so it is asked
+        // again until the job has gone on and ended.
+        let terminal = try PseudoTerminal(
+            environment: ["XDG_STATE_HOME": state.path, "HOME": state.path, "PAGER": paging ? pager.path : ""],
+            columns: 80, asJob: true,
+            whenStopped: "kill %1; while wait %1 2>/dev/null; s=$?; [ $s -eq 148 ]; do :; done; echo \"status $s\"")
+        #expect(terminal.waitFor("carfab> "))
+        if paging {
+            terminal.type("help\r")
+            #expect(terminal.waitFor("pager ready\r\n"))
+        }
+        terminal.send("\u{1A}")
+        #expect(terminal.waitFor("[stopped]"), "\(terminal.output.debugDescription)")
+        #expect(terminal.waitFor("status 143\r\n"), "\(terminal.output.debugDescription)")
+        #expect(terminal.exitStatus() == 0)
+    }
 }

@@ -18,10 +18,12 @@ final class PseudoTerminal {
     /// session's leader); once it has stopped, the shell prints `[stopped]` and continues it
     /// (`fg`), then ends with its status. `shellReadsWhileStopped` (with `asJob`): before `fg`
     /// the shell reads a line from the terminal and prints `shell read: LINE`, as a person's
-    /// shell takes the keys typed while carfab is stopped.
+    /// shell takes the keys typed while carfab is stopped. `whenStopped` (with `asJob`): what
+    /// the shell does then instead of `fg`.
     init(
         arguments: [String] = [], environment: [String: String], unset: Set<String> = [], directory: URL? = nil,
-        standardOutput: URL? = nil, columns: UInt16 = 100, asJob: Bool = false, shellReadsWhileStopped: Bool = false
+        standardOutput: URL? = nil, columns: UInt16 = 100, asJob: Bool = false, shellReadsWhileStopped: Bool = false,
+        whenStopped: String = "fg"
     ) throws {
         var master: Int32 = 0
         var slave: Int32 = 0
@@ -40,7 +42,7 @@ final class PseudoTerminal {
         // setsid -c makes the pty the controlling terminal, so Ctrl-C becomes SIGINT.
         // env -C starts carfab in `directory`.
         let read = shellReadsWhileStopped ? " IFS= read -r line; echo \"shell read: $line\";" : ""
-        let job = asJob ? ["/bin/bash", "-c", "set -m; \"$@\"; echo '[stopped]';\(read) fg", "bash"] : []
+        let job = asJob ? ["/bin/bash", "-c", "set -m; \"$@\"; echo '[stopped]';\(read) \(whenStopped)", "bash"] : []
         let argv =
             ["/usr/bin/setsid", "-c"] + (directory.map { ["/usr/bin/env", "-C", $0.path] } ?? []) + job + [carfabBinary]
             + arguments

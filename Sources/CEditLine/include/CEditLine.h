@@ -10,7 +10,9 @@
 
 /// An editor reading standard input and drawing on standard output (`output` 1) or standard error (2).
 EditLine *cf_el_init(const char *program, int output);
-void cf_el_end(EditLine *e);
+/// Ends the editor; the terminal's mode is put back only if `fd`'s terminal has carfab in its
+/// foreground (ended in the background, the mode is the shell's).
+void cf_el_end(EditLine *e, int fd);
 const char *cf_el_gets(EditLine *e, int *count);
 /// The line as libedit holds it, one wchar_t per character (no conversion through the locale).
 const wchar_t *cf_el_wgets(EditLine *e, int *count);
@@ -61,8 +63,10 @@ void cf_catch_suspend(int on);
 /// Whether Ctrl-Z came since the last call.
 int cf_take_suspended(void);
 /// Stops carfab as Ctrl-Z does, the terminal first put back as the shell left it: libedit's
-/// mode off and, if `bracketed`, bracketed paste off (written to `fd`); on again once continued.
-void cf_el_suspend(EditLine *e, int fd, int bracketed);
+/// mode off and, if `bracketed`, bracketed paste off (written to `fd`); on again once continued
+/// in the foreground. Continued in the background, stopped again until `fg`, unless `pending`
+/// says a stop signal came (`kill %1`): then it returns at once, the terminal left to the shell.
+void cf_el_suspend(EditLine *e, int fd, int bracketed, int (*pending)(void));
 
 /// How many colours terminfo says terminal type `term` shows (its `colors`), or -1 if it shows
 /// none, `term` is null or empty, or terminfo has no entry for it. Prints nothing.

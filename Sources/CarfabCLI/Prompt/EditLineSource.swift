@@ -167,7 +167,7 @@ final class EditLineSource: LineSource {
     }
 
     deinit {
-        cf_el_end(editor)
+        cf_el_end(editor, terminal)
         if input >= 0 { close(input) }
         free(prompts.primary)
         free(prompts.continuation)
@@ -186,7 +186,8 @@ final class EditLineSource: LineSource {
         // not UTF-8, and scripts report such bytes (and NUL) as errors where they stand.
         let read = cf_el_wgets(editor, &count)
         let failure = errno
-        if bracketsPaste { writeToTerminal("\u{1B}[?2004l") }
+        // Not from the background (`kill %1` ended carfab stopped): the shell's prompt may have it on.
+        if bracketsPaste && tcgetpgrp(terminal) == getpgrp() { writeToTerminal("\u{1B}[?2004l") }
         cf_catch_suspend(0)
         errno = failure
         guard let line = read else {
@@ -349,7 +350,7 @@ final class EditLineSource: LineSource {
     /// paste off (the shell would get pasted text wrapped in `\e[200~`), as bash's readline
     /// does; continued, on again, and the line is drawn again (`resumed`).
     fileprivate func suspend() {
-        cf_el_suspend(editor, terminal, bracketsPaste ? 1 : 0)
+        cf_el_suspend(editor, terminal, bracketsPaste ? 1 : 0) { programStop.isRequested ? 1 : 0 }
     }
 
     /// Forgets the rest of a paste (and the Enter and bracket queued for it).
