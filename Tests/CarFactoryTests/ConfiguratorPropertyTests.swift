@@ -19,7 +19,8 @@ import Testing
             let count = 1 + random.below(4)
             // Few distinct prices, so that ties are common and the name order decides.
             prices.append((0..<count).map { _ in Int64(random.below(4) * 100) })
-            var pool = ["d", "b", "a", "c"]
+            // Mixed case: names compare as they are looked up, so "B" goes after "a".
+            var pool = ["d", "B", "a", "C"]
             for i in pool.indices.reversed() { pool.swapAt(i, random.below(i + 1)) }
             names.append(Array(pool.prefix(count)))
         }
@@ -54,19 +55,22 @@ import Testing
 
     /// Names in family order, compared one family at a time.
     static func namesBefore(_ a: [String], _ b: [String]) -> Bool {
-        for (x, y) in zip(a, b) where x != y { return x < y }
+        for (x, y) in zip(a, b) where nameKey(x) != nameKey(y) { return nameKey(x) < nameKey(y) }
         return false
     }
 
-    /// The ranking order of repairs, written again from the brief.
-    static func ranksBefore(_ a: Repair, _ b: Repair, _ space: ConfigurationSpace) -> Bool {
+    /// The ranking order of repairs, written again from the brief: price change, number of
+    /// changes, then the option names (as looked up, case-insensitively) of the cars they make,
+    /// in family order.
+    static func ranksBefore(_ a: Repair, _ b: Repair, _ space: ConfigurationSpace, current: [Int]) -> Bool {
         if a.priceChange != b.priceChange { return a.priceChange < b.priceChange }
         if a.changes.count != b.changes.count { return a.changes.count < b.changes.count }
-        for (x, y) in zip(a.changes, b.changes) where x != y {
-            if x.family != y.family { return x.family < y.family }
-            return space.names[x.family][x.option] < space.names[y.family][y.option]
+        func names(_ repair: Repair) -> [String] {
+            var car = current
+            for change in repair.changes { car[change.family] = change.option }
+            return car.indices.map { space.names[$0][car[$0]] }
         }
-        return false
+        return namesBefore(names(a), names(b))
     }
 
     /// Every minimal repair for `wanted` on `current`, by listing every valid car that has it:
@@ -81,7 +85,7 @@ import Testing
             repairs.append((families, Repair(changes: changes, priceChange: price(car, space) - price(current, space))))
         }
         let minimal = repairs.filter { candidate in !repairs.contains { $0.families.isStrictSubset(of: candidate.families) } }
-        return minimal.map(\.repair).sorted { ranksBefore($0, $1, space) }
+        return minimal.map(\.repair).sorted { ranksBefore($0, $1, space, current: current) }
     }
 
     @Test(arguments: 0..<400)
@@ -341,7 +345,7 @@ import Testing
         let configurator = Configurator(space: space, limits: SearchLimits(steps: 20_000, repairs: 10))
         let repairs = try configurator.repairs(of: car, wanting: .init(0, 0))
         #expect(repairs.count == 10)
-        #expect(zip(repairs, repairs.dropFirst()).allSatisfy { configurator.ranksBefore($0, $1) })
+        #expect(zip(repairs, repairs.dropFirst()).allSatisfy { configurator.ranksBefore($0, $1, of: car) })
         let cheapest = try #require(repairs.first)
         #expect(try configurator.repairs(of: car, wanting: .init(0, 0), limit: 1) == [cheapest])
         try expectMinimalRepair(cheapest, wanting: .init(0, 0), on: car, in: space)

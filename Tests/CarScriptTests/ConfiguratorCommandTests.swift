@@ -179,6 +179,57 @@ import Testing
         #expect(refused.diagnostics.first?.notes.last?.message == "'fit drivetrain front' would also set floorplan standard (+$500.00)")
     }
 
+    /// Repairs of one price and size are ranked by the cars they make, option names in family
+    /// order, as `cheapest` ranks cars (trial 10): the repair that changes the earlier family
+    /// (wheels) went first, though the other keeps `w16`, before `zw`; `fit` and `cheapest` built
+    /// different cars for one ask. Names compare case-insensitively, as they are looked up.
+    @Test func ties_between_repairs_go_to_the_option_names_of_the_cars_they_make() {
+        let engine = Engine()
+        engine.evaluate(
+            """
+            family wheels "Wheels" default w16 "W16"
+            family paint "Paint" default white "White"
+            option paint zred "Red" price 5
+            option wheels zw "ZW" price 5
+            family sw "Switch" default off "Off"
+            option sw on "On" price 0
+            family x "X" default x0 "X0"
+            option x x1 "X1" price 0
+            option x x2 "X2" price 0
+            forbid sw on with x x0
+            forbid x x1 with paint white
+            forbid x x2 with wheels w16
+            """)
+        let why = engine.evaluate("car compact; why sw on")
+        #expect(why.diagnostics.isEmpty)
+        #expect(
+            rows(why.results[1].result) == [
+                ["1", "$5.00", "2", "set sw on paint zred x x1"],
+                ["2", "$5.00", "2", "set sw on wheels zw x x2"]
+            ])
+        let cheapest = engine.evaluate("cheapest compact floorplan standard drivetrain front sw on")
+        guard case .text(let commands) = cheapest.results.last?.result else {
+            Issue.record("no commands")
+            return
+        }
+        #expect(commands == "car compact; set paint zred sw on x x1")
+        // `Zed` after `apex`, `Beta` after `alpha`: not by their bytes.
+        let named = Engine()
+        named.evaluate(
+            """
+            option suspension Zed "Zed" price 0
+            option suspension apex "Apex" price 0
+            model Beta "B" price 10000 floorplan standard suspension Zed drivetrain front
+            model alpha "A" price 10000 floorplan standard suspension Zed drivetrain front
+            """)
+        let chosen = named.evaluate("cheapest floorplan standard drivetrain front")
+        guard case .text(let built) = chosen.results.last?.result else {
+            Issue.record("no commands")
+            return
+        }
+        #expect(built == "car alpha; set suspension apex")
+    }
+
     @Test func bad_words_are_positioned_errors() {
         let cases: [(String, String)] = [
             ("car sports; options engine", "unknown family 'engine'; valid families: floorplan, suspension, drivetrain"),

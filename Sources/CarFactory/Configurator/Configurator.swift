@@ -191,14 +191,20 @@ public struct Configurator {
         masks = store
         edgeRuleStart = ruleStart
         edgeRules = rules
-        byPrice = space.prices.indices.map { f in
-            space.prices[f].indices.sorted { (space.prices[f][$0], space.names[f][$0]) < (space.prices[f][$1], space.names[f][$1]) }
+        // Names compare as they are looked up, case-insensitively (`nameKey`): `Zed` after `apex`.
+        let byName = space.names.map { names in
+            let keys = names.map { nameKey($0) }
+            return names.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }
         }
-        byName = space.names.map { names in names.indices.sorted { (names[$0], $0) < (names[$1], $1) } }
-        nameRank = space.names.map { names in
-            var rank = Array(repeating: 0, count: names.count)
-            for (place, option) in names.indices.sorted(by: { (names[$0], $0) < (names[$1], $1) }).enumerated() { rank[option] = place }
+        let nameRank = byName.map { order in
+            var rank = Array(repeating: 0, count: order.count)
+            for (place, option) in order.enumerated() { rank[option] = place }
             return rank
+        }
+        self.byName = byName
+        self.nameRank = nameRank
+        byPrice = space.prices.indices.map { f in
+            space.prices[f].indices.sorted { (space.prices[f][$0], nameRank[f][$0]) < (space.prices[f][$1], nameRank[f][$1]) }
         }
     }
 
@@ -669,13 +675,25 @@ public struct Configurator {
 
     // MARK: Repairs (the search is in CorrectionSets.swift)
 
-    /// Whether repair `a` ranks before `b`: price change, number of changes, then names in family order.
-    public func ranksBefore(_ a: Repair, _ b: Repair) -> Bool {
+    /// Whether repair `a` of the car `current` ranks before `b`: price change, number of
+    /// changes, then the option names of the cars they make, in family order.
+    public func ranksBefore(_ a: Repair, _ b: Repair, of current: [Int]) -> Bool {
         if a.priceChange != b.priceChange { return a.priceChange < b.priceChange }
         if a.changes.count != b.changes.count { return a.changes.count < b.changes.count }
-        for (x, y) in zip(a.changes, b.changes) where x != y {
-            if x.family != y.family { return x.family < y.family }
-            return nameRank[x.family][x.option] < nameRank[y.family][y.option]
+        // The cars, as `cheapest` breaks its ties: at the first family where they differ, which
+        // one repair may change and the other keep (comparing the changes alone put a repair
+        // that changes an earlier family first, whatever the names).
+        var i = 0
+        var j = 0
+        while i < a.changes.count || j < b.changes.count {
+            let fa = i < a.changes.count ? a.changes[i].family : Int.max
+            let fb = j < b.changes.count ? b.changes[j].family : Int.max
+            let f = min(fa, fb)
+            let x = fa == f ? a.changes[i].option : current[f]
+            let y = fb == f ? b.changes[j].option : current[f]
+            if fa == f { i += 1 }
+            if fb == f { j += 1 }
+            if x != y { return nameRank[f][x] < nameRank[f][y] }
         }
         return false
     }

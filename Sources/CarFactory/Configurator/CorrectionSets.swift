@@ -341,8 +341,8 @@ struct CorrectionSearch {
     }
 
     private mutating func offer(_ repair: Repair) {
-        if found.count == limit, let last = found.last, !configurator.ranksBefore(repair, last) { return }
-        let place = found.firstIndex { configurator.ranksBefore(repair, $0) } ?? found.count
+        if found.count == limit, let last = found.last, !configurator.ranksBefore(repair, last, of: current) { return }
+        let place = found.firstIndex { configurator.ranksBefore(repair, $0, of: current) } ?? found.count
         found.insert(repair, at: place)
         if found.count > limit { found.removeLast() }
     }

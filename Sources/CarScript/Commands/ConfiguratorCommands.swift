@@ -67,7 +67,7 @@ package enum ConfiguratorCommands {
             ],
             summary: "explain what stands in the way of an option, and every minimal repair",
             details:
-                "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (a set of changes to other families that with the option makes a valid car, where no smaller set of the same families, whatever options they take, makes a valid car with it: every family it changes must change), cheapest first, then by number of changes, then by option names in family order, each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed; none whose step would take the stock's value past the largest amount ('set' would fail with 'money-overflow', and so does 'why' if none is left). For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY."
+                "For the current car: every rule that the option would break (with where it was defined), then every minimal repair (a set of changes to other families that with the option makes a valid car, where no smaller set of the same families, whatever options they take, makes a valid car with it: every family it changes must change), cheapest first, then by number of changes, then by the option names of the cars they make in family order (as 'cheapest' breaks ties), each as the 'set' command that applies it with its total price change. At most \(SearchLimits.standard.repairs) repairs are listed; none whose step would take the stock's value past the largest amount ('set' would fail with 'money-overflow', and so does 'why' if none is left). For an option no valid car has, the rules that make it so. 'in CURRENCY' gives the amounts in CURRENCY."
                 + searchLimit,
             example: "why drivetrain front",
             check: checkingOnly { session, call throws(ScriptError) in _ = try currencyWords(call, session) },
@@ -197,7 +197,7 @@ package enum ConfiguratorCommands {
                 var best: (price: Int64, factory: any CarFactory)?
                 for factory in factories {
                     let price = try call.at(0) { () throws(CarFactoryError) in try modelPrice(factory, options, space, session.catalog) }
-                    if best.map({ price < $0.price || (price == $0.price && factory.model < $0.factory.model) }) ?? true {
+                    if best.map({ price < $0.price || (price == $0.price && nameKey(factory.model) < nameKey($0.factory.model)) }) ?? true {
                         best = (price, factory)
                     }
                 }
