@@ -49,6 +49,43 @@ import Testing
         #expect(stock.lines.first?.count == 3)
     }
 
+    /// `add` makes its new line current with the slot it wrote, not by finding the line again:
+    /// the current line's car, price and slot are the new line's across block boundaries
+    /// (256 lines a block), after lines are removed from the middle (blocks split, slots out of
+    /// order), and after a clear; `set` then changes that line and no other.
+    @Test func an_added_line_is_current_with_its_own_slot_price_and_car() throws {
+        var stock = StockLedger()
+        let models = ["compact", "sports", "suv"]
+        let cars = try models.map { try catalog.builder(for: $0).build() }
+        func addChecked(_ index: Int) throws {
+            try stock.add(cars[index % 3], count: Int64(index % 5 + 1))
+            #expect(stock.currentNumber == stock.lineCount)
+            #expect(try stock.currentPriceMinorUnits() == cars[index % 3].price.minorUnits)
+            #expect(try stock.currentLine().car.factory.model == models[index % 3])
+            #expect(try stock.currentLine().count == Int64(index % 5 + 1))
+        }
+        for index in 0..<600 { try addChecked(index) }
+        for number in stride(from: 500, to: 10, by: -37) { try stock.remove(number) }
+        for index in 600..<900 { try addChecked(index) }
+        // The last line's car changes; its count and every other line stay.
+        func described() -> [String] {
+            stock.lines.map { "\($0.car.factory.model) \($0.count) \($0.car.part(of: .drivetrain)?.name ?? "-")" }
+        }
+        let before = described()
+        var builder = catalog.builder(for: try stock.currentLine().car)
+        try builder.set(catalog.option(named: "rear", in: .drivetrain))
+        let changed = try builder.build()
+        try stock.replaceCurrent(with: changed)
+        let after = described()
+        #expect(after.dropLast() == before.dropLast())
+        #expect(after.last != before.last)
+        #expect(after.last == "suv 5 \(changed.part(of: .drivetrain)?.name ?? "-")")
+        #expect(try stock.currentPriceMinorUnits() == changed.priceMinorUnits)
+        stock.clear()
+        for index in 0..<300 { try addChecked(index) }
+        #expect(stock.value.minorUnits == stock.lines.reduce(0) { $0 + $1.car.price.minorUnits * $1.count })
+    }
+
     @Test func removing_the_current_line_makes_the_last_line_current() throws {
         var stock = StockLedger()
         for model in ["compact", "sports", "suv"] { try stock.add(catalog.builder(for: model).build(), count: 1) }

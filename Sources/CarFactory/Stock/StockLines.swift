@@ -130,14 +130,17 @@
     /// The lines' storage, in slots.
     var capacity: Int { slots.capacity }
 
-    /// Adds a line after the last (always inlined: a call cost `car` ~30 instructions).
-    @inlinable @inline(__always) mutating func append(_ entry: StockLedger.Entry) {
+    /// Adds a line after the last (always inlined: a call cost `car` ~30 instructions);
+    /// returns the slot it went to.
+    @inlinable @inline(__always) @discardableResult mutating func append(_ entry: StockLedger.Entry) -> Int {
         // The last block is full (or there is none): the line starts a new one.
         if tailRoom == 0 { startBlock() }
-        slots[tail] = entry
-        tail = (tail & ~Self.blockMask) | ((tail &+ 1) & Self.blockMask)
+        let slot = tail
+        slots[slot] = entry
+        tail = (slot & ~Self.blockMask) | ((slot &+ 1) & Self.blockMask)
         tailRoom &-= 1
         count &+= 1
+        return slot
     }
 
     /// A new last block, after the full one that was last (out of line: once a block's lines).
