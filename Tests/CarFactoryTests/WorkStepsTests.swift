@@ -84,4 +84,16 @@ import Testing
         // The last step's work passes the limit by at most a few steps.
         #expect(effort.spent > 20_000 && effort.spent < 20_100)
     }
+
+    @Test func a_repair_search_ends_a_node_whose_changes_already_make_a_valid_car() throws {
+        // The cheapest repair of the benchmark's 27:5 on 60 x 8 took 2,175 steps when such a node
+        // was searched below (each car under it changes more families: no minimal set is
+        // there but its own); ended there, 853.
+        let (space, car) = Self.bench60
+        let tight = Configurator(space: space, limits: SearchLimits(steps: 1_200, repairs: 10))
+        let repair = try tight.repairs(of: car, wanting: .init(27, 5), limit: 1)
+        let unlimited = try Configurator(space: space, limits: SearchLimits(steps: .max, repairs: 10))
+            .repairs(of: car, wanting: .init(27, 5), limit: 1)
+        #expect(repair.count == 1 && repair == unlimited)
+    }
 }

@@ -80,6 +80,10 @@ struct CorrectionSearch {
     /// Where each member of the set under test starts in its domains (members laid out in
     /// order); kept, not worked out again per edge of each assignment step.
     var memberStart: [Int] = []
+    /// `keepingOpenFamilies`' room, reused from node to node: the families that change and
+    /// their options left.
+    var changing: [Int] = []
+    var changingDomains: [UInt64] = []
     /// The repairs found so far, in ranking order, at most `limit`.
     var found: [Repair] = []
     /// Per family, the edge of its car's option that last showed an option it clashes with
@@ -183,15 +187,18 @@ struct CorrectionSearch {
         case .none:
             return
         case .car(let witness):
-            let set = try shrink(witness)
-            try offerAssignments(of: set)
-            // The empty set (the option can be set alone) is the only minimal one; its clause
-            // can be kept by no car, so the search ends.
-            var bits = Array(repeating: UInt64(0), count: familyWords)
-            for g in set { bits[g >> 6] |= 1 << UInt64(g & 63) }
-            // An empty set's clause has no family: no car keeps it.
-            clauses += bits
+            try end(on: witness)
         case .branch(let g, let values):
+            // Every car under the node changes the families that have lost the car's option
+            // and those chosen otherwise. If a valid car here changes only those, they are a
+            // correction set, every other car's changes are more than it and not minimal, and
+            // the node holds no set but theirs (or one within them): it ends on that car, as
+            // on a leaf (60 x 8's `options`: 288,983 nodes, 13.9 billion instructions; 203,964
+            // and 12.7 billion with this).
+            if !openCarsClash, let witness = keepingOpenFamilies(domains, assigned) {
+                try end(on: witness)
+                return
+            }
             // The bound is a sum over families: with g's cheapest option left replaced by o's
             // price, it bounds o's branch before that is propagated (options only go).
             var cheapestLeft = Int64.max
@@ -210,6 +217,93 @@ struct CorrectionSearch {
                 try explore(next, nextAssigned)
             }
         }
+    }
+
+    /// Ends a branch of the search on `witness`, a valid car with the wanted option that keeps
+    /// every clause: the minimal correction set within its changes is offered and blocked.
+    private mutating func end(on witness: [Int]) throws(CarFactoryError) {
+        let set = try shrink(witness)
+        try offerAssignments(of: set)
+        // The empty set (the option can be set alone) is the only minimal one; its clause
+        // can be kept by no car, so the search ends.
+        var bits = Array(repeating: UInt64(0), count: familyWords)
+        for g in set { bits[g >> 6] |= 1 << UInt64(g & 63) }
+        // An empty set's clause has no family: no car keeps it.
+        clauses += bits
+    }
+
+    /// The valid car under a node (`domains`, `assigned`; settled, the car's options not
+    /// clashing in open families) that keeps every open family still able to and changes
+    /// those that have lost the car's option; nil if there is none. It keeps every clause:
+    /// `settle` found one of each clause's families able to keep its option, and only
+    /// those that have lost it change. The kept options go with each other (the car's) and
+    /// with the chosen ones (still possible), so only the families that change are searched:
+    /// their options that go with the kept ones, then with each other.
+    private mutating func keepingOpenFamilies(_ domains: [UInt64], _ assigned: [Bool]) -> [Int]? {
+        let c = configurator
+        var units = 0
+        defer { c.meter.units &+= units }
+        changing.removeAll(keepingCapacity: true)
+        changingDomains.removeAll(keepingCapacity: true)
+        memberStart.removeAll(keepingCapacity: true)
+        for g in 0..<c.familyCount where !assigned[g] && domains[carWord[g]] >> carShift[g] & 1 == 0 {
+            let start = changingDomains.count
+            for w in 0..<c.wordCount[g] { changingDomains.append(domains[c.wordOffset[g] + w]) }
+            units += rulers[g].count
+            for (h, mask) in rulers[g] where !assigned[h] && domains[carWord[h]] >> carShift[h] & 1 != 0 {
+                for w in 0..<c.wordCount[g] { changingDomains[start + w] &= ~c.masks[mask + w] }
+            }
+            var left: UInt64 = 0
+            for w in 0..<c.wordCount[g] { left |= changingDomains[start + w] }
+            if left == 0 { return nil }
+            memberStart.append(start)
+            changing.append(g)
+        }
+        let members = changing
+        for (i, g) in members.enumerated() { slot[g] = i }
+        defer { clearSlots(members) }
+        var chosen = Array(repeating: -1, count: members.count)
+        guard anyAssignment(members, changingDomains, &chosen) else { return nil }
+        var witness = car
+        for g in 0..<c.familyCount where assigned[g] {
+            var w = 0
+            while domains[c.wordOffset[g] + w] == 0 { w += 1 }
+            witness[g] = w << 6 + domains[c.wordOffset[g] + w].trailingZeroBitCount
+        }
+        for (i, g) in members.enumerated() { witness[g] = chosen[i] }
+        return witness
+    }
+
+    /// Chooses for each member not yet `chosen` an option within `domains` (laid out as
+    /// `place` lays them out) that goes with every other member's; false if none can.
+    private func anyAssignment(_ members: [Int], _ domains: [UInt64], _ chosen: inout [Int]) -> Bool {
+        let c = configurator
+        // The member with the fewest options left first.
+        var pick = -1
+        var fewest = Int.max
+        for (i, g) in members.enumerated() where chosen[i] < 0 {
+            var count = 0
+            for w in 0..<c.wordCount[g] { count += domains[memberStart[i] + w].nonzeroBitCount }
+            if count < fewest {
+                fewest = count
+                pick = i
+            }
+        }
+        guard pick >= 0 else { return true }
+        let g = members[pick]
+        for w in 0..<c.wordCount[g] {
+            var bits = domains[memberStart[pick] + w]
+            while bits != 0 {
+                let o = w << 6 + bits.trailingZeroBitCount
+                bits &= bits - 1
+                var next = domains
+                guard forwardCheck(members, &next, pick, g, o, assigned: chosen) else { continue }
+                chosen[pick] = o
+                if anyAssignment(members, next, &chosen) { return true }
+                chosen[pick] = -1
+            }
+        }
+        return false
     }
 
     /// A minimal correction set among the families that `witness` (a valid car with the wanted
