@@ -170,7 +170,10 @@ package enum SessionScript {
         return digits
     }
 
-    /// `line`, if it is short enough to be read back; else why it cannot be saved.
+    /// `line`, if it is short enough to be read back; else why it cannot be saved. The language
+    /// never gets here: it bounds every name by what this script writes for it
+    /// (`maximumNameLength`) and an option's line whole, so every line fits; only a catalog an
+    /// embedding program defines in Swift, with longer names, can hold one that does not.
     private static func fitting(_ line: String, _ what: @autoclosure () -> String) throws(ScriptError.Kind) -> String {
         guard line.utf8.count <= maximumLineLength else { throw lineTooLong(what()) }
         return line
@@ -214,8 +217,17 @@ package enum SessionScript {
         var words = ["option", word(option.familyName), word(option.name), quoted(option.shownAs), "price", amount(option.listPrice)]
         if let seats = option.seats { words += ["seats", String(seats)] }
         if let engine = option.engine { words += ["engine", nameKey(engine.rawValue)] }
-        for name in option.otherNames { words += ["alias", word(name)] }
+        for name in option.otherNames { words.append(aliasText(name)) }
         return words.joined(separator: " ")
+    }
+
+    /// `alias NAME`, one of an option's other names in its line.
+    static func aliasText(_ name: String) -> String { "alias " + word(name) }
+
+    /// How many bytes `save` writes for `text`: in quotes (`quoted`, as a shown-as text, a car
+    /// type, a symbol), or as a name (bare where it may stand so).
+    static func savedLength(of text: String, quoted: Bool) -> Int {
+        (quoted ? Self.quoted(text) : word(text)).utf8.count
     }
 
     /// `model roadster "Mazda MX-5" price 31000 floorplan short suspension race drivetrain rear`.
