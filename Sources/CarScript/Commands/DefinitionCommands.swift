@@ -193,7 +193,7 @@ enum DefinitionCommands {
 
     /// `text` if `save` writes it (`quoted`, or as a name) in at most `maximumNameLength` bytes.
     private static func bounded(_ text: String, quoted: Bool, at range: SourceRange) throws(ScriptError) -> String {
-        guard SessionScript.savedLength(of: text, quoted: quoted) <= maximumNameLength else {
+        guard SessionScript.writes(text, quoted: quoted, within: maximumNameLength) else {
             throw ScriptError(.nameTooLong(limit: maximumNameLength), at: range)
         }
         return text
@@ -205,12 +205,16 @@ enum DefinitionCommands {
     private static func checkSavedLine(
         _ definition: OptionDefinition, aliases: [(name: String, range: SourceRange)], _ call: Invocation
     ) throws(ScriptError) {
+        // Up to 252 aliases the line fits whatever they hold: `option F N "S" price AMOUNT
+        // seats 99 engine front` is 3 names and at most 59 bytes more (an amount 21), and
+        // each ` alias NAME` a name and 7. Only a longer line is written out to be measured.
+        guard aliases.count > (maximumLineLength - 59 - 3 * maximumNameLength) / (7 + maximumNameLength) else { return }
         var length = SessionScript.definition(of: definition).utf8.count
         guard length > maximumLineLength else { return }
-        for alias in aliases.reversed() {
-            length -= SessionScript.aliasText(alias.name).utf8.count + 1
+        for alias in stride(from: aliases.count - 1, through: 0, by: -1) {
+            length -= SessionScript.aliasText(aliases[alias].name).utf8.count + 1
             if length <= maximumLineLength {
-                throw ScriptError(.definitionTooLong(limit: maximumLineLength), at: alias.range)
+                throw ScriptError(.definitionTooLong(limit: maximumLineLength), at: aliases[alias].range)
             }
         }
         // Not reached: without aliases the line holds three bounded names and a few words.

@@ -224,10 +224,21 @@ package enum SessionScript {
     /// `alias NAME`, one of an option's other names in its line.
     static func aliasText(_ name: String) -> String { "alias " + word(name) }
 
-    /// How many bytes `save` writes for `text`: in quotes (`quoted`, as a shown-as text, a car
-    /// type, a symbol), or as a name (bare where it may stand so).
-    static func savedLength(of text: String, quoted: Bool) -> Int {
-        (quoted ? Self.quoted(text) : word(text)).utf8.count
+    /// Whether `save` writes `text` in at most `limit` bytes: in quotes (`quoted`, as a shown-as
+    /// text, a car type, a symbol), or as a name (`word`: bare where it may stand so). A text
+    /// of at most (limit - 2) / 6 bytes is not counted, as no byte is written as more than 6
+    /// (`\u{7F}` for one; a scalar of 2 to 4 bytes at most 7 to 10): the built-in catalog's
+    /// definitions are checked at every start.
+    static func writes(_ text: String, quoted: Bool, within limit: Int) -> Bool {
+        text.utf8.count <= (limit - 2) / 6 || savedLength(of: text, quoted: quoted) <= limit
+    }
+
+    /// How many bytes `save` writes for `text`, in quotes or (not `quoted`) as `word` writes it.
+    private static func savedLength(of text: String, quoted: Bool) -> Int {
+        if !quoted && standsBare(text) { return text.utf8.count }
+        var length = 2
+        for scalar in text.unicodeScalars { length += escape(scalar)?.utf8.count ?? UTF8.width(scalar) }
+        return length
     }
 
     /// `model roadster "Mazda MX-5" price 31000 floorplan short suspension race drivetrain rear`.
@@ -269,8 +280,12 @@ package enum SessionScript {
     /// grapheme clusters hide a `"`, `#` or line break behind a combining mark (`"` + U+0301
     /// is one `Character`, and not `"`).
     package static func word(_ name: String) -> String {
-        if !name.isEmpty && name.unicodeScalars.allSatisfy(standsBare) { return name }
-        return quoted(name)
+        standsBare(name) ? name : quoted(name)
+    }
+
+    /// Whether `word` writes `name` bare: it is not empty and every scalar may stand so.
+    private static func standsBare(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy(standsBare)
     }
 
     /// `text` quoted, with escapes for the lexer's syntax (`"`, `\`, `$`) and for every scalar a

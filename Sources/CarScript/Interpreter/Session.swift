@@ -229,7 +229,7 @@ final class Session {
     /// value longer than a word may be or the variables would then hold more than
     /// `maximumVariableStorage` bytes in all; refused, the variable keeps the value it had.
     func setVariable(_ name: String, to value: String) throws(ScriptError.Kind) {
-        guard SessionScript.savedLength(of: name, quoted: false) <= maximumNameLength else {
+        guard SessionScript.writes(name, quoted: false, within: maximumNameLength) else {
             throw .nameTooLong(limit: maximumNameLength)
         }
         guard value.utf8.count <= Lexer.longestExpansion else { throw .expansionTooLong(limit: Lexer.longestExpansion) }
