@@ -164,9 +164,9 @@ public final class Engine {
     }
 
     /// Sets variable `name` to `value`, as `var NAME VALUE` does; false (and nothing set) if
-    /// `name` is not a variable's name (a letter or `_`, then letters, digits and `_`), if
-    /// `value` is longer than 1 MiB, or if the variables would hold more than
-    /// 16 MiB in all.
+    /// `name` is not a variable's name (a letter or `_`, then letters, digits and `_`) or is
+    /// longer than 4,096 bytes, if `value` is longer than 1 MiB, or if the variables would hold
+    /// more than 16 MiB in all.
     @discardableResult
     public func setVariable(_ name: String, to value: String) -> Bool {
         var name = name

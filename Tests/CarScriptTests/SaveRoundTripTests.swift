@@ -104,7 +104,7 @@ import Testing
     /// Saves `engine`'s session, replays it in a fresh engine and saves again: the states and
     /// the two scripts must be the same. Returns the script.
     @discardableResult
-    private func checkRoundTrip(_ engine: Engine, round: Int) throws -> String {
+    func checkRoundTrip(_ engine: Engine, round: Int) throws -> String {
         let first = try savedScript(engine)
         // Files refused: an injected `save` or `source` would be an error here, not a write.
         var options = EngineOptions()
@@ -122,7 +122,7 @@ import Testing
         return first
     }
 
-    private func savedScript(_ engine: Engine) throws -> String {
+    func savedScript(_ engine: Engine) throws -> String {
         let run = engine.evaluate("save -")
         try #require(run.diagnostics.isEmpty, "save failed: \(run.diagnostics.map(\.message))")
         guard case .text(let text)? = run.results.last?.result else {

@@ -14,7 +14,10 @@ import Testing
     @Test(arguments: [
         "car spörts\necho \"🚗 𝄞\"; car 𝄞sprots # 🚗\nset suspension rcae\n",
         "var m suv\n  car $m; set drivetrain 4wdd\ntotal XYZ; rate GBP abc\nsource \"othér 🚗.carfab\"\nvar\ncar\n",
-        "\u{FEFF}car sprots\nmodel 𝄞 \"Caf é\" 10 short road front\nsave out.carfab\n"
+        "\u{FEFF}car sprots\nmodel 𝄞 \"Caf é\" 10 short road front\nsave out.carfab\n",
+        // Names past the limit as `save` writes them (`name-too-long`): one check for both.
+        "var n \"\(String(repeating: "\u{1}", count: 819))\"\nmodel \"m$n\" \"M\" price 9000 floorplan short suspension race drivetrain rear\n"
+            + "var \(String(repeating: "v", count: 4097)) 1\n"
     ])
     func diagnostics_match_check_json(_ text: String) throws {
         try compare(text, options: [])

@@ -329,7 +329,7 @@ import Glibc
             (
                 "model.carfab",
                 """
-                model.carfab:21:7: error: a name or text longer than 64 KiB (65536 bytes) in a definition
+                model.carfab:21:7: error: a name or text longer than 4 KiB (4096 bytes) as save writes it (quotes and escapes counted: \\u{1} is 5 bytes for one character)
                 model m0$a "M" price 9 floorplan short suspension race drivetrain rear
                       ^~~~
 

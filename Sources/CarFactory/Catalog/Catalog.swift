@@ -24,8 +24,9 @@ public struct Catalog: Sendable {
     /// Every definition, in the order made: a session saves those made since it began.
     public private(set) var definitions: [CatalogDefinition] = []
     /// The most bytes the names and texts of a catalog's definitions may hold in all, each
-    /// definition counted `EntryCost` bytes more: each may hold 64 KiB, and a few lines that
-    /// `source` one another many times could otherwise define gigabytes of them.
+    /// definition counted `EntryCost` bytes more: each name may hold 4 KiB (the language's
+    /// bound), an option a line of aliases, and a few lines that `source` one another many
+    /// times could otherwise define gigabytes of them.
     public static let textLimit = 1 << 24
     /// The bytes the names and texts of the definitions hold and their entries count, against
     /// `textLimit`.

@@ -1,8 +1,22 @@
 import CarFactory
 
-/// The most bytes a name or text of a definition may hold: a model's name and car type, an
-/// option's name, shown-as text and other names, a currency's symbol (its code is three letters).
-package let maximumNameLength = 1 << 16
+/// The most bytes a name or text of a definition (a model's name and car type, a family's and
+/// an option's names, shown-as texts and other names, a currency's symbol; its code is three
+/// letters) or a variable's name may take as `save` writes it, quotes and escapes counted
+/// (U+0001 is written `\u{1}`, 5 bytes for 1; any scalar at most 10).
+///
+/// Small enough that every line `save` writes fits a logical line (`maximumLineLength`, 1 MiB)
+/// whatever the catalog holds, so that any session can be saved. Its longest lines, each name
+/// at 4,096 bytes and an amount at most 21 (`-92233720368547758.08`):
+/// - `model`: its name, car type and three options, then FAMILY OPTION for 61 defined families
+///   (64 at most, `PartFamily.limit`): 127 names, 520,192 bytes, and 192 for keywords, amount
+///   and blanks: 520,384;
+/// - a stock line's `set`: FAMILY OPTION for 64 families: 128 names and 131 bytes, 524,419;
+/// - a long variable's `var NAME "${NAME}PART"`: 2 names, a part of 524,288 bytes and 10: 532,490;
+/// - `family` 4 names, `forbid` and `require` 4, `currency` 1, `car MODEL COUNT` 1: under 17,000;
+/// - `option`: 3 names and aliases, as many as the line holds: its definition is refused if
+///   its saved line would pass 1 MiB (`checkSavedLine`).
+package let maximumNameLength = 1 << 12
 
 /// `family`, `option`, `model`, `forbid`, `require`, `currency`: the catalog written in the language itself.
 ///
@@ -44,8 +58,9 @@ enum DefinitionCommands {
                 }
                 if let refusal = familyNameRefusal(call.word(1)) { throw ScriptError(.refused(refusal), at: call.range(1)) }
                 let definition = FamilyDefinition(
-                    name: try catalogText(call, 1), shownAs: try catalogText(call, 2), option: try catalogText(call, 4),
-                    optionShownAs: try catalogText(call, 5), listPrice: .base(price))
+                    name: try catalogText(call, 1, quoted: false), shownAs: try catalogText(call, 2, quoted: true),
+                    option: try catalogText(call, 4, quoted: false), optionShownAs: try catalogText(call, 5, quoted: true),
+                    listPrice: .base(price))
                 try call.at(1) { () throws(CarFactoryError) in try session.changeCatalog(.family(definition)) }
             }),
         CommandSpec(
@@ -63,10 +78,11 @@ enum DefinitionCommands {
             run: { session, call throws(ScriptError) in
                 let family = call.family(1) ?? .floorplan
                 var definition = OptionDefinition(
-                    family: family, familyName: session.catalog.name(of: family), name: try catalogText(call, 2),
-                    shownAs: try catalogText(call, 3),
+                    family: family, familyName: session.catalog.name(of: family), name: try catalogText(call, 2, quoted: false),
+                    shownAs: try catalogText(call, 3, quoted: true),
                     listPrice: call.amount(5))
                 let aliases = try readExtras(call, into: &definition)
+                try checkSavedLine(definition, aliases: aliases, call)
                 do throws(CarFactoryError) {
                     try session.changeCatalog(.option(definition))
                 } catch {
@@ -102,7 +118,7 @@ enum DefinitionCommands {
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
                 let definition = ModelDefinition(
-                    name: try catalogText(call, 1), carType: try catalogText(call, 2),
+                    name: try catalogText(call, 1, quoted: false), carType: try catalogText(call, 2, quoted: true),
                     basePrice: call.amount(4),
                     floorplan: call.option(6).name, suspension: call.option(8).name, drivetrain: call.option(10).name,
                     others: try otherDefaults(call, session))
@@ -149,7 +165,7 @@ enum DefinitionCommands {
             run: { session, call throws(ScriptError) in
                 // The domain checks the currency; its error says which argument to point at.
                 let currency: Currency
-                let symbol = try catalogText(call, 2)
+                let symbol = try catalogText(call, 2, quoted: true)
                 do throws(CarFactoryError) {
                     currency = try Currency(
                         code: call.word(1).uppercased(), symbol: symbol,
@@ -167,15 +183,42 @@ enum DefinitionCommands {
             })
     ]
 
-    /// Argument `argument` of `call`, a name or text the catalog keeps; refused if longer
-    /// than `maximumNameLength` bytes (a definition made from a long variable's value, many
-    /// times over, would otherwise hold that value as many times).
-    private static func catalogText(_ call: Invocation, _ argument: Int) throws(ScriptError) -> String {
-        let text = call.word(argument)
-        guard text.utf8.count <= maximumNameLength else {
-            throw ScriptError(.nameTooLong(limit: maximumNameLength), at: call.range(argument))
+    /// Argument `argument` of `call`, a name or (`quoted`) a text the catalog keeps; refused if
+    /// `save` would write it in more than `maximumNameLength` bytes, so that every line it
+    /// writes fits (and a definition made from a long variable's value, many times over, would
+    /// otherwise hold that value as many times).
+    private static func catalogText(_ call: Invocation, _ argument: Int, quoted: Bool) throws(ScriptError) -> String {
+        try bounded(call.word(argument), quoted: quoted, at: call.range(argument))
+    }
+
+    /// `text` if `save` writes it (`quoted`, or as a name) in at most `maximumNameLength` bytes.
+    private static func bounded(_ text: String, quoted: Bool, at range: SourceRange) throws(ScriptError) -> String {
+        guard SessionScript.writes(text, quoted: quoted, within: maximumNameLength) else {
+            throw ScriptError(.nameTooLong(limit: maximumNameLength), at: range)
         }
         return text
+    }
+
+    /// Refuses an option whose line `save` would write longer than a logical line, at the first
+    /// alias past the limit: each name is bounded but not their number (80,000 aliases fit a
+    /// line as typed, and escapes or variables' values make them longer as written).
+    private static func checkSavedLine(
+        _ definition: OptionDefinition, aliases: [(name: String, range: SourceRange)], _ call: Invocation
+    ) throws(ScriptError) {
+        // Up to 252 aliases the line fits whatever they hold: `option F N "S" price AMOUNT
+        // seats 99 engine front` is 3 names and at most 59 bytes more (an amount 21), and
+        // each ` alias NAME` a name and 7. Only a longer line is written out to be measured.
+        guard aliases.count > (maximumLineLength - 59 - 3 * maximumNameLength) / (7 + maximumNameLength) else { return }
+        var length = SessionScript.definition(of: definition).utf8.count
+        guard length > maximumLineLength else { return }
+        for alias in stride(from: aliases.count - 1, through: 0, by: -1) {
+            length -= SessionScript.aliasText(aliases[alias].name).utf8.count + 1
+            if length <= maximumLineLength {
+                throw ScriptError(.definitionTooLong(limit: maximumLineLength), at: aliases[alias].range)
+            }
+        }
+        // Not reached: without aliases the line holds three bounded names and a few words.
+        throw ScriptError(.definitionTooLong(limit: maximumLineLength), at: call.range(2))
     }
 
     /// `forbid` and `require` read the same words: FAMILY OPTION with FAMILY OPTION.
@@ -271,10 +314,7 @@ enum DefinitionCommands {
                 definition.engine = engine
             default:
                 guard !value.isEmpty else { throw ScriptError(.emptyName, at: valueRange) }
-                guard value.utf8.count <= maximumNameLength else {
-                    throw ScriptError(.nameTooLong(limit: maximumNameLength), at: valueRange)
-                }
-                definition.otherNames.append(value)
+                definition.otherNames.append(try bounded(value, quoted: false, at: valueRange))
                 aliases.append((value, valueRange))
             }
             index += 2

@@ -83,6 +83,8 @@ enum ScriptCommands {
             run: { session, call throws(ScriptError) in
                 do throws(ScriptError.Kind) {
                     try session.setVariable(call.word(1), to: call.word(2))
+                } catch .nameTooLong(let limit) {
+                    throw ScriptError(.nameTooLong(limit: limit), at: call.range(1))
                 } catch {
                     throw ScriptError(error, at: call.range(2))
                 }

@@ -170,7 +170,10 @@ package enum SessionScript {
         return digits
     }
 
-    /// `line`, if it is short enough to be read back; else why it cannot be saved.
+    /// `line`, if it is short enough to be read back; else why it cannot be saved. The language
+    /// never gets here: it bounds every name by what this script writes for it
+    /// (`maximumNameLength`) and an option's line whole, so every line fits; only a catalog an
+    /// embedding program defines in Swift, with longer names, can hold one that does not.
     private static func fitting(_ line: String, _ what: @autoclosure () -> String) throws(ScriptError.Kind) -> String {
         guard line.utf8.count <= maximumLineLength else { throw lineTooLong(what()) }
         return line
@@ -214,8 +217,28 @@ package enum SessionScript {
         var words = ["option", word(option.familyName), word(option.name), quoted(option.shownAs), "price", amount(option.listPrice)]
         if let seats = option.seats { words += ["seats", String(seats)] }
         if let engine = option.engine { words += ["engine", nameKey(engine.rawValue)] }
-        for name in option.otherNames { words += ["alias", word(name)] }
+        for name in option.otherNames { words.append(aliasText(name)) }
         return words.joined(separator: " ")
+    }
+
+    /// `alias NAME`, one of an option's other names in its line.
+    static func aliasText(_ name: String) -> String { "alias " + word(name) }
+
+    /// Whether `save` writes `text` in at most `limit` bytes: in quotes (`quoted`, as a shown-as
+    /// text, a car type, a symbol), or as a name (`word`: bare where it may stand so). A text
+    /// of at most (limit - 2) / 6 bytes is not counted, as no byte is written as more than 6
+    /// (`\u{7F}` for one; a scalar of 2 to 4 bytes at most 7 to 10): the built-in catalog's
+    /// definitions are checked at every start.
+    static func writes(_ text: String, quoted: Bool, within limit: Int) -> Bool {
+        text.utf8.count <= (limit - 2) / 6 || savedLength(of: text, quoted: quoted) <= limit
+    }
+
+    /// How many bytes `save` writes for `text`, in quotes or (not `quoted`) as `word` writes it.
+    private static func savedLength(of text: String, quoted: Bool) -> Int {
+        if !quoted && standsBare(text) { return text.utf8.count }
+        var length = 2
+        for scalar in text.unicodeScalars { length += escape(scalar)?.utf8.count ?? UTF8.width(scalar) }
+        return length
     }
 
     /// `model roadster "Mazda MX-5" price 31000 floorplan short suspension race drivetrain rear`.
@@ -257,8 +280,12 @@ package enum SessionScript {
     /// grapheme clusters hide a `"`, `#` or line break behind a combining mark (`"` + U+0301
     /// is one `Character`, and not `"`).
     package static func word(_ name: String) -> String {
-        if !name.isEmpty && name.unicodeScalars.allSatisfy(standsBare) { return name }
-        return quoted(name)
+        standsBare(name) ? name : quoted(name)
+    }
+
+    /// Whether `word` writes `name` bare: it is not empty and every scalar may stand so.
+    private static func standsBare(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy(standsBare)
     }
 
     /// `text` quoted, with escapes for the lexer's syntax (`"`, `\`, `$`) and for every scalar a

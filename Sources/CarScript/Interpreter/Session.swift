@@ -224,10 +224,14 @@ final class Session {
     /// The definitions made in this session, in order.
     var definitions: ArraySlice<CatalogDefinition> { catalog.definitions[definitionsBefore...] }
 
-    /// Sets variable `name` (a valid name) to `value`, unless the value is longer than a word
-    /// may be or the variables would then hold more than `maximumVariableStorage` bytes in all;
-    /// refused, the variable keeps the value it had.
+    /// Sets variable `name` (a valid name) to `value`, unless the name is longer than
+    /// `maximumNameLength` (`save` writes it twice on a line of a long value's parts), the
+    /// value longer than a word may be or the variables would then hold more than
+    /// `maximumVariableStorage` bytes in all; refused, the variable keeps the value it had.
     func setVariable(_ name: String, to value: String) throws(ScriptError.Kind) {
+        guard SessionScript.writes(name, quoted: false, within: maximumNameLength) else {
+            throw .nameTooLong(limit: maximumNameLength)
+        }
         guard value.utf8.count <= Lexer.longestExpansion else { throw .expansionTooLong(limit: Lexer.longestExpansion) }
         let old = variables[name].map { variableCost(name, $0) } ?? 0
         let total = variableStorage - old + variableCost(name, value)

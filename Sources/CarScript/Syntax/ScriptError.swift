@@ -38,8 +38,11 @@ struct ScriptError: Error, Equatable, Sendable {
         case lineExpansionTooLong(limit: Int)
         /// Variables that would hold more than `limit` bytes in all, names and values.
         case variablesTooLarge(limit: Int)
-        /// A catalog name or text (a model's, an option's, a currency's) longer than `limit` bytes.
+        /// A catalog name or text (a model's, an option's, a currency's) or a variable's name
+        /// that `save` would write in more than `limit` bytes.
         case nameTooLong(limit: Int)
+        /// A definition whose line `save` would write in more than `limit` bytes (an option of many aliases).
+        case definitionTooLong(limit: Int)
         case lineTooLong(limit: Int)
         case unknownCommand(String, suggestion: String?)
         case unknownName(String, String, suggestion: String?, valid: [String])
@@ -128,6 +131,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .lineExpansionTooLong: "line-expansion-too-long"
         case .variablesTooLarge: "variables-too-large"
         case .nameTooLong: "name-too-long"
+        case .definitionTooLong: "definition-too-long"
         case .lineTooLong: "line-too-long"
         case .unknownCommand: "unknown-command"
         case .unknownName(let what, _, _, _): "unknown-" + (what.hasSuffix(" option") ? "option" : what.replacingBlanks)
@@ -178,7 +182,10 @@ struct ScriptError: Error, Equatable, Sendable {
             "the words of this line grow past \(limit / 1_048_576) MiB in all once their variables are put in"
         case .variablesTooLarge(let limit):
             "the variables would hold more than \(limit / 1_048_576) MiB in all (names and values, and \(variableOverhead) bytes each); the variable is left as it was"
-        case .nameTooLong(let limit): "a name or text longer than \(limit / 1024) KiB (\(limit) bytes) in a definition"
+        case .nameTooLong(let limit):
+            "a name or text longer than \(limit / 1024) KiB (\(limit) bytes) as save writes it (quotes and escapes counted: \\u{1} is 5 bytes for one character)"
+        case .definitionTooLong(let limit):
+            "this option's names would make the line save writes for it longer than \(limit / 1024) KiB (\(limit) bytes); fewer or shorter aliases fit"
         case .lineTooLong(let limit): "line longer than the limit of \(limit / 1024) KiB (\(limit) bytes); it is skipped"
         case .unknownCommand(let name, let suggestion):
             "unknown command '\(Self.shown(name))'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; type 'help' for the list")

@@ -45,6 +45,9 @@ public struct VariableSetting: Equatable, Sendable {
                     "'\(String(decoding: name, as: UTF8.self))' is not a variable name (ASCII letters, digits and '_', not starting with a digit)"
             )
         }
+        guard name.count <= maximumNameLength else {
+            throw UsageError(message: "a --var name is longer than \(maximumNameLength) bytes")
+        }
         guard bytes.count - equals - 1 <= 1 << 20 else {
             throw UsageError(message: "the value of --var \(String(decoding: name, as: UTF8.self)) is longer than 1 MiB")
         }
