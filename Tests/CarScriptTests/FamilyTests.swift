@@ -108,6 +108,8 @@ import Testing
             return
         }
         #expect(page.text(width: 100_000).contains("(" + carRowKeys.joined(separator: ", ") + ")"))
+        // And every field of `expect`, which reads the field where a family's name could stand.
+        #expect(page.text(width: 100_000).contains("(" + ExpectField.allCases.map(\.rawValue).joined(separator: ", ") + ")"))
         for name in ["count", "Unit_Price", "MODEL", "line", "current", "car_type", "base_price"] {
             let run = engine.evaluate("family \(name) \"C\" default a \"A\"")
             #expect(

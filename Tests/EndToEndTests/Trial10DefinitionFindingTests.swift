@@ -35,4 +35,25 @@ import Testing
             json.stdout.contains(#""drivetrain":"rear","a_b":"x","count":1"#) && !json.stdout.contains(#""a_b":"y""#),
             "\(json.stdout)")
     }
+
+    /// Finding 8: a family could be named as a field of `expect` (`type`, `drive`, `engine`,
+    /// `seats`, `price`, `total`), but `expect type coupe` then checked the car type, and
+    /// `--check` passed it. Every field's name is refused at `family`, with the reason.
+    @Test func a_family_may_not_take_the_name_of_a_field_of_expect() throws {
+        for field in ["type", "Drive", "engine", "seats", "price", "TOTAL"] {
+            let refused = """
+                <command-line>:1:8: error: '\(field.lowercased())' cannot name a family: expect reads it as its field '\(field.lowercased())', not as the family
+                family \(field) "Body" default sedan "Sedan"; echo not reached
+                       ^\(String(repeating: "~", count: field.count - 1))
+
+                """
+            for options in [[], ["--check"]] {
+                let run = try carfab(options + ["-e", "family \(field) \"Body\" default sedan \"Sedan\"; echo not reached"])
+                #expect(run == RunResult(stdout: "", stderr: refused, status: 1), "\(field) \(options)")
+            }
+        }
+        // A name that only begins like one is a family like any other.
+        let typed = try carfab(["-e", "family types \"Body\" default sedan \"Sedan\"; car sports; expect types sedan"])
+        #expect(typed == RunResult(stdout: "", stderr: "", status: 0))
+    }
 }

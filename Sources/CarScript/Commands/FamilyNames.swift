@@ -7,8 +7,8 @@ import CarFactory
 package let carRowKeys = ["base_price", "car_type", "count", "current", "line", "model", "unit_price"]
 
 /// Why `name` cannot name a family beside `families` (the catalog's), or nil if it can: `in`
-/// starts `in CURRENCY` where a family may stand; `error` starts `expect error` where a family
-/// may stand as expect's FIELD; a row of
+/// starts `in CURRENCY` where a family may stand; `error` starts `expect error` and every field
+/// of `expect` is read as that field where a family may stand as expect's FIELD; a row of
 /// `list` or `models` has columns of its own under `carRowKeys`, and keys each family's column
 /// by its name with `_` for blanks, so no two families may have one key (`a b` and `a_b`).
 /// A name that is a family's already is left to the catalog (`duplicate-family`).
@@ -21,6 +21,9 @@ package func familyNameRefusal(_ name: String, among families: [String]) -> Stri
     if key == "error" { return "'error' cannot name a family: expect reads it as the start of 'expect error'" }
     let column = Table.Column.key(ofTitle: key)
     if carRowKeys.contains(column) { return "'\(key)' cannot name a family: rows of list or models have a column of that name" }
+    if ExpectField(rawValue: key) != nil {
+        return "'\(key)' cannot name a family: expect reads it as its field '\(key)', not as the family"
+    }
     // Names are compared without case, as families are looked up: `A_B` beside `a b` is refused too.
     for family in families where Table.Column.key(ofTitle: nameKey(family)) == column {
         return
