@@ -40,18 +40,28 @@ import Testing
                         """, stderr: "", status: 0))
     }
 
+    /// README shows `roadsters.carfab` as the catalog that uses every form of definition; it
+    /// had no `family` and no `require` (trial 10, 10).
+    @Test func the_example_catalog_uses_every_form_of_definition() throws {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(Self.roadsters), encoding: .utf8)
+        let firstWords = Set(text.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) })
+        for form in ["family", "option", "model", "forbid", "require", "currency"] {
+            #expect(firstWords.contains(form), "\(form)")
+        }
+    }
+
     @Test func a_catalog_file_loads_before_the_scripts() throws {
         let result = try carfab(["--catalog", Self.roadsters, "-e", "models; currencies"])
         #expect(
             result
                 == RunResult(
                     stdout: """
-                        model        car type            base price  floorplan  suspension  drivetrain
-                        compact      VW Golf             $27,995.00  standard   road        front
-                        sports       Porsche Boxster     $68,300.00  short      race        rear
-                        suv          Cadillac Escalade   $81,895.00  long       offroad     4wd
-                        roadster     Mazda MX-5          $31,000.00  roadster   race        rear
-                        grandtourer  Aston Martin DB12  $245,000.00  standard   track       rear
+                        model        car type            base price  floorplan  suspension  drivetrain  paint
+                        compact      VW Golf             $27,995.00  standard   road        front       white
+                        sports       Porsche Boxster     $68,300.00  short      race        rear        white
+                        suv          Cadillac Escalade   $81,895.00  long       offroad     4wd         white
+                        roadster     Mazda MX-5          $31,000.00  roadster   race        rear        red
+                        grandtourer  Aston Martin DB12  $245,000.00  standard   track       rear        white
                         code  symbol  digits  rate
                         USD   $            2  1
                         GBP   £            2  0.60338

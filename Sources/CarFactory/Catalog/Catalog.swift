@@ -119,7 +119,7 @@ public struct Catalog: Sendable {
         guard familyNames.count < PartFamily.limit else { throw .tooManyFamilies(limit: PartFamily.limit) }
         let bytes = try textRoom(EntryCost.family, [definition.name, definition.shownAs, definition.option, definition.optionShownAs])
         let family = PartFamily(index: familyNames.count)
-        let label = FamilyLabel(name: definition.name, shownAs: definition.shownAs)
+        let label = FamilyLabel(name: definition.name, shownAs: definition.shownAs, defaultOption: definition.option)
         let option = OptionDefinition(
             family: family, familyName: definition.name, name: definition.option, shownAs: definition.optionShownAs,
             listPrice: definition.listPrice)

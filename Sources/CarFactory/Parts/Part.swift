@@ -117,9 +117,12 @@ public final class FamilyLabel: Sendable {
     public let name: String
     /// How the family is shown on a car, e.g. `Paint`.
     public let shownAs: String
+    /// The name of its first option, which every model has that names none of the family.
+    let defaultOption: String
 
-    init(name: String, shownAs: String) {
+    init(name: String, shownAs: String, defaultOption: String) {
         self.name = name
         self.shownAs = shownAs
+        self.defaultOption = defaultOption
     }
 }

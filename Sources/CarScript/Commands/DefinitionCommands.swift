@@ -33,7 +33,7 @@ enum DefinitionCommands {
             ],
             summary: "define a new part family and its first option",
             details:
-                "Every model has OPTION (list price AMOUNT, default 0, in US dollars) unless its 'model' line names another ('model ... drivetrain rear paint red'); cars already in stock take it. 'option NAME ...' adds more options. 'show' prints the family after Drive as 'SHOWN AS: OPTION SHOWN AS'. A catalog holds at most \(PartFamily.limit) families (the three built-in ones among them), a family at most \(PartFamily.optionLimit) options. NAME must not be another family's, nor 'in' (options, why, fit and cheapest read it as the start of 'in CURRENCY'), nor 'error' (expect reads it as the start of 'expect error'), nor the name of a column of list or models (base_price, car_type, count, current, line, model, unit_price).",
+                "Every model has OPTION (list price AMOUNT, default 0, in US dollars) unless its 'model' line names another ('model ... drivetrain rear paint red'); cars already in stock take it. 'option NAME ...' adds more options. 'show' prints the family after Drive as 'SHOWN AS: OPTION SHOWN AS'. A catalog holds at most \(PartFamily.limit) families (the three built-in ones among them), a family at most \(PartFamily.optionLimit) options. NAME must not be another family's, nor 'in' (options, why, fit and cheapest read it as the start of 'in CURRENCY'), nor 'error' (expect reads it as the start of 'expect error'), nor the name of a column of list or models (base_price, car_type, count, current, line, model, unit_price), nor a field of expect (count, seats, engine, suspension, drive, type, price, total), nor one that list and models would key as another family's column ('a_b' beside 'a b': blanks are '_' there).",
             example: "family paint \"Paint\" default white \"White\" price 0",
             runsWhenChecking: true,
             run: { session, call throws(ScriptError) in
@@ -56,7 +56,9 @@ enum DefinitionCommands {
                         throw ScriptError(.domain(error), at: ranges[1])
                     }
                 }
-                if let refusal = familyNameRefusal(call.word(1)) { throw ScriptError(.refused(refusal), at: call.range(1)) }
+                if let refusal = familyNameRefusal(call.word(1), among: session.catalog.familyNames) {
+                    throw ScriptError(.refused(refusal), at: call.range(1))
+                }
                 let definition = FamilyDefinition(
                     name: try catalogText(call, 1, quoted: false), shownAs: try catalogText(call, 2, quoted: true),
                     option: try catalogText(call, 4, quoted: false), optionShownAs: try catalogText(call, 5, quoted: true),

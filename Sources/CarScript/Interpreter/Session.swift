@@ -163,11 +163,11 @@ final class Session {
         return inverse
     }
 
-    /// Gives every car in stock a part of each family the catalog has (a new family's first
-    /// option, or its model's default of it): cars in stock take a new family's default.
+    /// Has the stock read its cars under the catalog's families: cars in stock take a new
+    /// family's default (its first option, or their model's default of it), in time that does
+    /// not depend on the stock.
     func completeStock() {
-        let rules = catalog.ruleSet
-        stock.completeConfigurations { rules.completed($0) }
+        stock.readConfigurations(under: catalog.ruleSet)
     }
 
     /// Takes `other`'s variables as they are (a copy of the session for completion).

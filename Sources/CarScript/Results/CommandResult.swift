@@ -32,10 +32,15 @@ public struct Table: Sendable {
         /// Whether values line up on the right (numbers, amounts).
         public let alignRight: Bool
 
+        /// The JSON key of a column titled `title` that names none: the title with `_` for blanks.
+        package static func key(ofTitle title: String) -> String {
+            String(title.map { $0 == " " ? "_" : $0 })
+        }
+
         /// A column titled `title`; the JSON key defaults to the title with `_` for blanks.
         public init(_ title: String, key: String? = nil, alignRight: Bool = false) {
             self.title = title
-            self.key = key ?? title.replacingBlanks()
+            self.key = key ?? Self.key(ofTitle: title)
             self.alignRight = alignRight
         }
     }
@@ -183,11 +188,5 @@ public struct Table: Sendable {
     /// `.amount(minorUnits)` as the amount it stands for.
     public func money(_ minorUnits: Int64) -> Money {
         Money(minorUnits: minorUnits, currency: currency)
-    }
-}
-
-extension String {
-    fileprivate func replacingBlanks() -> String {
-        String(map { $0 == " " ? "_" : $0 })
     }
 }

@@ -177,8 +177,10 @@ struct NavigationProvider {
             if (try? catalog.registry.factory(named: newName)) != nil { return "a model named '\(newName)' exists already" }
         case .family:
             if catalog.family(named: newName) != nil { return "a family named '\(newName)' exists already" }
-            // What the language refuses as a family's name (`in`, `count`), the rename refuses.
-            if let refusal = familyNameRefusal(newName) { return refusal }
+            // What the language refuses as a family's name (`in`, `count`, another family's
+            // column key), the rename refuses; the family's own old name is no clash.
+            let others = catalog.familyNames.filter { nameKey($0) != nameKey(old) }
+            if let refusal = familyNameRefusal(newName, among: others) { return refusal }
         case .option(let family):
             if (try? catalog.option(named: newName, in: family)) != nil {
                 return "a \(catalog.name(of: family)) option named '\(newName)' exists already"
