@@ -19,10 +19,18 @@
 EditLine *cf_el_init(const char *program, int output) {
     return el_init(program, stdin, output == 2 ? stderr : stdout, stderr);
 }
-void cf_el_end(EditLine *e, int fd) {
+int cf_in_background(void) {
+    /* Standard input: the terminal the prompt reads and sets the mode of (the prompt is drawn
+       on standard output or error, which may be a pipe: not asked). Not a terminal, or hung
+       up (EIO): not in the background, so nothing waits to be put in the foreground. */
+    pid_t group = tcgetpgrp(STDIN_FILENO);
+    return group >= 0 && group != getpgrp();
+}
+
+void cf_el_end(EditLine *e) {
     /* Ended in the background (`kill %1` while stopped): the terminal is the shell's, in the
        shell's mode; libedit would put back the mode it found (and be stopped for it, SIGTTOU). */
-    if (fd >= 0 && tcgetpgrp(fd) >= 0 && tcgetpgrp(fd) != getpgrp()) el_set(e, EL_EDITMODE, 0);
+    if (cf_in_background()) el_set(e, EL_EDITMODE, 0);
     el_end(e);
 }
 const char *cf_el_gets(EditLine *e, int *count) { return el_gets(e, count); }
@@ -145,7 +153,7 @@ void cf_el_suspend(EditLine *e, int fd, int bracketed, int (*pending)(void)) {
        would be, until it is the foreground again (`fg`). A stop signal sent with the SIGCONT
        (`kill %1` sends SIGTERM, then SIGCONT) ends carfab there, the terminal left as the shell
        has it: setting libedit's mode from the background would stop carfab again (SIGTTOU). */
-    while (continued && tcgetpgrp(fd) != getpgrp()) {
+    while (continued && cf_in_background()) {
         if (pending()) return;
         continued = stop_self(SIGTTIN);
     }

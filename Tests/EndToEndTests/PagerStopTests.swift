@@ -50,8 +50,11 @@ extension ReplTests {
     /// and then SIGCONT, and carfab, continued in the background, ends (143) without setting
     /// the terminal's mode, which stopped it again (SIGTTOU; at the pager, a page put back in
     /// the foreground) and left it stopped for good.
-    @Test(arguments: [false, true]) func kill_ends_carfab_stopped_by_ctrl_z(paging: Bool) throws {
-        let folder = state.appendingPathComponent("kill-stopped-\(paging)")
+    /// Under `stty tostop` too, where any write from the background stops carfab (it wrote the
+    /// end of the prompt's line; review of the change).
+    @Test(arguments: [(false, false), (true, false), (false, true)])
+    func kill_ends_carfab_stopped_by_ctrl_z(paging: Bool, tostop: Bool) throws {
+        let folder = state.appendingPathComponent("kill-stopped-\(paging)-\(tostop)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let pager = folder.appendingPathComponent("pager")
         try writeFile(
@@ -63,7 +66,8 @@ extension ReplTests {
         let terminal = try PseudoTerminal(
             environment: ["XDG_STATE_HOME": state.path, "HOME": state.path, "PAGER": paging ? pager.path : ""],
             columns: 80, asJob: true,
-            whenStopped: "kill %1; while wait %1 2>/dev/null; s=$?; [ $s -eq 148 ]; do :; done; echo \"status $s\"")
+            whenStopped: (tostop ? "stty tostop; " : "")
+                + "kill %1; while wait %1 2>/dev/null; s=$?; [ $s -eq 148 ]; do :; done; stty -tostop; echo \"status $s\"")
         #expect(terminal.waitFor("carfab> "))
         if paging {
             terminal.type("help\r")
@@ -73,5 +77,24 @@ extension ReplTests {
         #expect(terminal.waitFor("[stopped]"), "\(terminal.output.debugDescription)")
         #expect(terminal.waitFor("status 143\r\n"), "\(terminal.output.debugDescription)")
         #expect(terminal.exitStatus() == 0)
+    }
+
+    /// Ctrl-Z and `fg` with the prompt's output and errors going to a file: carfab reads the
+    /// terminal on standard input, and is in its foreground again after `fg` (the foreground was
+    /// asked of the file, which has none: every `fg` stopped it again, 149; review of the change).
+    @Test func fg_resumes_the_prompt_whose_output_goes_to_a_file() throws {
+        let output = state.appendingPathComponent("fg-output.txt")
+        let terminal = try PseudoTerminal(
+            environment: ["XDG_STATE_HOME": state.path, "HOME": state.path], outputAndErrors: output, asJob: true)
+        func written() -> String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+        // The prompt asks for bracketed pastes as it starts to read a line.
+        #expect(terminal.wait { written().contains("\u{1B}[?2004h") }, "\(written().debugDescription)")
+        terminal.send("\u{1A}")
+        #expect(terminal.waitFor("[stopped]"), "\(terminal.output.debugDescription)")
+        // After `fg` the prompt reads the keys typed (it stopped again at once, 149, every time).
+        terminal.type("echo back\r")
+        #expect(terminal.wait { written().contains("back\n") }, "\(written().debugDescription)")
+        terminal.type("quit\r")
+        #expect(terminal.exitStatus() == 0, "\(terminal.output.debugDescription)")
     }
 }

@@ -12,7 +12,8 @@ final class PseudoTerminal {
     private(set) var output = ""
 
     /// carfab on a new terminal of `columns` (0: a size never set); its standard output goes to
-    /// `standardOutput` instead if given; the variables named in `unset` are not set at all.
+    /// `standardOutput` instead if given (with `asJob`, its output and errors to `outputAndErrors`,
+    /// the shell's own on the terminal); the variables named in `unset` are not set at all.
     /// `asJob`: carfab runs as a job of a shell with job control (`bash` with `set -m`), as
     /// from a person's shell, so that Ctrl-Z stops it (the kernel drops the SIGTSTP of a
     /// session's leader); once it has stopped, the shell prints `[stopped]` and continues it
@@ -22,8 +23,8 @@ final class PseudoTerminal {
     /// the shell does then instead of `fg`.
     init(
         arguments: [String] = [], environment: [String: String], unset: Set<String> = [], directory: URL? = nil,
-        standardOutput: URL? = nil, columns: UInt16 = 100, asJob: Bool = false, shellReadsWhileStopped: Bool = false,
-        whenStopped: String = "fg"
+        standardOutput: URL? = nil, outputAndErrors: URL? = nil, columns: UInt16 = 100, asJob: Bool = false,
+        shellReadsWhileStopped: Bool = false, whenStopped: String = "fg"
     ) throws {
         var master: Int32 = 0
         var slave: Int32 = 0
@@ -37,12 +38,14 @@ final class PseudoTerminal {
         if let standardOutput {
             posix_spawn_file_actions_addopen(&actions, 1, standardOutput.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         }
+
         posix_spawn_file_actions_addclose(&actions, master)
         posix_spawn_file_actions_addclose(&actions, slave)
         // setsid -c makes the pty the controlling terminal, so Ctrl-C becomes SIGINT.
         // env -C starts carfab in `directory`.
         let read = shellReadsWhileStopped ? " IFS= read -r line; echo \"shell read: $line\";" : ""
-        let job = asJob ? ["/bin/bash", "-c", "set -m; \"$@\"; echo '[stopped]';\(read) \(whenStopped)", "bash"] : []
+        let redirect = outputAndErrors.map { " >'\($0.path)' 2>&1" } ?? ""
+        let job = asJob ? ["/bin/bash", "-c", "set -m; \"$@\"\(redirect); echo '[stopped]';\(read) \(whenStopped)", "bash"] : []
         let argv =
             ["/usr/bin/setsid", "-c"] + (directory.map { ["/usr/bin/env", "-C", $0.path] } ?? []) + job + [carfabBinary]
             + arguments

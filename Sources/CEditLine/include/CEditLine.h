@@ -10,9 +10,12 @@
 
 /// An editor reading standard input and drawing on standard output (`output` 1) or standard error (2).
 EditLine *cf_el_init(const char *program, int output);
-/// Ends the editor; the terminal's mode is put back only if `fd`'s terminal has carfab in its
-/// foreground (ended in the background, the mode is the shell's).
-void cf_el_end(EditLine *e, int fd);
+/// Ends the editor; the terminal's mode is put back unless carfab is in the background of
+/// it (`cf_in_background`: ended there, the mode is the shell's).
+void cf_el_end(EditLine *e);
+/// 1 if standard input is a terminal whose foreground is another process group (carfab was
+/// continued in the background, or `kill %1` ended it stopped); 0 otherwise, hung up included.
+int cf_in_background(void);
 const char *cf_el_gets(EditLine *e, int *count);
 /// The line as libedit holds it, one wchar_t per character (no conversion through the locale).
 const wchar_t *cf_el_wgets(EditLine *e, int *count);

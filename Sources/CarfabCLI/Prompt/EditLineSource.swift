@@ -167,7 +167,7 @@ final class EditLineSource: LineSource {
     }
 
     deinit {
-        cf_el_end(editor, terminal)
+        cf_el_end(editor)
         if input >= 0 { close(input) }
         free(prompts.primary)
         free(prompts.continuation)
@@ -186,8 +186,7 @@ final class EditLineSource: LineSource {
         // not UTF-8, and scripts report such bytes (and NUL) as errors where they stand.
         let read = cf_el_wgets(editor, &count)
         let failure = errno
-        // Not from the background (`kill %1` ended carfab stopped): the shell's prompt may have it on.
-        if bracketsPaste && tcgetpgrp(terminal) == getpgrp() { writeToTerminal("\u{1B}[?2004l") }
+        if bracketsPaste { writeToTerminal("\u{1B}[?2004l") }
         cf_catch_suspend(0)
         errno = failure
         guard let line = read else {
@@ -469,6 +468,10 @@ final class EditLineSource: LineSource {
     }
 
     private func writeToTerminal(_ text: String) {
+        // Nothing from the background (`kill %1` ended carfab stopped): the screen and the
+        // terminal's modes are the shell's (its prompt may bracket pastes), and under
+        // `stty tostop` the write would stop carfab again (SIGTTOU).
+        guard cf_in_background() == 0 else { return }
         var bytes = Array(text.utf8)
         _ = write(terminal, &bytes, bytes.count)
     }
