@@ -30,7 +30,8 @@ import Testing
     }
 
     @Test func inside_expect_error_no_repair_is_searched() {
-        let run = Self.engine(steps: 1_000_000).evaluate("car sports; expect error rule-violation set drivetrain front; expect error rule-violation try set drivetrain front")
+        let run = Self.engine(steps: 1_000_000).evaluate(
+            "car sports; expect error rule-violation set drivetrain front; expect error rule-violation try set drivetrain front")
         #expect(run.diagnostics.isEmpty)
     }
 }

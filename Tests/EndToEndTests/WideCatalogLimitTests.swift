@@ -22,7 +22,8 @@ import Testing
 
     @Test func a_catalog_too_wide_for_the_configurator_is_refused_with_what_fits() throws {
         let dir = try temporaryDirectory(with: ["wide.carfab": Self.wide(options: 16_000)])
-        let result = try carfab(["--keep-going", "-e", "source wide.carfab", "-e", "car sports; why f1 o2", "-e", "set f1 o2"], directory: dir)
+        let result = try carfab(
+            ["--keep-going", "-e", "source wide.carfab", "-e", "car sports; why f1 o2", "-e", "set f1 o2"], directory: dir)
         let tables = "the configurator's tables for this catalog's rules would take 382 MiB, past its bound of 256 MiB"
         let allowed = (1...31).filter { $0 != 2 }.map { "o\($0) (+$\($0).00)" }.joined(separator: ", ")
         #expect(
