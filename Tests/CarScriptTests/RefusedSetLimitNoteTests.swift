@@ -24,6 +24,15 @@ import Testing
             ])
     }
 
+    @Test func a_refused_set_of_several_parts_says_so_too() {
+        let run = Self.engine(steps: 1).evaluate("car sports; set drivetrain front suspension road")
+        #expect(run.diagnostics.map(\.id) == ["rule-violation"])
+        #expect(
+            run.diagnostics.first?.notes.last?.message
+                == "the search for a repair took more than 1 steps and was stopped: choose the other changes yourself: 'set drivetrain front suspension road FAMILY OPTION ...' sets several parts in one step"
+        )
+    }
+
     @Test func within_the_limit_the_note_is_the_repair() {
         let run = Self.engine(steps: 1_000_000).evaluate("car sports; set drivetrain front")
         #expect(run.diagnostics.first?.notes.last?.message == "'fit drivetrain front' would also set floorplan standard (+$500.00)")

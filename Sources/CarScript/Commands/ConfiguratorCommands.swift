@@ -275,18 +275,18 @@ package enum ConfiguratorCommands {
         "a rule gives the option it names a table of the other family's options, and a 'require' gives one to every other option of its second family too: fewer rules between large families, or smaller families, fit"
 
     /// What `fit` (or a refused `set`'s repair) says when its search passed the limit.
-    static func fitAdvice(_ part: any Part) -> String {
-        let (family, option) = (SessionScript.word(part.familyName), SessionScript.word(part.name))
-        return "choose the other changes yourself: 'set \(family) \(option) FAMILY OPTION ...' sets several parts in one step"
+    static func fitAdvice(_ parts: [any Part]) -> String {
+        let named = parts.map { "\(SessionScript.word($0.familyName)) \(SessionScript.word($0.name))" }.joined(separator: " ")
+        return "choose the other changes yourself: 'set \(named) FAMILY OPTION ...' sets several parts in one step"
     }
 
     /// The note of a refused `set` whose repair search could not answer (`error`): that it
     /// passed its limit, with what `fit` advises, or that the catalog is too wide for it; nil
     /// for a stop (which ends the run) or another error.
-    static func unanswered(_ error: CarFactoryError, setting part: any Part) -> Diagnostic.Note? {
+    static func unanswered(_ error: CarFactoryError, setting parts: [any Part]) -> Diagnostic.Note? {
         switch error {
         case .searchLimitReached(let steps):
-            Diagnostic.Note("the search for a repair took more than \(steps) steps and was stopped: \(fitAdvice(part))")
+            Diagnostic.Note("the search for a repair took more than \(steps) steps and was stopped: \(fitAdvice(parts))")
         case .catalogTooWide:
             Diagnostic.Note("no repair was searched for: \(error)")
         default: nil
@@ -306,7 +306,7 @@ package enum ConfiguratorCommands {
             return "'fit \(family) \(option)' looks for the cheapest repair alone; or choose the other changes yourself: "
                 + "'set \(family) \(option) FAMILY OPTION ...' sets several parts in one step"
         case "fit":
-            return fitAdvice(call.option(2))
+            return fitAdvice([call.option(2)])
         default:
             return "fix more options to narrow it: 'cheapest MODEL FAMILY OPTION ...'"
         }
@@ -431,7 +431,7 @@ package enum ConfiguratorCommands {
         else { return nil }
         let repairs: [Repair]
         switch searched {
-        case .failure(let error): return unanswered(error, setting: part)
+        case .failure(let error): return unanswered(error, setting: [part])
         case .success(let found): repairs = found
         }
         let fit = "fit \(SessionScript.word(part.familyName)) \(SessionScript.word(part.name))"
@@ -445,17 +445,17 @@ package enum ConfiguratorCommands {
     /// The cheapest repair that keeps every one of `parts` (the parts a refused `set` of several
     /// named), as a note: `the cheapest repair that keeps these parts also sets floorplan
     /// standard: 'set suspension road drivetrain front floorplan standard' (+$500.00)`, or that
-    /// no valid car has them together. Nil if the search could not answer: a repair that drops
-    /// a named part is never offered.
+    /// no valid car has them together, or that the search passed its limit (`unanswered`). Nil
+    /// if nothing else needs to change: a repair that drops a named part is never offered.
     static func note(
         repairing parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest,
         limits: SearchLimits = .standard
     ) -> Diagnostic.Note? {
-        guard
-            case .some(let found) = cheapestRepair(
-                keeping: parts, on: car, catalog: catalog, rules: rules, stop: stop, limits: limits)
-        else {
-            return nil
+        let found: (added: [any Part], priceChange: Int64)?
+        switch repair(keeping: parts, on: car, catalog: catalog, rules: rules, stop: stop, limits: limits, budget: nil) {
+        case nil: return nil
+        case .failure(let error): return unanswered(error, setting: parts)
+        case .success(let answer): found = answer
         }
         guard let repair = found else {
             let named = parts.map { "the \(shown($0))" }
@@ -482,6 +482,20 @@ package enum ConfiguratorCommands {
         keeping parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest,
         limits: SearchLimits = .standard, budget: SearchBudget? = nil
     ) -> (added: [any Part], priceChange: Int64)?? {
+        guard
+            case .success(let found) = repair(
+                keeping: parts, on: car, catalog: catalog, rules: rules, stop: stop, limits: limits, budget: budget)
+        else { return nil }
+        return .some(found)
+    }
+
+    /// `cheapestRepair(keeping:...)`'s search: its repair (nil: no valid car has the parts
+    /// together), or why it could not answer; nil if there is nothing to say (the car is not in
+    /// the catalog's terms, nothing else needs to change, or the built car refuses it).
+    private static func repair(
+        keeping parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest,
+        limits: SearchLimits, budget: SearchBudget?
+    ) -> Result<(added: [any Part], priceChange: Int64)?, CarFactoryError>? {
         guard let first = parts.first, var current = ConfigurationSpace.options(of: car, in: catalog) else { return nil }
         // The named parts go on the car as it is searched from, fixed: the repair changes only
         // other families, and is minimal and cheapest among those that keep them.
@@ -492,13 +506,19 @@ package enum ConfiguratorCommands {
             fixed[part.family.index] = true
         }
         let space = ConfigurationSpace(catalog)
-        guard let configurator = try? Configurator(space: space, limits: limits, shouldStop: { stop.isRequested }) else { return nil }
         let wanted = ConfigurationSpace.Choice(first.family.index, current[first.family.index])
-        let found =
-            budget.map { try? configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1, spending: $0) }
-            ?? (try? configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1))
-        guard let repairs = found else { return nil }
-        guard let repair = repairs.first else { return .some(nil) }
+        let repairs: [Repair]
+        do throws(CarFactoryError) {
+            let configurator = try Configurator(space: space, limits: limits, shouldStop: { stop.isRequested })
+            if let budget {
+                repairs = try configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1, spending: budget)
+            } else {
+                repairs = try configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1)
+            }
+        } catch {
+            return .failure(error)
+        }
+        guard let repair = repairs.first else { return .success(nil) }
         guard !repair.changes.isEmpty else { return nil }
         // The price change is the built car's, and building it checks the repair once more.
         let added = repair.changes.map { catalog.options(of: PartFamily(index: $0.family)).parts[$0.option] }
@@ -506,7 +526,7 @@ package enum ConfiguratorCommands {
         guard (try? builder.set(parts + added)) != nil, let repaired = try? builder.build() else { return nil }
         let (change, overflow) = repaired.priceMinorUnits.subtractingReportingOverflow(car.priceMinorUnits)
         guard !overflow else { return nil }
-        return (added, change)
+        return .success((added, change))
     }
 
     /// The configurator's cheapest way to have `part` on `car` (what a refused `set`'s note
