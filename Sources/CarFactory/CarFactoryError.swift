@@ -53,6 +53,8 @@ public enum CarFactoryError: Error, Equatable, Sendable {
     case searchLimitReached(steps: Int)
     /// A configurator's search stopped by a stop request (Ctrl-C).
     case searchStopped
+    /// The configurator's tables for the catalog's rules would take `bytes`, past `limit`.
+    case catalogTooWide(bytes: Int, limit: Int)
     /// No valid car has these options (`4wd drivetrain`) together.
     case noValidCar([String])
 }
@@ -121,6 +123,8 @@ extension CarFactoryError: CustomStringConvertible {
             // What narrows it depends on the question: the command that asked adds it as a note.
             "the search took more than \(steps) steps and was stopped"
         case .searchStopped: "the search was stopped"
+        case .catalogTooWide(let bytes, let limit):
+            "the configurator's tables for this catalog's rules would take \((bytes + (1 << 20) - 1) >> 20) MiB, past its bound of \(limit >> 20) MiB"
         case .noValidCar(let options):
             options.isEmpty
                 ? "no valid car can be built"
@@ -172,6 +176,7 @@ extension CarFactoryError {
         case .repeatedName: "repeated-name"
         case .searchLimitReached: "search-limit-reached"
         case .searchStopped: "search-stopped"
+        case .catalogTooWide: "catalog-too-wide"
         case .noValidCar: "no-valid-car"
         }
     }

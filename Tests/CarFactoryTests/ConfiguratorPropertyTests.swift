@@ -91,7 +91,7 @@ import Testing
     @Test(arguments: 0..<400)
     func cheapest_is_the_enumerated_optimum(seed: Int) throws {
         let space = Self.space(seed: UInt64(seed))
-        let configurator = Configurator(space: space)
+        let configurator = try Configurator(space: space)
         var random = Random(state: UInt64(seed) ^ 0xABCD)
         // Nothing fixed, and one family fixed to a random option.
         var fixings: [[Int?]] = [Array(repeating: nil, count: space.familyCount)]
@@ -139,7 +139,7 @@ import Testing
     @Test(arguments: 0..<150)
     func cheapest_on_dense_spaces_is_the_enumerated_optimum(seed: Int) throws {
         let space = Self.denseSpace(seed: UInt64(seed))
-        let configurator = Configurator(space: space)
+        let configurator = try Configurator(space: space)
         let cars = Self.allCars(space).filter { Self.valid($0, space) }
         var random = Random(state: UInt64(seed) ^ 0xDE45)
         var fixed: [Int?] = Array(repeating: nil, count: space.familyCount)
@@ -216,7 +216,7 @@ import Testing
         // 1,000 rules. A search that prunes well answers in a few hundred steps; one that does
         // not ran past a million.
         let (space, _) = ConfigurationSpace.generated(families: 30, options: 10, rules: 1_000, seed: 30 * 7919 + 1_000)
-        let configurator = Configurator(space: space, limits: SearchLimits(steps: 5_000, repairs: 10))
+        let configurator = try Configurator(space: space, limits: SearchLimits(steps: 5_000, repairs: 10))
         var fixed = [Int?](repeating: nil, count: 30)
         let free = try #require(try configurator.cheapest(fixed: fixed))
         #expect(configurator.isValid(free))
@@ -239,7 +239,7 @@ import Testing
         // that have lost every partner in some family taken out at each step, the search
         // answers in about 3,000 steps; forward checking alone ran past a million.
         let (space, _) = ConfigurationSpace.generated(families: 60, options: 8, rules: 3_000, seed: 60 * 7919 + 3_000)
-        let configurator = Configurator(space: space, limits: SearchLimits(steps: 10_000, repairs: 10))
+        let configurator = try Configurator(space: space, limits: SearchLimits(steps: 10_000, repairs: 10))
         let free = try #require(try configurator.cheapest(fixed: Array(repeating: nil, count: 60)))
         #expect(configurator.isValid(free))
         func price(_ car: [Int]) -> Int64 { car.enumerated().reduce(0) { $0 + space.prices[$1.offset][$1.element] } }
@@ -257,7 +257,7 @@ import Testing
         // propagation), which were once given as they were; leaving each rule out in turn
         // keeps only those that are needed.
         let (space, _) = ConfigurationSpace.generated(families: 30, options: 10, rules: 1_000, seed: 30 * 7919 + 1_000)
-        let configurator = Configurator(space: space, limits: SearchLimits(steps: 100_000, repairs: 10))
+        let configurator = try Configurator(space: space, limits: SearchLimits(steps: 100_000, repairs: 10))
         let rules = try configurator.rulesRuling(out: .init(0, 7))
         #expect(!rules.isEmpty && rules.count <= 8)
         try expectMinimal(rules, rulingOut: .init(0, 7), in: space)
@@ -280,7 +280,7 @@ import Testing
         // car has. Its search uses hundreds of rules (485), which were once given unminimised
         // past 128; the answer must still be a set none of which can be left out.
         let (space, car) = ConfigurationSpace.generated(families: 60, options: 8, rules: 3_000, seed: 60 * 7919 + 3_000)
-        let configurator = Configurator(space: space)
+        let configurator = try Configurator(space: space)
         var found: (choice: ConfigurationSpace.Choice, rules: [Int])?
         search: for f in 0..<60 {
             for o in 0..<8 where o != car[f] {
@@ -301,7 +301,7 @@ import Testing
         // one minimal correction set (5 families) is found and proved the only one within 200
         // steps; the old search over changes needed more than 20,000.
         let (space, car) = ConfigurationSpace.generated(families: 40, options: 6, rules: 1_200, seed: 40 * 7919 + 1_200)
-        let configurator = Configurator(space: space, limits: SearchLimits(steps: 200, repairs: 10))
+        let configurator = try Configurator(space: space, limits: SearchLimits(steps: 200, repairs: 10))
         let repair = try #require(try configurator.repairs(of: car, wanting: .init(38, 5), limit: 1).first)
         #expect(!repair.changes.isEmpty)
         try expectMinimalRepair(repair, wanting: .init(38, 5), on: car, in: space)
@@ -313,7 +313,7 @@ import Testing
         // the one before, and took 500 ms; as a minimal correction set it changes 4 families,
         // found within 200 steps.
         let (space, car) = ConfigurationSpace.generated(families: 30, options: 10, rules: 1_000, seed: 30 * 7919 + 1_000)
-        let configurator = Configurator(space: space, limits: SearchLimits(steps: 200, repairs: 10))
+        let configurator = try Configurator(space: space, limits: SearchLimits(steps: 200, repairs: 10))
         let repairs = try configurator.repairs(of: car, wanting: .init(0, 1))
         #expect(!repairs.isEmpty && repairs.allSatisfy { $0.changes.count == 4 })
         for repair in repairs { try expectMinimalRepair(repair, wanting: .init(0, 1), on: car, in: space) }
@@ -322,7 +322,7 @@ import Testing
     /// `repair` makes a valid car with `wanted`, and no smaller set of its families makes one:
     /// with any one of them kept as it is (the others free), no valid car has `wanted`.
     private func expectMinimalRepair(_ repair: Repair, wanting wanted: Choice, on car: [Int], in space: ConfigurationSpace) throws {
-        let configurator = Configurator(space: space)
+        let configurator = try Configurator(space: space)
         var fitted = car
         fitted[wanted.family] = wanted.option
         for change in repair.changes { fitted[change.family] = change.option }
@@ -342,7 +342,7 @@ import Testing
         // took 327,000 steps; one search that goes on after each set, branching only on
         // families that must change, lists the 10 cheapest repairs in about 10,000.
         let (space, car) = ConfigurationSpace.generated(families: 60, options: 8, rules: 3_000, seed: 60 * 7919 + 3_000)
-        let configurator = Configurator(space: space, limits: SearchLimits(steps: 20_000, repairs: 10))
+        let configurator = try Configurator(space: space, limits: SearchLimits(steps: 20_000, repairs: 10))
         let repairs = try configurator.repairs(of: car, wanting: .init(0, 0))
         #expect(repairs.count == 10)
         #expect(zip(repairs, repairs.dropFirst()).allSatisfy { configurator.ranksBefore($0, $1, of: car) })
@@ -356,12 +356,12 @@ import Testing
         // minimal correction sets of 7 to 32 families; listing its 10 cheapest repairs takes
         // about 10,000 steps, and the options of every family hundreds of thousands.
         let (space, car) = ConfigurationSpace.generated(families: 60, options: 8, rules: 3_000, seed: 60 * 7919 + 3_000)
-        let small = Configurator(space: space, limits: SearchLimits(steps: 2_000, repairs: 10))
+        let small = try Configurator(space: space, limits: SearchLimits(steps: 2_000, repairs: 10))
         #expect(throws: CarFactoryError.searchLimitReached(steps: 2_000)) { try small.statuses(of: car) }
         #expect(throws: CarFactoryError.searchLimitReached(steps: 2_000)) { try small.repairs(of: car, wanting: .init(0, 0)) }
         // A stop request is looked at every 1,024th step, in each of them.
         var asked = 0
-        let stopped = Configurator(space: space) {
+        let stopped = try Configurator(space: space) {
             asked += 1
             return true
         }
@@ -383,7 +383,7 @@ import Testing
             (cars[random.below(cars.count)], 2), (cars[random.below(cars.count)], 100),
             (all[random.below(all.count)], 100)
         ] {
-            let configurator = Configurator(space: space, limits: SearchLimits(steps: 1_000_000, repairs: limit))
+            let configurator = try Configurator(space: space, limits: SearchLimits(steps: 1_000_000, repairs: limit))
 
             for f in 0..<space.familyCount {
                 for o in space.prices[f].indices where o != current[f] {
@@ -411,7 +411,7 @@ import Testing
         var random = Random(state: UInt64(seed) ^ 0x7E57)
         // A valid car (minimality checked without trying subsets) and any car (by subsets).
         for current in [cars[random.below(cars.count)], all[random.below(all.count)]] {
-            let configurator = Configurator(space: space, limits: SearchLimits(steps: 1_000_000, repairs: 100))
+            let configurator = try Configurator(space: space, limits: SearchLimits(steps: 1_000_000, repairs: 100))
             for f in 0..<space.familyCount {
                 for o in space.prices[f].indices where o != current[f] {
                     let wanted = Choice(f, o)
@@ -432,7 +432,7 @@ import Testing
         guard !validCars.isEmpty else { return }
         var random = Random(state: UInt64(seed) ^ 0x0F0F)
         let current = validCars[random.below(validCars.count)]
-        let configurator = Configurator(space: space)
+        let configurator = try Configurator(space: space)
         let statuses = try configurator.statuses(of: current)
         for f in 0..<space.familyCount {
             for o in space.prices[f].indices {
@@ -538,13 +538,13 @@ import Testing
             if pa != pb { return pa < pb }
             return Self.namesBefore(a.indices.map { space.names[$0][a[$0]] }, b.indices.map { space.names[$0][b[$0]] })
         }
-        let configurator = Configurator(space: space)
+        let configurator = try Configurator(space: space)
         #expect(try configurator.cheapest(fixed: Array(repeating: nil, count: space.familyCount)) == expected, "seed \(seed)")
     }
 
     @Test func a_search_past_its_step_limit_is_an_error_and_a_stop_request_stops_it() throws {
         let space = Self.space(seed: 7)
-        let tiny = Configurator(space: space, limits: SearchLimits(steps: 1, repairs: 10))
+        let tiny = try Configurator(space: space, limits: SearchLimits(steps: 1, repairs: 10))
         #expect(throws: CarFactoryError.searchLimitReached(steps: 1)) {
             try tiny.cheapest(fixed: Array(repeating: nil, count: space.familyCount))
         }
@@ -558,7 +558,7 @@ import Testing
             names: Array(repeating: ["a", "b", "c", "d", "e", "f", "g"], count: 8), rules: rules)
         #expect(try Configurator(space: pigeons).cheapest(fixed: Array(repeating: nil, count: 8)) == nil)
         var asked = 0
-        let stopped = Configurator(space: pigeons) {
+        let stopped = try Configurator(space: pigeons) {
             asked += 1
             return true
         }

@@ -103,7 +103,7 @@ import Testing
 
     @Test func the_statuses_of_a_sample_of_options_on_the_60_by_8_catalog_are_the_recorded_ones() throws {
         let (space, car) = Self.bench60
-        let configurator = Configurator(space: space)
+        let configurator = try Configurator(space: space)
         for recorded in Self.statuses60 {
             let words = recorded.split(separator: " ", maxSplits: 1)
             let place = words[0].split(separator: ":").compactMap { Int($0) }

@@ -23,7 +23,7 @@ import Testing
         // with the bound from the options left, 75 and 870.
         let space = Self.space(families: 8, options: 8)
         let car = Array(repeating: 0, count: 9)
-        let configurator = Configurator(space: space, limits: SearchLimits(steps: 2_000, repairs: 10))
+        let configurator = try Configurator(space: space, limits: SearchLimits(steps: 2_000, repairs: 10))
         let cheapest = try configurator.repairs(of: car, wanting: .init(0, 1), limit: 1)
         #expect(cheapest == [Repair(changes: (1...8).map { .init($0, 7) }, priceChange: 800)])
         // The ten cheapest: the cheapest, then each family one step dearer (in family order).

@@ -14,7 +14,7 @@ import Testing
         let rules = (0..<n).map { ConfigurationSpace.Constraint(.forbid, .init($0, 1), .init($0 + 1, 0)) }
         let prices: [[Int64]] = [[0, 0]] + (1...n).map { _ in [100, 0] }
         let names = (0...n).map { f in ["f\(f)a", "f\(f)b"] }
-        let configurator = Configurator(space: ConfigurationSpace(prices: prices, names: names, rules: rules))
+        let configurator = try Configurator(space: ConfigurationSpace(prices: prices, names: names, rules: rules))
         let effort = configurator.newEffort()
         let car = Array(repeating: 0, count: n + 1)
         let cheapest = try configurator.repairs(of: car, wanting: .init(0, 1), fixed: [], limit: 1, effort)

@@ -16,7 +16,7 @@ import Testing
 
     @Test func every_search_asked_with_one_budget_spends_from_it_and_its_limit_holds_over_all_of_them() throws {
         let space = Self.space(options: 200)
-        let configurator = Configurator(space: space)
+        let configurator = try Configurator(space: space)
         let budget = SearchBudget()
         var spent = 0
         for o in 1..<200 {
@@ -29,7 +29,7 @@ import Testing
             spent = budget.spent
         }
         // A limit one below what they spent together stops the last, though each alone fits in it.
-        let tight = Configurator(space: space, limits: SearchLimits(steps: spent - 1, repairs: 10))
+        let tight = try Configurator(space: space, limits: SearchLimits(steps: spent - 1, repairs: 10))
         for o in 1..<200 { _ = try tight.repairs(of: [0, 0], wanting: .init(0, o), limit: 1) }
         let shared = SearchBudget()
         var answered = 0
@@ -42,8 +42,8 @@ import Testing
         #expect(answered == 198)
     }
 
-    @Test func a_stop_request_ends_a_shared_budget_search_at_its_start() {
-        let configurator = Configurator(space: Self.space(options: 10), shouldStop: { true })
+    @Test func a_stop_request_ends_a_shared_budget_search_at_its_start() throws {
+        let configurator = try Configurator(space: Self.space(options: 10), shouldStop: { true })
         #expect(throws: CarFactoryError.searchStopped) {
             try configurator.repairs(of: [0, 0], wanting: .init(0, 1), limit: 1, spending: SearchBudget())
         }
@@ -55,10 +55,10 @@ import Testing
         // themselves take a few steps each (under 25,000 in all), which counted alone let a
         // family of 60,000 options run 6.5 s within the 1,000,000 steps.
         let space = Self.space(options: 4_000)
-        let limited = Configurator(space: space, limits: SearchLimits(steps: 100_000, repairs: 10))
+        let limited = try Configurator(space: space, limits: SearchLimits(steps: 100_000, repairs: 10))
         #expect(throws: CarFactoryError.searchLimitReached(steps: 100_000)) { _ = try limited.statuses(of: [0, 0], families: [0]) }
         // A family of 1,000 fits: 1,000 starts of 17 steps and the searches' own.
-        let smaller = Configurator(space: Self.space(options: 1_000), limits: SearchLimits(steps: 100_000, repairs: 10))
+        let smaller = try Configurator(space: Self.space(options: 1_000), limits: SearchLimits(steps: 100_000, repairs: 10))
         let statuses = try smaller.statuses(of: [0, 0], families: [0])
         #expect(statuses[0].count == 1_000)
         #expect(statuses[0][999] == .needsRepair(Repair(changes: [.init(1, 1)], priceChange: 500 + 999 % 97)))

@@ -26,7 +26,7 @@ import Testing
         // counted by choices alone it fitted in 5,000 steps.
         let (space, _) = Self.bench60
         let none = [Int?](repeating: nil, count: 60)
-        let tight = Configurator(space: space, limits: SearchLimits(steps: 5_000, repairs: 10))
+        let tight = try Configurator(space: space, limits: SearchLimits(steps: 5_000, repairs: 10))
         #expect(throws: CarFactoryError.searchLimitReached(steps: 5_000)) { _ = try tight.cheapest(fixed: none) }
         // Within the standard limit, the same car as with no limit at all.
         let standard = try Configurator(space: space).cheapest(fixed: none)
@@ -37,10 +37,10 @@ import Testing
     @Test func the_repairs_on_60_by_8_do_no_more_work_than_their_steps_allow() throws {
         // About 10,000 choices and 9 million units of work (8,700 steps).
         let (space, car) = Self.bench60
-        let probe = Configurator(space: space)
+        let probe = try Configurator(space: space)
         let wanted = try #require(try Self.wanted(probe, car))
         // The work done is what the steps allow: never more than a step's units per step.
-        let configurator = Configurator(space: space)
+        let configurator = try Configurator(space: space)
         let effort = configurator.newEffort()
         let repairs = try configurator.repairs(of: car, wanting: wanted, fixed: [], limit: nil, effort)
         #expect(repairs.count == 10)
@@ -72,7 +72,7 @@ import Testing
         let space = ConfigurationSpace(prices: prices, names: names, rules: rules)
         var fixed = [Int?](repeating: nil, count: 61)
         fixed[0] = 8
-        let configurator = Configurator(space: space, limits: SearchLimits(steps: 20_000, repairs: 10))
+        let configurator = try Configurator(space: space, limits: SearchLimits(steps: 20_000, repairs: 10))
         #expect(throws: CarFactoryError.searchLimitReached(steps: 20_000)) { _ = try configurator.cheapest(fixed: fixed) }
         // The search's setup is counted too: its work ends within a few steps of the limit.
         #expect(configurator.meter.units <= 20_100 * Configurator.unitsPerStep)

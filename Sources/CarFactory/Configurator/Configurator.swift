@@ -92,6 +92,8 @@ public struct Configurator {
     /// bitset of `(familyCount + 63) / 64` words: propagation takes the open ones among them
     /// without a branch per edge on whether its family is chosen.
     let neighbours: [UInt64]
+    /// What the edge and clash tables take, in bytes (at most `tableByteLimit`).
+    let tableBytes: Int
     /// For each edge, the rules behind it (`edgeRuleStart[e]..<edgeRuleStart[e + 1]` in `edgeRules`).
     let edgeRuleStart: [Int]
     let edgeRules: [Int]
@@ -104,14 +106,19 @@ public struct Configurator {
     /// Each family's options in name order.
     let byName: [[Int]]
 
-    /// A configurator over `space`, stopping when `shouldStop` says so.
-    public init(space: ConfigurationSpace, limits: SearchLimits = .standard, shouldStop: @escaping () -> Bool = { false }) {
-        self.init(space: space, limits: limits, shouldStop: shouldStop, meter: WorkMeter())
+    /// A configurator over `space`, stopping when `shouldStop` says so; `catalogTooWide` if
+    /// its tables would pass `tableByteLimit`. Its set-up's work counts to its first answer.
+    public init(
+        space: ConfigurationSpace, limits: SearchLimits = .standard, shouldStop: @escaping () -> Bool = { false }
+    ) throws(CarFactoryError) {
+        let meter = WorkMeter()
+        try self.init(space: space, limits: limits, shouldStop: shouldStop, meter: meter)
+        meter.setup = meter.units
     }
 
     /// A configurator over `space` whose work counts in `meter` (another configurator's, for
     /// a search that one answer makes with both).
-    init(space: ConfigurationSpace, limits: SearchLimits, shouldStop: @escaping () -> Bool, meter: WorkMeter) {
+    init(space: ConfigurationSpace, limits: SearchLimits, shouldStop: @escaping () -> Bool, meter: WorkMeter) throws(CarFactoryError) {
         self.space = space
         self.limits = limits
         self.shouldStop = shouldStop
@@ -135,62 +142,31 @@ public struct Configurator {
         totalWords = words
         singleWord = words == optionCounts.count
         optionBase = bases
-        // Each option's forbidden partners (family, option, rule), in rule order; then merged
-        // per other family, with the rules behind them. (Dictionaries per option took 34 million
-        // instructions for 3,000 rules, as long as a cheapest car's search.)
-        var partners = [[(family: Int, option: Int, rule: Int)]](repeating: [], count: options)
-        for (index, rule) in space.rules.enumerated() {
-            Self.forEachPair(of: rule, optionCounts: optionCounts) { a, family, option in
-                partners[bases[a.family] + a.option].append((family, option, index))
-            }
-        }
-        var start: [Int] = [0]
-        var family: [Int] = []
-        var maskAt: [Int] = []
-        var store: [UInt64] = []
-        var ruleStart: [Int] = [0]
-        var rules: [Int] = []
-        for id in 0..<options {
-            // By family, each family's pairs kept in rule order.
-            let pairs = partners[id].enumerated().sorted { ($0.element.family, $0.offset) < ($1.element.family, $1.offset) }.map(\.element)
-            for pair in pairs {
-                if family.count == start[id] || family.last != pair.family {
-                    family.append(pair.family)
-                    maskAt.append(store.count)
-                    store += Array(repeating: 0, count: counts[pair.family])
-                    ruleStart.append(rules.count)
-                }
-                store[maskAt[maskAt.count - 1] + pair.option >> 6] |= 1 << UInt64(pair.option & 63)
-                if rules.count == ruleStart[ruleStart.count - 1] || rules.last != pair.rule { rules.append(pair.rule) }
-                ruleStart[ruleStart.count - 1] = rules.count
-            }
-            start.append(family.count)
-        }
-        edgeStart = start
-        edgeFamily = family
-        edgeMask = maskAt
+        let tables = try Self.edgeTables(
+            space, optionCounts: optionCounts, bases: bases, words: counts, limits: limits, shouldStop: shouldStop, meter: meter)
+        edgeStart = tables.edgeStart
+        edgeFamily = tables.edgeFamily
+        edgeMask = tables.edgeMask
+        tableBytes = tables.bytes
         if options * familyCount <= Self.clashTableLimit {
             // The clash table, and for one-word families each option's neighbouring families as bits.
-            let familyWords = (familyCount + 63) / 64
             var table = Array(repeating: -1, count: options * familyCount)
-            var bits = Array(repeating: UInt64(0), count: singleWord ? options * familyWords : 0)
             for id in 0..<options {
-                for edge in start[id]..<start[id + 1] {
-                    table[id * familyCount + family[edge]] = maskAt[edge]
-                    if singleWord { bits[id * familyWords + family[edge] >> 6] |= 1 << UInt64(family[edge] & 63) }
+                for edge in tables.edgeStart[id]..<tables.edgeStart[id + 1] {
+                    table[id * familyCount + tables.edgeFamily[edge]] = tables.edgeMask[edge]
                 }
             }
             clashTable = table
-            clashWords = singleWord ? table.map { $0 < 0 ? 0 : store[$0] } : []
-            neighbours = bits
+            clashWords = singleWord ? table.map { $0 < 0 ? 0 : tables.masks[$0] } : []
+            neighbours = singleWord ? tables.near : []
         } else {
             clashTable = []
             clashWords = []
             neighbours = []
         }
-        masks = store
-        edgeRuleStart = ruleStart
-        edgeRules = rules
+        masks = tables.masks
+        edgeRuleStart = tables.edgeRuleStart
+        edgeRules = tables.edgeRules
         // Names compare as they are looked up, case-insensitively (`nameKey`): `Zed` after `apex`.
         let byName = space.names.map { names in
             let keys = names.map { nameKey($0) }
@@ -205,23 +181,6 @@ public struct Configurator {
         self.nameRank = nameRank
         byPrice = space.prices.indices.map { f in
             space.prices[f].indices.sorted { (space.prices[f][$0], nameRank[f][$0]) < (space.prices[f][$1], nameRank[f][$1]) }
-        }
-    }
-
-    /// Calls `body` with each forbidden pair of `rule`: an option, and an option of another
-    /// family (by family and position) it cannot go with; each pair in both directions.
-    static func forEachPair(
-        of rule: ConfigurationSpace.Constraint, optionCounts: [Int], _ body: (ConfigurationSpace.Choice, Int, Int) -> Void
-    ) {
-        switch rule.kind {
-        case .forbid:
-            body(rule.first, rule.second.family, rule.second.option)
-            body(rule.second, rule.first.family, rule.first.option)
-        case .require:
-            for other in 0..<optionCounts[rule.second.family] where other != rule.second.option {
-                body(rule.first, rule.second.family, other)
-                body(ConfigurationSpace.Choice(rule.second.family, other), rule.first.family, rule.first.option)
-            }
         }
     }
 
@@ -447,6 +406,15 @@ public struct Configurator {
     /// a family's options looked at (added once per call by the loops that do it).
     final class WorkMeter {
         var units = 0
+        /// The units a configurator's set-up took that no answer has counted yet: the first
+        /// answer's effort starts with them (`newEffort`).
+        var setup = 0
+
+        /// `setup`, now counted.
+        func takeSetup() -> Int {
+            defer { setup = 0 }
+            return setup
+        }
     }
 
     /// The rules a search used to take options out (by position): a flag per rule and the
@@ -519,8 +487,13 @@ public struct Configurator {
         effort.counted = meter.units
     }
 
-    /// An effort for a new answer: its work is counted from now, its setup included.
-    func newEffort() -> Effort { Effort(reading: meter.units) }
+    /// An effort for a new answer: its work is counted from now, the configurator's set-up
+    /// included if no answer has counted it.
+    func newEffort() -> Effort {
+        let effort = Effort(reading: meter.units)
+        effort.work = meter.takeSetup()
+        return effort
+    }
 
     /// Units of work (an edge or a word of options looked at) counted as one step. A unit
     /// costs about 60 instructions (callgrind: 553 million for the 8.9 million units of 60 x

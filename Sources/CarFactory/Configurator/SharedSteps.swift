@@ -22,6 +22,8 @@ extension Configurator {
         of current: [Int], wanting wanted: ConfigurationSpace.Choice, fixed: [Bool] = [], limit: Int? = nil,
         spending budget: SearchBudget
     ) throws(CarFactoryError) -> [Repair] {
+        // The configurator's set-up, if no answer has counted it, is spent from the budget too.
+        budget.effort.work += meter.takeSetup()
         try countStart(budget.effort)
         return try repairs(of: current, wanting: wanted, fixed: fixed, limit: limit, budget.effort)
     }

@@ -185,9 +185,10 @@ package enum ConfiguratorCommands {
             run: searching { session, call throws(ScriptError) in
                 let space = ConfigurationSpace(session.catalog)
                 let (pricing, model, fixed, named, namedRange) = try cheapestWords(call, session, space: space)
-                let configurator = Configurator(
-                    space: space, limits: session.options.searchLimits, shouldStop: { session.stop.isRequested })
-                let options = try call.at(0) { () throws(CarFactoryError) in try configurator.cheapest(fixed: fixed) }
+                let options = try call.at(0) { () throws(CarFactoryError) in
+                    try Configurator(space: space, limits: session.options.searchLimits, shouldStop: { session.stop.isRequested })
+                        .cheapest(fixed: fixed)
+                }
                 let factories = model.map { [$0] } ?? session.catalog.registry.factories
                 guard let options, !factories.isEmpty else {
                     throw ScriptError(.domain(.noValidCar(named)), at: namedRange ?? call.range(0))
@@ -258,11 +259,37 @@ package enum ConfiguratorCommands {
             do throws(ScriptError) {
                 try run(session, call)
             } catch {
-                guard case .domain(.searchLimitReached) = error.kind else { throw error }
                 var advised = error
-                advised.notes.append(Diagnostic.Note(searchAdvice(call)))
+                switch error.kind {
+                case .domain(.searchLimitReached): advised.notes.append(Diagnostic.Note(searchAdvice(call)))
+                case .domain(.catalogTooWide): advised.notes.append(Diagnostic.Note(tooWideAdvice))
+                default: break
+                }
                 throw advised
             }
+        }
+    }
+
+    /// What a catalog whose configurator's tables would pass their bound can do.
+    static let tooWideAdvice =
+        "a rule gives the option it names a table of the other family's options, and a 'require' gives one to every other option of its second family too: fewer rules between large families, or smaller families, fit"
+
+    /// What `fit` (or a refused `set`'s repair) says when its search passed the limit.
+    static func fitAdvice(_ parts: [any Part]) -> String {
+        let named = parts.map { "\(SessionScript.word($0.familyName)) \(SessionScript.word($0.name))" }.joined(separator: " ")
+        return "choose the other changes yourself: 'set \(named) FAMILY OPTION ...' sets several parts in one step"
+    }
+
+    /// The note of a refused `set` whose repair search could not answer (`error`): that it
+    /// passed its limit, with what `fit` advises, or that the catalog is too wide for it; nil
+    /// for a stop (which ends the run) or another error.
+    static func unanswered(_ error: CarFactoryError, setting parts: [any Part]) -> Diagnostic.Note? {
+        switch error {
+        case .searchLimitReached(let steps):
+            Diagnostic.Note("the search for a repair took more than \(steps) steps and was stopped: \(fitAdvice(parts))")
+        case .catalogTooWide:
+            Diagnostic.Note("no repair was searched for: \(error)")
+        default: nil
         }
     }
 
@@ -279,8 +306,7 @@ package enum ConfiguratorCommands {
             return "'fit \(family) \(option)' looks for the cheapest repair alone; or choose the other changes yourself: "
                 + "'set \(family) \(option) FAMILY OPTION ...' sets several parts in one step"
         case "fit":
-            let (family, option) = (word(call.option(2).familyName), word(call.option(2).name))
-            return "choose the other changes yourself: 'set \(family) \(option) FAMILY OPTION ...' sets several parts in one step"
+            return fitAdvice([call.option(2)])
         default:
             return "fix more options to narrow it: 'cheapest MODEL FAMILY OPTION ...'"
         }
@@ -348,13 +374,26 @@ package enum ConfiguratorCommands {
         for part: any Part, on car: Car, in space: ConfigurationSpace, catalog: Catalog,
         stop: StopRequest?, limits: SearchLimits = .standard, budget: SearchBudget? = nil
     ) -> [Repair]? {
+        try? repairs(for: part, on: car, in: space, catalog: catalog, stop: stop, limits: limits, budget: budget)?.get()
+    }
+
+    /// The search for the cheapest repair that puts `part` on `car`: its repairs (none: no
+    /// valid car has it) or why it could not answer; nil if the car is not in the catalog's terms.
+    private static func repairs(
+        for part: any Part, on car: Car, in space: ConfigurationSpace, catalog: Catalog,
+        stop: StopRequest?, limits: SearchLimits, budget: SearchBudget?
+    ) -> Result<[Repair], CarFactoryError>? {
         guard let current = ConfigurationSpace.options(of: car, in: catalog),
             let option = catalog.options(of: part.family).parts.firstIndex(where: { $0 === part })
         else { return nil }
-        let configurator = Configurator(space: space, limits: limits, shouldStop: { stop?.isRequested ?? false })
         let wanted = ConfigurationSpace.Choice(part.family.index, option)
-        guard let budget else { return try? configurator.repairs(of: current, wanting: wanted, limit: 1) }
-        return try? configurator.repairs(of: current, wanting: wanted, limit: 1, spending: budget)
+        do throws(CarFactoryError) {
+            let configurator = try Configurator(space: space, limits: limits, shouldStop: { stop?.isRequested ?? false })
+            guard let budget else { return .success(try configurator.repairs(of: current, wanting: wanted, limit: 1)) }
+            return .success(try configurator.repairs(of: current, wanting: wanted, limit: 1, spending: budget))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// A change of `change` to a price of `price` (base-currency minor units) as money of
@@ -382,36 +421,41 @@ package enum ConfiguratorCommands {
     }
 
     /// The cheapest repair for `part` on `car`, as a note for a refused `set`: `fit drivetrain
-    /// front would also set floorplan standard (+$500.00)`, or that no valid car has it.
+    /// front would also set floorplan standard (+$500.00)`, that no valid car has it, or that
+    /// the search passed its limit (`unanswered`).
     static func note(
         repairing part: any Part, on car: Car, catalog: Catalog, stop: StopRequest, limits: SearchLimits = .standard
     ) -> Diagnostic.Note? {
-        guard
-            case .some(let found) = cheapestRepair(
-                for: part, on: car, catalog: catalog, stop: stop, limits: limits)
+        let space = ConfigurationSpace(catalog)
+        guard let searched = repairs(for: part, on: car, in: space, catalog: catalog, stop: stop, limits: limits, budget: nil)
         else { return nil }
+        let repairs: [Repair]
+        switch searched {
+        case .failure(let error): return unanswered(error, setting: [part])
+        case .success(let found): repairs = found
+        }
         let fit = "fit \(SessionScript.word(part.familyName)) \(SessionScript.word(part.name))"
-        guard let repair = found else {
+        guard let repair = repairs.first else {
             return Diagnostic.Note("no valid car has the \(shown(part)), whatever else it has")
         }
-        let changes = repair.changes.map { "\($0.family) \($0.option)" }
+        let changes = named(repair, space, catalog).map { "\($0.family) \($0.option)" }
         return Diagnostic.Note("'\(fit)' would also set \(changes.joined(separator: ", ")) (\(OptionAdvice.signed(repair.priceChange)))")
     }
 
     /// The cheapest repair that keeps every one of `parts` (the parts a refused `set` of several
     /// named), as a note: `the cheapest repair that keeps these parts also sets floorplan
     /// standard: 'set suspension road drivetrain front floorplan standard' (+$500.00)`, or that
-    /// no valid car has them together. Nil if the search could not answer: a repair that drops
-    /// a named part is never offered.
+    /// no valid car has them together, or that the search passed its limit (`unanswered`). Nil
+    /// if nothing else needs to change: a repair that drops a named part is never offered.
     static func note(
         repairing parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest,
         limits: SearchLimits = .standard
     ) -> Diagnostic.Note? {
-        guard
-            case .some(let found) = cheapestRepair(
-                keeping: parts, on: car, catalog: catalog, rules: rules, stop: stop, limits: limits)
-        else {
-            return nil
+        let found: (added: [any Part], priceChange: Int64)?
+        switch repair(keeping: parts, on: car, catalog: catalog, rules: rules, stop: stop, limits: limits, budget: nil) {
+        case nil: return nil
+        case .failure(let error): return unanswered(error, setting: parts)
+        case .success(let answer): found = answer
         }
         guard let repair = found else {
             let named = parts.map { "the \(shown($0))" }
@@ -438,6 +482,20 @@ package enum ConfiguratorCommands {
         keeping parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest,
         limits: SearchLimits = .standard, budget: SearchBudget? = nil
     ) -> (added: [any Part], priceChange: Int64)?? {
+        guard
+            case .success(let found) = repair(
+                keeping: parts, on: car, catalog: catalog, rules: rules, stop: stop, limits: limits, budget: budget)
+        else { return nil }
+        return .some(found)
+    }
+
+    /// `cheapestRepair(keeping:...)`'s search: its repair (nil: no valid car has the parts
+    /// together), or why it could not answer; nil if there is nothing to say (the car is not in
+    /// the catalog's terms, nothing else needs to change, or the built car refuses it).
+    private static func repair(
+        keeping parts: [any Part], on car: Car, catalog: Catalog, rules: RuleSet, stop: StopRequest,
+        limits: SearchLimits, budget: SearchBudget?
+    ) -> Result<(added: [any Part], priceChange: Int64)?, CarFactoryError>? {
         guard let first = parts.first, var current = ConfigurationSpace.options(of: car, in: catalog) else { return nil }
         // The named parts go on the car as it is searched from, fixed: the repair changes only
         // other families, and is minimal and cheapest among those that keep them.
@@ -448,13 +506,19 @@ package enum ConfiguratorCommands {
             fixed[part.family.index] = true
         }
         let space = ConfigurationSpace(catalog)
-        let configurator = Configurator(space: space, limits: limits, shouldStop: { stop.isRequested })
         let wanted = ConfigurationSpace.Choice(first.family.index, current[first.family.index])
-        let found =
-            budget.map { try? configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1, spending: $0) }
-            ?? (try? configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1))
-        guard let repairs = found else { return nil }
-        guard let repair = repairs.first else { return .some(nil) }
+        let repairs: [Repair]
+        do throws(CarFactoryError) {
+            let configurator = try Configurator(space: space, limits: limits, shouldStop: { stop.isRequested })
+            if let budget {
+                repairs = try configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1, spending: budget)
+            } else {
+                repairs = try configurator.repairs(of: current, wanting: wanted, fixed: fixed, limit: 1)
+            }
+        } catch {
+            return .failure(error)
+        }
+        guard let repair = repairs.first else { return .success(nil) }
         guard !repair.changes.isEmpty else { return nil }
         // The price change is the built car's, and building it checks the repair once more.
         let added = repair.changes.map { catalog.options(of: PartFamily(index: $0.family)).parts[$0.option] }
@@ -462,7 +526,7 @@ package enum ConfiguratorCommands {
         guard (try? builder.set(parts + added)) != nil, let repaired = try? builder.build() else { return nil }
         let (change, overflow) = repaired.priceMinorUnits.subtractingReportingOverflow(car.priceMinorUnits)
         guard !overflow else { return nil }
-        return (added, change)
+        return .success((added, change))
     }
 
     /// The configurator's cheapest way to have `part` on `car` (what a refused `set`'s note
@@ -479,7 +543,12 @@ package enum ConfiguratorCommands {
                 for: part, on: car, in: space, catalog: catalog, stop: stop, limits: limits, budget: budget)
         else { return nil }
         guard let repair = repairs.first else { return .some(nil) }
-        return (repair.changes.map { (catalog.familyNames[$0.family], space.names[$0.family][$0.option]) }, repair.priceChange)
+        return (named(repair, space, catalog), repair.priceChange)
+    }
+
+    /// `repair`'s changes by family and option name.
+    private static func named(_ repair: Repair, _ space: ConfigurationSpace, _ catalog: Catalog) -> [(family: String, option: String)] {
+        repair.changes.map { (catalog.familyNames[$0.family], space.names[$0.family][$0.option]) }
     }
 }
 
@@ -498,7 +567,11 @@ private struct Answer {
         catalog = session.catalog
         space = ConfigurationSpace(catalog)
         let stop = session.stop
-        configurator = Configurator(space: space, limits: session.options.searchLimits, shouldStop: { stop.isRequested })
+        let limits = session.options.searchLimits
+        let space = space
+        configurator = try call.at(0) { () throws(CarFactoryError) in
+            try Configurator(space: space, limits: limits, shouldStop: { stop.isRequested })
+        }
         guard let current = ConfigurationSpace.options(of: line.car, in: catalog) else {
             throw ScriptError(.refused("the current car has an option the catalog no longer lists"), at: call.range(0))
         }

@@ -46,7 +46,7 @@ enum ConfigureCommands {
                         let car = Car(configuration: session.stock.configuration(current))
                         explained.notes = OptionAdvice.notes(refusing: family, of: car, by: rule, catalog: session.catalog)
                         // And the cheapest way to have it after all, which `fit` would take.
-                        if session.options.searchesRefusals,
+                        if session.searchesRefusalRepair,
                             let repair = ConfiguratorCommands.note(
                                 repairing: call.option(2), on: car,
                                 catalog: session.catalog, stop: session.stop, limits: session.options.searchLimits)
@@ -168,7 +168,7 @@ enum ConfigureCommands {
             // keeps every part named.
             if case .ruleViolation(let rule) = error {
                 refused.notes = [OptionAdvice.origin(of: rule, catalog: session.catalog)]
-                if session.options.searchesRefusals,
+                if session.searchesRefusalRepair,
                     let repair = ConfiguratorCommands.note(
                         repairing: [call.option(2)] + more.map(\.part), on: car,
                         catalog: session.catalog, rules: call.rules, stop: session.stop,

@@ -196,7 +196,12 @@ enum ExpectCommand {
         // This form counts as one expectation, whatever COMMAND is (`expect error ID expect
         // ...`): what COMMAND counted is not counted again.
         let counted = session.expectationCount
-        defer { session.expectationCount = counted }
+        let unseen = session.notesUnseenAtFrame
+        session.notesUnseenAtFrame = session.frames.count
+        defer {
+            session.expectationCount = counted
+            session.notesUnseenAtFrame = unseen
+        }
         do {
             try session.nested(call) { () throws(ScriptError) in try session.execute(from + 1..<to, lexer: lexer) }
         } catch {

@@ -16,7 +16,8 @@ final class RepairPricing {
     }
 
     private let catalog: Catalog
-    private let configurator: Configurator
+    /// Nil where the catalog is too wide for one (`catalogTooWide`): no option is priced.
+    private let configurator: Configurator?
     /// The car as the configurator sees it; nil if it has an option the catalog no longer lists.
     private let current: [Int]?
     private let budget = SearchBudget()
@@ -28,14 +29,14 @@ final class RepairPricing {
     init(catalog: Catalog, car: Car, steps: Int, stop: StopRequest?) {
         self.catalog = catalog
         let space = ConfigurationSpace(catalog)
-        configurator = Configurator(
+        configurator = try? Configurator(
             space: space, limits: SearchLimits(steps: steps, repairs: 1), shouldStop: { stop?.isRequested ?? false })
         current = ConfigurationSpace.options(of: car, in: catalog)
     }
 
     /// The cheapest repair's price change for putting `part` on the car.
     func cheapest(for part: any Part) -> Price {
-        guard !spent, let current, let option = place(of: part) else { return .none }
+        guard !spent, let configurator, let current, let option = place(of: part) else { return .none }
         do throws(CarFactoryError) {
             let repairs = try configurator.repairs(of: current, wanting: .init(part.family.index, option), limit: 1, spending: budget)
             return repairs.first.map { .repair(priceChange: $0.priceChange) } ?? .none

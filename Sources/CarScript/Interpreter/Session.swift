@@ -122,6 +122,15 @@ final class Session {
     /// Set when `commandNesting` refused a command, so that each enclosing `expect error`
     /// passes that error on rather than wrapping it in its own.
     var commandNestingRefused = false
+    /// The depth of `frames` at which the innermost `expect error` runs its COMMAND: an error
+    /// there shows only its id (and message, if unexpected), never its notes, so a refused `set`
+    /// there skips its repair search (a file COMMAND sources reports its errors whole: deeper
+    /// frames search). Nil outside `expect error`.
+    var notesUnseenAtFrame: Int?
+
+    /// Whether a refused `set` here adds the configurator's repair note: its search is run only
+    /// where the note can be seen.
+    var searchesRefusalRepair: Bool { options.searchesRefusals && notesUnseenAtFrame != frames.count }
     /// Set while the program runs its inputs (files, `-e` texts, the prompt) as one session:
     /// a transaction open as one ends stays open for the next, and the end of the last one
     /// (`Engine.endInputs`) is the end of input. Where the input last ended so stopped is kept
