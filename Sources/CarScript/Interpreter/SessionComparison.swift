@@ -53,6 +53,7 @@ extension Session {
         // each its own, a tree of sources each ending in `diff` multiplied them.
         loaded.refollowings = refollowings
         loaded.followedIdentities = followedIdentities
+        loaded.savedFiles = savedFiles
         loaded.run(source)
         (refollowings, followedIdentities) = (loaded.refollowings, loaded.followedIdentities)
         if loaded.analysisStopped {
@@ -77,20 +78,24 @@ extension Session {
         if call.word(1) != "-" || !(call.word(2).isEmpty || call.word(2) == "-") { try admitFiles(for: call) }
         let first = try load(argument: 1, of: call)
         let second = call.word(2).isEmpty ? SessionContents(self) : try load(argument: 2, of: call)
-        // Checking loads the files only to check them: there are no sessions to compare.
+        // Checking loads the files only to check them: there are no sessions to compare (nil:
+        // a file the checked script saved, not loaded).
         if options.checkOnly || options.checksComparisons { return }
+        guard let first, let second else { return }
         let table = SessionComparison.table(first, second, stop: stop)
         // Stopped while comparing: the stop says it all, and a partial table would mislead.
         if stop.isRequested { throw ScriptError(.reported, at: call.range(0)) }
         emit(.table(table), call)
     }
 
-    /// The session saved in the file argument `index` of `call` names.
-    private func load(argument index: Int, of call: Invocation) throws(ScriptError) -> SessionContents {
+    /// The session saved in the file argument `index` of `call` names; nil for a file the
+    /// checked script saved itself, whose content only running makes (see `SavedFiles.swift`).
+    private func load(argument index: Int, of call: Invocation) throws(ScriptError) -> SessionContents? {
         let name = call.word(index)
         let source: any LineSource
         do throws(ScriptError) {
             let path = name == "-" ? name : try filePath(name, for: call)
+            if options.checkOnly && name != "-" && isSavedByScript(path) { return nil }
             guard comparisonDepth < maximumComparisonDepth else {
                 let chain = (enclosingScripts.map(\.file) + frames.map(\.lines.file) + [path]).map(ScriptError.shown)
                 throw ScriptError(
