@@ -86,7 +86,13 @@ public struct Rule: Hashable, Sendable, CustomStringConvertible {
     /// first the option `precedes` puts first; a `require` is directed, and stays as it is.
     /// The catalog's check for a rule defined already and `diff` both identify rules so.
     public func identified(by precedes: (PartChoice, PartChoice) -> Bool) -> Rule {
-        kind == .forbid && precedes(second, first) ? Rule(forbid: second, with: first) : self
+        isNamedReversed(by: precedes) ? Rule(forbid: second, with: first) : self
+    }
+
+    /// Whether the rule as identified (`identified(by:)`) names its options the other way round.
+    @inline(__always)
+    func isNamedReversed(by precedes: (PartChoice, PartChoice) -> Bool) -> Bool {
+        kind == .forbid && precedes(second, first)
     }
 
     /// Whether a car whose part of each family is `part(family)` breaks the rule (nil: a

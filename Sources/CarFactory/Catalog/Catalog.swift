@@ -442,7 +442,9 @@ struct PartPair: Sendable {
     /// The parts that identify `rule` among the rules of its kind (`Rule.identified(by:)`, in
     /// family order), if it names the catalog's parts themselves.
     init?(identifying rule: Rule) {
-        self.init(directed: rule.identified { $0.family.index < $1.family.index })
+        guard let a = rule.first.part, let b = rule.second.part else { return nil }
+        // The order alone, not the rule renamed: making one retained its names at every rule defined.
+        (first, second) = rule.isNamedReversed { $0.family.index < $1.family.index } ? (b, a) : (a, b)
     }
 
     /// `part` paired with itself (`RuleSet`'s set of the parts rules pair).

@@ -8,19 +8,24 @@
 /// The files a checked script has `save`d, each known by its path as the script's `save`
 /// resolved it, and by the host identity of its folder and its name (the file itself may not
 /// be there yet), or its own where it is (a link is saved to its file): another spelling of
-/// its path names it too.
-struct SavedFiles {
-    var paths: Set<String> = []
-    var identities: Set<[UInt8]> = []
+/// its path names it too. A class, never changed once made: a session holds a reference, nil
+/// until a `save`, and its start-up makes no metadata for the sets (a struct's optional cost
+/// every start 8,880 instructions, 1,323,714 -> 1,332,594 on an empty file; callgrind).
+final class SavedFiles: Sendable {
+    let paths: Set<String>
+    let identities: Set<[UInt8]>
+
+    init(paths: Set<String>, identities: Set<[UInt8]>) {
+        self.paths = paths
+        self.identities = identities
+    }
 }
 
 extension Session {
     /// `--check`: the script `save`s `path` here, resolved as `source` and `diff` resolve theirs.
     func noteSaved(_ path: String) {
-        var saved = savedFiles ?? SavedFiles()
-        saved.paths.insert(path)
-        saved.identities.formUnion(identities(of: path))
-        savedFiles = saved
+        savedFiles = SavedFiles(
+            paths: (savedFiles?.paths ?? []).union([path]), identities: (savedFiles?.identities ?? []).union(identities(of: path)))
     }
 
     /// `--check`: whether `path` is a file the script `save`d on a line before this one.
