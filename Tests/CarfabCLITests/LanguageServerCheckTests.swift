@@ -112,6 +112,25 @@ import Testing
         #expect((location?["range"] as? [String: [String: Int]])?["start"] == ["line": 0, "character": 15])
     }
 
+    /// Trial 10, 5: as `--check` does, the diagnostics pass over a file the document saves and
+    /// then sources or compares: no "cannot open" when it is missing, and a copy an earlier run
+    /// left (with an error in it) is not read.
+    @Test(arguments: [
+        "car sports 3\nsave gen.carfab\nclear\nsource gen.carfab\nexpect count 3\n",
+        "car sports\nsave gen.carfab\nset drivetrain 4wd\ndiff gen.carfab\n"
+    ])
+    func a_file_the_document_saved_is_not_followed(_ text: String) throws {
+        for stale in [nil, "car nosuch\n"] {
+            let directory = try temporaryDirectory(with: stale.map { ["gen.carfab": $0] } ?? [:])
+            let uri = DocumentURI.uri(of: directory.appendingPathComponent("s.carfab").path)
+            let session = try serve(initializeRequest + didOpen(uri, text) + shutdownAndExit)
+            #expect(session.published.count == 1)
+            #expect((session.published.first?["diagnostics"] as? [[String: Any]])?.isEmpty == true)
+            #expect(
+                FileManager.default.fileExists(atPath: directory.appendingPathComponent("gen.carfab").path) == (stale != nil))
+        }
+    }
+
     @Test func completion_and_hover_never_write_a_file_nor_read_standard_input() throws {
         let directory = try temporaryDirectory(with: [:])
         let path = directory.appendingPathComponent("q.carfab").path

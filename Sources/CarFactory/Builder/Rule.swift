@@ -81,6 +81,20 @@ public struct Rule: Hashable, Sendable, CustomStringConvertible {
         self.second = second
     }
 
+    /// The rule named as it is identified among rules: a `forbid` forbids its pair either way
+    /// round (`forbid A with B` is `forbid B with A`, one rule: "already defined"), so it names
+    /// first the option `precedes` puts first; a `require` is directed, and stays as it is.
+    /// The catalog's check for a rule defined already and `diff` both identify rules so.
+    public func identified(by precedes: (PartChoice, PartChoice) -> Bool) -> Rule {
+        isNamedReversed(by: precedes) ? Rule(forbid: second, with: first) : self
+    }
+
+    /// Whether the rule as identified (`identified(by:)`) names its options the other way round.
+    @inline(__always)
+    func isNamedReversed(by precedes: (PartChoice, PartChoice) -> Bool) -> Bool {
+        kind == .forbid && precedes(second, first)
+    }
+
     /// Whether a car whose part of each family is `part(family)` breaks the rule (nil: a
     /// part that is neither option).
     public func isBroken(by part: (PartFamily) -> (any Part)?) -> Bool {

@@ -27,7 +27,7 @@ public final class RuleSet: Sendable {
                 requiresByPart[part, default: []].append(all.count)
             } else if rule.kind == .require {
                 byName.append(all.count)
-            } else if let pair = PartPair(rule) {
+            } else if let pair = PartPair(identifying: rule) {
                 if byPair[pair] == nil { byPair.set(all.count, for: pair) }
                 // Each part by itself, not from a list of the two: a list's type was set up at
                 // run time at every start, for the built-in catalog's rules (~2,800 instructions).

@@ -353,8 +353,8 @@ public struct Catalog: Sendable {
     /// (`restore`) share.
     private mutating func store(_ rule: Rule, origin: String) {
         switch rule.kind {
-        case .forbid: if let pair = PartPair(rule) { rulesByPair.set(rules.count, for: pair) }
-        case .require: if let pair = PartPair(directed: rule) { requiresByPair.set(rules.count, for: pair) }
+        case .forbid: if let pair = PartPair(identifying: rule) { rulesByPair.set(rules.count, for: pair) }
+        case .require: if let pair = PartPair(identifying: rule) { requiresByPair.set(rules.count, for: pair) }
         }
         rules.append(rule)
         ruleOrigins.append(origin)
@@ -388,12 +388,12 @@ public struct Catalog: Sendable {
         case .forbid:
             let rule = Rule(forbid: PartChoice(firstPart), with: PartChoice(secondPart))
             let pair = PartPair(firstPart, secondPart)
-            if let existing = rulesByPair[pair] { throw .duplicateRule(rules[existing]) }
+            if let existing = PartPair(identifying: rule).flatMap({ rulesByPair[$0] }) { throw .duplicateRule(rules[existing]) }
             if let model = modelsByDefaultPair[pair] { throw .defaultsBreakRule(model: registry.factories[model].model, rule) }
             return rule
         case .require:
             let rule = Rule(require: PartChoice(firstPart), with: PartChoice(secondPart))
-            if let existing = PartPair(directed: rule).flatMap({ requiresByPair[$0] }) { throw .duplicateRule(rules[existing]) }
+            if let existing = PartPair(identifying: rule).flatMap({ requiresByPair[$0] }) { throw .duplicateRule(rules[existing]) }
             // Models are few: each one's defaults are looked at.
             if let model = registry.factories.first(where: { factory in rule.isBroken { defaultPart(of: $0, for: factory) } }) {
                 throw .defaultsBreakRule(model: model.model, rule)
@@ -440,10 +440,12 @@ struct PartPair: Sendable {
             ? (ObjectIdentifier(a), ObjectIdentifier(b)) : (ObjectIdentifier(b), ObjectIdentifier(a))
     }
 
-    /// The pair a rule forbids, if it names the catalog's parts themselves.
-    init?(_ rule: Rule) {
+    /// The parts that identify `rule` among the rules of its kind (`Rule.identified(by:)`, in
+    /// family order), if it names the catalog's parts themselves.
+    init?(identifying rule: Rule) {
         guard let a = rule.first.part, let b = rule.second.part else { return nil }
-        (first, second) = rule.first.family.index < rule.second.family.index ? (a, b) : (b, a)
+        // The order alone, not the rule renamed: making one retained its names at every rule defined.
+        (first, second) = rule.isNamedReversed { $0.family.index < $1.family.index } ? (b, a) : (a, b)
     }
 
     /// `part` paired with itself (`RuleSet`'s set of the parts rules pair).
@@ -532,9 +534,9 @@ extension Catalog {
                 let origin = ruleOrigins.popLast() ?? ""
                 switch rule.kind {
                 case .forbid:
-                    if let pair = PartPair(rule), rulesByPair[pair] == position { rulesByPair.remove(pair) }
+                    if let pair = PartPair(identifying: rule), rulesByPair[pair] == position { rulesByPair.remove(pair) }
                 case .require:
-                    if let pair = PartPair(directed: rule), requiresByPair[pair] == position { requiresByPair.remove(pair) }
+                    if let pair = PartPair(identifying: rule), requiresByPair[pair] == position { requiresByPair.remove(pair) }
                 }
                 removed.append(.rule(rule, origin: origin))
             case .currency(let currency):

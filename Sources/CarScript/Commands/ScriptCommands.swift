@@ -27,7 +27,8 @@ enum ScriptCommands {
                 guard session.options.checkOnly, call.word(2) != "-" else { return }
                 let analysisOnly = if case .readOnly = session.options.fileAccess { session.comparisonDepth == 0 } else { false }
                 if !analysisOnly || session.whatIfDepth > 0 { try session.admitFiles(for: call, writing: true) }
-                _ = try session.filePath(call.word(2), for: call, argument: 2)
+                // What the file holds from here is known only when run (see `SavedFiles.swift`).
+                session.noteSaved(try session.filePath(call.word(2), for: call, argument: 2))
             },
             run: { session, call throws(ScriptError) in
                 let minimal = if case .absent = call.value(1) { false } else { true }

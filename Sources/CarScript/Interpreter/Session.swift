@@ -95,6 +95,9 @@ final class Session {
     /// The files (by host identity) an analysis has followed at least once: each later following
     /// counts towards `maximumRefollowings`. Nil until the first, as `followedFiles`.
     var followedIdentities: Set<[UInt8]>?
+    /// `--check`: the files the script has `save`d so far (see `SavedFiles.swift`); nil until
+    /// the first, as `followedFiles`.
+    var savedFiles: SavedFiles?
     /// How many times an analysis followed a file it had followed already (with the sessions
     /// `diff` loads while it checks: they share the bound).
     var refollowings = 0

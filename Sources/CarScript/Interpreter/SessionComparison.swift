@@ -53,6 +53,7 @@ extension Session {
         // each its own, a tree of sources each ending in `diff` multiplied them.
         loaded.refollowings = refollowings
         loaded.followedIdentities = followedIdentities
+        loaded.savedFiles = savedFiles
         loaded.run(source)
         (refollowings, followedIdentities) = (loaded.refollowings, loaded.followedIdentities)
         if loaded.analysisStopped {
@@ -77,20 +78,24 @@ extension Session {
         if call.word(1) != "-" || !(call.word(2).isEmpty || call.word(2) == "-") { try admitFiles(for: call) }
         let first = try load(argument: 1, of: call)
         let second = call.word(2).isEmpty ? SessionContents(self) : try load(argument: 2, of: call)
-        // Checking loads the files only to check them: there are no sessions to compare.
+        // Checking loads the files only to check them: there are no sessions to compare (nil:
+        // a file the checked script saved, not loaded).
         if options.checkOnly || options.checksComparisons { return }
+        guard let first, let second else { return }
         let table = SessionComparison.table(first, second, stop: stop)
         // Stopped while comparing: the stop says it all, and a partial table would mislead.
         if stop.isRequested { throw ScriptError(.reported, at: call.range(0)) }
         emit(.table(table), call)
     }
 
-    /// The session saved in the file argument `index` of `call` names.
-    private func load(argument index: Int, of call: Invocation) throws(ScriptError) -> SessionContents {
+    /// The session saved in the file argument `index` of `call` names; nil for a file the
+    /// checked script saved itself, whose content only running makes (see `SavedFiles.swift`).
+    private func load(argument index: Int, of call: Invocation) throws(ScriptError) -> SessionContents? {
         let name = call.word(index)
         let source: any LineSource
         do throws(ScriptError) {
             let path = name == "-" ? name : try filePath(name, for: call)
+            if options.checkOnly && name != "-" && isSavedByScript(path) { return nil }
             guard comparisonDepth < maximumComparisonDepth else {
                 let chain = (enclosingScripts.map(\.file) + frames.map(\.lines.file) + [path]).map(ScriptError.shown)
                 throw ScriptError(
@@ -176,15 +181,20 @@ package enum SessionComparison {
         }
         // `whole`: how an item added or removed is shown when `text` leaves part of it to a
         // row of its own (a currency's rate), so that the row is a definition that can be copied back.
+        // Items of one key are changed when their meanings differ; `shown` gives the two texts
+        // of such a row (the texts as written, unless it shows more).
         func compare(
-            _ what: String, _ a: [(key: String, name: String, text: String)],
-            _ b: [(key: String, name: String, text: String)], whole: [String: String] = [:]
+            _ what: String, _ a: [Item], _ b: [Item], whole: [String: String] = [:],
+            shown: (Item, Item) -> (String, String) = { ($0.text, $1.text) }
         ) {
             let second = Dictionary(b.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
             let first = Dictionary(a.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
             for item in a {
                 if let other = second[item.key] {
-                    if other.text != item.text { row("changed", what, item.name, item.text, other.text) }
+                    if other.meaning != item.meaning {
+                        let (before, after) = shown(item, other)
+                        row("changed", what, item.name, before, after)
+                    }
                 } else {
                     row("removed", what, item.name, whole[item.key] ?? item.text, nil)
                 }
@@ -192,7 +202,9 @@ package enum SessionComparison {
             for item in b where first[item.key] == nil { row("added", what, item.name, nil, whole[item.key] ?? item.text) }
         }
         compare("family", families(first.catalog), families(second.catalog))
-        compare("model", models(first.catalog), models(second.catalog))
+        compare(
+            "model", models(first.catalog, shared: second.catalog), models(second.catalog, shared: first.catalog),
+            shown: { a, b in (modelText(a, against: b), modelText(b, against: a)) })
         compare("option", options(first.catalog), options(second.catalog))
         compare("rule", rules(first.catalog), rules(second.catalog))
         compare(
@@ -200,8 +212,8 @@ package enum SessionComparison {
             whole: definitions(first.catalog).merging(definitions(second.catalog)) { a, _ in a })
         compare("rate", rates(first.catalog, shared: second.catalog), rates(second.catalog, shared: first.catalog))
         compare(
-            "variable", first.variableNames.map { ($0, $0, first.variables[$0] ?? "") },
-            second.variableNames.map { ($0, $0, second.variables[$0] ?? "") })
+            "variable", first.variableNames.map { Item($0, $0, first.variables[$0] ?? "") },
+            second.variableNames.map { Item($0, $0, second.variables[$0] ?? "") })
         let catalogRows = rows
         rows = []
         var models: [String: Int] = [:]
@@ -256,42 +268,106 @@ package enum SessionComparison {
         "\(stock.carCount) car\(stock.carCount == 1 ? "" : "s"), \(Money.base(stock.valueMinorUnits))"
     }
 
-    private static func families(_ catalog: Catalog) -> [(key: String, name: String, text: String)] {
+    /// An entry of a catalog or a variable as compared: what it is (its key), its name, its
+    /// text as written, and its meaning, what makes two of one key the same (its text, unless
+    /// it may be written in more than one way).
+    private struct Item {
+        let key: String
+        let name: String
+        let text: String
+        let meaning: String
+        /// A model's definition, and its default option of each defined family both catalogs
+        /// have, by the family's key.
+        var model: ModelDefinition?
+        var defaults: [(family: String, familyName: String, option: String)] = []
+
+        init(_ key: String, _ name: String, _ text: String, meaning: String? = nil) {
+            self.key = key
+            self.name = name
+            self.text = text
+            self.meaning = meaning ?? text
+        }
+    }
+
+    private static func families(_ catalog: Catalog) -> [Item] {
         catalog.definitions.compactMap {
             guard case .family(let family) = $0 else { return nil }
-            return (nameKey(family.name), family.name, SessionScript.definition(of: family))
+            return Item(nameKey(family.name), family.name, SessionScript.definition(of: family))
         }
     }
 
-    private static func models(_ catalog: Catalog) -> [(key: String, name: String, text: String)] {
-        catalog.definitions.compactMap {
+    /// A model means its car type, base price and default option of each family: a default
+    /// written out (`paint white`, the family's own) or left to the family, and an option named
+    /// by an alias or by its name, are the same model, as the catalog makes it. Only the families
+    /// both catalogs define count (one the other lacks has a row of its own).
+    private static func models(_ catalog: Catalog, shared other: Catalog) -> [Item] {
+        let book = catalog.families.prefix(3)
+        let defined = catalog.definedFamilies.filter { other.family(named: catalog.name(of: $0)) != nil }
+            .sorted { nameKey(catalog.name(of: $0)) < nameKey(catalog.name(of: $1)) }
+        return catalog.definitions.compactMap {
             guard case .model(let model) = $0 else { return nil }
-            return (nameKey(model.name), model.name, SessionScript.definition(of: model))
+            let text = SessionScript.definition(of: model)
+            // Every model the catalog defines has its factory.
+            guard let factory = try? catalog.registry.factory(named: model.name) else { return Item(nameKey(model.name), model.name, text) }
+            let defaults = defined.map { family in
+                (
+                    family: nameKey(catalog.name(of: family)), familyName: catalog.name(of: family),
+                    option: catalog.defaultPart(of: family, for: factory).name
+                )
+            }
+            let meaning =
+                [SessionScript.quoted(model.carType), SessionScript.amount(model.basePrice)]
+                + book.map { nameKey(catalog.defaultPart(of: $0, for: factory).name) }
+                + defaults.map { "\($0.family) \(nameKey($0.option))" }
+            var item = Item(nameKey(model.name), model.name, text, meaning: meaning.joined(separator: "|"))
+            item.model = model
+            item.defaults = defaults
+            return item
         }
     }
 
-    private static func options(_ catalog: Catalog) -> [(key: String, name: String, text: String)] {
+    /// A changed model as written, with its default of each family it leaves to the family
+    /// where `other`'s differs, so that the two sides of the row show how it changed (a family's
+    /// default changed under models that name none would otherwise read the same).
+    private static func modelText(_ item: Item, against other: Item) -> String {
+        guard var model = item.model else { return item.text }
+        let written = Set(model.others.map { nameKey($0.family) })
+        for part in item.defaults where !written.contains(part.family) {
+            let theirs = other.defaults.first { $0.family == part.family }?.option
+            if theirs.map(nameKey) != nameKey(part.option) { model.others.append((part.familyName, part.option)) }
+        }
+        return SessionScript.definition(of: model)
+    }
+
+    /// An option means the same with its aliases in another order.
+    private static func options(_ catalog: Catalog) -> [Item] {
         catalog.definitions.compactMap {
             guard case .option(let option) = $0 else { return nil }
-            return (
+            var sorted = option
+            sorted.otherNames.sort { nameKey($0) < nameKey($1) }
+            return Item(
                 "\(nameKey(option.familyName)) \(nameKey(option.name))", "\(option.familyName) \(option.name)",
-                SessionScript.definition(of: option)
-            )
+                SessionScript.definition(of: option), meaning: SessionScript.definition(of: sorted))
         }
     }
 
-    private static func rules(_ catalog: Catalog) -> [(key: String, name: String, text: String)] {
+    /// A rule is what the catalog identifies it by (`Rule.identified(by:)`): `forbid A with B` is
+    /// `forbid B with A`, one rule; a `require` is directed.
+    private static func rules(_ catalog: Catalog) -> [Item] {
         catalog.definitions.compactMap {
             guard case .rule(let rule) = $0 else { return nil }
             let text = SessionScript.definition(of: rule)
-            return (nameKey(text), text, text)
+            let identified = rule.identified { nameKey($0.familyName) < nameKey($1.familyName) }
+            let key = nameKey(SessionScript.definition(of: identified))
+            return Item(key, text, text, meaning: key)
         }
     }
 
     /// Currencies without their rates (a rate is compared on its own).
-    private static func currencies(_ catalog: Catalog) -> [(key: String, name: String, text: String)] {
+    private static func currencies(_ catalog: Catalog) -> [Item] {
         catalog.currencies.map {
-            (nameKey($0.code), $0.code, "currency \(SessionScript.word($0.code)) \(SessionScript.quoted($0.symbol)) digits \($0.digits)")
+            Item(
+                nameKey($0.code), $0.code, "currency \(SessionScript.word($0.code)) \(SessionScript.quoted($0.symbol)) digits \($0.digits)")
         }
     }
 
@@ -302,9 +378,9 @@ package enum SessionComparison {
     }
 
     /// The rates of the currencies both catalogs have (one only the other has is added or removed whole).
-    private static func rates(_ catalog: Catalog, shared other: Catalog) -> [(key: String, name: String, text: String)] {
+    private static func rates(_ catalog: Catalog, shared other: Catalog) -> [Item] {
         let codes = Set(other.currencies.map { nameKey($0.code) })
-        return catalog.currencies.filter { codes.contains(nameKey($0.code)) }.map { (nameKey($0.code), $0.code, "\($0.rate)") }
+        return catalog.currencies.filter { codes.contains(nameKey($0.code)) }.map { Item(nameKey($0.code), $0.code, "\($0.rate)") }
     }
 
     /// Stock lines, matched as diff(1) matches lines (the fewest added and removed); in each

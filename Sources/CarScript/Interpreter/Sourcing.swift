@@ -8,6 +8,13 @@ extension Session {
         if name != "-" { try admitFiles(for: call) }
         guard let parent = frames.last else { return }
         let path = name == "-" ? name : try filePath(name, for: call)
+        // A file the checked script saved holds what only running makes: passed over as a
+        // command the check does not run, a step for `undo` (see `SavedFiles.swift`).
+        if options.checkOnly && name != "-" && isSavedByScript(path) {
+            if history != nil { recordUnchecked() }
+            passUnrun()
+            return
+        }
         let identity = try checkNesting(of: path, for: call, argument: 1)
         let followed = options.boundsSourcing && name != "-" ? identity.map { followingKey($0, directory: directoryName(path)) } : nil
         if let followed, let identity, !mayFollow(followed, identity: identity, for: call) { return }
