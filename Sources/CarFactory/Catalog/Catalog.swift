@@ -8,7 +8,7 @@ public struct Catalog: Sendable {
     public private(set) var rules: [Rule] = []
     /// Where each rule was defined (`FILE:LINE`; empty if not known), by its place in
     /// `rules`. (Strings, not optional ones: one generic type fewer to set up at start-up.)
-    public private(set) var ruleOrigins: [String] = []
+    private var ruleOrigins = RuleOrigins()
     /// The rules arranged for checking cars.
     public private(set) var ruleSet = RuleSet.none
     /// The currencies, in definition order.
@@ -335,15 +335,33 @@ public struct Catalog: Sendable {
         try add(.require, first, with: second, origin: origin)
     }
 
-    /// Adds a rule of `kind` on `first` and `second`, once checked; returns it with canonical option names.
+    /// Adds a rule of `kind` on `first` and `second`, once checked; returns it with canonical
+    /// option names. `origin` says where it was defined (`FILE:LINE`).
     @discardableResult
     public mutating func add(
         _ kind: Rule.Kind, _ first: PartChoice, with second: PartChoice,
         origin: String? = nil
     ) throws(CarFactoryError) -> Rule {
+        try add(kind, first, with: second, origin: RuleOrigins.Origin(parsing: origin ?? ""))
+    }
+
+    /// Adds a rule of `kind` on `first` and `second` defined at line `line` of `file`, once
+    /// checked; returns it with canonical option names. (The file's name as the script's
+    /// frame holds it, shared by its rules, nothing made of it: the built-in catalog's rules
+    /// come here at every start.)
+    @discardableResult
+    public mutating func add(
+        _ kind: Rule.Kind, _ first: PartChoice, with second: PartChoice, file: String, line: Int
+    ) throws(CarFactoryError) -> Rule {
+        try add(kind, first, with: second, origin: RuleOrigins.Origin(file: file, line: line))
+    }
+
+    private mutating func add(
+        _ kind: Rule.Kind, _ first: PartChoice, with second: PartChoice, origin: RuleOrigins.Origin
+    ) throws(CarFactoryError) -> Rule {
         let rule = try self.rule(kind, first, with: second)
-        let bytes = try textRoom(EntryCost.rule, [rule.first.option, rule.second.option, origin ?? ""])
-        store(rule, origin: origin ?? "")
+        let bytes = try textRoom(EntryCost.rule + ruleOrigins.cost(of: origin), [rule.first.option, rule.second.option])
+        store(rule, origin: origin)
         ruleSet = ruleSet.adding(rule)
         textBytes += bytes
         return rule
@@ -351,7 +369,7 @@ public struct Catalog: Sendable {
 
     /// Adds a checked rule, found by its pair of parts: what adding it and putting it back
     /// (`restore`) share.
-    private mutating func store(_ rule: Rule, origin: String) {
+    private mutating func store(_ rule: Rule, origin: RuleOrigins.Origin) {
         switch rule.kind {
         case .forbid: if let pair = PartPair(identifying: rule) { rulesByPair.set(rules.count, for: pair) }
         case .require: if let pair = PartPair(identifying: rule) { requiresByPair.set(rules.count, for: pair) }
@@ -363,10 +381,8 @@ public struct Catalog: Sendable {
 
     /// Where `rule` was defined (`FILE:LINE`), if known.
     public func origin(of rule: Rule) -> String? {
-        guard let position = rules.firstIndex(of: rule), position < ruleOrigins.count,
-            !ruleOrigins[position].isEmpty
-        else { return nil }
-        return ruleOrigins[position]
+        guard let position = rules.firstIndex(of: rule) else { return nil }
+        return ruleOrigins.origin(at: position)
     }
 
     /// The rule `forbid` would add, checked against the rules and models but not added.
@@ -493,7 +509,7 @@ extension Catalog {
         case family(FamilyDefinition, any Part, FamilyLabel)
         case option(OptionDefinition, any Part)
         case model(ModelDefinition, any CarFactory)
-        case rule(Rule, origin: String)
+        case rule(Rule, origin: RuleOrigins.Origin)
         case currency(Currency)
     }
 
@@ -531,7 +547,7 @@ extension Catalog {
             case .rule(let rule):
                 let position = rules.count - 1
                 rules.removeLast()
-                let origin = ruleOrigins.popLast() ?? ""
+                let origin = ruleOrigins.removeLast()
                 switch rule.kind {
                 case .forbid:
                     if let pair = PartPair(identifying: rule), rulesByPair[pair] == position { rulesByPair.remove(pair) }

@@ -236,7 +236,8 @@ enum DefinitionCommands {
             let first = PartChoice(call.option(2).family, call.option(2).name)
             let second = PartChoice(call.option(5).family, call.option(5).name)
             try call.at(first.family == second.family ? 4 : 0) { () throws(CarFactoryError) in
-                try session.changeCatalog(.rule(kind, first, second, origin: session.place(of: call) ?? ""))
+                let place = session.place(of: call) ?? ("", -1)
+                try session.changeCatalog(.rule(kind, first, second, file: place.file, line: place.line))
             }
         }
     }

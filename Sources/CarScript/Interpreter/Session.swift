@@ -312,10 +312,10 @@ final class Session {
         }
     }
 
-    /// Where `call` stands: `FILE:LINE` of the script running it.
-    func place(of call: Invocation) -> String? {
+    /// Where `call` stands: the file and line of the script running it.
+    func place(of call: Invocation) -> (file: String, line: Int)? {
         guard let frame = frames.last else { return nil }
-        return "\(frame.lines.file):\(frame.lines.lineNumber(at: call.range(0).start))"
+        return (frame.lines.file, frame.lines.lineNumber(at: call.range(0).start))
     }
 
     /// Passes a result of `command` on.
@@ -367,7 +367,7 @@ enum CatalogChange {
     case option(OptionDefinition)
     case model(ModelDefinition)
     /// A rule of either kind, and where it is defined (`FILE:LINE`).
-    case rule(Rule.Kind, PartChoice, PartChoice, origin: String)
+    case rule(Rule.Kind, PartChoice, PartChoice, file: String, line: Int)
     case currency(Currency)
     case rate(code: String, DecimalNumber)
 }
@@ -391,10 +391,10 @@ extension Session {
         case .model(let definition):
             let factory = try catalog.define(definition)
             index.add(factory)
-        case .rule(let kind, let first, let second, let origin):
+        case .rule(let kind, let first, let second, let file, let line):
             let rule = try catalog.rule(kind, first, with: second)
             if let line = stock.firstLine(breaking: rule) { throw .stockBreaksRule(line: line, rule) }
-            try catalog.add(kind, first, with: second, origin: origin.isEmpty ? nil : origin)
+            try catalog.add(kind, first, with: second, file: file, line: line)
             index.update(catalog.ruleSet)
         case .currency(let currency):
             try catalog.define(currency)
