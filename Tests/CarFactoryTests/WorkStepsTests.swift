@@ -90,7 +90,7 @@ import Testing
         // was searched below (each car under it changes more families: no minimal set is
         // there but its own); ended there, 853.
         let (space, car) = Self.bench60
-        let tight = Configurator(space: space, limits: SearchLimits(steps: 1_200, repairs: 10))
+        let tight = try Configurator(space: space, limits: SearchLimits(steps: 1_200, repairs: 10))
         let repair = try tight.repairs(of: car, wanting: .init(27, 5), limit: 1)
         let unlimited = try Configurator(space: space, limits: SearchLimits(steps: .max, repairs: 10))
             .repairs(of: car, wanting: .init(27, 5), limit: 1)
