@@ -70,12 +70,9 @@ final class StreamLineSource: BufferedLineSource {
     private let fd: Int32
     private let ownsDescriptor: Bool
     let readsProcessInput: Bool
-    private let chunk: UnsafeMutableBufferPointer<UInt8>
-    private var start = 0
-    private var end = 0
+    /// The chunk read last, whose whole lines are lent where they lie.
+    let chunk: LineChunk
     private var atEOF = false
-    /// Where in `chunk` the line last lent lies (nil once the source reads again).
-    private var lent: Range<Int>?
 
     private let stop: StopRequest
 
@@ -89,97 +86,28 @@ final class StreamLineSource: BufferedLineSource {
         self.name = name
         self.path = path
         self.ownsDescriptor = ownsDescriptor
-        chunk = .allocate(capacity: chunkSize)
+        chunk = LineChunk(capacity: chunkSize, search: memchr)
     }
 
     deinit {
-        chunk.deallocate()
         if ownsDescriptor { close(fd) }
     }
 
-    /// Set once a line ran over the limit: the rest of it is read and dropped before the next line.
-    private var skipping = false
-
     func readLine(into out: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool {
-        lent = nil
-        if skipping {
-            // Dropped as it is read, never held: an endless line (`< /dev/zero`) costs no memory.
-            while true {
-                if start < end, let base = chunk.baseAddress,
-                    let newline = memchr(base + start, 0x0A, end - start)
-                {
-                    start += (base + start).distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
-                    break
-                }
-                start = end
-                if atEOF { return false }
-                try refill()
-            }
-            skipping = false
-        }
-        var copied = 0
-        var sawAny = false
-        while true {
-            if start < end {
-                sawAny = true
-                let base = chunk.baseAddress! + start
-                let available = end - start
-                let newline = memchr(base, 0x0A, available)
-                let length = newline.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? available
-                // Over the limit, the line is reported at once, with what was read of it.
-                if copied + length > maximumPhysicalLineLength {
-                    let kept = maximumPhysicalLineLength - copied
-                    out.append(UnsafeBufferPointer(start: base, count: kept))
-                    start += kept
-                    skipping = true
-                    throw .lineTooLong(limit: maximumLineLength)
-                }
-                out.append(UnsafeBufferPointer(start: base, count: length))
-                copied += length
-                if newline != nil {
-                    start += length + 1
-                    break
-                }
-                start = end
-            }
-            if atEOF {
-                if !sawAny { return false }
-                break
-            }
+        try chunk.readLine(into: out) { () throws(LineSourceFailure) in
+            if atEOF { return false }
             try refill()
+            return !atEOF
         }
-        return true
     }
 
-    func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? {
-        // The rest of an over-long line is dropped first, by `readLine`.
-        guard !skipping, start < end, let base = chunk.baseAddress else { return nil }
-        let first = base + start
-        // Offsets within the chunk (`start < end <= chunk.count`), so the sums cannot overflow
-        // and the range is ordered: worked out without the checks (~8 instructions a line).
-        guard let newline = memchr(first, 0x0A, end &- start) else { return nil }
-        let length = first.distance(to: newline.assumingMemoryBound(to: UInt8.self))
-        lent = Range(uncheckedBounds: (start, start &+ length))
-        start &+= length &+ 1
-        return UnsafeBufferPointer(start: first, count: length)
-    }
-
-    func lentLine() -> UnsafeBufferPointer<UInt8>? {
-        lent.map { UnsafeBufferPointer(rebasing: chunk[$0]) }
-    }
-
+    /// Reads the next chunk (none at the end of input).
     private func refill() throws(LineSourceFailure) {
-        lent = nil
-        start = 0
-        end = 0
         while true {
-            let n = read(fd, chunk.baseAddress, chunk.count)
+            let n = chunk.refill { storage in read(fd, storage.baseAddress, storage.count) }
             // Input that never pauses (`< /dev/zero`) is never interrupted: look for a stop anyway.
             if stop.isRequested { throw .interrupted }
-            if n > 0 {
-                end = n
-                return
-            }
+            if n > 0 { return }
             if n == 0 {
                 atEOF = true
                 return

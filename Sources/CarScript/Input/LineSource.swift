@@ -62,13 +62,9 @@ extension LineSource {
 package protocol BufferedLineSource: LineSource {
     /// Appends the next physical line, without its line break, to `bytes`; false at the end of input.
     func readLine(into bytes: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool
-    /// The next physical line, without its line break, where it already lies, if it lies there
-    /// whole (valid until the next read); nil, having read nothing, if it does not.
-    func nextLineInPlace() -> UnsafeBufferPointer<UInt8>?
-    /// The line `nextLineInPlace` lent last, where it still lies; nil if nothing has been lent
-    /// since the last read. The source keeps where the line is, so its reader need keep no
-    /// pointer into the source's memory.
-    func lentLine() -> UnsafeBufferPointer<UInt8>?
+    /// The input the source holds in memory, whose whole lines the runner takes where they lie
+    /// (see `LineChunk`), reading through `readLine(into:continuation:)` what is not whole there.
+    var chunk: LineChunk { get }
     /// How many physical lines of a larger text come before the source's first: its lines are
     /// numbered on from there (an editor's analysis runs a document a line at a time).
     var linesBefore: Int { get }
@@ -80,11 +76,6 @@ extension BufferedLineSource {
         let bytes = ByteBuffer()
         return try readLine(into: bytes, continuation: continuation) ? bytes.array : nil
     }
-
-    package func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? { nil }
-
-    /// Lends nothing.
-    package func lentLine() -> UnsafeBufferPointer<UInt8>? { nil }
 
     /// A whole text or file: its first line is line 1.
     package var linesBefore: Int { 0 }
@@ -99,11 +90,8 @@ final class TextLineSource: BufferedLineSource {
     let name: String
     /// The file the text stands for, if any (an editor's unsaved copy): relative paths in it resolve against its directory.
     let path: String?
-    /// The text, in memory that stays put, so lines can be lent in place.
-    private let bytes: UnsafeMutableBufferPointer<UInt8>
-    private var position = 0
-    /// Where the line last lent lies (nil once a line is read into a buffer).
-    private var lent: Range<Int>?
+    /// The text, whole, in memory that stays put, so lines can be lent in place.
+    let chunk: LineChunk
 
     /// Lines of the larger text this one is part of before its first (see `BufferedLineSource`).
     let linesBefore: Int
@@ -112,47 +100,12 @@ final class TextLineSource: BufferedLineSource {
         self.name = name
         self.path = path
         self.linesBefore = linesBefore
-        self.bytes = .allocate(capacity: bytes.count)
-        _ = self.bytes.initialize(from: bytes)
-    }
-
-    deinit {
-        bytes.deallocate()
+        chunk = LineChunk(holding: bytes)
     }
 
     func readLine(into out: ByteBuffer, continuation: Bool) throws(LineSourceFailure) -> Bool {
-        lent = nil
-        guard position < bytes.count else { return false }
-        let end = lineEnd()
-        guard end - position <= maximumPhysicalLineLength else {
-            out.append(UnsafeBufferPointer(rebasing: bytes[position..<position + maximumPhysicalLineLength]))
-            position = end + 1
-            throw .lineTooLong(limit: maximumLineLength)
-        }
-        out.append(UnsafeBufferPointer(rebasing: bytes[position..<end]))
-        position = end + 1
-        return true
-    }
-
-    func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? {
-        guard position < bytes.count else { return nil }
-        let end = lineEnd()
-        guard end - position <= maximumPhysicalLineLength else { return nil }
-        let line = UnsafeBufferPointer(rebasing: bytes[position..<end])
-        lent = position..<end
-        position = end + 1
-        return line
-    }
-
-    func lentLine() -> UnsafeBufferPointer<UInt8>? {
-        lent.map { UnsafeBufferPointer(rebasing: bytes[$0]) }
-    }
-
-    /// Where the line at `position` ends: its line break, or the end of the text.
-    private func lineEnd() -> Int {
-        var end = position
-        while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-        return end
+        // The text is all there is: nothing more to read.
+        try chunk.readLine(into: out) { () throws(LineSourceFailure) in false }
     }
 }
 

@@ -18,6 +18,8 @@ final class ScriptFrame {
     /// The source again if it is one of the engine's own, which read into its buffer and lend
     /// lines in place.
     private let buffered: (any BufferedLineSource)?
+    /// The input such a source holds, whose whole lines are taken where they lie.
+    private let chunk: LineChunk?
     var lines: SourceLines
     let lexer = Lexer()
     var lineNumber = 0
@@ -58,6 +60,7 @@ final class ScriptFrame {
     ) {
         self.source = source
         self.buffered = buffered
+        chunk = buffered?.chunk
         stopsOnError = !session.options.keepGoing && !source.isInteractive
         failuresAtStart = session.failureCount
         lineNumber = buffered?.linesBefore ?? 0
@@ -76,13 +79,14 @@ final class ScriptFrame {
     }
 
     /// The next physical line where the source holds it, if it can lend it.
+    @inline(__always)
     func nextLineInPlace() -> UnsafeBufferPointer<UInt8>? {
-        buffered?.nextLineInPlace()
+        chunk?.nextLine()
     }
 
     /// Positions `error` in the line being run: where the source lent it, or in the buffer.
     func diagnostic(_ error: ScriptError, width: Int) -> Diagnostic {
-        if let from = lentFrom, let line = buffered?.lentLine() {
+        if let from = lentFrom, let line = chunk?.lentLine() {
             return lines.diagnostic(
                 error, in: UnsafeBufferPointer(rebasing: line[from...]), includedFrom: includedFrom, width: width)
         }
