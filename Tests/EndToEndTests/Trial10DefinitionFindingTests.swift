@@ -125,14 +125,15 @@ import Testing
     /// catalog near the bound loaded or not by how its file's path was spelled (`r.carfab`,
     /// or the same through a longer path). A file counts once, the same by any path.
     @Test func a_catalog_near_the_bound_loads_by_any_path() throws {
-        // 219 options of 64 KiB of names (32 KiB `$b` twice) fill some 14 MiB; 3,000 small
-        // options and 3,000 rules from r.carfab some 2 MiB more: by `r.carfab` it fitted
-        // (with 4 KB to spare), by a path 100 bytes longer it passed the bound by 300 KB.
+        // 3,395 options of 4 KiB of names (2 KiB `$b` twice, under the 4 KiB bound on a name)
+        // fill some 14 MiB; 3,000 small options and 3,000 rules from r.carfab some 2 MiB more:
+        // with each rule's origin counted, by `r.carfab` it fitted (some 20 KB to spare), by a
+        // path 100 bytes longer it passed the bound by some 300 KB (3,409 options fit now).
         let setUp =
-            "var b x\n" + String(repeating: "var b $b$b\n", count: 15)
+            "var b x\n" + String(repeating: "var b $b$b\n", count: 11)
             + "family paint \"Paint\" default w \"W\"\nfamily trim \"Trim\" default t0 \"T0\"\n"
         let definitions =
-            setUp + (0..<219).map { "option paint ${b}\($0) $b price 0\n" }.joined()
+            setUp + (0..<3_395).map { "option paint ${b}\($0) $b price 0\n" }.joined()
             + (1...3000).map { "option trim t\($0) \"T\" price 0\n" }.joined()
         let rules = (1...3000).map { "forbid trim t\($0) with drivetrain rear\n" }.joined()
         let dir = try temporaryDirectory(with: ["defs.carfab": definitions, "r.carfab": rules])
