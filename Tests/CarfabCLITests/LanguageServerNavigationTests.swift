@@ -71,6 +71,8 @@ import Testing
             (4, 25, "x", "there is no model, family, option, currency or variable here to rename"),
             (1, 4, "9x", "'9x' is not a variable name: an ASCII letter or '_', then ASCII letters, digits and '_'"),
             (2, 6, "suv", "a model named 'suv' exists already"),
+            (2, 6, String(repeating: "m", count: 4_097), "the new name is longer than 4096 bytes, the most a name may take"),
+            (1, 4, String(repeating: "v", count: 4_097), "the new name is longer than 4096 bytes, the most a name may take"),
             (2, 6, "two words", "'two words' is not a name: one word, without blanks, quotes, ';', '#' or '$'"),
             (4, 29, "SWISS", "'SWISS' is not a currency code: three letters"),
             (0, 9, "other.carfab", "a sourced file is not renamed by the editor: rename it on disk and change the 'source' line")

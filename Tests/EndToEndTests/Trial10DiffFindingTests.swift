@@ -31,6 +31,21 @@ import Testing
         #expect(try carfab(["--diff", "b.carfab", "a.carfab"], directory: dir) == RunResult(stdout: "", stderr: "", status: 0))
     }
 
+    /// A model's name as written is part of it: `models` and `list` show `Roadster` and
+    /// `roadster` apart, so `diff` does (review of the change: it found them the same).
+    @Test func a_model_whose_name_changed_case_is_changed() throws {
+        let model = " \"Mazda MX-5\" price 31000 floorplan short suspension race drivetrain rear\ncar roadster\n"
+        let dir = try temporaryDirectory(with: ["a.carfab": "model Roadster" + model, "b.carfab": "model roadster" + model])
+        #expect(
+            try carfab(["--diff", "a.carfab", "b.carfab"], directory: dir)
+                == RunResult(
+                    stdout: """
+                        change   what   name      first                                                                                    second
+                        changed  model  Roadster  model Roadster "Mazda MX-5" price 31000 floorplan short suspension race drivetrain rear  model roadster "Mazda MX-5" price 31000 floorplan short suspension race drivetrain rear
+
+                        """, stderr: "", status: 1))
+    }
+
     /// A `require` is directed: `require A with B` is not `require B with A`.
     @Test func a_require_the_other_way_round_is_another_rule() throws {
         let dir = try temporaryDirectory(with: [

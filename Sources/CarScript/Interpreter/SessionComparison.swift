@@ -296,7 +296,7 @@ package enum SessionComparison {
         }
     }
 
-    /// A model means its car type, base price and default option of each family: a default
+    /// A model means its name as written, car type, base price and default option of each family: a default
     /// written out (`paint white`, the family's own) or left to the family, and an option named
     /// by an alias or by its name, are the same model, as the catalog makes it. Only the families
     /// both catalogs define count (one the other lacks has a row of its own).
@@ -315,8 +315,9 @@ package enum SessionComparison {
                     option: catalog.defaultPart(of: family, for: factory).name
                 )
             }
+            // Its name as written too: `models` and `list` show `Roadster` and `roadster` apart.
             let meaning =
-                [SessionScript.quoted(model.carType), SessionScript.amount(model.basePrice)]
+                [SessionScript.word(model.name), SessionScript.quoted(model.carType), SessionScript.amount(model.basePrice)]
                 + book.map { nameKey(catalog.defaultPart(of: $0, for: factory).name) }
                 + defaults.map { "\($0.family) \(nameKey($0.option))" }
             var item = Item(nameKey(model.name), model.name, text, meaning: meaning.joined(separator: "|"))

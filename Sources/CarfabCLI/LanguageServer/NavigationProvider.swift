@@ -136,6 +136,11 @@ struct NavigationProvider {
 
     /// Why `newName` cannot replace `old` as `key`'s name; nil if it can.
     private func refusal(of newName: String, for key: SymbolKey, renaming old: String) -> String? {
+        // A new name is written bare (checked below), so what `save` writes for it is its bytes:
+        // the bound every definition and `var` holds a name to.
+        guard newName.utf8.count <= maximumNameLength else {
+            return "the new name is longer than \(maximumNameLength) bytes, the most a name may take"
+        }
         if key.kind == .variable {
             let valid = Array(newName.utf8).withUnsafeBufferPointer { VariableSyntax.isName($0) }
             guard valid else {
