@@ -195,7 +195,7 @@ struct CorrectionSearch {
             // the node holds no set but theirs (or one within them): it ends on that car, as
             // on a leaf (60 x 8's `options`: 288,983 nodes, 13.9 billion instructions; 203,964
             // and 12.7 billion with this).
-            if !openCarsClash, let witness = keepingOpenFamilies(domains, assigned) {
+            if !openCarsClash, let witness = try keepingOpenFamilies(domains, assigned) {
                 try end(on: witness)
                 return
             }
@@ -239,7 +239,7 @@ struct CorrectionSearch {
     /// those that have lost it change. The kept options go with each other (the car's) and
     /// with the chosen ones (still possible), so only the families that change are searched:
     /// their options that go with the kept ones, then with each other.
-    private mutating func keepingOpenFamilies(_ domains: [UInt64], _ assigned: [Bool]) -> [Int]? {
+    private mutating func keepingOpenFamilies(_ domains: [UInt64], _ assigned: [Bool]) throws(CarFactoryError) -> [Int]? {
         let c = configurator
         var units = 0
         defer { c.meter.units &+= units }
@@ -263,7 +263,7 @@ struct CorrectionSearch {
         for (i, g) in members.enumerated() { slot[g] = i }
         defer { clearSlots(members) }
         var chosen = Array(repeating: -1, count: members.count)
-        guard anyAssignment(members, changingDomains, &chosen) else { return nil }
+        guard try anyAssignment(members, changingDomains, &chosen) else { return nil }
         var witness = car
         for g in 0..<c.familyCount where assigned[g] {
             var w = 0
@@ -275,9 +275,13 @@ struct CorrectionSearch {
     }
 
     /// Chooses for each member not yet `chosen` an option within `domains` (laid out as
-    /// `place` lays them out) that goes with every other member's; false if none can.
-    private func anyAssignment(_ members: [Int], _ domains: [UInt64], _ chosen: inout [Int]) -> Bool {
+    /// `place` lays them out) that goes with every other member's; false if none can. Each
+    /// choice is a step of the answer's: on a pigeonhole of families this search alone grows
+    /// exponentially (`fit sw on` of 13 families of 12 options ran 86 s past the limit, deaf to
+    /// Ctrl-C, before it counted; review of the change).
+    private func anyAssignment(_ members: [Int], _ domains: [UInt64], _ chosen: inout [Int]) throws(CarFactoryError) -> Bool {
         let c = configurator
+        try c.step(effort)
         // The member with the fewest options left first.
         var pick = -1
         var fewest = Int.max
@@ -299,7 +303,7 @@ struct CorrectionSearch {
                 var next = domains
                 guard forwardCheck(members, &next, pick, g, o, assigned: chosen) else { continue }
                 chosen[pick] = o
-                if anyAssignment(members, next, &chosen) { return true }
+                if try anyAssignment(members, next, &chosen) { return true }
                 chosen[pick] = -1
             }
         }
