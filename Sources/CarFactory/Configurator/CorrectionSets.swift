@@ -275,13 +275,16 @@ struct CorrectionSearch {
     }
 
     /// Chooses for each member not yet `chosen` an option within `domains` (laid out as
-    /// `place` lays them out) that goes with every other member's; false if none can. Each
-    /// choice is a step of the answer's: on a pigeonhole of families this search alone grows
-    /// exponentially (`fit sw on` of 13 families of 12 options ran 86 s past the limit, deaf to
-    /// Ctrl-C, before it counted; review of the change).
+    /// `place` lays them out) that goes with every other member's; false if none can. Its work
+    /// (the members looked at, the forward checks' edges) is the answer's, held to the limit and
+    /// to a stop request: on a pigeonhole of families this search alone grows exponentially
+    /// (`fit sw on` of 13 families of 12 options ran 86 s past the limit, deaf to Ctrl-C, before
+    /// it counted; review of the change). Work, not a step a choice: its choices are cheap, and
+    /// counted as steps they spent Tab's 100,000 in a moment.
     private func anyAssignment(_ members: [Int], _ domains: [UInt64], _ chosen: inout [Int]) throws(CarFactoryError) -> Bool {
         let c = configurator
-        try c.step(effort)
+        c.meter.units &+= members.count
+        try c.charge(effort, steps: 0)
         // The member with the fewest options left first.
         var pick = -1
         var fewest = Int.max
