@@ -16,8 +16,13 @@ extension ReplTests {
         #expect(
             terminal.output.contains("race  ") && !terminal.output.contains("(not with the long floorplan)"),
             "\(terminal.output.debugDescription)")
+        // Each wait is for what only the step waited on prints ("suv" is in the first line
+        // typed: under load, waiting for it let Ctrl-D come while `list` ran).
+        let prompts = terminal.count("carfab> ")
         terminal.interrupt()
-        #expect(terminal.enter("list", expecting: "suv"))
+        #expect(terminal.waitFor("carfab> ", times: prompts + 1))
+        #expect(terminal.enter("list", expecting: "Cadillac Escalade"), "\(terminal.output.debugDescription)")
+        #expect(terminal.waitFor("carfab> ", times: prompts + 2))
         #expect(!terminal.output.contains("Porsche"))
         terminal.type("\u{04}")
         #expect(terminal.exitStatus() == 0)
