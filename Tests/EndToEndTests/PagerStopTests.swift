@@ -9,18 +9,26 @@ import Glibc
 /// Ctrl-Z and `fg` in the pager, as a person's shell does them (trial 9, finding 7; at the
 /// prompt: ReplIntegrityTests).
 extension ReplTests {
-    /// 7: Ctrl-Z while a page is shown stops the pager with carfab, even one that ignores Ctrl-Z
-    /// as `less` does under LESSSECURE: the keys typed then go to the shell (they went to the
-    /// pager, which went on reading the terminal), in the terminal's mode from before the page;
-    /// `fg` gives the page back, and the prompt after it is drawn once.
-    @Test func ctrl_z_in_the_pager_stops_the_pager_too() throws {
-        let folder = state.appendingPathComponent("pager-stop")
+    /// A pager in folder `name` of the test's state that ignores Ctrl-Z, as `less` under
+    /// LESSSECURE does, turns echo off, says `pager ready` once it has read the page, then
+    /// reads a line from the terminal and says what it read.
+    private func fakePager(in name: String) throws -> URL {
+        let folder = state.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let pager = folder.appendingPathComponent("pager")
         try writeFile(
             "#!/bin/bash\ntrap '' TSTP\nstty -echo -icanon < /dev/tty\ncat > /dev/null\necho 'pager ready'\n"
                 + "IFS= read -r line < /dev/tty\necho \"pager read: $line\"\nstty echo icanon < /dev/tty\n",
             to: pager, mode: 0o755)
+        return pager
+    }
+
+    /// 7: Ctrl-Z while a page is shown stops the pager with carfab, even one that ignores Ctrl-Z
+    /// as `less` does under LESSSECURE: the keys typed then go to the shell (they went to the
+    /// pager, which went on reading the terminal), in the terminal's mode from before the page;
+    /// `fg` gives the page back, and the prompt after it is drawn once.
+    @Test func ctrl_z_in_the_pager_stops_the_pager_too() throws {
+        let pager = try fakePager(in: "pager-stop")
         let terminal = try PseudoTerminal(
             environment: ["XDG_STATE_HOME": state.path, "HOME": state.path, "PAGER": pager.path], asJob: true,
             shellReadsWhileStopped: true)
@@ -53,17 +61,12 @@ extension ReplTests {
     /// and then SIGCONT, and carfab, continued in the background, ends (143) without setting
     /// the terminal's mode, which stopped it again (SIGTTOU; at the pager, a page put back in
     /// the foreground) and left it stopped for good.
+    ///
     /// Under `stty tostop` too, where any write from the background stops carfab (it wrote the
     /// end of the prompt's line; review of the change).
     @Test(arguments: [(false, false), (true, false), (false, true)])
     func kill_ends_carfab_stopped_by_ctrl_z(paging: Bool, tostop: Bool) throws {
-        let folder = state.appendingPathComponent("kill-stopped-\(paging)-\(tostop)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let pager = folder.appendingPathComponent("pager")
-        try writeFile(
-            "#!/bin/bash\ntrap '' TSTP\nstty -echo -icanon < /dev/tty\ncat > /dev/null\necho 'pager ready'\n"
-                + "IFS= read -r line < /dev/tty\n",
-            to: pager, mode: 0o755)
+        let pager = try fakePager(in: "kill-stopped-\(paging)-\(tostop)")
         // `wait` returns at once (148) while bash still has the job as stopped, so it is asked
         // again until the job has gone on and ended.
         let terminal = try PseudoTerminal(
