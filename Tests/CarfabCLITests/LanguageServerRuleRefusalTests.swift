@@ -85,4 +85,43 @@ import Testing
                 ]
             ], "\(summary)")
     }
+
+    /// A change keeps the refusals met on the logical lines before it in the version's first
+    /// publication: they show until the new version's own pass, not gone and back at each key
+    /// (each change's first publication had none). One on the changed line, or on a line a `\`
+    /// continues onto it, is not kept: the change may have mended it.
+    @Test(arguments: [
+        ("car sports\nset drivetrain front\n\necho end\n", 1, 3, true),
+        ("car sports\nset drivetrain front\n\necho end\n", 1, 1, false),
+        ("car sports\nset drivetrain \\\n  front\necho end\n", 2, 2, false),
+        ("car sports\nset drivetrain \\\n  front\necho end\n", 2, 3, true)
+    ])
+    func a_change_keeps_the_refusals_before_it(text: String, refused: Int, editedLine: Int, kept: Bool) throws {
+        let hints = request(
+            2, "textDocument/inlayHint",
+            ["textDocument": ["uri": uri], "range": ["start": ["line": 0, "character": 0], "end": ["line": 4, "character": 0]]])
+        let change = notification(
+            "textDocument/didChange",
+            [
+                "textDocument": ["uri": uri, "version": 2],
+                "contentChanges": [
+                    ["range": ["start": ["line": editedLine, "character": 0], "end": ["line": editedLine, "character": 0]], "text": " "]
+                ]
+            ])
+        let session = try serve(initializeRequest + didOpen(uri, text) + hints + change + shutdownAndExit)
+        #expect(session.status == 0 && session.stderr == "" && session.stray == "")
+        // Version 1 as checked, then with its refusal (the hints ran it); version 2 as checked,
+        // with what it keeps (the shutdown waiting, its own pass is never made).
+        let lines = session.published.map { published in
+            let diagnostics = published["diagnostics"] as? [[String: Any]] ?? []
+            return "\(published["version"] as? Int ?? -1): "
+                + diagnostics.map { diagnostic in
+                    let line = (diagnostic["range"] as? [String: [String: Int]])?["start"]?["line"] ?? -1
+                    return "\(diagnostic["code"] as? String ?? "") \(line)"
+                }.joined(separator: ", ")
+        }
+        #expect(
+            lines == ["1: ", "1: rule-violation \(refused)", "2: " + (kept ? "rule-violation \(refused)" : "")],
+            "\(lines)")
+    }
 }

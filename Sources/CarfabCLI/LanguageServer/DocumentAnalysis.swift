@@ -88,6 +88,7 @@ struct DocumentAnalysis {
         let refusals = DiagnosticCollector(only: "rule-violation")
         let engine = session(before: 0, catalog: catalog, sink: refusals)
         var outcomes: [DocumentReplay.LineOutcome] = []
+        var refusalEnds: [Int] = []
         // A logical line is one physical line or more: room for them all at once, not grown by doubling.
         outcomes.reserveCapacity(document.lineCount)
         for line in ScriptLines.each(document.bytes) {
@@ -99,6 +100,7 @@ struct DocumentAnalysis {
             let before = document.position(of: line.range.lowerBound).line
             engine.evaluate(
                 openLineSource(text: Array(document.bytes[line.range]), name: name, path: path, linesBefore: before))
+            while refusalEnds.count < refusals.diagnostics.count { refusalEnds.append(line.range.upperBound) }
             let configures = line.commands.contains { words in
                 let name = engine.commands.lookup(words[0].text)?.name
                 return name == "car" || name == "set"
@@ -115,6 +117,7 @@ struct DocumentAnalysis {
         }
         replay.lines = outcomes
         replay.refusals = refusals.diagnostics
+        replay.refusalEnds = refusalEnds
         replay.whole = engine
         return outcomes
     }

@@ -37,6 +37,9 @@ final class DocumentReplay {
     var diagnostics: [Diagnostic]?
     /// The rules' refusals the pass over the lines met (see `DocumentAnalysis.refusals`).
     var refusals: [Diagnostic]?
+    /// Where the logical line whose run met each refusal ends (`ScriptLine.range.upperBound`),
+    /// one for each of `refusals`: text after it cannot change the refusal.
+    var refusalEnds: [Int] = []
     /// Sessions before a line, most recently asked for last; at most `keptSessions`.
     var sessions: [(line: Int, engine: Engine)] = []
 

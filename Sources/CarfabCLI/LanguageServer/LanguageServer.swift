@@ -55,6 +55,12 @@ final class LanguageServer {
     private var replays: [String: DocumentReplay] = [:]
     /// Documents whose diagnostics were published without the rules' refusals yet (`publishRefusals`).
     private var refusalsPending: [String] = []
+    /// Per document, the refusals of an earlier version that the changes since cannot have
+    /// altered (each met running a logical line that ends before the first byte changed), with
+    /// where that line ends: shown with each version's first diagnostics until its own pass
+    /// has run. (That publication lacked every refusal and the next brought them back, so
+    /// the editor's marks flickered at each key typed.)
+    private var carriedRefusals: [String: [(diagnostic: Diagnostic, end: Int)]] = [:]
     private var queue: [MessageReader.Item] = []
     /// The exit status, once the client has said `exit` (or gone).
     private var exitStatus: Int32?
@@ -329,6 +335,7 @@ final class LanguageServer {
             }
             documents[uri] = TextDocument(uri: uri, version: item["version"]?.int ?? 0, text: text)
             replays[uri] = nil
+            carriedRefusals[uri] = nil
             publishUnlessChangesFollow(uri)
         case "textDocument/didChange":
             guard let uri = params["textDocument"]?["uri"]?.string, var document = documents[uri],
@@ -357,14 +364,22 @@ final class LanguageServer {
                 }
                 edits.append(((start, end), text))
             }
-            for edit in edits { document.apply(range: edit.range, text: edit.text) }
+            // Where the text first changes: each edit's start in the text the edits before it left
+            // (the bytes before the least of them are those of the version before).
+            var changed = Int.max
+            for edit in edits {
+                changed = min(changed, edit.range.map { document.offset(of: $0.start) } ?? 0)
+                document.apply(range: edit.range, text: edit.text)
+            }
             if let version = params["textDocument"]?["version"]?.int { document.setVersion(version) }
             documents[uri] = document
+            carryRefusals(of: uri, before: changed)
             replays[uri] = nil
             publishUnlessChangesFollow(uri)
         case "textDocument/didClose":
             guard let uri = params["textDocument"]?["uri"]?.string, documents.removeValue(forKey: uri) != nil else { return }
             replays[uri] = nil
+            carriedRefusals[uri] = nil
             send(
                 .object([
                     "jsonrpc": .string("2.0"), "method": .string("textDocument/publishDiagnostics"),
@@ -384,12 +399,30 @@ final class LanguageServer {
             return
         }
         guard let document = documents[uri] else { return }
-        guard document.bytes.count <= Self.largestAnalysed else { return publish([Self.tooLarge(document)], of: uri, document) }
+        guard document.bytes.count <= Self.largestAnalysed else {
+            carriedRefusals[uri] = nil
+            return publish([Self.tooLarge(document)], of: uri, document)
+        }
         let analysis = analysis(of: uri, document)
         var files: [String: TextDocument] = [:]
-        publish(analysis.diagnostics(catalog: catalog).map { analysis.lspDiagnostic($0, files: &files) }, of: uri, document)
+        let shown = analysis.diagnostics(catalog: catalog) + (carriedRefusals[uri] ?? []).map(\.diagnostic)
+        publish(shown.map { analysis.lspDiagnostic($0, files: &files) }, of: uri, document)
         // Then the rules' refusals, which only running the document finds: see `publishRefusals`.
         if !refusalsPending.contains(uri) { refusalsPending.append(uri) }
+    }
+
+    /// Keeps for `uri`'s new version the refusals known of the one before (its pass's, or what it
+    /// carried itself) that were met running logical lines ending before byte `changed`, where
+    /// the change begins: a line's run depends on it and the lines before it only.
+    private func carryRefusals(of uri: String, before changed: Int) {
+        let known: [(diagnostic: Diagnostic, end: Int)]
+        if let replay = replays[uri], let refusals = replay.refusals {
+            known = zip(refusals, replay.refusalEnds).map { (diagnostic: $0, end: $1) }
+        } else {
+            known = carriedRefusals[uri] ?? []
+        }
+        let kept = known.filter { $0.end < changed }
+        carriedRefusals[uri] = kept.isEmpty ? nil : kept
     }
 
     /// Publishes the diagnostics again with the rules' refusals (`DocumentAnalysis.refusals`) for
@@ -426,7 +459,9 @@ final class LanguageServer {
             }
             refusalsPending.remove(at: index)
             let refusals = analysis.refusals(catalog: catalog)
-            guard !refusals.isEmpty else { continue }
+            // Refusals carried from the version before were shown: the pass's own take their place.
+            let carried = carriedRefusals.removeValue(forKey: uri) != nil
+            guard !refusals.isEmpty || carried else { continue }
             var files: [String: TextDocument] = [:]
             publish(analysis.shownDiagnostics(catalog: catalog).map { analysis.lspDiagnostic($0, files: &files) }, of: uri, document)
         }
