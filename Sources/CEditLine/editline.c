@@ -27,6 +27,15 @@ int cf_in_background(void) {
     return group >= 0 && group != getpgrp();
 }
 
+int cf_el_edits_terminal(EditLine *e) {
+    /* As libedit decides at el_init (its tty_setup needs both): with output to a file it reads
+       lines as the terminal's own mode gives them, but EL_PREP_TERM sets its raw mode all the
+       same, so after `fg` Ctrl-D came as a character, not the end of input. */
+    FILE *in = NULL, *out = NULL;
+    if (el_get(e, EL_GETFP, 0, &in) != 0 || el_get(e, EL_GETFP, 1, &out) != 0 || in == NULL || out == NULL) return 0;
+    return isatty(fileno(in)) && isatty(fileno(out));
+}
+
 void cf_el_end(EditLine *e) {
     /* Ended in the background (`kill %1` while stopped): the terminal is the shell's, in the
        shell's mode; libedit would put back the mode it found (and be stopped for it, SIGTTOU). */
@@ -140,8 +149,9 @@ static void redraw(EditLine *e, int fd) {
 void cf_el_suspend(EditLine *e, int fd, int bracketed, int (*pending)(void)) {
     /* As readline does: the shell gets the terminal as it was before the prompt (its own
        mode, pasted text not bracketed), then SIGTSTP's own action stops carfab. */
+    int editing = cf_el_edits_terminal(e);
     if (bracketed) (void)!write(fd, "\033[?2004l", 8);
-    el_set(e, EL_PREP_TERM, 0);
+    if (editing) el_set(e, EL_PREP_TERM, 0);
     /* Continued (`fg`), or never stopped: the kernel drops a SIGTSTP whose action is the
        default in an orphaned process group (carfab leading its own session: `ssh -t host
        carfab`, `tmux new carfab`), and no SIGCONT comes. Either way the prompt takes the
@@ -158,12 +168,15 @@ void cf_el_suspend(EditLine *e, int fd, int bracketed, int (*pending)(void)) {
         continued = stop_self(SIGTTIN);
     }
     if (bracketed) (void)!write(fd, "\033[?2004h", 8);
+    /* Not editing, the terminal's own mode reads the line: nothing to set, nothing drawn. */
+    if (!editing) return;
     el_set(e, EL_PREP_TERM, 1);
     if (continued) redraw(e, fd);
 }
 
 void cf_el_resume(EditLine *e, int fd) {
     /* The shell gave the terminal back in its own mode: libedit's raw mode again, and the line redrawn. */
+    if (!cf_el_edits_terminal(e)) return;
     el_set(e, EL_PREP_TERM, 0);
     el_set(e, EL_PREP_TERM, 1);
     redraw(e, fd);

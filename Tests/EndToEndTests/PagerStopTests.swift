@@ -91,19 +91,27 @@ extension ReplTests {
     /// Ctrl-Z and `fg` with the prompt's output and errors going to a file: carfab reads the
     /// terminal on standard input, and is in its foreground again after `fg` (the foreground was
     /// asked of the file, which has none: every `fg` stopped it again, 149; review of the change).
+    /// libedit does not edit there (its output is no terminal): the line is read in the
+    /// terminal's own mode before and after, so Ctrl-D ends it (after `fg` the prompt set
+    /// libedit's raw mode, and Ctrl-D came as a character), and the file gets no requests meant
+    /// for a terminal (bracketed paste).
     @Test func fg_resumes_the_prompt_whose_output_goes_to_a_file() throws {
         let output = state.appendingPathComponent("fg-output.txt")
         let terminal = try PseudoTerminal(
-            environment: ["XDG_STATE_HOME": state.path, "HOME": state.path], outputAndErrors: output, asJob: true)
+            environment: ["XDG_STATE_HOME": state.path, "HOME": state.path, "TERM": "xterm"], outputAndErrors: output,
+            asJob: true)
         func written() -> String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
-        // The prompt asks for bracketed pastes as it starts to read a line.
-        #expect(terminal.wait { written().contains("\u{1B}[?2004h") }, "\(written().debugDescription)")
+        let welcome = "carfab 0.1.0: a car-factory shell. Type 'help' for commands, Ctrl-D to leave.\n"
+        #expect(terminal.wait { written() == welcome }, "\(written().debugDescription)")
         terminal.send("\u{1A}")
         #expect(terminal.waitFor("[stopped]"), "\(terminal.output.debugDescription)")
-        // After `fg` the prompt reads the keys typed (it stopped again at once, 149, every time).
-        terminal.type("echo back\r")
+        // After `fg` the prompt reads the keys typed (it stopped again at once, 149, every time),
+        // in the terminal's own mode: sent, not typed when the prompt's mode is set.
+        terminal.send("echo back\r")
         #expect(terminal.wait { written().contains("back\n") }, "\(written().debugDescription)")
-        terminal.type("quit\r")
+        terminal.send("\u{04}")
         #expect(terminal.exitStatus() == 0, "\(terminal.output.debugDescription)")
+        // The end of input ends the line: the shell prompts on a line of its own.
+        #expect(written() == welcome + "back\n\n", "\(written().debugDescription)")
     }
 }

@@ -13,6 +13,9 @@ EditLine *cf_el_init(const char *program, int output);
 /// Ends the editor; the terminal's mode is put back unless carfab is in the background of
 /// it (`cf_in_background`: ended there, the mode is the shell's).
 void cf_el_end(EditLine *e);
+/// 1 if the editor edits on a terminal (its input and output both are); 0 if it reads lines in
+/// the terminal's own mode (libedit's "no tty", output to a file or pipe), where its mode is never set.
+int cf_el_edits_terminal(EditLine *e);
 /// 1 if standard input is a terminal whose foreground is another process group (carfab was
 /// continued in the background, or `kill %1` ended it stopped); 0 otherwise, hung up included.
 int cf_in_background(void);

@@ -76,7 +76,8 @@ final class EditLineSource: LineSource {
     /// turned out not to be UTF-8, each read again on its own; the Enter that ends a pasted line.
     fileprivate var unread: [UInt8] = []
     /// Whether the terminal is asked to bracket pasted text (`\e[200~` ... `\e[201~`), so that
-    /// it is inserted as it is: not on a dumb terminal (TERM unset, empty or `dumb`).
+    /// it is inserted as it is: not on a dumb terminal (TERM unset, empty or `dumb`), nor when
+    /// the prompt's output is a file or pipe (the request would go there, not to the terminal).
     private let bracketsPaste: Bool
     /// What a paste held after its first line end, taken a line at a time by the prompts
     /// that follow, from `pastedStart` on.
@@ -92,7 +93,8 @@ final class EditLineSource: LineSource {
         self.terminal = terminal
         self.stop = stop
         hints = color
-        bracketsPaste = getenv("TERM").map { String(cString: $0) }.map { !$0.isEmpty && $0 != "dumb" } ?? false
+        bracketsPaste =
+            cf_el_edits_terminal(editor) != 0 && (getenv("TERM").map { String(cString: $0) }.map { !$0.isEmpty && $0 != "dumb" } ?? false)
         input = Glibc.open("/proc/self/fd/0", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         self.history = history
         self.completer = completer
