@@ -124,4 +124,27 @@ import Testing
             lines == ["1: ", "1: rule-violation \(refused)", "2: " + (kept ? "rule-violation \(refused)" : "")],
             "\(lines)")
     }
+
+    /// A `set` continued over lines: its quick fix carries the refusal on the line after the
+    /// `set`'s first (the diagnostic was looked for on the first line only).
+    @Test func a_continued_set_s_quick_fix_carries_its_refusal() throws {
+        let codeAction = request(
+            2, "textDocument/codeAction",
+            [
+                "textDocument": ["uri": uri],
+                "range": ["start": ["line": 1, "character": 0], "end": ["line": 1, "character": 0]],
+                "context": ["diagnostics": [Any]()]
+            ])
+        let session = try serve(
+            initializeRequest + didOpen(uri, "car sports\nset drivetrain \\\n    front\n") + codeAction + shutdownAndExit)
+        #expect(session.status == 0 && session.stderr == "" && session.stray == "")
+        let actions = session.response(2)?["result"] as? [[String: Any]] ?? []
+        let carried = actions.map { action in
+            (action["diagnostics"] as? [[String: Any]] ?? []).map { diagnostic in
+                let start = (diagnostic["range"] as? [String: [String: Int]])?["start"] ?? [:]
+                return "\(diagnostic["code"] as? String ?? "") \(start["line"] ?? -1):\(start["character"] ?? -1)"
+            }
+        }
+        #expect(carried == [["rule-violation 2:4"]], "\(actions)")
+    }
 }

@@ -143,9 +143,11 @@ enum CodeActionProvider {
         from: TextPosition, to: TextPosition, in analysis: DocumentAnalysis, catalog: Catalog
     ) -> Diagnostic? {
         analysis.refusals(catalog: catalog).first { refusal in
-            guard refusal.file == analysis.name, refusal.line - 1 == from.line else { return false }
+            guard refusal.file == analysis.name else { return false }
+            // Anywhere in the command, on any line it is continued onto (a refusal on a line after
+            // the `set`'s first was not found, and its quick fix came without it).
             let at = analysis.document.position(line: refusal.line - 1, column: refusal.column)
-            return at.character >= from.character && (to.line > from.line || at.character < to.character)
+            return (at.line, at.character) >= (from.line, from.character) && (at.line, at.character) < (to.line, to.character)
         }
     }
 
