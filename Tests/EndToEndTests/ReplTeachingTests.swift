@@ -82,6 +82,35 @@ extension ReplTests {
         #expect(terminal.exitStatus() == 0)
     }
 
+    /// The cut leaves room for every row of the line typed: a line that wraps onto a second
+    /// row gets a list a row shorter (counted as one row, the list's first row went off the
+    /// screen when the prompt was drawn again).
+    @Test func a_list_is_cut_to_leave_room_for_a_line_that_wraps() throws {
+        let catalog = state.appendingPathComponent("paints-wrapped.carfab")
+        try writeFile(
+            "family paint \"Paint\" default p0 \"P0\" price 0\n"
+                + (1..<1000).map { "option paint p\($0) \"P\($0)\" price \($0)\n" }.joined() + "car sports\n",
+            to: catalog)
+        let terminal = try start([catalog.path, "-i"])
+        #expect(terminal.waitFor("carfab> ", timeout: 30))
+        // 8 columns of prompt, 100 blanks and `set paint p`: two rows of the 100-column terminal.
+        terminal.type(String(repeating: " ", count: 100) + "set paint p\t")
+        // The line drawn again after the list: its second row (the first ends in blanks,
+        // which libedit leaves out).
+        #expect(terminal.waitFor("narrow the list\r\n"), "\(terminal.output.suffix(3000).debugDescription)")
+        #expect(terminal.waitFor("carfab>\r\n        set paint p"), "\(terminal.output.suffix(3000).debugDescription)")
+        // 24 rows: 20 candidates and the line that counts the rest, then the two rows of the line
+        // drawn again, and one to spare.
+        let listed =
+            "\r\np0   (current)\r\n" + (1...9).map { "p\($0)   +$\($0).00\r\n" }.joined()
+            + (10...19).map { "p\($0)  +$\($0).00\r\n" }.joined()
+            + "... and 980 more: type more of the name to narrow the list\r\n"
+        #expect(terminal.output.contains("set paint p" + listed), "\(terminal.output.suffix(2000).debugDescription)")
+        #expect(terminal.count("p20") == 0)
+        terminal.type("\u{15}\u{04}")
+        #expect(terminal.exitStatus() == 0)
+    }
+
     @Test func a_hint_is_drawn_dimmed_after_the_cursor_and_never_kept() throws {
         let terminal = try styled()
         terminal.type("car")

@@ -257,17 +257,25 @@ final class EditLineSource: LineSource {
         // The redisplay clears the edit's rows upward from the row libedit believes its cursor
         // on: that many blank rows below the list keep every candidate on the screen when the
         // line wraps.
-        let cursorRow = cf_el_wline(editor).map { info in
-            Self.cursorRow(
-                UnsafeBufferPointer(start: info.pointee.buffer, count: info.pointee.buffer.distance(to: info.pointee.cursor)),
-                columns: width)
+        let line = cf_el_wline(editor).map { info in
+            (
+                cursor: Self.cursorRow(
+                    UnsafeBufferPointer(start: info.pointee.buffer, count: info.pointee.buffer.distance(to: info.pointee.cursor)),
+                    columns: width),
+                last: Self.cursorRow(
+                    UnsafeBufferPointer(start: info.pointee.buffer, count: info.pointee.buffer.distance(to: info.pointee.lastchar)),
+                    columns: width)
+            )
         }
-        // The list, the line typed and the prompt drawn again fit the screen (24 rows when its
-        // size was never set).
+        // The list, then the prompt and the line typed drawn again (from the first of those
+        // blank rows, over as many rows as the line takes), fit the screen with a row to spare
+        // (24 rows when its size was never set). A line that wraps takes more than one: counted
+        // as one, it pushed the list's first row off the screen.
         let rows = Int(cf_terminal_rows(terminal))
+        let lineRows = (line?.last ?? 0) + 1
         writeToTerminal(
-            "\n" + Self.list(completion, width: width, lines: max((rows > 0 ? rows : 24) - 2, 2))
-                + String(repeating: "\n", count: cursorRow ?? 0))
+            "\n" + Self.list(completion, width: width, lines: max((rows > 0 ? rows : 24) - 1 - lineRows, 2))
+                + String(repeating: "\n", count: line?.cursor ?? 0))
         return UInt8(CC_REDISPLAY)
     }
 
