@@ -110,6 +110,24 @@ struct CorrectionSearch {
     var clauses: [UInt64] = []
     /// Words in a bitset of families.
     let familyWords: Int
+    /// `forcedChanges`' room, reused from node to node: per family, its share of the bound
+    /// (must change) or what it adds once changed (open), whether a counted family's options
+    /// reach it, and the open families one family's options reach.
+    var extras: [Int64]
+    /// Per family, what it adds at least once changed while it could keep the car's option
+    /// (`makeKnockLists`).
+    var knockExtra: [Int64]
+    var claimed: [Bool]
+    var reach: [Int] = []
+    /// Per option (by the configurator's ids, from `knockStart[id]`), the families whose option
+    /// on `car` it clashes with: what choosing it takes the car's option from (an edge in eight
+    /// of 60 x 8's, so a node's bound looks at those, not at every edge).
+    /// Made when a bound first needs them: a search whose list never fills needs none (6
+    /// families of 2,000 options made them for each of thousands of searches).
+    var knockStart: [Int] = []
+    var knockFamily: [Int] = []
+    /// Per family, the most its options' open families add changed (see `mostForced`).
+    var mostKnocked: [Int64] = []
 
     init(
         _ configurator: Configurator, current: [Int], wanted: ConfigurationSpace.Choice, fixed: [Bool], limit: Int,
@@ -158,6 +176,9 @@ struct CorrectionSearch {
         possible = Array(repeating: 0, count: familyWords)
         kept = possible
         unsettled = FamilySet(familyCount: n)
+        extras = Array(repeating: 0, count: n)
+        knockExtra = extras
+        claimed = Array(repeating: false, count: n)
         carWord = car.indices.map { configurator.wordOffset[$0] + car[$0] >> 6 }
         carShift = car.map { UInt64($0 & 63) }
     }
@@ -178,9 +199,20 @@ struct CorrectionSearch {
         var assigned = assigned
         takeLastOptions(domains, &assigned)
         var bound: Int64?
+        var forced = false
         if found.count == limit, let last = found.last {
-            let lowest = lowestChange(domains)
+            var lowest = lowestChange(domains)
             if lowest > last.priceChange { return }
+            // Worked out only where it may cut (it cost 60 x 8's options a tenth more everywhere).
+            if Self.clamped(lowest, mostForced(domains, assigned)) >= last.priceChange {
+                lowest = Self.clamped(lowest, forcedChanges(domains, assigned))
+                if lowest > last.priceChange { return }
+                forced = true
+            }
+            // Repairs of one price are ranked by their changes, then names: without this cut,
+            // K families of two equal options each made 2^K sets of one price, every one
+            // searched (trial 11, 1: 49 families ran to the step limit).
+            if lowest == last.priceChange && !mayRankBefore(last, domains, assigned) { return }
             bound = lowest
         }
         switch next(domains, assigned, blocked: true) {
@@ -200,15 +232,26 @@ struct CorrectionSearch {
                 return
             }
             // The bound is a sum over families: with g's cheapest option left replaced by o's
-            // price, it bounds o's branch before that is propagated (options only go).
+            // price (and g's share of `forcedChanges` by o's own), it bounds o's branch before
+            // that is propagated (options only go). Worked out before any branch is searched:
+            // the searches below reuse the room `forcedChanges` works in.
             var cheapestLeft = Int64.max
             for o in values { cheapestLeft = min(cheapestLeft, c.space.prices[g][o]) }
-            for o in values {
-                if let bound, let last = found.last,
-                    Self.clamped(bound, Self.clamped(c.space.prices[g][o], -cheapestLeft)) > last.priceChange
-                {
-                    continue
+            var branchBounds: [Int64] = []
+            if let bound {
+                branchBounds.reserveCapacity(values.count)
+                var units = 0
+                for o in values {
+                    var above = Self.clamped(c.space.prices[g][o], -cheapestLeft)
+                    if forced && extras[g] > 0 {
+                        above = Self.clamped(Self.clamped(above, knockedCost(g, o, domains, assigned, &units, noting: false)), -extras[g])
+                    }
+                    branchBounds.append(Self.clamped(bound, above))
                 }
+                c.meter.units &+= units
+            }
+            for (index, o) in values.enumerated() {
+                if !branchBounds.isEmpty, let last = found.last, branchBounds[index] > last.priceChange { continue }
                 var next = domains
                 var nextAssigned = assigned
                 nextAssigned[g] = true
@@ -728,6 +771,87 @@ struct CorrectionSearch {
         return true
     }
 
+    /// Whether a car under a node (`domains`, `assigned`) priced as `last` is could rank before
+    /// it: by making fewer changes, or as many and an option named before `last`'s at the first
+    /// family where they differ. A family still able to keep its car's option changes only if a
+    /// family that changes takes an option that clashes with it (see `settle`), so one that no
+    /// chain of such clashes reaches from the families that must change keeps its option
+    /// (unless the car broke a rule, `openCarsClash`: then any may change).
+    private mutating func mayRankBefore(_ last: Repair, _ domains: [UInt64], _ assigned: [Bool]) -> Bool {
+        makeKnockLists()
+        let c = configurator
+        var units = c.familyCount
+        defer { c.meter.units &+= units }
+        var fewest = 0
+        var able = Array(repeating: false, count: c.familyCount)
+        for g in 0..<c.familyCount where g != wanted.family && !hard[g] && !c.contains(domains, g, car[g]) {
+            fewest += 1
+            able[g] = !assigned[g]
+        }
+        // Each family still to change takes an option that takes the car's option from some open
+        // families, which change too: the fewest any of its options does, for families whose
+        // options reach open families no other such family's reach (then none is counted twice).
+        // Counting only the families that have lost their option, K families of two options each
+        // needing a part of its own were counted K changes short at the top of the search.
+        var claimed = Array(repeating: false, count: c.familyCount)
+        var reached: [Int] = []
+        for g in 0..<c.familyCount where able[g] {
+            reached.removeAll(keepingCapacity: true)
+            var least = Int.max
+            for o in 0..<c.optionCounts[g] where c.contains(domains, g, o) {
+                let id = c.optionBase[g] + o
+                units += 1 + knockStart[id + 1] - knockStart[id]
+                var count = 0
+                for k in knockStart[id]..<knockStart[id + 1] where !assigned[knockFamily[k]] && c.contains(domains, knockFamily[k], car[knockFamily[k]]) {
+                    count += 1
+                    reached.append(knockFamily[k])
+                }
+                least = min(least, count)
+            }
+            guard least > 0, least != .max, !reached.contains(where: { claimed[$0] }) else { continue }
+            for h in reached { claimed[h] = true }
+            fewest += least
+        }
+        if fewest != last.changes.count { return fewest < last.changes.count }
+        var grew = true
+        while grew {
+            grew = false
+            for h in 0..<c.familyCount where !assigned[h] && !able[h] {
+                if openCarsClash {
+                    able[h] = true
+                    continue
+                }
+                let id = c.optionBase[h] + car[h]
+                units += c.edgeStart[id + 1] - c.edgeStart[id]
+                for edge in c.edgeStart[id]..<c.edgeStart[id + 1] where able[c.edgeFamily[edge]] && c.meets(domains, edge: edge) {
+                    able[h] = true
+                    grew = true
+                    break
+                }
+            }
+        }
+        // The first name each family can have under the node, against `last`'s car, in family order.
+        var next = 0
+        for f in 0..<c.familyCount {
+            var theirs = car[f]
+            if next < last.changes.count && last.changes[next].family == f {
+                theirs = last.changes[next].option
+                next += 1
+            }
+            var first = Int.max
+            if assigned[f] || able[f] {
+                units += c.optionCounts[f]
+                for o in 0..<c.optionCounts[f] where c.contains(domains, f, o) { first = min(first, c.nameRank[f][o]) }
+            } else {
+                first = c.nameRank[f][car[f]]
+            }
+            let rank = c.nameRank[f][theirs]
+            if first != rank { return first < rank }
+        }
+        // Its first car is `last`'s own.
+        return false
+    }
+
     /// The lowest price change any car within `domains` can have (the wanted option's, plus
     /// each other family's cheapest option left less the current car's). (The forest bound of
     /// `priceBound` cut 60 x 8's searches by a fifth but doubled their time.)
@@ -739,6 +863,111 @@ struct CorrectionSearch {
             total = Self.clamped(total, Self.clamped(low, -c.space.prices[g][current[g]]))
         }
         return total
+    }
+
+    /// What `lowestChange` leaves out of the families a node must still change (`assigned`
+    /// false, the car's option gone): each option they may take takes the car's option from
+    /// some open families, which must change too, and cost at least their cheapest other
+    /// option (counted at their cheapest option, the car's, in `lowestChange`). Per such
+    /// family, the least that adds over its options (with the option's own price above its
+    /// cheapest), for families whose options reach open families no other counted family's
+    /// reach (so none is counted twice); `extras` gets each family's, 0 if not counted. With
+    /// equal-priced choices each needing a part of its own, the bound was a part short per
+    /// choice, and ties were never cut (trial 11, 1).
+    private mutating func forcedChanges(_ domains: [UInt64], _ assigned: [Bool]) -> Int64 {
+        makeKnockLists()
+        let c = configurator
+        var units = c.familyCount
+        defer { c.meter.units &+= units }
+        for h in 0..<c.familyCount {
+            extras[h] = 0
+            claimed[h] = false
+        }
+        var total: Int64 = 0
+        for g in 0..<c.familyCount where !assigned[g] && g != wanted.family && !c.contains(domains, g, car[g]) {
+            guard let cheapest = c.cheapestPrice(domains, g) else { continue }
+            reach.removeAll(keepingCapacity: true)
+            var least = Int64.max
+            for o in 0..<c.optionCounts[g] where c.contains(domains, g, o) {
+                let extra = knockedCost(g, o, domains, assigned, &units, noting: true)
+                least = min(least, Self.clamped(extra, c.space.prices[g][o] - cheapest))
+            }
+            guard least > 0, least != .max, !reach.contains(where: { claimed[$0] }) else { continue }
+            for h in reach { claimed[h] = true }
+            extras[g] = least
+            total = Self.clamped(total, least)
+        }
+        return total
+    }
+
+    /// Makes `knockStart` and `knockFamily`, once; their work is the answer's.
+    private mutating func makeKnockLists() {
+        guard knockStart.isEmpty else { return }
+        let c = configurator
+        knockStart.reserveCapacity(c.edgeStart.count)
+        knockStart.append(0)
+        for id in 0..<c.edgeStart.count - 1 {
+            for edge in c.edgeStart[id]..<c.edgeStart[id + 1] {
+                let h = c.edgeFamily[edge]
+                if c.masks[c.edgeMask[edge] + car[h] >> 6] & (1 << UInt64(car[h] & 63)) != 0 { knockFamily.append(h) }
+            }
+            knockStart.append(knockFamily.count)
+        }
+        // Changed, an open family's option left costs at least its cheapest other option, above
+        // the car's (its cheapest left while it has it): of all its options, so that it holds
+        // at every node (options only go).
+        for h in 0..<c.familyCount {
+            var other = Int64.max
+            for o in c.byPrice[h] where o != car[h] {
+                other = c.space.prices[h][o]
+                break
+            }
+            knockExtra[h] = other == .max ? 0 : max(0, Self.clamped(other, -c.space.prices[h][car[h]]))
+        }
+        // A family's share of `forcedChanges` is at most what its cheapest option left adds: at
+        // most what any of its options' families could.
+        mostKnocked = (0..<c.familyCount).map { g in
+            var most: Int64 = 0
+            for o in 0..<c.optionCounts[g] {
+                let id = c.optionBase[g] + o
+                var sum: Int64 = 0
+                for k in knockStart[id]..<knockStart[id + 1] { sum = Self.clamped(sum, knockExtra[knockFamily[k]]) }
+                most = max(most, sum)
+            }
+            return most
+        }
+        c.meter.units &+= c.edgeStart.count + c.edgeStart[c.edgeStart.count - 1]
+    }
+
+    /// At least `forcedChanges`: per family still to change, the most any of its options' open
+    /// families could add (`mostKnocked`).
+    private mutating func mostForced(_ domains: [UInt64], _ assigned: [Bool]) -> Int64 {
+        makeKnockLists()
+        let c = configurator
+        c.meter.units &+= c.familyCount
+        var total: Int64 = 0
+        for g in 0..<c.familyCount where !assigned[g] && g != wanted.family && !c.contains(domains, g, car[g]) {
+            total = Self.clamped(total, mostKnocked[g])
+        }
+        return total
+    }
+
+    /// What the open families that option `o` of family `g` takes the car's option from must
+    /// add at least, changed (`knockExtra`); with `noting`, each is added to `reach`.
+    private mutating func knockedCost(
+        _ g: Int, _ o: Int, _ domains: [UInt64], _ assigned: [Bool], _ units: inout Int, noting: Bool
+    ) -> Int64 {
+        let c = configurator
+        let id = c.optionBase[g] + o
+        units += 1 + knockStart[id + 1] - knockStart[id]
+        var extra: Int64 = 0
+        for k in knockStart[id]..<knockStart[id + 1] {
+            let h = knockFamily[k]
+            guard !assigned[h], c.contains(domains, h, car[h]) else { continue }
+            if noting { reach.append(h) }
+            extra = Self.clamped(extra, knockExtra[h])
+        }
+        return extra
     }
 
     // MARK: The search over a set's families
