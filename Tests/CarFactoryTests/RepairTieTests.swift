@@ -36,10 +36,11 @@ import Testing
         let last = 1 + 3 * (variants - 1)
         let before = last - 3
         #expect(
-            three.map(\.changes) == [
-                everyU,
-                everyU.filter { $0.family != last + 1 }.map { $0.family == last ? .init(last, 2) : $0 } + [.init(last + 2, 1)],
-                everyU.filter { $0.family != before + 1 }.map { $0.family == before ? .init(before, 2) : $0 } + [.init(before + 2, 1)]
-            ].map { $0.sorted { $0.family < $1.family } })
+            three.map(\.changes)
+                == [
+                    everyU,
+                    everyU.filter { $0.family != last + 1 }.map { $0.family == last ? .init(last, 2) : $0 } + [.init(last + 2, 1)],
+                    everyU.filter { $0.family != before + 1 }.map { $0.family == before ? .init(before, 2) : $0 } + [.init(before + 2, 1)]
+                ].map { $0.sorted { $0.family < $1.family } })
     }
 }

@@ -802,7 +802,8 @@ struct CorrectionSearch {
                 let id = c.optionBase[g] + o
                 units += 1 + knockStart[id + 1] - knockStart[id]
                 var count = 0
-                for k in knockStart[id]..<knockStart[id + 1] where !assigned[knockFamily[k]] && c.contains(domains, knockFamily[k], car[knockFamily[k]]) {
+                for k in knockStart[id]..<knockStart[id + 1]
+                where !assigned[knockFamily[k]] && c.contains(domains, knockFamily[k], car[knockFamily[k]]) {
                     count += 1
                     reached.append(knockFamily[k])
                 }
