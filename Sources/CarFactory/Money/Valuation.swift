@@ -80,7 +80,20 @@ public final class CurrencyConverter: Sendable {
                 let rounded = Int64(truncatingIfNeeded: quotient)
                 return product < 0 ? 0 &- rounded : rounded
             }
+        } else if exponent == 0 {
+            // No power of ten at all (the base currency, and any other in the base's minor units
+            // whose rate is a whole number): the product alone, when it fits. It went through
+            // the 128-bit path below, whose frame every call then made.
+            let (product, overflow) = baseMinorUnits.multipliedReportingOverflow(by: significand)
+            if !overflow { return product }
         }
+        return try convertWide(baseMinorUnits)
+    }
+
+    /// `convertMinorUnits` in 128 bits: a product past 64 bits, or a power of ten that is not
+    /// a divisor of 64 bits. Out of line, so that the common conversion makes no frame for it.
+    @inline(never)
+    private func convertWide(_ baseMinorUnits: Int64) throws(CarFactoryError) -> Int64 {
         var numerator = Int128(baseMinorUnits) * Int128(significand)
         var result: Int128
         if exponent >= 0 {
