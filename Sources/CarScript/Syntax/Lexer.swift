@@ -116,7 +116,8 @@ final class Lexer {
 
     /// The decoded bytes of `token`.
     func bytes(_ token: Token) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: textStorage + token.text.lowerBound, count: token.text.count)
+        // The count without an overflow check: a token's text lies inside the storage.
+        UnsafeBufferPointer(start: textStorage + token.text.lowerBound, count: token.text.upperBound &- token.text.lowerBound)
     }
 
     /// The decoded bytes of `token`, which may be read 16 bytes past their start (see `PaddedBytes`).
