@@ -80,7 +80,20 @@ public final class CurrencyConverter: Sendable {
                 let rounded = Int64(truncatingIfNeeded: quotient)
                 return product < 0 ? 0 &- rounded : rounded
             }
+        } else if exponent == 0 {
+            // No power of ten at all (the base currency, and any other in the base's minor units
+            // whose rate is a whole number): the product alone, when it fits. It went through
+            // the 128-bit path below, whose frame every call then made.
+            let (product, overflow) = baseMinorUnits.multipliedReportingOverflow(by: significand)
+            if !overflow { return product }
         }
+        return try convertWide(baseMinorUnits)
+    }
+
+    /// `convertMinorUnits` in 128 bits: a product past 64 bits, or a power of ten that is not
+    /// a divisor of 64 bits. Out of line, so that the common conversion makes no frame for it.
+    @inline(never)
+    private func convertWide(_ baseMinorUnits: Int64) throws(CarFactoryError) -> Int64 {
         var numerator = Int128(baseMinorUnits) * Int128(significand)
         var result: Int128
         if exponent >= 0 {
@@ -124,13 +137,16 @@ public final class MoneyFormatter: Sendable {
     /// The symbol's bytes packed in two words, when it has at most 16 (every symbol of the
     /// built-in catalog): written with two stores instead of a call to copy memory.
     private let packedSymbol: (UInt64, UInt64)?
+    /// `symbol.count`, read without the array.
+    private let symbolLength: Int
 
     /// A formatter for `currency`; `ValuationFactory` pairs it with the matching converter.
     public init(currency: Currency) {
         self.currency = currency
         symbol = Array(currency.symbol.utf8)
         minorDigits = currency.digits
-        maximumLength = symbol.count + minorDigits + 32
+        symbolLength = symbol.count
+        maximumLength = symbol.count + minorDigits + 48
         if symbol.count <= 16 {
             var words: (UInt64, UInt64) = (0, 0)
             for (index, byte) in symbol.enumerated() {
@@ -149,7 +165,8 @@ public final class MoneyFormatter: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The most bytes `write` can produce: sign, symbol, 20 digits, 6 commas, point and padding.
+    /// The room `write` needs: sign, symbol, 20 digits, 6 commas, point, and padding for the
+    /// 16 bytes it stores for the symbol and the 32 it stores for the digits.
     /// (Stored: the renderers read it for every amount, and a computed one was a call from
     /// their module, ~4 instructions a command on the benchmark mix.)
     public let maximumLength: Int
@@ -165,122 +182,89 @@ public final class MoneyFormatter: Sendable {
 
     /// Writes the formatted amount at `out`, which has room for `maximumLength` bytes; returns how many it wrote.
     ///
-    /// The output path formats straight into its buffer: the length is known from the digit
-    /// count, so the digits are written once, from the last backwards, two or three at a time.
+    /// The output path formats straight into its buffer. The digits are made from the last,
+    /// right-aligned in a scratch block, whatever their count: the cents as one store of the
+    /// point and a pair, each group of three as one store of its comma and digits, the leading
+    /// group as one store whose digits are kept by a count worked out without a branch. Then
+    /// 32 bytes of the block (the longest amount is 30) go after the symbol in two stores.
+    /// (Written at their place from the length, worked out first from the digit count, each
+    /// amount waited for that count and spent ~118 instructions; see the report of speed11.)
     package func write(_ minorUnits: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        // Positions count down from `length`, which is at most `maximumLength`: the arithmetic
-        // on them cannot overflow, and is written so (`&-`), without the checks.
-        let minorDigits = self.minorDigits
-        var rest = minorUnits.magnitude
-        // At least one whole digit stands before the minor digits (`$0.05`).
-        let wholeDigits = max(Self.decimalDigits(rest) &- minorDigits, 1)
-        let commas = (wholeDigits &- 1) / 3
-        let signLength = minorUnits < 0 ? 1 : 0
-        let symbolLength = symbol.count
-        let length = signLength &+ symbolLength &+ wholeDigits &+ commas &+ (minorDigits > 0 ? minorDigits &+ 1 : 0)
-        let pairs = Self.digitPairs.utf8Start
-        // The symbol first: packed, its 16 bytes may run into where the digits go (`out` has
-        // room for them: `maximumLength` is at least 32), which are written over them next.
-        // (A call to copy memory cost ~20 instructions of each `price` and `total`.)
-        if let (low, high) = packedSymbol {
-            let raw = UnsafeMutableRawPointer(out + signLength)
-            raw.storeBytes(of: low.littleEndian, as: UInt64.self)
-            raw.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self)
-        } else {
-            symbol.withUnsafeBufferPointer { symbolBytes in
-                if let base = symbolBytes.baseAddress { (out + signLength).update(from: base, count: symbolLength) }
-            }
-        }
-        var position = length
-        if minorDigits == 2 {
-            // Cents, as most currencies have: one pair, no loop (in the loop: 1,085 against
-            // 1,078 instructions a command on the benchmark mix, 1,093 against 1,090 on set/show;
-            // callgrind, 10^5 commands).
-            let pair = Int(truncatingIfNeeded: rest % 100) &* 2
-            rest /= 100
-            out[position &- 1] = pairs[pair &+ 1]
-            out[position &- 2] = pairs[pair]
-            out[position &- 3] = UInt8(ascii: ".")
-            position &-= 3
-        } else if minorDigits > 0 {
-            var left = minorDigits
-            while left >= 2 {
-                let pair = Int(truncatingIfNeeded: rest % 100) &* 2
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Self.scratchWords) { scratch in
+            guard let base = scratch.baseAddress else { return 0 }
+            let block = UnsafeMutableRawPointer(base)
+            let pairs = UnsafeRawPointer(Self.digitPairs.utf8Start)
+            let signLength = minorUnits < 0 ? 1 : 0
+            var rest = minorUnits.magnitude
+            // Positions count down from `end` by at most the 30 bytes of the longest amount,
+            // and the block has room for 32 bytes read from the first: no overflow, no check.
+            let end = Self.scratchEnd
+            var start = end
+            let minorDigits = self.minorDigits
+            if minorDigits == 2 {
+                let cents = rest % 100
                 rest /= 100
-                out[position &- 1] = pairs[pair &+ 1]
-                out[position &- 2] = pairs[pair]
-                position &-= 2
-                left &-= 2
+                // `.` and the pair, the byte before them left as it was.
+                let pair = UInt32(pairs.loadUnaligned(fromByteOffset: Int(truncatingIfNeeded: cents) &* 2, as: UInt16.self))
+                block.storeBytes(of: (0x2E &<< 8 | pair &<< 16).littleEndian, toByteOffset: end &- 4, as: UInt32.self)
+                start &-= 3
+            } else if minorDigits > 0 {
+                for _ in 0..<minorDigits {
+                    start &-= 1
+                    block.storeBytes(of: UInt8(truncatingIfNeeded: rest % 10) &+ 0x30, toByteOffset: start, as: UInt8.self)
+                    rest /= 10
+                }
+                start &-= 1
+                block.storeBytes(of: UInt8(ascii: "."), toByteOffset: start, as: UInt8.self)
             }
-            if left == 1 {
-                position &-= 1
-                out[position] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-                rest /= 10
+            // Whole groups of three, each after its comma, while more digits lead them.
+            while rest >= 1000 {
+                let next = rest / 1000
+                let group = Self.group(rest &- next &* 1000, pairs)
+                block.storeBytes(of: (group | 0x2C).littleEndian, toByteOffset: start &- 4, as: UInt32.self)
+                start &-= 4
+                rest = next
             }
-            position &-= 1
-            out[position] = UInt8(ascii: ".")
+            // The leading group (below 1,000): its one to three digits are kept.
+            block.storeBytes(of: Self.group(rest, pairs).littleEndian, toByteOffset: start &- 4, as: UInt32.self)
+            start &-= 1 &+ (rest >= 10 ? 1 : 0) &+ (rest >= 100 ? 1 : 0)
+            // The symbol, then the digits over whatever of its 16 bytes ran past it.
+            if let (low, high) = packedSymbol {
+                let raw = UnsafeMutableRawPointer(out + signLength)
+                raw.storeBytes(of: low.littleEndian, as: UInt64.self)
+                raw.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self)
+            } else {
+                symbol.withUnsafeBufferPointer { symbolBytes in
+                    if let base = symbolBytes.baseAddress { (out + signLength).update(from: base, count: symbolLength) }
+                }
+            }
+            let digits = UnsafeMutableRawPointer(out + (signLength &+ symbolLength))
+            for offset in stride(from: 0, to: 32, by: 8) {
+                digits.storeBytes(
+                    of: block.loadUnaligned(fromByteOffset: start &+ offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+            }
+            if signLength == 1 { out[0] = UInt8(ascii: "-") }
+            return signLength &+ symbolLength &+ end &- start
         }
-        // Whole groups of three, each after its comma, then the leading group.
-        for _ in 0..<commas {
-            let group = rest % 1000
-            rest /= 1000
-            let hundreds = group / 100
-            let pair = Int(truncatingIfNeeded: group &- hundreds &* 100) &* 2
-            out[position &- 1] = pairs[pair &+ 1]
-            out[position &- 2] = pairs[pair]
-            out[position &- 3] = UInt8(truncatingIfNeeded: hundreds) &+ 0x30
-            out[position &- 4] = UInt8(ascii: ",")
-            position &-= 4
-        }
-        // The leading group, one to three digits (`rest` is below 1,000 now: its digits are
-        // what the groups left of `wholeDigits`), in one or two stores from the pairs.
-        // (A digit at a time cost ~12 instructions a digit.)
-        let leading = wholeDigits &- commas &* 3
-        if leading == 1 {
-            out[position &- 1] = UInt8(truncatingIfNeeded: rest) &+ 0x30
-        } else {
-            let hundreds = rest / 100
-            let pair = Int(truncatingIfNeeded: rest &- hundreds &* 100) &* 2
-            out[position &- 1] = pairs[pair &+ 1]
-            out[position &- 2] = pairs[pair]
-            if leading == 3 { out[position &- 3] = UInt8(truncatingIfNeeded: hundreds) &+ 0x30 }
-        }
-        if signLength == 1 { out[0] = UInt8(ascii: "-") }
-        return length
+    }
+
+    /// The scratch block's words: 30 bytes of digits end at `scratchEnd`, and 32 are read
+    /// from their first, which may be as late as the last digit.
+    private static var scratchWords: Int { 9 }
+    private static var scratchEnd: Int { 40 }
+
+    /// A group of three digits (`value` below 1,000) as the last three bytes of four, the
+    /// first zero: hundreds, then the pair of tens and units from `pairs`. (Hundreds as
+    /// `value * 41 >> 12`, which is `value / 100` for every value below 1,000.)
+    @inline(__always)
+    private static func group(_ value: UInt64, _ pairs: UnsafeRawPointer) -> UInt32 {
+        let hundreds = (value &* 41) &>> 12
+        let pair = UInt32(pairs.loadUnaligned(fromByteOffset: Int(truncatingIfNeeded: value &- hundreds &* 100) &* 2, as: UInt16.self))
+        return (UInt32(truncatingIfNeeded: hundreds) &+ 0x30) &<< 8 | pair &<< 16
     }
 
     /// "00" to "99", each pair at twice its value.
     private static var digitPairs: StaticString {
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     }
-
-    /// How many decimal digits `value` has (1 for zero): its bit length times log10 2 (as
-    /// 1233/4096), which is the count or one short of it, then one comparison with that power
-    /// of ten. (`value | 1` is above or at a power of ten, which is even past 1, exactly when
-    /// `value` is, and makes zero one digit.) With the leading group written from the pairs:
-    /// 1,094 -> 1,085 instructions a command on the benchmark mix, 1,102 -> 1,098 on set/show
-    /// (callgrind, 10^5 commands).
-    @inline(__always)
-    private static func decimalDigits(_ value: UInt64) -> Int {
-        let guess = ((64 &- (value | 1).leadingZeroBitCount) &* 1233) &>> 12
-        return guess &+ ((value | 1) >= powerOfTen(guess) ? 1 : 0)
-    }
-
-    /// 10^`exponent` for 0 through 19 (the bit-length guess never passes 19), loaded from a
-    /// table: written as a `switch`, the compiler made a jump through a table of code of it
-    /// instead, an indirect branch on every amount written whose target follows the amount's
-    /// length (callgrind's branch simulation: 21,465 of its mispredictions in 10^5 commands of
-    /// the benchmark mix).
-    @inline(__always)
-    private static func powerOfTen(_ exponent: Int) -> UInt64 {
-        powersOfTen[exponent]
-    }
 }
-
-/// 10^0 through 10^19, for `MoneyFormatter.powerOfTen` (constants: the array is laid out when
-/// the program is linked, not made at run time).
-private let powersOfTen: [UInt64] = [
-    1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000,
-    100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000,
-    10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000, 10_000_000_000_000_000_000
-]

@@ -24,7 +24,8 @@ extension Session {
         let commandRange = tokens[wordRange.lowerBound].range
         var arguments = ArgumentWriter(block, commandAt: commandRange)
         var token = wordRange.lowerBound &+ 1
-        for step in spec.steps {
+        for position in 0..<spec.stepCount {
+            let step = spec.steps[position]
             guard token < end else {
                 if !step.optional { throw missingArgument(spec, position: arguments.count, after: tokens[end - 1].range) }
                 arguments.append(.absent, at: commandRange)

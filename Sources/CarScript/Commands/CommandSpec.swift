@@ -15,6 +15,11 @@ struct ResolveStep {
     let takesOnlyWhatFits: Bool
     /// Takes every remaining word (`TEXT...`).
     let takesRemainingWords: Bool
+
+    /// What fills the steps past a command's last (never read).
+    static var unused: ResolveStep {
+        ResolveStep(kind: .text, code: .other, optional: true, takesOnlyWhatFits: false, takesRemainingWords: false)
+    }
 }
 
 /// One argument of a command: its placeholder in the usage line, its kind, and whether it may be left out.
@@ -96,13 +101,17 @@ public final class CommandSpec: Sendable {
         // The resolver writes each argument to a slot of a block without a check of its own:
         // the bound is this one, held for every command.
         precondition(arguments.count <= ArgumentSpace.capacity, "'\(name)' takes more than \(ArgumentSpace.capacity) arguments")
-        steps = arguments.indices.map { position in
+        // 16 is `ArgumentSpace.capacity`, the bound just held (a generic count must be a literal).
+        var steps = InlineArray<16, ResolveStep>(repeating: .unused)
+        for position in arguments.indices {
             let argument = arguments[position]
-            return ResolveStep(
+            steps[position] = ResolveStep(
                 kind: argument.kind, code: argument.kind.resolveCode, optional: argument.optional,
                 takesOnlyWhatFits: argument.optional && arguments[(position + 1)...].contains { !$0.optional },
                 takesRemainingWords: argument.kind.takesRemainingWords)
         }
+        self.steps = steps
+        stepCount = arguments.count
     }
 
     /// How many arguments must be given.
@@ -111,8 +120,13 @@ public final class CommandSpec: Sendable {
     /// remaining word): the words past them are an error and are never expanded.
     let mostArguments: Int
     /// Each argument's kind and whether it may be left out, as plain values (no names, no
-    /// keyword strings) so resolving walks them without touching reference counts.
-    let steps: [ResolveStep]
+    /// keyword strings) so resolving walks them without touching reference counts; the first
+    /// `stepCount` are the command's. Held in the spec itself (`ArgumentSpace.capacity` of
+    /// them), not in an array of its own: dispatch then reads a step one load after the
+    /// spec, where the array's buffer was one more load, waited for by every command.
+    let steps: InlineArray<16, ResolveStep>
+    /// How many of `steps` are the command's: one per argument.
+    let stepCount: Int
 
     /// Whether the command only answers a question: it changes no stock, catalog, variable,
     /// transaction or file, and what it shows is all it does (see `EngineOptions.checksQuestions`).

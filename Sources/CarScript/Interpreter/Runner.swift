@@ -298,15 +298,16 @@ extension Session {
 
     /// Runs the commands of one lexed line; a failed command ends the line unless going on.
     private func executeLine(_ frame: ScriptFrame) {
-        let count = frame.lexer.tokens.count
-        // A command runs to the next separator, whose places the lexer lists: no token's kind
-        // is tested to find them (that loop, whose exit fell at a different token each line,
-        // was the runner's most mispredicted branch).
-        let separators = frame.lexer.separators
+        // A command runs to the next separator, whose places the lexer lists, the line's end
+        // last: no token's kind is tested to find them (that loop, whose exit fell at a
+        // different token each line, was the runner's most mispredicted branch).
+        let ends = frame.lexer.commandEnds()
+        let last = ends.count - 1
+        let count = ends[last]
         var start = 0
         var next = 0
         while true {
-            let end = next < separators.count ? separators[next] : count
+            let end = ends[next]
             if end > start {
                 do {
                     try execute(start..<end, in: frame)
@@ -323,7 +324,7 @@ extension Session {
                     return
                 }
             }
-            if next == separators.count { return }
+            if next == last { return }
             start = end + 1
             next += 1
         }

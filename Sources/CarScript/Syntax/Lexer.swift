@@ -102,14 +102,22 @@ final class Lexer {
 
     /// The tokens of the last line.
     var tokens: UnsafeBufferPointer<Token> { UnsafeBufferPointer(start: tokenStorage, count: tokenCount) }
-    /// Where the last line's separators stand among its tokens, in order.
-    var separators: UnsafeBufferPointer<Int> { UnsafeBufferPointer(start: separatorStorage, count: separatorCount) }
+    /// Where each command of the last line ends among its tokens, in order: at each separator,
+    /// and the last at the line's end (the token count, put after the separators here: there
+    /// is room, as a line has fewer separators than the tokens it has room for). One list, so
+    /// the runner's loop over a line's commands tests once per command whether it is the
+    /// last, where with the separators alone it also tested whether a separator was left.
+    func commandEnds() -> UnsafeBufferPointer<Int> {
+        separatorStorage[separatorCount] = tokenCount
+        return UnsafeBufferPointer(start: separatorStorage, count: separatorCount &+ 1)
+    }
     /// The decoded text of the last line's words.
     var text: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: textStorage, count: textCount) }
 
     /// The decoded bytes of `token`.
     func bytes(_ token: Token) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: textStorage + token.text.lowerBound, count: token.text.count)
+        // The count without an overflow check: a token's text lies inside the storage.
+        UnsafeBufferPointer(start: textStorage + token.text.lowerBound, count: token.text.upperBound &- token.text.lowerBound)
     }
 
     /// The decoded bytes of `token`, which may be read 16 bytes past their start (see `PaddedBytes`).
