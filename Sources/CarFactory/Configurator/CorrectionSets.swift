@@ -120,8 +120,8 @@ struct CorrectionSearch {
     var claimed: [Bool]
     var reach: [Int] = []
     /// Per option (by the configurator's ids, from `knockStart[id]`), the families whose option
-    /// on `car` it clashes with: what choosing it takes the car's option from (an edge in eight
-    /// of 60 x 8's, so a node's bound looks at those, not at every edge).
+    /// on `car` it clashes with: what choosing it takes the car's option from (about one edge in
+    /// eight on 60 x 8, so a node's bound looks at those, not at every edge).
     /// Made when a bound first needs them: a search whose list never fills needs none (6
     /// families of 2,000 options made them for each of thousands of searches).
     var knockStart: [Int] = []
@@ -771,7 +771,7 @@ struct CorrectionSearch {
         return true
     }
 
-    /// Whether a car under a node (`domains`, `assigned`) priced as `last` is could rank before
+    /// Whether a car under a node (`domains`, `assigned`) of `last`'s price could rank before
     /// it: by making fewer changes, or as many and an option named before `last`'s at the first
     /// family where they differ. A family still able to keep its car's option changes only if a
     /// family that changes takes an option that clashes with it (see `settle`), so one that no
