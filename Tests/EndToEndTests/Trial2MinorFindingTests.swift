@@ -203,3 +203,23 @@ extension Trial2MinorFindingTests {
         #expect(sourced == RunResult(stdout: "kept\n", stderr: "", status: 0))
     }
 }
+
+extension Trial2MinorFindingTests {
+    /// An example too wide for the page is continued with `\` at each line's end and never
+    /// broken inside quotes, so the lines copied from `help` run as the one command (trial 11:
+    /// `help model`'s wrapped as text, and ran as two commands, the second an error).
+    @Test func a_wrapped_help_example_runs_as_copied() throws {
+        // Output that is not a terminal is laid out for 80 columns.
+        let columns = 80
+        let help = try carfab(["-e", "help model"])
+        let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("Example: ") })
+        let copied = lines[start...].map { String($0) }.joined(separator: "\n").dropFirst("Example: ".count)
+        #expect(copied.contains("\\\n"), "\(copied)")
+        #expect(lines.allSatisfy { $0.count <= columns }, "\(help.stdout)")
+        let dir = try temporaryDirectory(with: ["copied.carfab": String(copied)])
+        let run = try carfab(["copied.carfab", "-e", "car roadster; show"], directory: dir)
+        #expect(run.status == 0 && run.stderr == "", "\(copied): \(run)")
+        #expect(run.stdout.contains("Mazda MX-5"), "\(run.stdout)")
+    }
+}

@@ -88,7 +88,7 @@ public enum HelpPage: Sendable {
             lines.append("")
             lines += Self.wrap(details, width: width)
             if !aliases.isEmpty { lines += Self.wrap("Also: " + aliases.joined(separator: ", "), width: width) }
-            lines += Self.wrap("Example: " + example, width: width, continuation: 9)
+            lines += Self.wrapCommand(example, after: "Example: ", width: width)
         case .topic(let introduction, let entries, let closing):
             lines += Self.wrap(introduction, width: width)
             let column = narrow ? 4 : (entries.map(\.key.count).max() ?? 0) + 4
@@ -116,6 +116,56 @@ public enum HelpPage: Sendable {
     /// The width from which summaries stand beside their usages: narrower, the 30-column
     /// usage column would leave them too little room.
     static let sideBySide = 60
+
+    /// The command line `command` after `label`, as it can be copied and run: filled into lines
+    /// of at most `width` columns (less the ` \` that continues each but the last, as a script's
+    /// `\` at a line's end does), never broken inside quotes; lines after the first are indented
+    /// under the command. (Wrapped as text, `help model`'s example ran as two commands, the
+    /// second an error: trial 11.)
+    static func wrapCommand(_ command: String, after label: String, width: Int) -> [String] {
+        // Words as the lexer splits them at blanks outside quotes (an escaped quote stays inside).
+        var words: [String] = []
+        var word = ""
+        var quoted = false
+        var escaped = false
+        for character in command {
+            if character == " " && !quoted {
+                if !word.isEmpty { words.append(word) }
+                word = ""
+                continue
+            }
+            word.append(character)
+            if escaped {
+                escaped = false
+            } else if character == "\\" && quoted {
+                escaped = true
+            } else if character == "\"" {
+                quoted.toggle()
+            }
+        }
+        if !word.isEmpty { words.append(word) }
+        var lines: [String] = []
+        var line = label
+        // Too narrow for the label and the first word: the command starts on a line of its own.
+        if let first = words.first, label.count + first.count + (words.count > 1 ? 2 : 0) > width {
+            lines.append(label.trimmingBlanks)
+            line = "  "
+        }
+        let indent = String(repeating: " ", count: line.count)
+        var lineHasWord = false
+        for word in words {
+            // Room for the word and, as the line may go on, the ` \` that continues it.
+            if lineHasWord && line.count + 1 + word.count + 2 > width {
+                lines.append(line + " \\")
+                line = indent + word
+            } else {
+                line += lineHasWord ? " " + word : word
+            }
+            lineHasWord = true
+        }
+        lines.append(line)
+        return lines
+    }
 
     /// `text`'s words filled into lines of at most `width` columns; lines after the first are
     /// indented by `continuation` blanks.
