@@ -394,7 +394,7 @@ extension Session {
             // Not run, it may still be a step for `undo` when run (see `recordUnchecked`): so may
             // `expect error ID COMMAND` where the run can go on after its COMMAND did not fail
             // (see `ExpectCommand.mayLeaveAStep`).
-            if history != nil && (Self.changesWhenRun(spec) || ExpectCommand.mayLeaveAStep(invocation, goingOn: options.keepGoing)) {
+            if history != nil && (Self.changesWhenRun(spec) || ExpectCommand.mayLeaveAStep(self, invocation)) {
                 recordUnchecked()
             }
             passUnrun()

@@ -98,6 +98,11 @@ final class Session {
     /// `--check`: the files the script has `save`d so far (see `SavedFiles.swift`); nil until
     /// the first, as `followedFiles`.
     var savedFiles: SavedFiles?
+    /// `--check`: set once something the check could not follow may have changed the catalog
+    /// or the variables when run (a `source` of a file the script saved, passed over; an
+    /// `expect error` COMMAND not followed that the run may go on after): from then on it
+    /// does not tell whether a definition or `var` as such a COMMAND succeeds (trial 11, 5).
+    var effectsUnknown = false
     /// How many times an analysis followed a file it had followed already (with the sessions
     /// `diff` loads while it checks: they share the bound).
     var refollowings = 0
