@@ -400,7 +400,8 @@ extension Session {
             passUnrun()
             return false
         }
-        if options.checksQuestions && spec.answersOnly { return false }
+        // A completion's copy asks no questions either: they change nothing it completes against.
+        if (options.checksQuestions || options.rehearsing) && spec.answersOnly { return false }
         // A rehearsal that has the history follows the line's `undo`, `begin` ... (see `Session.rehearsal`).
         if options.rehearsing && !Self.rehearses(spec) && !(history != nil && Self.movesHistory(spec)) { return false }
         return true

@@ -114,6 +114,12 @@ final class Session {
     /// every command). Checked: the optimizer removes the checks (1,496 instructions a command
     /// with the history on, as unchecked).
     var historyDepth = 0
+    /// A completion's copy (see `Rehearsal.swift`): the one budget of steps its `fit`s and the
+    /// completion's repair prices share; nil elsewhere (each search has its own).
+    var searchBudget: SearchBudget?
+    /// A completion's copy: a search the line runs stopped at the budget's end, so the car
+    /// the line makes is not known.
+    var rehearsalLostCar = false
     /// How many `try`s are running: inside one, nothing is written to a file (see `WhatIf.swift`).
     var whatIfDepth = 0
     /// Whether a transaction of the session was open outside the innermost running `try`, and
