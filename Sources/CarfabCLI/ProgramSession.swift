@@ -35,11 +35,15 @@ struct ProgramSession {
         // walk all it holds (each step of the undo history). A host's engine is freed.
         if !environment.isHosted { engineLeftToExit = engine }
         for setting in arguments.variables { engine.setVariable(setting.name, to: setting.value) }
-        if arguments.diff { return compare(engine) }
-        if let ended = runInitFile(engine, center: center) { return ended }
+        if let ended = runInitFile(engine, center: center) {
+            // An init file that fails is trouble to --diff (2), not "different" (1).
+            return arguments.diff && ended == .exit(Program.ExitStatus.failure) ? .exit(2) : ended
+        }
         // What the init file defined is the catalog the session began with, as a --catalog
-        // file's: a saved session is replayed where the init file runs again.
+        // file's: a saved session is replayed where the init file runs again, and --diff
+        // loads its two files on top of it, as `diff` in the session does (trial 11, 4).
         engine.beginSessionHere()
+        if arguments.diff { return compare(engine) }
         // Files, -e texts and the prompt after them are one session: a transaction one opens
         // stays open for the next, and is rolled back only at the end of the last.
         engine.beginInputs()

@@ -44,16 +44,22 @@ import Testing
         #expect(try carfab(["--check", "-e", script]) == RunResult(stdout: "", stderr: "", status: 0))
     }
 
-    /// `expect error ID COMMAND` is not run by the check, but its COMMAND, when it does not fail,
-    /// is a step for `undo` when run (the expectation fails, and with --keep-going the script
-    /// goes on): the check does not follow `undo` past it, so it never reports what running
-    /// does not (it reported `unknown family 'roof'`; a reviewer's finding).
+    /// `expect error ID COMMAND` whose COMMAND the check does not run (`set`) may be a step for
+    /// `undo` when run (it does not fail, the expectation fails, and with --keep-going the
+    /// script goes on): the check does not follow `undo` past it, so it never reports what
+    /// running does not (it reported `unknown family 'roof'`; a reviewer's finding). A COMMAND
+    /// it follows (`var`) it runs as running does: the expectation fails there, and `undo`
+    /// takes back its step (trial 11, 5).
     @Test func an_undo_past_expect_error_is_not_followed_by_the_check() throws {
-        let script = #"begin; family roof "R" default a "A"; commit; expect error zzz var y 1; undo; parts roof"#
-        let run = try carfab(["--keep-going", "-e", script])
+        let unknown = #"begin; family roof "R" default a "A"; commit; car sports; expect error zzz set drivetrain front; undo; parts roof"#
+        let run = try carfab(["--keep-going", "-e", unknown])
         #expect(run.status == 1 && run.stderr.hasPrefix("<command-line>:1:"), "\(run.stderr)")
         #expect(!run.stderr.contains("unknown family"))
-        #expect(try carfab(["--check", "--keep-going", "-e", script]) == RunResult(stdout: "", stderr: "", status: 0))
+        #expect(try carfab(["--check", "--keep-going", "-e", unknown]) == RunResult(stdout: "", stderr: "", status: 0))
+        let followed = #"begin; family roof "R" default a "A"; commit; expect error zzz var y 1; undo; parts roof"#
+        let ran = try carfab(["--keep-going", "-e", followed])
+        #expect(ran.status == 1 && ran.stderr.hasPrefix("<command-line>:1:60: error: expected error zzz, got no error"), "\(ran.stderr)")
+        #expect(try carfab(["--check", "--keep-going", "-e", followed]) == RunResult(stdout: "", stderr: ran.stderr, status: 1))
     }
 
     /// The lines where `result`'s standard error reports an error (`FILE:LINE:COLUMN: error:`).

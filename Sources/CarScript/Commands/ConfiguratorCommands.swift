@@ -144,7 +144,13 @@ package enum ConfiguratorCommands {
                     return
                 }
                 let repair = try call.at(2) { () throws(CarFactoryError) in
-                    guard let cheapest = try answer.configurator.repairs(of: answer.current, wanting: wanted, limit: 1).first else {
+                    let found =
+                        if let budget = session.searchBudget {
+                            try answer.configurator.repairs(of: answer.current, wanting: wanted, limit: 1, spending: budget)
+                        } else {
+                            try answer.configurator.repairs(of: answer.current, wanting: wanted, limit: 1)
+                        }
+                    guard let cheapest = found.first else {
                         throw .noValidCar([Self.optionNamed(call)])
                     }
                     return cheapest

@@ -65,7 +65,7 @@ enum ExpectCommand {
     static func check(_ session: Session, _ call: Invocation) throws(ScriptError) {
         guard session.options.checkOnly else { return }
         if nameKey(call.word(1)) == "error" {
-            try checkNesting(session, call)
+            try checkError(session, call)
             return
         }
         let words = call.words(3)
@@ -237,18 +237,80 @@ enum ExpectCommand {
 
     /// `--check`, which does not run COMMAND: whether `call`, `expect error ID COMMAND...`, may
     /// leave a step for `undo` in a run that goes on after it. Its COMMAND is a step only if it
-    /// does not fail, and then the expectation fails: the script stops there, unless `goingOn`
-    /// (`--keep-going`). So a run that reaches the next command has had COMMAND fail, which
+    /// does not fail, and then the expectation fails: the script stops there, unless with
+    /// `--keep-going`. So a run that reaches the next command has had COMMAND fail, which
     /// changed nothing, unless COMMAND is an `expect` in turn, whose own COMMAND may have run
     /// and failed only the inner expectation (`expect error expectation-failed expect error
     /// ID var b 1` keeps `b`). Counting a step for every `expect error` made the check follow
     /// no `undo` after one, so it missed the run's `only 1 step to undo` (trial 7).
-    static func mayLeaveAStep(_ call: Invocation, goingOn: Bool) -> Bool {
+    /// With `--keep-going`, only a COMMAND the check neither follows nor checks alone (see
+    /// `checkedForm`) is such a step here: the others made their own steps, as running makes them.
+    static func mayLeaveAStep(_ session: Session, _ call: Invocation) -> Bool {
         guard runsACommand(call) else { return false }
-        if goingOn { return true }
+        if session.options.keepGoing { return checkedForm(session, call) == .unknown }
         guard case .words(let from, let to) = call.value(3), to - from >= 2 else { return false }
         let lexer = call.lexerRef.takeUnretainedValue()
         return nameKey(lexer.string(lexer.tokens[from + 1])) == "expect"
+    }
+
+    /// How `--check` takes the COMMAND of `expect error ID COMMAND...` (trial 11, 5).
+    enum CheckedForm {
+        /// Run as running runs it: the check knows whether it succeeds, and so whether the
+        /// expectation fails, and what it changed for the lines after it.
+        case followed
+        /// A command the check does not run (`car`, `save` ...), with `--keep-going`: checked as
+        /// alone on its line (a `save` notes its file, `car` is a step for `undo`), since the
+        /// run may go on after it succeeded; whether it does is running's to know.
+        case alone
+        /// Not run: whether it fails is running's to know (see `checkNesting`). The run goes on
+        /// past it only if it failed, but with `--keep-going` or as an inner `expect error`,
+        /// what it changed is not known to the check from here (`Session.effectsUnknown`).
+        case unknown
+    }
+
+    /// The commands whose outcome as COMMAND the check knows, as it follows them: the
+    /// definitions the stock cannot refuse (a `forbid` or `require` a car in stock breaks is
+    /// refused), `var`, and `begin`, `commit` and `rollback`.
+    private static let followedCommands: Set<String> = ["family", "option", "model", "currency", "var", "begin", "commit", "rollback"]
+
+    /// How the check takes the COMMAND of `call` (`expect error ID COMMAND...`): followed only
+    /// where it knows the session as the run has it: undo history followed and no rollback the
+    /// run may have made without it, and for a definition or `var`, no effect it could not know
+    /// (a file the script saved, passed over).
+    static func checkedForm(_ session: Session, _ call: Invocation) -> CheckedForm {
+        let lexer = call.lexerRef.takeUnretainedValue()
+        guard case .words(let from, let to) = call.value(3), to - from >= 2,
+            let position = session.commands.position(of: lexer.word(lexer.tokens[from + 1]))
+        else { return .unknown }
+        let name = session.commands.specs[position].name
+        if followedCommands.contains(name) {
+            let historyKnown = session.history.map { $0.unfollowedBelow == nil && !$0.runMayHaveRolledBack } ?? true
+            let group = session.commands.specs[position].group
+            return historyKnown && (group == .history || !session.effectsUnknown) ? .followed : .unknown
+        }
+        if session.options.keepGoing && !session.commands.specs[position].runsWhenChecking && name != "expect" { return .alone }
+        return .unknown
+    }
+
+    /// `--check` of `expect error ID COMMAND...`, as `checkedForm` takes COMMAND.
+    private static func checkError(_ session: Session, _ call: Invocation) throws(ScriptError) {
+        switch checkedForm(session, call) {
+        case .followed:
+            try expectError(session, call)
+        case .alone:
+            try checkNesting(session, call)
+            guard case .words(let from, let to) = call.value(3) else { return }
+            let lexer = call.lexerRef.takeUnretainedValue()
+            // Its errors are running's too: there they may be the one expected.
+            do {
+                try session.nested(call) { () throws(ScriptError) in try session.execute(from + 1..<to, lexer: lexer) }
+            } catch {
+                if session.commandNestingRefused { throw error }
+            }
+        case .unknown:
+            try checkNesting(session, call)
+            if session.options.keepGoing || mayLeaveAStep(session, call) { session.effectsUnknown = true }
+        }
     }
 
     /// `--check` of `expect error ID COMMAND...`: COMMAND is not run (its failure is expected),

@@ -115,6 +115,9 @@ package struct Completer {
     package var stop: StopRequest?
     /// The search steps one completion may spend on repair prices, all its options together.
     package var repairSteps = Completer.repairStepBudget
+    /// The budget those steps are counted in: a completion's copy session's, whose `fit`s
+    /// spent from it first; nil: a budget of its own.
+    var repairBudget: SearchBudget?
 
     /// The standard `repairSteps`: a tenth of an answer's (`SearchLimits.standard`), so Tab
     /// answers at once on any family; past it, options that need a repair show only the rule.
@@ -232,7 +235,10 @@ package struct Completer {
                             description = alias + advice.text(for: family)
                             if case .refused = advice {
                                 // What `fit` would cost: the cheapest repair's price change, marked.
-                                let repairs = pricing ?? RepairPricing(catalog: catalog, car: car, steps: repairSteps, stop: stop)
+                                let repairs =
+                                    pricing
+                                    ?? RepairPricing(
+                                        catalog: catalog, car: car, steps: repairSteps, budget: repairBudget ?? SearchBudget(), stop: stop)
                                 pricing = repairs
                                 switch repairs.cheapest(for: part) {
                                 case .repair(let change):

@@ -20,14 +20,15 @@ final class RepairPricing {
     private let configurator: Configurator?
     /// The car as the configurator sees it; nil if it has an option the catalog no longer lists.
     private let current: [Int]?
-    private let budget = SearchBudget()
+    private let budget: SearchBudget
     /// Whether the budget ran out: the options after it are not searched.
     private var spent = false
     /// Each family's options by identity, to their place in it (made when first needed).
     private var places: [Int: [ObjectIdentifier: Int]] = [:]
 
-    init(catalog: Catalog, car: Car, steps: Int, stop: StopRequest?) {
+    init(catalog: Catalog, car: Car, steps: Int, budget: SearchBudget, stop: StopRequest?) {
         self.catalog = catalog
+        self.budget = budget
         let space = ConfigurationSpace(catalog)
         configurator = try? Configurator(
             space: space, limits: SearchLimits(steps: steps, repairs: 1), shouldStop: { stop?.isRequested ?? false })

@@ -16,9 +16,16 @@ extension Session {
         options.fileAccess = .refused(by: "while completing")
         options.environment = self.options.environment
         options.rehearsing = true
+        // The line's `fit`s spend from the completion's one budget, as its repair prices do
+        // (each had a command's 1,000,000 steps: four took 6.4 s of one Tab; trial 11, 6).
+        options.searchLimits = SearchLimits(steps: Completer.repairStepBudget, repairs: SearchLimits.standard.repairs)
+        // Nor does a refused `set` search the repair its note would name: no note is shown.
+        options.searchesRefusals = false
         // A transaction the prompt has open stays open at the end of the text, as it does there.
         options.leavesTransactionOpen = true
-        let copy = Session(catalog: catalog, sink: Silence(), options: options, commands: commands)
+        let silence = Silence()
+        let copy = Session(catalog: catalog, sink: silence, options: options, commands: commands)
+        copy.searchBudget = SearchBudget()
         copy.stock = stock
         if withHistory, let history {
             // Shared with this session's: the journal is copied at the copy's first change,
@@ -29,6 +36,7 @@ extension Session {
         }
         copy.takeVariables(of: self)
         copy.run(TextLineSource(bytes: text, name: "<completion>"))
+        copy.rehearsalLostCar = silence.searchStopped
         return copy
     }
 
@@ -86,10 +94,14 @@ extension Session {
     }
 }
 
-/// A sink that drops everything: a rehearsal's results are never shown.
+/// A sink that drops everything: a rehearsal's results are never shown. It notes a search
+/// stopped at the budget's end: the car a `fit` would have made is then not known.
 private final class Silence: ResultSink {
+    private(set) var searchStopped = false
     func receive(_ result: CommandResult, from command: CommandSpec) {}
-    func receive(_ diagnostic: Diagnostic) {}
+    func receive(_ diagnostic: Diagnostic) {
+        if diagnostic.id == "search-limit-reached" { searchStopped = true }
+    }
 }
 
 extension Engine {
@@ -127,10 +139,12 @@ extension Engine {
                 let moves = Session.historyMoves(in: earlier, commands: session.commands)
                 let follows = moves.firstTakingBack != nil && moves.followed && session.history != nil
                 let known = follows ? nil : moves.firstTakingBack
+                let copy = session.rehearsal(of: Array(earlier[..<(known ?? earlier.count)]), withHistory: follows)
+                // A `fit` past the budget leaves the car unknown: no prices of a car it did not make.
                 var later = Self.completer(
-                    for: session.rehearsal(of: Array(earlier[..<(known ?? earlier.count)]), withHistory: follows),
-                    workingDirectory: workingDirectory, completesFiles: completesFiles, rehearsing: false,
-                    knowsCar: known == nil)
+                    for: copy, workingDirectory: workingDirectory, completesFiles: completesFiles, rehearsing: false,
+                    knowsCar: known == nil && !copy.rehearsalLostCar)
+                later.repairBudget = copy.searchBudget
                 // File names are listed from this session's host: the copy has none (it touches no file).
                 (later.host, later.home) = (host, home)
                 return later

@@ -394,13 +394,14 @@ extension Session {
             // Not run, it may still be a step for `undo` when run (see `recordUnchecked`): so may
             // `expect error ID COMMAND` where the run can go on after its COMMAND did not fail
             // (see `ExpectCommand.mayLeaveAStep`).
-            if history != nil && (Self.changesWhenRun(spec) || ExpectCommand.mayLeaveAStep(invocation, goingOn: options.keepGoing)) {
+            if history != nil && (Self.changesWhenRun(spec) || ExpectCommand.mayLeaveAStep(self, invocation)) {
                 recordUnchecked()
             }
             passUnrun()
             return false
         }
-        if options.checksQuestions && spec.answersOnly { return false }
+        // A completion's copy asks no questions either: they change nothing it completes against.
+        if (options.checksQuestions || options.rehearsing) && spec.answersOnly { return false }
         // A rehearsal that has the history follows the line's `undo`, `begin` ... (see `Session.rehearsal`).
         if options.rehearsing && !Self.rehearses(spec) && !(history != nil && Self.movesHistory(spec)) { return false }
         return true

@@ -98,6 +98,11 @@ final class Session {
     /// `--check`: the files the script has `save`d so far (see `SavedFiles.swift`); nil until
     /// the first, as `followedFiles`.
     var savedFiles: SavedFiles?
+    /// `--check`: set once something the check could not follow may have changed the catalog
+    /// or the variables when run (a `source` of a file the script saved, passed over; an
+    /// `expect error` COMMAND not followed that the run may go on after): from then on it
+    /// does not tell whether a definition or `var` as such a COMMAND succeeds (trial 11, 5).
+    var effectsUnknown = false
     /// How many times an analysis followed a file it had followed already (with the sessions
     /// `diff` loads while it checks: they share the bound).
     var refollowings = 0
@@ -109,6 +114,12 @@ final class Session {
     /// every command). Checked: the optimizer removes the checks (1,496 instructions a command
     /// with the history on, as unchecked).
     var historyDepth = 0
+    /// A completion's copy (see `Rehearsal.swift`): the one budget of steps its `fit`s and the
+    /// completion's repair prices share; nil elsewhere (each search has its own).
+    var searchBudget: SearchBudget?
+    /// A completion's copy: a search the line runs stopped at the budget's end, so the car
+    /// the line makes is not known.
+    var rehearsalLostCar = false
     /// How many `try`s are running: inside one, nothing is written to a file (see `WhatIf.swift`).
     var whatIfDepth = 0
     /// Whether a transaction of the session was open outside the innermost running `try`, and

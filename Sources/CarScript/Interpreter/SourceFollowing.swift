@@ -39,6 +39,7 @@ struct AnalysisMark: Equatable {
     var bytes = 0
     var unfollowedBelow: Int?
     var runMayHaveRolledBack = false
+    var effectsUnknown = false
 }
 
 /// How a file's last following in an analysis went.
@@ -58,6 +59,7 @@ extension Session {
     var analysisMark: AnalysisMark {
         var mark = AnalysisMark(
             stateChanges: stateChanges, whatIfDepth: whatIfDepth, commandNesting: commandNesting)
+        mark.effectsUnknown = effectsUnknown
         if let history {
             mark.steps = history.stepCount
             mark.changes = history.changes.count

@@ -11,6 +11,7 @@ extension Session {
         // A file the checked script saved holds what only running makes: passed over as a
         // command the check does not run, a step for `undo` (see `SavedFiles.swift`).
         if options.checkOnly && name != "-" && isSavedByScript(path) {
+            effectsUnknown = true
             if history != nil { recordUnchecked() }
             passUnrun()
             return

@@ -502,14 +502,19 @@ extension Session {
         // `available` is more than there are when run too.
         guard count <= available else {
             let limit = history?.inTransaction == true ? " since 'begin'" : ""
+            // Checked, a step of commands the check does not run may have been none when run:
+            // there are no more than `available`, but how many is not known (trial 11, 7).
+            let known = !options.checkOnly || !someStepIsUnchecked(amongLast: available)
             throw ScriptError(
                 .history(
                     available == 0
                         ? "nothing to undo\(limit)"
-                        : "only \(available) step\(available == 1 ? "" : "s") to undo\(limit)"), at: countRange ?? range)
+                        : known
+                            ? "only \(available) step\(available == 1 ? "" : "s") to undo\(limit)"
+                            : "fewer than \(count) steps to undo\(limit)"), at: countRange ?? range)
         }
         for _ in 0..<count {
-            if options.checkOnly && lastStepIsUnchecked() {
+            if options.checkOnly && someStepIsUnchecked(amongLast: 1) {
                 history?.stopFollowing()
                 return
             }
@@ -598,22 +603,30 @@ extension Session {
     /// Whether running `spec` may change the stock, the catalog or a variable (a step for `undo`).
     static func changesWhenRun(_ spec: CommandSpec) -> Bool { rehearses(spec) && !spec.answersOnly }
 
-    /// `--check`: whether the last done step is made only of commands the check does not run
-    /// (when run, it may have been no step at all).
-    private func lastStepIsUnchecked() -> Bool {
-        guard let steps = history?.stepCount, steps > 0, let base = history?.journalBase,
-            let end = history?.openJournalStart, let changes = history?.changes
+    /// `--check`: whether one of the last `count` done steps is made only of commands the
+    /// check does not run (when run, it may have been no step at all).
+    private func someStepIsUnchecked(amongLast count: Int) -> Bool {
+        guard let steps = history?.stepCount, steps >= count, let base = history?.journalBase,
+            var end = history?.openJournalStart, let changes = history?.changes
         else { return false }
-        var index = end - base - 1
-        guard index >= 0 else { return false }
-        while index > 0 && stock.journal?.startsStep(index) == false { index -= 1 }
-        var unchecked = false
-        for placed in changes.reversed() {
-            guard placed.journalPosition > base + index else { break }
-            guard case .unchecked = placed.change else { return false }
-            unchecked = true
+        // The changes are in journal order: each step's are found walking back with its start.
+        var next = changes.count - 1
+        for _ in 0..<count {
+            var index = end - base - 1
+            guard index >= 0 else { return false }
+            while index > 0 && stock.journal?.startsStep(index) == false { index -= 1 }
+            let start = base + index
+            while next >= 0 && changes[next].journalPosition > end { next -= 1 }
+            var unchecked = false
+            var checked = false
+            while next >= 0 && changes[next].journalPosition > start {
+                if case .unchecked = changes[next].change { unchecked = true } else { checked = true }
+                next -= 1
+            }
+            if unchecked && !checked { return true }
+            end = start
         }
-        return unchecked
+        return false
     }
 
     /// `begin`: opens a transaction, or a savepoint inside one.
