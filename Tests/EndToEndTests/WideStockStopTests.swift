@@ -45,24 +45,13 @@ import Glibc
                 writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
                 return writer >= 0
             })
-        let loaded = cpuTicks(of: running.pid)
+        let loaded = processorTicks(running.pid)
         close(writer)
         // Three clock ticks of work after the FIFO's end: inside the command, which takes
         // hundreds of milliseconds even when it is quick.
-        #expect(running.wait(timeout: 60) { cpuTicks(of: running.pid) >= loaded + 3 })
+        #expect(running.wait(timeout: 60) { processorTicks(running.pid) >= loaded + 3 })
         kill(running.pid, signal)
         return (running.exitStatus(timeout: 5), running.stdout, running.stderr, dir)
-    }
-
-    /// The CPU time process `pid` has used, in clock ticks (its `utime` and `stime`).
-    static func cpuTicks(of pid: pid_t) -> Int {
-        guard let stat = try? String(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/stat"), encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return 0 }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // After the name: state is field 3, utime and stime fields 14 and 15.
-        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return 0 }
-        return user + system
     }
 
     @Test(arguments: [(Int32(SIGINT), Int32(130)), (Int32(SIGTERM), Int32(143)), (Int32(SIGHUP), Int32(129))])
