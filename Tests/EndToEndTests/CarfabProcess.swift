@@ -16,6 +16,18 @@ let carfabBinary: String = {
     return packageRoot.appendingPathComponent(".build/debug/carfab").path
 }()
 
+/// Process `pid`'s processor time so far, in clock ticks (user and system): a wait for it to
+/// grow tells that a program is at work, where a wait for it to block cannot.
+func processorTicks(_ pid: pid_t) -> Int {
+    guard let stat = try? String(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/stat"), encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return 0 }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    // After the name: state is field 3, utime 14 and stime 15.
+    guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return 0 }
+    return user + system
+}
+
 /// Runs carfab with `arguments`, feeding `stdin` (none: /dev/null), in `directory`.
 func carfab(
     _ arguments: [String], stdin: String? = nil, stdinData: Data? = nil, directory: URL? = nil,

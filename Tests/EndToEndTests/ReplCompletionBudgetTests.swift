@@ -56,23 +56,12 @@ import Glibc
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// carfab's processor time so far, in clock ticks (user and system).
-    static func ticks(_ pid: pid_t) -> Int {
-        guard let stat = try? String(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/stat"), encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return 0 }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // After the name: state is field 3, utime 14 and stime 15.
-        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return 0 }
-        return user + system
-    }
-
     /// Types Tab after `set g0 ` and waits until carfab has spent a fifth of a second of
     /// processor time on it with nothing listed yet: the completion is under way.
     func tabUnderWay(_ terminal: PseudoTerminal) -> Bool {
-        let before = Self.ticks(terminal.pid)
+        let before = processorTicks(terminal.pid)
         terminal.type("set g0 \t")
-        let busy = terminal.wait(timeout: 30) { Self.ticks(terminal.pid) >= before + sysconf(Int32(_SC_CLK_TCK)) / 5 }
+        let busy = terminal.wait(timeout: 30) { processorTicks(terminal.pid) >= before + sysconf(Int32(_SC_CLK_TCK)) / 5 }
         return busy && !terminal.output.contains("o0_1")
     }
 

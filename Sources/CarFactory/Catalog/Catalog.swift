@@ -97,6 +97,13 @@ public struct Catalog: Sendable {
         ruleSet.completed(car.configuration).part(of: family) ?? car.drivetrain
     }
 
+    /// `car`'s part of every family, in family order: completed once, where `part(of:on:)` a
+    /// family at a time completes it each time (61 families: `save` of 100,000 configured
+    /// cars spent 29 s comparing every family for each; trial 11, 1).
+    public func parts(on car: Car) -> [any Part] {
+        completed(car).configuration.parts
+    }
+
     /// `car` with a part of every family (the same car when it has them).
     public func completed(_ car: Car) -> Car {
         let configuration = ruleSet.completed(car.configuration)

@@ -1,4 +1,5 @@
 import CarFactory
+import Synchronization
 
 // `diff FILE [FILE]` and `carfab --diff A B`: two sessions compared by meaning, not text. A
 // saved session is loaded by running it in a fresh session made from the catalog this one
@@ -217,12 +218,13 @@ package enum SessionComparison {
         let catalogRows = rows
         rows = []
         var models: [String: Int] = [:]
-        var keys: [String: Int] = [:]
-        let a = ComparedStock(first.stock, catalog: first.catalog, models: &models, keys: &keys)
-        let b = ComparedStock(second.stock, catalog: second.catalog, models: &models, keys: &keys)
+        var numbering = ConfigurationNumbering()
         // Stopped: no rows are made (a partial table would mislead, and is not shown).
         let stopped = Table(columns)
-        guard let lineRows = compareLines(a, b, stop: stop) else { return stopped }
+        guard let a = ComparedStock(first.stock, catalog: first.catalog, models: &models, numbering: &numbering, stop: stop),
+            let b = ComparedStock(second.stock, catalog: second.catalog, models: &models, numbering: &numbering, stop: stop),
+            let lineRows = compareLines(a, b, stop: stop)
+        else { return stopped }
         if first.stock.currentNumber != second.stock.currentNumber {
             row(
                 "changed", "current line", "", first.stock.currentNumber.map(String.init) ?? "none",
@@ -498,91 +500,103 @@ package enum SessionComparison {
         let isDefault: Bool
     }
 
-    /// What `diff` shows of a configuration, found once for every line that has it.
-    private struct Configuration {
-        /// The same number in both sessions for the same model and options.
-        let key: Int
-        /// The same number in both sessions for the same model.
-        let modelKey: Int
-        let model: String
-        let parts: [LinePart]
-        let unit: Int64
-    }
-
     /// A session's stock as `diff` reads it: each line by its offset, made from the stock's
-    /// count and configuration id when asked for, with what its configuration shows.
+    /// count and configuration when asked for, as `list` makes its rows. Each configuration
+    /// keeps only its numbers: its parts' texts, kept for every configuration, took ~9 KB a
+    /// line with 61 families (trial 11, 1).
     private struct ComparedStock {
         let stock: StockLedger
-        /// By configuration id; nil for an id no line has.
-        let configurations: [Configuration?]
-        /// Each configuration's `key` and `modelKey`, by id: the matching reads them for every
-        /// line it compares, and a `Configuration` read is a retain and release of its strings.
-        private let keys: [Int]
-        private let modelKeys: [Int]
+        let catalog: Catalog
+        /// The book's families, then the defined ones by name: the same order in both
+        /// sessions whatever order they defined them in, so the same car is the same line
+        /// (a line of `paint red trim leather` against one of `trim leather paint red` was
+        /// a change with no difference; trial 7).
+        let families: [PartFamily]
+        /// Each configuration's number (the same in both sessions for the same model and
+        /// options) and its model's, by id; -1 for an id no line has. The matching reads them
+        /// for every line it compares.
+        private let keys: [Int32]
+        private let modelKeys: [Int32]
 
-        /// Numbers every configuration its lines have, in `keys` (by their words) and `models`
-        /// (by their model), which the other session's stock shares.
-        init(_ stock: StockLedger, catalog: Catalog, models: inout [String: Int], keys: inout [String: Int]) {
+        /// Numbers every configuration its lines have, in `numbering` and `models` (by its
+        /// model), which the other session's stock shares; nil if `stop` is asked for.
+        init?(
+            _ stock: StockLedger, catalog: Catalog, models: inout [String: Int], numbering: inout ConfigurationNumbering,
+            stop: StopRequest?
+        ) {
             self.stock = stock
-            // The book's families, then the defined ones by name: the same order in both
-            // sessions whatever order they defined them in, so the same car is the same line
-            // (a line of `paint red trim leather` against one of `trim leather paint red` was
-            // a change with no difference; trial 7).
-            let families = catalog.families.sorted { a, b in
+            self.catalog = catalog
+            families = catalog.families.sorted { a, b in
                 a.isBook || b.isBook ? a.index < b.index : nameKey(catalog.name(of: a)) < nameKey(catalog.name(of: b))
             }
-            var configurations = [Configuration?](repeating: nil, count: stock.configurationCount)
+            let side = numbering.add(stock, catalog: catalog, families: families)
+            var keys = [Int32](repeating: -1, count: stock.configurationCount)
+            var modelKeys = [Int32](repeating: -1, count: stock.configurationCount)
             for number in stride(from: 1, through: stock.lineCount, by: 1) {
-                let id = Int(stock.entry(number).configuration)
-                guard configurations[id] == nil else { continue }
-                let car = Car(configuration: stock.configuration(Int32(id)))
-                let parts = families.map { family in
-                    let part = catalog.part(of: family, on: car)
+                if number & 4095 == 0 && stop?.isRequested == true { return nil }
+                let id = stock.entry(number).configuration
+                guard keys[Int(id)] < 0 else { continue }
+                keys[Int(id)] = Int32(truncatingIfNeeded: numbering.number(id, of: side))
+                let model = SessionScript.word(stock.configuration(id).factory.model)
+                let modelKey = models[model] ?? models.count
+                models[model] = modelKey
+                modelKeys[Int(id)] = Int32(truncatingIfNeeded: modelKey)
+            }
+            self.keys = keys
+            self.modelKeys = modelKeys
+        }
+
+        var count: Int { stock.lineCount }
+
+        /// The line at `offset` as what it is, to match it.
+        func key(_ offset: Int) -> LineKey {
+            let (id, count) = stock.entry(offset + 1)
+            return LineKey(configuration: Int(keys[Int(id)]), count: count)
+        }
+
+        /// The model of the line at `offset`, as a number both stocks share.
+        func model(_ offset: Int) -> Int { Int(modelKeys[Int(stock.entry(offset + 1).configuration)]) }
+
+        /// The parts of the configurations rows were made of lately (see `PartsMemo`).
+        private let memo = PartsMemo()
+
+        /// The line at `offset`.
+        func line(_ offset: Int) -> Line {
+            let (id, count) = stock.entry(offset + 1)
+            let configuration = stock.configuration(id)
+            let (model, parts) = memo.parts(of: id) {
+                let car = Car(configuration: configuration)
+                let all = catalog.parts(on: car)
+                let parts = families.compactMap { family -> LinePart? in
+                    guard family.index < all.count else { return nil }
+                    let part = all[family.index]
                     return LinePart(
                         family: nameKey(catalog.name(of: family)), option: nameKey(part.name),
                         words: "\(SessionScript.word(catalog.name(of: family))) \(SessionScript.word(part.name))",
                         isDefault: part === catalog.defaultPart(of: family, for: car.factory))
                 }
-                let words = parts.map { $0.family + " " + $0.option }.joined(separator: "|") + "|" + nameKey(car.factory.model)
-                let key = keys[words] ?? keys.count
-                keys[words] = key
-                let model = SessionScript.word(car.factory.model)
-                let modelKey = models[model] ?? models.count
-                models[model] = modelKey
-                configurations[id] = Configuration(key: key, modelKey: modelKey, model: model, parts: parts, unit: car.priceMinorUnits)
+                return (SessionScript.word(car.factory.model), parts)
             }
-            self.configurations = configurations
-            self.keys = configurations.map { $0?.key ?? -1 }
-            self.modelKeys = configurations.map { $0?.modelKey ?? -1 }
-        }
-
-        var count: Int { stock.lineCount }
-
-        /// The configuration of the line at `offset`, one of the stock's.
-        private func configuration(_ offset: Int) -> (Configuration, count: Int64) {
-            let (id, count) = stock.entry(offset + 1)
-            // Every line's configuration was found in `init`.
-            guard let found = configurations[Int(id)] else {
-                return (Configuration(key: -1, modelKey: -1, model: "", parts: [], unit: 0), count)
-            }
-            return (found, count)
-        }
-
-        /// The line at `offset` as what it is, to match it.
-        func key(_ offset: Int) -> LineKey {
-            let (id, count) = stock.entry(offset + 1)
-            return LineKey(configuration: keys[Int(id)], count: count)
-        }
-
-        /// The model of the line at `offset`, as a number both stocks share.
-        func model(_ offset: Int) -> Int { modelKeys[Int(stock.entry(offset + 1).configuration)] }
-
-        /// The line at `offset`.
-        func line(_ offset: Int) -> Line {
-            let (configuration, count) = configuration(offset)
             return Line(
-                model: configuration.model, count: count, parts: configuration.parts,
-                value: configuration.unit.multipliedReportingOverflow(by: count).partialValue)
+                model: model, count: count, parts: parts,
+                value: configuration.priceMinorUnits.multipliedReportingOverflow(by: count).partialValue)
+        }
+    }
+
+    /// The model and parts of the configurations rows were made of lately, a few by id: rows
+    /// of a few configurations (the book's catalog has 24) find them made, where making them
+    /// for each row took 1.5x the time of a comparison of 10^5 lines; memory stays a few
+    /// configurations', where keeping every one's took ~9 KB a line with 61 families.
+    private final class PartsMemo: Sendable {
+        private let slots = Mutex([(id: Int32, model: String, parts: [LinePart])?](repeating: nil, count: 64))
+
+        /// Configuration `id`'s model and parts, made by `make` unless kept.
+        func parts(of id: Int32, make: () -> (String, [LinePart])) -> (String, [LinePart]) {
+            let slot = Int(id) & 63
+            if let kept = slots.withLock({ $0[slot] }), kept.id == id { return (kept.model, kept.parts) }
+            let made = make()
+            slots.withLock { $0[slot] = (id, made.0, made.1) }
+            return made
         }
     }
 
