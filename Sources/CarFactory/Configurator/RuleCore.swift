@@ -118,18 +118,11 @@ extension Configurator {
         meter.units &+= touched.count
     }
 
-    /// The units of work a look at one rule behind an edge counts (see `rebuild`).
-    static let unitsPerRuleLook = 6
-
     /// Sets the mask of `edge` (option `option` of family `f`'s clashes in `family`) from the rules behind it that are on.
     private mutating func rebuild(_ edge: Int, from f: Int, _ option: Int, to family: Int) {
         let mask = edgeMask[edge]
         for w in 0..<wordCount[family] { masks[mask + w] = 0 }
-        // Each rule behind the edge is a look at a flag far from the last (a cache miss, most
-        // of the loop's time): counted as six units, not one, so that the limit holds time
-        // here too (30 families of 512 options with 20,000 rules: `options f3` ran 12.8 s of
-        // CPU to the limit, 55% of it here, where other answers end within about 6; trial 11, 6).
-        meter.units &+= wordCount[family] + Self.unitsPerRuleLook * (edgeRuleStart[edge + 1] - edgeRuleStart[edge])
+        meter.units &+= wordCount[family] + edgeRuleStart[edge + 1] - edgeRuleStart[edge]
         for position in edgeRuleStart[edge]..<edgeRuleStart[edge + 1] where !rulesOff[edgeRules[position]] {
             Self.addPairs(
                 of: space.rules[edgeRules[position]], from: f, option, in: family, optionCounts: optionCounts, to: &masks, at: mask)
