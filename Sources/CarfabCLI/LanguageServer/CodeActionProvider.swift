@@ -42,7 +42,9 @@ enum CodeActionProvider {
         for line in ScriptLines.each(document.bytes) {
             let first = document.position(of: line.range.lowerBound).line
             if first > lines.upperBound { break }
-            guard lines.contains(first) else { continue }
+            // A line continued into the range counts: an editor asks from the line of the
+            // diagnostic, which may be a later one of the `set`'s (review of the change).
+            guard document.position(of: line.range.upperBound).line >= lines.lowerBound else { continue }
             let sets = line.commands.filter { $0.count >= 3 && $0.count % 2 == 1 && $0[0].text.lowercased() == "set" }
             guard !sets.isEmpty || replay != nil else { continue }
             let (engine, collector) =

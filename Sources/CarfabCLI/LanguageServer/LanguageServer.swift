@@ -413,11 +413,14 @@ final class LanguageServer {
 
     /// Keeps for `uri`'s new version the refusals known of the one before (its pass's, or what it
     /// carried itself) that were met running logical lines ending before byte `changed`, where
-    /// the change begins: a line's run depends on it and the lines before it only.
+    /// the change begins: a line's run depends on it and the lines before it only, unless the
+    /// version read files (then none is kept).
     private func carryRefusals(of uri: String, before changed: Int) {
         let known: [(diagnostic: Diagnostic, end: Int)]
         if let replay = replays[uri], let refusals = replay.refusals {
-            known = zip(refusals, replay.refusalEnds).map { (diagnostic: $0, end: $1) }
+            // A version that read files may meet other refusals in the next: a file it sources
+            // can change on disk without a change to the document (review of the change).
+            known = replay.files.reads > 0 ? [] : zip(refusals, replay.refusalEnds).map { (diagnostic: $0, end: $1) }
         } else {
             known = carriedRefusals[uri] ?? []
         }
