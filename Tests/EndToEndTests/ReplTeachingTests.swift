@@ -53,16 +53,23 @@ extension ReplTests {
         #expect(terminal.exitStatus() == 0)
     }
 
-    /// Trial 9, finding 10: a list taller than the screen is cut to it, its last line saying
-    /// how many more there are (a family of 65,536 options wrote 1.3 MB for one Tab Tab).
-    @Test func a_list_taller_than_the_terminal_is_cut_with_how_many_more() throws {
-        let catalog = state.appendingPathComponent("paints.carfab")
+    /// The prompt after a script (`file` in the test's state) that adds a family of 1,000
+    /// paints, p0 ($0, the default) to p999 ($999), and makes a sports car.
+    private func startWithAThousandPaints(file: String) throws -> PseudoTerminal {
+        let catalog = state.appendingPathComponent(file)
         try writeFile(
             "family paint \"Paint\" default p0 \"P0\" price 0\n"
                 + (1..<1000).map { "option paint p\($0) \"P\($0)\" price \($0)\n" }.joined() + "car sports\n",
             to: catalog)
         let terminal = try start([catalog.path, "-i"])
         #expect(terminal.waitFor("carfab> ", timeout: 30))
+        return terminal
+    }
+
+    /// Trial 9, finding 10: a list taller than the screen is cut to it, its last line saying
+    /// how many more there are (a family of 65,536 options wrote 1.3 MB for one Tab Tab).
+    @Test func a_list_taller_than_the_terminal_is_cut_with_how_many_more() throws {
+        let terminal = try startWithAThousandPaints(file: "paints.carfab")
         let prompts = terminal.count("carfab> ")
         // Every option starts with p: a Tab after it lists them.
         terminal.type("set paint p\t")
@@ -86,13 +93,7 @@ extension ReplTests {
     /// row gets a list a row shorter (counted as one row, the list's first row went off the
     /// screen when the prompt was drawn again).
     @Test func a_list_is_cut_to_leave_room_for_a_line_that_wraps() throws {
-        let catalog = state.appendingPathComponent("paints-wrapped.carfab")
-        try writeFile(
-            "family paint \"Paint\" default p0 \"P0\" price 0\n"
-                + (1..<1000).map { "option paint p\($0) \"P\($0)\" price \($0)\n" }.joined() + "car sports\n",
-            to: catalog)
-        let terminal = try start([catalog.path, "-i"])
-        #expect(terminal.waitFor("carfab> ", timeout: 30))
+        let terminal = try startWithAThousandPaints(file: "paints-wrapped.carfab")
         // 8 columns of prompt, 100 blanks and `set paint p`: two rows of the 100-column terminal.
         terminal.type(String(repeating: " ", count: 100) + "set paint p\t")
         // The line drawn again after the list: its second row (the first ends in blanks,
