@@ -105,7 +105,9 @@ struct ConfigurationNumbering {
             if let known = sides[index].parts[ObjectIdentifier(part)] {
                 buffer.append(known)
             } else {
-                let number = name(nameKey(side.catalog.name(of: family)) + " " + nameKey(part.name))
+                // NUL between them, which no name holds: a blank is in quoted names, and family
+                // `a b` with option `c` was family `a` with option `b c`.
+                let number = name(nameKey(side.catalog.name(of: family)) + "\u{0}" + nameKey(part.name))
                 sides[index].parts[ObjectIdentifier(part)] = number
                 buffer.append(number)
             }
