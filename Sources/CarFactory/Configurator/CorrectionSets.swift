@@ -778,7 +778,6 @@ struct CorrectionSearch {
     /// chain of such clashes reaches from the families that must change keeps its option
     /// (unless the car broke a rule, `openCarsClash`: then any may change).
     private mutating func mayRankBefore(_ last: Repair, _ domains: [UInt64], _ assigned: [Bool]) -> Bool {
-        makeKnockLists()
         let c = configurator
         var units = c.familyCount
         defer { c.meter.units &+= units }
@@ -789,30 +788,10 @@ struct CorrectionSearch {
             able[g] = !assigned[g]
         }
         // Each family still to change takes an option that takes the car's option from some open
-        // families, which change too: the fewest any of its options does, for families whose
-        // options reach open families no other such family's reach (then none is counted twice).
-        // Counting only the families that have lost their option, K families of two options each
-        // needing a part of its own were counted K changes short at the top of the search.
-        var claimed = Array(repeating: false, count: c.familyCount)
-        var reached: [Int] = []
-        for g in 0..<c.familyCount where able[g] {
-            reached.removeAll(keepingCapacity: true)
-            var least = Int.max
-            for o in 0..<c.optionCounts[g] where c.contains(domains, g, o) {
-                let id = c.optionBase[g] + o
-                units += 1 + knockStart[id + 1] - knockStart[id]
-                var count = 0
-                for k in knockStart[id]..<knockStart[id + 1]
-                where !assigned[knockFamily[k]] && c.contains(domains, knockFamily[k], car[knockFamily[k]]) {
-                    count += 1
-                    reached.append(knockFamily[k])
-                }
-                least = min(least, count)
-            }
-            guard least > 0, least != .max, !reached.contains(where: { claimed[$0] }) else { continue }
-            for h in reached { claimed[h] = true }
-            fewest += least
-        }
+        // families, which change too (`knockedShares`). Counting only the families that have
+        // lost their option, K families of two options each needing a part of its own were
+        // counted K changes short at the top of the search.
+        fewest += Int(knockedShares(domains, assigned, counting: true))
         if fewest != last.changes.count { return fewest < last.changes.count }
         var grew = true
         while grew {
@@ -869,19 +848,26 @@ struct CorrectionSearch {
     /// What `lowestChange` leaves out of the families a node must still change (`assigned`
     /// false, the car's option gone): each option they may take takes the car's option from
     /// some open families, which must change too, and cost at least their cheapest other
-    /// option (counted at their cheapest option, the car's, in `lowestChange`). Per such
-    /// family, the least that adds over its options (with the option's own price above its
-    /// cheapest), for families whose options reach open families no other counted family's
-    /// reach (so none is counted twice); `extras` gets each family's, 0 if not counted. With
+    /// option (counted at their cheapest option, the car's, in `lowestChange`). With
     /// equal-priced choices each needing a part of its own, the bound was a part short per
     /// choice, and ties were never cut (trial 11, 1).
     private mutating func forcedChanges(_ domains: [UInt64], _ assigned: [Bool]) -> Int64 {
+        knockedShares(domains, assigned, counting: false)
+    }
+
+    /// Over the families a node must still change, each family's least share over its options:
+    /// what the open families the option takes the car's option from add (`knockExtra` each, or
+    /// with `counting` 1 each), plus, priced, the option's own price above the family's cheapest
+    /// left. Only families whose options reach open families no other counted family's reach
+    /// are counted (so none is counted twice). Priced, `extras` gets each family's share (0 if
+    /// not counted) for the branches' bounds; counting leaves it as it is.
+    private mutating func knockedShares(_ domains: [UInt64], _ assigned: [Bool], counting: Bool) -> Int64 {
         makeKnockLists()
         let c = configurator
         var units = c.familyCount
         defer { c.meter.units &+= units }
         for h in 0..<c.familyCount {
-            extras[h] = 0
+            if !counting { extras[h] = 0 }
             claimed[h] = false
         }
         var total: Int64 = 0
@@ -890,12 +876,12 @@ struct CorrectionSearch {
             reach.removeAll(keepingCapacity: true)
             var least = Int64.max
             for o in 0..<c.optionCounts[g] where c.contains(domains, g, o) {
-                let extra = knockedCost(g, o, domains, assigned, &units, noting: true)
-                least = min(least, Self.clamped(extra, c.space.prices[g][o] - cheapest))
+                let knocked = knockedCost(g, o, domains, assigned, &units, noting: true, counting: counting)
+                least = min(least, counting ? knocked : Self.clamped(knocked, c.space.prices[g][o] - cheapest))
             }
             guard least > 0, least != .max, !reach.contains(where: { claimed[$0] }) else { continue }
             for h in reach { claimed[h] = true }
-            extras[g] = least
+            if !counting { extras[g] = least }
             total = Self.clamped(total, least)
         }
         return total
@@ -954,9 +940,10 @@ struct CorrectionSearch {
     }
 
     /// What the open families that option `o` of family `g` takes the car's option from must
-    /// add at least, changed (`knockExtra`); with `noting`, each is added to `reach`.
+    /// add at least, changed (`knockExtra`), or with `counting` how many they are; with
+    /// `noting`, each is added to `reach`.
     private mutating func knockedCost(
-        _ g: Int, _ o: Int, _ domains: [UInt64], _ assigned: [Bool], _ units: inout Int, noting: Bool
+        _ g: Int, _ o: Int, _ domains: [UInt64], _ assigned: [Bool], _ units: inout Int, noting: Bool, counting: Bool = false
     ) -> Int64 {
         let c = configurator
         let id = c.optionBase[g] + o
@@ -966,7 +953,7 @@ struct CorrectionSearch {
             let h = knockFamily[k]
             guard !assigned[h], c.contains(domains, h, car[h]) else { continue }
             if noting { reach.append(h) }
-            extra = Self.clamped(extra, knockExtra[h])
+            extra = Self.clamped(extra, counting ? 1 : knockExtra[h])
         }
         return extra
     }
