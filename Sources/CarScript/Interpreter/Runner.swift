@@ -420,7 +420,7 @@ extension Session {
     func report(_ error: ScriptError) {
         if mayBeTheChecksAlone(error) {
             // Or the run's too: then, going on, it rolled back every open transaction.
-            if options.keepGoing && history?.inTransaction == true { history?.runMayHaveFailed() }
+            if options.keepGoing && history?.inTransaction == true { runMayHaveFailed() }
             return
         }
         failureCount += 1

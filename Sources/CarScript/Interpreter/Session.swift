@@ -103,6 +103,12 @@ final class Session {
     /// `expect error` COMMAND not followed that the run may go on after): from then on it
     /// does not tell whether a definition or `var` as such a COMMAND succeeds (trial 11, 5).
     var effectsUnknown = false
+    /// `--check --keep-going`: the variables set inside a transaction that the run may have
+    /// rolled back, failing where the check could not tell (see `runMayHaveFailed`). The check
+    /// keeps their values, the run may not have them: a command that refers to one is passed
+    /// over, as one the check does not run, and a `var` doing so makes its own uncertain; a
+    /// `var` that sets one makes it known again.
+    var uncertainVariables: Set<String> = []
     /// How many times an analysis followed a file it had followed already (with the sessions
     /// `diff` loads while it checks: they share the bound).
     var refollowings = 0
@@ -260,6 +266,7 @@ final class Session {
         let total = variableStorage - old + variableCost(name, value)
         guard total <= maximumVariableStorage else { throw .variablesTooLarge(limit: maximumVariableStorage) }
         let replaced = variables.updateValue(value, forKey: name)
+        if !uncertainVariables.isEmpty { uncertainVariables.remove(name) }
         if replaced == nil { variableNames.append(name) }
         // The same value again changes nothing an analysis reads (`var x 1` in a file sourced twice).
         if replaced != value { stateChanges &+= 1 }
@@ -278,6 +285,24 @@ final class Session {
     /// arguments, and reports what it reported when every word was made.
     @inline(never)
     func expandVariables(_ words: Range<Int>, lexer: Lexer) throws(ScriptError) {
+        guard uncertainVariables.isEmpty else { return try expandCheckingUncertain(words, lexer: lexer) }
+        try expandKnown(words, lexer: lexer)
+    }
+
+    /// `expandVariables` where some variables are uncertain: a `var` that refers to one makes
+    /// its own uncertain too (the run may or may not have set it).
+    private func expandCheckingUncertain(_ words: Range<Int>, lexer: Lexer) throws(ScriptError) {
+        do throws(ScriptError) {
+            try expandKnown(words, lexer: lexer)
+        } catch {
+            if case .uncertainVariable = error.kind, words.count > 1, lexer.string(lexer.tokens[words.lowerBound]) == "var" {
+                uncertainVariables.insert(lexer.string(lexer.tokens[words.lowerBound + 1]))
+            }
+            throw error
+        }
+    }
+
+    private func expandKnown(_ words: Range<Int>, lexer: Lexer) throws(ScriptError) {
         let name = words.lowerBound
         try lexer.expand(name..<name + 1, value: value(of:))
         var read = name + 1
@@ -298,6 +323,9 @@ final class Session {
     /// The value of the variable `reference` names; an undefined one is an error at its `$`.
     private func value(of reference: Lexer.Reference) throws(ScriptError) -> String {
         if reference.environment { return try environmentVariable(reference.name, at: reference.range) }
+        if !uncertainVariables.isEmpty && uncertainVariables.contains(reference.name) {
+            throw ScriptError(.uncertainVariable(reference.name), at: reference.range)
+        }
         guard let value = variables[reference.name] else {
             // The suggestion is written as the reference was, so a fix-it replaces it whole.
             let suggestion = closestName(to: reference.name, in: variableNames).map { reference.braced ? "${\($0)}" : "$" + $0 }

@@ -102,7 +102,7 @@ extension Session {
             }
             // The run goes on, and may close the transactions open here: none is warned of
             // at the end, nor rolled back as if it had been.
-            history?.runMayHaveFailed()
+            runMayHaveFailed()
             quitRequested = true
             analysisStopped = true
             return false

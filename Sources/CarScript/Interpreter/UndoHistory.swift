@@ -241,6 +241,18 @@ struct UndoHistory {
         stopFollowing(below: 0)
     }
 
+    /// The variables set since the outermost open `begin`: what a rollback of every open
+    /// transaction would take back.
+    func variablesSetInTransactions() -> [String] {
+        guard let outermost = savepoints.first else { return [] }
+        var names: [String] = []
+        for placed in changes.reversed() {
+            guard placed.journalPosition > outermost.journalStart else { break }
+            if case .variable(let name, _) = placed.change { names.append(name) }
+        }
+        return names
+    }
+
     /// The done steps since `savepoint` become one (a committed transaction is undone whole):
     /// their count and bytes; the caller unflags all but the first's first entry.
     mutating func merge(since savepoint: Savepoint) -> Bool {
@@ -576,7 +588,15 @@ extension Session {
     /// `--check`, for a command it does not run: with `--keep-going`, the run may fail there,
     /// which rolls back every open transaction and goes on (see `UndoHistory.runMayHaveRolledBack`).
     func passUnrun() {
-        if options.keepGoing && history?.inTransaction == true { history?.runMayHaveFailed() }
+        if options.keepGoing && history?.inTransaction == true { runMayHaveFailed() }
+    }
+
+    /// `--check`: the run may have failed here, rolling back every open transaction: the
+    /// variables they set may be gone or as they were before (`uncertainVariables`; s47 of
+    /// check12's fuzz: the check read `$v` as the value a rolled-back `var` gave it).
+    func runMayHaveFailed() {
+        if let set = history?.variablesSetInTransactions() { uncertainVariables.formUnion(set) }
+        history?.runMayHaveFailed()
     }
 
     /// `--check`, while the history is not followed: whether `error` may be the check's alone.
@@ -586,6 +606,7 @@ extension Session {
     /// be accepted when run. The check then keeps what it has and says nothing: it may find
     /// less than running, never more.
     func mayBeTheChecksAlone(_ error: ScriptError) -> Bool {
+        if case .uncertainVariable = error.kind { return true }
         guard options.checkOnly, history?.unfollowedBelow != nil else { return false }
         switch error.kind {
         case .variablesTooLarge: return true

@@ -38,6 +38,9 @@ struct ScriptError: Error, Equatable, Sendable {
         case lineExpansionTooLong(limit: Int)
         /// Variables that would hold more than `limit` bytes in all, names and values.
         case variablesTooLarge(limit: Int)
+        /// `--check`: a reference to a variable whose value the run may have taken back (see
+        /// `Session.uncertainVariables`); never reported, the command is passed over.
+        case uncertainVariable(String)
         /// A catalog name or text (a model's, an option's, a currency's) or a variable's name
         /// that `save` would write in more than `limit` bytes.
         case nameTooLong(limit: Int)
@@ -130,6 +133,7 @@ struct ScriptError: Error, Equatable, Sendable {
         case .expansionTooLong: "expansion-too-long"
         case .lineExpansionTooLong: "line-expansion-too-long"
         case .variablesTooLarge: "variables-too-large"
+        case .uncertainVariable: "uncertain-variable"
         case .nameTooLong: "name-too-long"
         case .definitionTooLong: "definition-too-long"
         case .lineTooLong: "line-too-long"
@@ -182,6 +186,7 @@ struct ScriptError: Error, Equatable, Sendable {
             "the words of this line grow past \(limit / 1_048_576) MiB in all once their variables are put in"
         case .variablesTooLarge(let limit):
             "the variables would hold more than \(limit / 1_048_576) MiB in all (names and values, and \(variableOverhead) bytes each); the variable is left as it was"
+        case .uncertainVariable(let name): "the value of '\(Self.shown(name))' depends on whether the run failed before this"
         case .nameTooLong(let limit):
             "a name or text longer than \(limit / 1024) KiB (\(limit) bytes) as save writes it (quotes and escapes counted: \\u{1} is 5 bytes for one character)"
         case .definitionTooLong(let limit):
