@@ -88,6 +88,33 @@ import Testing
             ])
     }
 
+    /// Two sessions that define the same families in another order `show` their cars apart
+    /// and break the configurator's ties apart (trial 10, 3): a row says so, with each order of
+    /// the families both define; the same order is no row, whatever else each defines.
+    @Test func the_order_of_the_families_both_define_is_compared() throws {
+        let wheels = #"family wheels "Wheels" default w16 "W16"; option wheels zw "ZW" price 5"#
+        let paint = #"family paint "Paint" default white "White"; option paint zred "Red" price 5"#
+        let roof = #"family roof "Roof" default solid "Solid""#
+        let files = MemoryHost([
+            "a.carfab": "\(wheels)\n\(roof)\n\(paint)\ncar sports\n",
+            "b.carfab": "\(paint)\n\(wheels)\ncar sports\n",
+            "c.carfab": "\(wheels)\n\(paint)\ncar sports\n"
+        ])
+        let run = Self.engine(files).evaluate("diff a.carfab b.carfab; diff a.carfab c.carfab")
+        #expect(run.diagnostics.isEmpty, "\(run.diagnostics.map(\.message))")
+        guard case .table(let reordered) = run.results[0].result, case .table(let same) = run.results[1].result else {
+            Issue.record("diff printed no tables: \(run.results.map(\.command))")
+            return
+        }
+        let rows = reordered.rows.map { row in row.prefix(5).map { if case .text(let text) = $0 { text } else { "" } } }
+        #expect(
+            rows.filter { $0[1].hasPrefix("family") } == [
+                ["removed", "family", "roof", #"family roof "Roof" default solid "Solid" price 0"#, ""],
+                ["changed", "family order", "", "wheels paint", "paint wheels"]
+            ])
+        #expect(!same.rows.contains { row in if case .text("family order") = row[1] { true } else { false } })
+    }
+
     @Test func loading_writes_nothing_and_a_failure_names_its_place() throws {
         let files = MemoryHost(["saving.carfab": "car sports\nsave written.carfab\n", "plain.carfab": "car sports\n"])
         let run = Self.engine(files).evaluate("diff saving.carfab")

@@ -157,8 +157,8 @@ private final class FirstError: ResultSink {
 }
 
 /// The differences between two sessions, as rows: what changed (`added`, `removed`,
-/// `changed`), what it is (`model`, `option`, `rule`, `currency`, `rate`, `variable`, `line`,
-/// `current line`, `total`), its name, how it is in the first and in the second, and for
+/// `changed`), what it is (`family`, `family order`, `model`, `option`, `rule`, `currency`,
+/// `rate`, `variable`, `line`, `current line`, `total`), its name, how it is in the first and in the second, and for
 /// amounts the difference. Sessions that are the same give no rows.
 ///
 /// A stock line's row is made when it is asked for, as `list`'s are, from the two stocks and
@@ -203,6 +203,13 @@ package enum SessionComparison {
             for item in b where first[item.key] == nil { row("added", what, item.name, nil, whole[item.key] ?? item.text) }
         }
         compare("family", families(first.catalog), families(second.catalog))
+        // The families both define, in another order, are shown in it by `show` and decide
+        // ties of the configurator's answers (option names in family order): a difference
+        // (trial 10, 3: two sessions `fit` answered apart were called the same).
+        let (firstOrder, secondOrder) = sharedFamilyOrders(first.catalog, second.catalog)
+        if firstOrder.map(nameKey) != secondOrder.map(nameKey) {
+            row("changed", "family order", "", firstOrder.joined(separator: " "), secondOrder.joined(separator: " "))
+        }
         compare(
             "model", models(first.catalog, shared: second.catalog), models(second.catalog, shared: first.catalog),
             shown: { a, b in (modelText(a, against: b), modelText(b, against: a)) })
@@ -289,6 +296,14 @@ package enum SessionComparison {
             self.text = text
             self.meaning = meaning ?? text
         }
+    }
+
+    /// The names of the families both catalogs define, each in its catalog's order.
+    private static func sharedFamilyOrders(_ first: Catalog, _ second: Catalog) -> ([String], [String]) {
+        func defined(_ catalog: Catalog, in other: Catalog) -> [String] {
+            catalog.definedFamilies.map { catalog.name(of: $0) }.filter { other.family(named: $0) != nil }
+        }
+        return (defined(first, in: second), defined(second, in: first))
     }
 
     private static func families(_ catalog: Catalog) -> [Item] {
