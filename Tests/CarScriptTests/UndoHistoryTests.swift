@@ -171,6 +171,24 @@ import Testing
         #expect(engine.stock.lineCount == 2)
     }
 
+    /// A `clear` of an empty stock, a `var` of the value it has and a `rate` of the rate a
+    /// currency has change nothing, as a `set` of the option the car has: none is a step (trial
+    /// 12, L4: each was, and the `undo` after it took back nothing to see).
+    @Test(arguments: [
+        ("car suv; clear; clear", "undo", "car suv 1"),
+        ("var a 1; var a 2; var a 2", "undo", "var a 1"),
+        ("rate GBP 0.5; rate GBP 0.7; rate GBP 0.7", "undo", "rate GBP 0.5")
+    ])
+    func repeating_what_is_there_is_no_step(script: String, undo: String, kept: String) {
+        let engine = Self.engine()
+        engine.evaluate(script)
+        let run = engine.evaluate(undo)
+        #expect(run.diagnostics.isEmpty, "\(run.diagnostics.map(\.message))")
+        #expect(Self.saved(engine).contains(kept), "\(Self.saved(engine))")
+        let fresh = Self.engine()
+        #expect(fresh.evaluate("clear; undo").diagnostics.map(\.message) == ["nothing to undo"])
+    }
+
     @Test func scripts_keep_no_history_until_begin() {
         let engine = Self.engine(history: false)
         let run = engine.evaluate("car sports; undo")

@@ -241,8 +241,9 @@ public struct StockLedger: Sendable {
         }
     }
 
-    /// Removes every line.
+    /// Removes every line; an empty stock is left as it is (no journal entry: no step for `undo`).
     public mutating func clear() {
+        guard !entries.isEmpty else { return }
         if journal != nil {
             // The ledger as it was, moved into the journal whole: its lines and what is known
             // of them (lines by configuration, rule answers) go with it, nothing copied or

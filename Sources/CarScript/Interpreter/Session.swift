@@ -268,11 +268,13 @@ final class Session {
         let replaced = variables.updateValue(value, forKey: name)
         if !uncertainVariables.isEmpty { uncertainVariables.remove(name) }
         if replaced == nil { variableNames.append(name) }
-        // The same value again changes nothing an analysis reads (`var x 1` in a file sourced twice).
-        if replaced != value { stateChanges &+= 1 }
         variableStorage = total
-        let previous = history == nil ? nil : replaced
-        if history != nil { record(.variable(name, previous)) }
+        // The same value again changes nothing an analysis reads (`var x 1` in a file sourced
+        // twice), nor is it a step for `undo` (trial 12, L4: `var a 1; var a 1; undo` took
+        // back the second and left a as it was).
+        guard replaced != value else { return }
+        stateChanges &+= 1
+        if history != nil { record(.variable(name, replaced)) }
     }
 
     /// Puts the values of the variables referred to in tokens `words` into their words, so
@@ -439,11 +441,13 @@ extension Session {
             try catalog.define(currency)
             index.add(currency)
         case .rate(let code, let rate):
-            let old = history == nil ? nil : try? catalog.currency(named: code)
+            let old = try? catalog.currency(named: code)
             let position = try catalog.setRate(of: code, to: rate)
+            // The rate it has is no change, nor a step for `undo` (trial 12, L4).
+            guard old != catalog.currencies[position] else { return }
             index.update(catalog.currencies[position], at: position)
             stateChanges &+= 1
-            if let old { record(.catalog(.currency(position, old))) }
+            if let old, history != nil { record(.catalog(.currency(position, old))) }
             return
         }
         stateChanges &+= 1
