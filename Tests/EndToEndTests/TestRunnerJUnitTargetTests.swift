@@ -24,4 +24,25 @@ import Testing
         #expect(try String(contentsOfFile: dir.path + "/tt/a.carfab", encoding: .utf8) == "car sports\n")
         #expect(try String(contentsOfFile: dir.path + "/init.carfab", encoding: .utf8) == "currency ZZZ \"Z\" digits 2 rate 1\n")
     }
+
+    /// The report may share neither standard output nor standard error, by whatever name: a
+    /// usage error before any test runs (trial 12, L3: the run ran every test, then failed to
+    /// write the report with status 1, which CI cannot tell from a failed test).
+    @Test(arguments: [
+        ("/dev/stdout", "standard output"), ("/dev/stderr", "standard error"), ("/proc/self/fd/1", "standard output"),
+        ("/dev/fd/2", "standard error")
+    ])
+    func junit_cannot_share_standard_output_or_error(path: String, stream: String) throws {
+        let dir = try temporaryDirectory(with: ["tt/a.carfab": "car sports\n"])
+        let result = try carfab(["--test", "tt", "--junit", path], directory: dir)
+        #expect(
+            result
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        carfab: error: --junit \(path): it is the \(stream) of this run, which the report cannot share
+                        usage: carfab [OPTIONS] [FILE...] (see 'carfab --help')
+
+                        """, status: 64))
+    }
 }

@@ -60,6 +60,19 @@ struct TestHost: EngineHost {
 
     func entries(ofFolder path: [UInt8]) -> [FolderEntry]? { files.entries(ofFolder: path) }
 
+    /// Which of the run's standard output and standard error `path` leads to (links followed:
+    /// `/dev/stdout`, `/proc/self/fd/2`, or the file output was sent to), if either: the
+    /// `--junit` report may share neither (trial 12, L3: refused only once written, after
+    /// every test had run, with the status of a failed test).
+    static func standardStream(at path: [UInt8]) -> String? {
+        guard let target = identity(of: path) else { return nil }
+        for (fd, name) in [(Int32(1), "standard output"), (2, "standard error")] {
+            var info = stat()
+            if fstat(fd, &info) == 0 && FileIdentity(info) == target { return name }
+        }
+        return nil
+    }
+
     /// The file `path` leads to (links followed), if it exists.
     private static func identity(of path: [UInt8]) -> FileIdentity? {
         var info = stat()

@@ -106,6 +106,11 @@ enum TestRunner {
             return Program.refuse(
                 UsageError(message: "--junit \(junit.description): \(refusal.reason), which the report would replace"), err: err)
         }
+        if let junit = parsed.junit, let stream = TestHost.standardStream(at: junit.bytes) {
+            return Program.refuse(
+                UsageError(message: "--junit \(junit.description): it is the \(stream) of this run, which the report cannot share"),
+                err: err)
+        }
         let reporter = TestReporter(format: parsed.format, out: out)
         let loader = TextRenderer(out: out, err: err)
         guard let catalog = Engine.catalog(files: parsed.catalogs.map(\.bytes), reportingTo: loader, options: options) else {
