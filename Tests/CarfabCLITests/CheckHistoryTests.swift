@@ -94,7 +94,16 @@ import Testing
         "begin\nshow\nfamily paint \"P\" default white \"W\"\nrollback\nparts paint\n",
         // The same through an error the check cannot be sure of.
         "begin\nfamily paint \"P\" default white \"W\"\ncar sports\nundo\nfamily paint \"P\" default white \"W\"\n"
-            + "family roof \"R\" default a \"A\"\nrollback\nparts roof\n"
+            + "family roof \"R\" default a \"A\"\nrollback\nparts roof\n",
+        // After an `expect error` the check does not follow, the COMMAND of a later one that
+        // defines may have run (the expectation failed, and the run went on): what it defines
+        // is no unknown name after it (trial 12, L2), and defining it again is no error.
+        "expect error refused forbid floorplan long with suspension road\n"
+            + "expect error no-current-car model m9 \"T9\" price 30000 floorplan standard suspension road drivetrain 4wd\ncar m9 5\n",
+        "expect error no-current-car try clear\nexpect error unknown-model family f19 \"F 19\" default d19 \"D\" price 2500\n"
+            + "try option f19 tt23 \"T\" price 1\n",
+        "expect error no-current-car try clear\nexpect error unknown-model family f19 \"F\" default d19 \"D\"\n"
+            + "expect error unknown-model var v d19\nfamily f19 \"F\" default d19 \"D\"\necho $v\n"
     ])
     func the_check_reports_no_error_the_run_with_keep_going_does_not_have(script: String) throws {
         let run = try carfab(["--keep-going", "-e", script])

@@ -109,6 +109,11 @@ final class Session {
     /// over, as one the check does not run, and a `var` doing so makes its own uncertain; a
     /// `var` that sets one makes it known again.
     var uncertainVariables: Set<String> = []
+    /// `--check --keep-going`: set once the check made a definition the run may not have
+    /// made (an `expect error` COMMAND it does not follow, see `ExpectCommand.mayHaveRun`): a
+    /// definition refused later because its name or rule is there already may be accepted
+    /// when run, and is not reported (`mayBeTheChecksAlone`).
+    var definitionsUncertain = false
     /// How many times an analysis followed a file it had followed already (with the sessions
     /// `diff` loads while it checks: they share the bound).
     var refollowings = 0

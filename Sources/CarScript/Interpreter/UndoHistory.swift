@@ -599,7 +599,8 @@ extension Session {
         history?.runMayHaveFailed()
     }
 
-    /// `--check`, while the history is not followed: whether `error` may be the check's alone.
+    /// `--check`, while the history is not followed (or the check made definitions the run may
+    /// not have, `definitionsUncertain`): whether `error` may be the check's alone.
     /// The run may have taken back a definition the check still has (an undo, or a rollback
     /// on an error only the run meets), so a definition refused because a name, a rule or a
     /// model is already there, or because the catalog or the variables would pass a bound, may
@@ -607,7 +608,7 @@ extension Session {
     /// less than running, never more.
     func mayBeTheChecksAlone(_ error: ScriptError) -> Bool {
         if case .uncertainVariable = error.kind { return true }
-        guard options.checkOnly, history?.unfollowedBelow != nil else { return false }
+        guard options.checkOnly, history?.unfollowedBelow != nil || definitionsUncertain else { return false }
         switch error.kind {
         case .variablesTooLarge: return true
         case .domain(let domain):
