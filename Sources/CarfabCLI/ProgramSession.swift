@@ -239,7 +239,10 @@ struct ProgramSession {
         // The prompt and the banner belong to the terminal, even with standard output
         // sent elsewhere (`carfab > out.txt`): results go to standard output.
         let terminal: Int32 = environment.standardOutputIsTerminal || !environment.standardErrorIsTerminal ? 1 : 2
-        if prompts {
+        // With both sent to a file (`carfab > out.txt 2>&1`) there is no terminal to greet:
+        // the file holds results and errors only (trial 12, 7).
+        let toTerminal = terminal == 1 ? environment.standardOutputIsTerminal : environment.standardErrorIsTerminal
+        if prompts && toTerminal {
             let banner = "carfab \(Program.version): a car-factory shell. Type 'help' for commands, Ctrl-D to leave.\n"
             if terminal == 1 {
                 out.write(banner)

@@ -482,6 +482,9 @@ final class EditLineSource: LineSource {
         // terminal's modes are the shell's (its prompt may bracket pastes), and under
         // `stty tostop` the write would stop carfab again (SIGTTOU).
         guard cf_in_background() == 0 else { return }
+        // Output and errors sent to a file (`carfab > out.txt 2>&1`): what ends a line on the
+        // screen is not the file's (trial 12, 7: Ctrl-D left a blank line at its end).
+        guard isatty(terminal) == 1 else { return }
         var bytes = Array(text.utf8)
         _ = write(terminal, &bytes, bytes.count)
     }
