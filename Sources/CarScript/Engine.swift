@@ -116,6 +116,12 @@ public final class Engine {
         session = Session(catalog: catalog, sink: sink ?? relay, options: options, commands: options.commandTable)
     }
 
+    /// An engine over `session`, whose sink is its own (a rehearsal's, which drops everything).
+    init(wrapping session: Session) {
+        relay = Relay(nil)
+        self.session = session
+    }
+
     /// Evaluates `text` (named `name` in diagnostics) and returns what it made (empty if the
     /// engine has a sink of its own, which gets them instead).
     @discardableResult

@@ -336,7 +336,7 @@ package struct Completer {
 
     /// Where the commands before the one the line ends in end: just after the last separator
     /// outside quotes and comments; nil if the line holds only one command, or does not lex.
-    private static func endOfEarlierCommands(_ bytes: [UInt8]) -> Int? {
+    static func endOfEarlierCommands(_ bytes: [UInt8]) -> Int? {
         var bytes = bytes
         // What is being typed (a reference, a quoted word) is not lexed: it is not whole yet.
         if let reference = openReference(bytes) { bytes.removeLast(reference.utf8.count) }

@@ -130,20 +130,10 @@ extension Engine {
         if rehearsing {
             let (host, home) = (completer.host, completer.home)
             completer.rehearse = { earlier in
-                // The line's `undo`, `redo` and `rollback` are followed in a copy that has the
-                // history, so that names they take back are not offered (a model defined then
-                // undone was). Where that copy cannot follow them (no history is kept, or a
-                // command it does not run came first), the state past the first is not known:
-                // options are listed without a car's prices, not with those of a car the line
-                // took back, and names as the commands before it leave them.
-                let moves = Session.historyMoves(in: earlier, commands: session.commands)
-                let follows = moves.firstTakingBack != nil && moves.followed && session.history != nil
-                let known = follows ? nil : moves.firstTakingBack
-                let copy = session.rehearsal(of: Array(earlier[..<(known ?? earlier.count)]), withHistory: follows)
-                // A `fit` past the budget leaves the car unknown: no prices of a car it did not make.
+                let (copy, knowsCar) = Self.rehearsal(of: earlier, in: session)
                 var later = Self.completer(
                     for: copy, workingDirectory: workingDirectory, completesFiles: completesFiles, rehearsing: false,
-                    knowsCar: known == nil && !copy.rehearsalLostCar)
+                    knowsCar: knowsCar)
                 later.repairBudget = copy.searchBudget
                 // File names are listed from this session's host: the copy has none (it touches no file).
                 (later.host, later.home) = (host, home)
@@ -151,5 +141,31 @@ extension Engine {
             }
         }
         return completer
+    }
+
+    /// The state the whole commands `earlier`, typed before another on a line, leave: run in a
+    /// copy of `session`; and whether the copy's car is known.
+    private static func rehearsal(of earlier: [UInt8], in session: Session) -> (copy: Session, knowsCar: Bool) {
+        // The line's `undo`, `redo` and `rollback` are followed in a copy that has the
+        // history, so that names they take back are not offered (a model defined then
+        // undone was). Where that copy cannot follow them (no history is kept, or a
+        // command it does not run came first), the state past the first is not known:
+        // options are listed without a car's prices, not with those of a car the line
+        // took back, and names as the commands before it leave them.
+        let moves = Session.historyMoves(in: earlier, commands: session.commands)
+        let follows = moves.firstTakingBack != nil && moves.followed && session.history != nil
+        let known = follows ? nil : moves.firstTakingBack
+        let copy = session.rehearsal(of: Array(earlier[..<(known ?? earlier.count)]), withHistory: follows)
+        // A `fit` past the budget leaves the car unknown: no prices of a car it did not make.
+        return (copy, known == nil && !copy.rehearsalLostCar)
+    }
+
+    /// This session as the whole commands before byte `offset` of `line` leave it (run in a
+    /// copy, as Tab completes a command typed after others), for what is said of a word there;
+    /// itself where none comes before. `knowsCar` is false where that car is not known.
+    package func state(on line: [UInt8], before offset: Int) -> (engine: Engine, knowsCar: Bool) {
+        guard let end = Completer.endOfEarlierCommands(Array(line[..<min(offset, line.count)])) else { return (self, true) }
+        let (copy, knowsCar) = Self.rehearsal(of: Array(line[..<end]), in: session)
+        return (Engine(wrapping: copy), knowsCar)
     }
 }

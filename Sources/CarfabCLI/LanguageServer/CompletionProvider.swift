@@ -21,16 +21,27 @@ enum CompletionProvider {
         let cursor = document.offset(of: TextPosition(line: line, character: position.line == line ? position.character : Int.max))
         let prefix = Array(document.bytes[document.lineRange(line).lowerBound..<cursor])
         let engine = analysis.state(before: line, catalog: catalog)
-        var completer = Completer(
-            commands: engine.commands, catalog: engine.catalog, variables: engine.variables.map(\.name),
-            currentCar: try? engine.stock.currentLine().car, workingDirectory: analysis.directory,
-            completesFiles: analysis.path != nil && !analysis.settings.safe)
-        completer.variableValues = Dictionary(engine.variables.map { ($0.name, $0.value) }) { _, last in last }
-        completer.host = POSIXHost()
+        // The prompt's completer, which completes a command typed after others on its line
+        // against the state they leave (trial 12, 2: after `car suv; set drivetrain ` the
+        // options were priced for the car of the line above).
+        var completer = engine.completer(
+            workingDirectory: analysis.directory, completesFiles: analysis.path != nil && !analysis.settings.safe)
         // `~/` in a file name is the home folder, as for running (no files under --safe).
-        completer.home = getenv("HOME").flatMap { String(validatingCString: $0) }
-        // A stop signal ends the server: the completion under way is not finished first.
-        completer.stop = programStop
+        let home = getenv("HOME").flatMap { String(validatingCString: $0) }
+        func served(_ completer: inout Completer) {
+            completer.host = POSIXHost()
+            completer.home = home
+            // A stop signal ends the server: the completion under way is not finished first.
+            completer.stop = programStop
+        }
+        served(&completer)
+        completer.rehearse = completer.rehearse.map { rehearse in
+            { earlier in
+                var later = rehearse(earlier)
+                served(&later)
+                return later
+            }
+        }
         let completion = completer.complete(String(decoding: prefix, as: UTF8.self))
         let kind = itemKind(prefix: prefix, commands: engine.commands, verbatim: completion.verbatim)
         let typedUnits = TextDocument.utf16Count(Array(completion.typed.utf8)[...])

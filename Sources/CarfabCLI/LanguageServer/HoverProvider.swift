@@ -12,7 +12,9 @@ enum HoverProvider {
         let line = Array(document.bytes[lineRange])
         let offset = document.offset(of: position) - lineRange.lowerBound
         guard var (words, index) = Completer.command(in: line, at: offset) else { return .null }
-        let engine = analysis.state(before: position.line, catalog: catalog)
+        // After the commands before it on its line, as Tab sees it (trial 12, 2: `$v` after
+        // `var v 1; echo ` was "not set here").
+        let (engine, knowsCar) = analysis.state(before: position.line, catalog: catalog).state(on: line, before: offset)
         // Inside `try COMMAND` or `expect error ID COMMAND`: the command tried, read as one of its
         // own. Its start is found first and its words taken once (not the rest of the line per
         // level), and at most as deep as the language lets them hold one another.
@@ -50,7 +52,7 @@ enum HoverProvider {
             // A variable stands for its value; an optional argument may be left out, so the next kind may fit.
             let value = { (word: LineWord) in reference(in: written(word)).flatMap { variables[$0] } ?? word.text }
             var kinds = [ArgumentKind]()
-            let car = try? engine.stock.currentLine().car
+            let car = knowsCar ? try? engine.stock.currentLine().car : nil
             if let reading = ConfiguratorWords.read(spec.name, words.dropFirst().map(value), catalog: engine.catalog) {
                 // The configurator commands' words: as the engine's one reader of them reads them.
                 let subject: ArgumentSubject? =
