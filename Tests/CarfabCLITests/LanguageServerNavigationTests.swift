@@ -62,6 +62,33 @@ import Testing
         #expect(messages == (try golden("rename")))
     }
 
+    /// A sourced file open in the editor is read from its buffer: with a line added above its
+    /// definitions and not saved, rename edits it where the buffer has the name, and a change
+    /// to the buffer is seen by the document that sources it (trial 12, 1: the edits were at
+    /// the disk's positions, one line up, and corrupted the buffer).
+    @Test func a_sourced_file_open_in_the_editor_is_read_from_its_buffer() throws {
+        let dir = try temporaryDirectory(with: ["defs.carfab": definitions, "quote.carfab": quote])
+        let uri = DocumentURI.uri(of: dir.path + "/quote.carfab")
+        let defs = DocumentURI.uri(of: dir.path + "/defs.carfab")
+        let edited = "# colours\n" + definitions
+        let renamed = "# colours\n" + definitions.replacingOccurrences(of: "roadster", with: "miata")
+        let session = try serve(
+            initializeRequest + didOpen(defs, edited) + didOpen(uri, quote)
+                + request(2, "textDocument/rename", at(uri, 2, 6, ["newName": "miata"]))
+                + notification(
+                    "textDocument/didChange",
+                    ["textDocument": ["uri": defs, "version": 2], "contentChanges": [["text": renamed]]])
+                + request(3, "textDocument/definition", at(uri, 2, 6))
+                + shutdownAndExit)
+        let rename = try #require(session.response(2)?["result"] as? [String: Any])
+        let changes = try #require(rename["changes"] as? [String: [[String: Any]]])
+        let inDefs = try #require(changes[defs])
+        let lines = inDefs.compactMap { (($0["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int }
+        #expect(lines == [1], "\(inDefs)")
+        // After the buffer renamed it (not saved), `roadster` is defined nowhere the quote reads.
+        #expect(session.response(3)?["result"] is NSNull, "\(String(describing: session.response(3)))")
+    }
+
     @Test(
         arguments: [
             (

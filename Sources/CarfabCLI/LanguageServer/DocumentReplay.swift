@@ -11,8 +11,11 @@ import CarfabPOSIX
 /// Sessions kept here are shared: a request reads them and runs nothing on them (one that
 /// runs commands, as a code action's check of a `set`, takes a session of its own).
 final class DocumentReplay {
-    /// The files the version reads, each read once (see `ReplayFiles`).
-    let files = ReplayFiles(POSIXHost())
+    /// The files the version reads, each read once (see `ReplayFiles`); those open in the
+    /// editor from `buffers`, their texts by the identity of their files.
+    let files: ReplayFiles
+
+    init(buffers: [[UInt8]: [UInt8]] = [:]) { files = ReplayFiles(POSIXHost(), buffers: buffers) }
 
     /// What a logical line of the document left: its bytes, where its inlay hint sits, whether
     /// it configures a car (`car` or `set` among its commands), and then the current car's price

@@ -1,5 +1,6 @@
 import CarFactory
 import CarScript
+import CarfabPOSIX
 
 /// `carfab --lsp`: a Language Server Protocol 3.17 server over standard input and output.
 ///
@@ -287,9 +288,30 @@ final class LanguageServer {
     /// `document` (open as `uri`) analysed, with what its version has replayed to so far.
     private func analysis(of uri: String, _ document: TextDocument) -> DocumentAnalysis {
         if let replay = replays[uri] { return DocumentAnalysis(document, settings: environment, replay: replay) }
-        let analysis = DocumentAnalysis(document, settings: environment)
+        // The other open documents are read from their buffers where this one sources them.
+        var buffers: [[UInt8]: [UInt8]] = [:]
+        for (other, text) in documents where other != uri {
+            if let identity = Self.fileIdentity(of: other) { buffers[identity] = text.bytes }
+        }
+        let analysis = DocumentAnalysis(document, settings: environment, replay: DocumentReplay(buffers: buffers))
         replays[uri] = analysis.replay
         return analysis
+    }
+
+    /// The identity of the file on disk a document's `file:` URI names, if there is one.
+    private static func fileIdentity(of uri: String) -> [UInt8]? {
+        DocumentURI.path(of: uri).flatMap { POSIXHost().identity(of: Array($0.utf8)) }
+    }
+
+    /// `uri`'s buffer changed (opened, edited, closed): every other document whose replay read
+    /// its file is replayed anew, and its diagnostics published again.
+    private func dropReplays(reading uri: String) {
+        guard let identity = Self.fileIdentity(of: uri) else { return }
+        for (other, replay) in replays where other != uri && replay.files.readIdentities.contains(identity) {
+            replays[other] = nil
+            carriedRefusals[other] = nil
+            publishUnlessChangesFollow(other)
+        }
     }
 
     /// The open document and position a request names; answers the request with an error if there is none.
@@ -337,6 +359,7 @@ final class LanguageServer {
             replays[uri] = nil
             carriedRefusals[uri] = nil
             publishUnlessChangesFollow(uri)
+            dropReplays(reading: uri)
         case "textDocument/didChange":
             guard let uri = params["textDocument"]?["uri"]?.string, var document = documents[uri],
                 let changes = params["contentChanges"]?.array
@@ -376,10 +399,12 @@ final class LanguageServer {
             carryRefusals(of: uri, before: changed)
             replays[uri] = nil
             publishUnlessChangesFollow(uri)
+            dropReplays(reading: uri)
         case "textDocument/didClose":
             guard let uri = params["textDocument"]?["uri"]?.string, documents.removeValue(forKey: uri) != nil else { return }
             replays[uri] = nil
             carriedRefusals[uri] = nil
+            dropReplays(reading: uri)
             send(
                 .object([
                     "jsonrpc": .string("2.0"), "method": .string("textDocument/publishDiagnostics"),

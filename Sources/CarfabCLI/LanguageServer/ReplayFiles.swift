@@ -22,6 +22,9 @@ final class ReplayFiles: EngineHost, @unchecked Sendable {
     private var readBytes = 0
     /// How many times a file was opened on the host (the tests count them).
     private(set) var reads = 0
+    /// The identities of the files read: a change to one open in the editor makes the
+    /// version's replay stale (see `LanguageServer.dropReplays(reading:)`).
+    private(set) var readIdentities: Set<[UInt8]> = []
 
     /// The most bytes read through `source` (and the files a comparison checks) in all.
     static let largest = LanguageServer.largestAnalysed
@@ -40,7 +43,16 @@ final class ReplayFiles: EngineHost, @unchecked Sendable {
         }
     }
 
-    init(_ host: any EngineHost) { self.host = host }
+    /// The texts of the documents open in the editor, by the identity of the file each has on
+    /// disk: such a file is read from its buffer, unsaved edits and all (LSP leaves an open
+    /// document's text to the client). Read from disk, a sourced file with unsaved edits gave
+    /// rename edits at the disk's positions, which corrupted the buffer (trial 12, 1).
+    private let buffers: [[UInt8]: [UInt8]]
+
+    init(_ host: any EngineHost, buffers: [[UInt8]: [UInt8]] = [:]) {
+        self.host = host
+        self.buffers = buffers
+    }
 
     func openFile(_ path: [UInt8], stop: StopRequest) throws(LineSourceFailure) -> any LineSource {
         if let file = kept[path] {
@@ -48,6 +60,12 @@ final class ReplayFiles: EngineHost, @unchecked Sendable {
             return file.failures.isEmpty ? lines : Replaying(lines, failures: file.failures)
         }
         reads += 1
+        let identity = host.identity(of: path)
+        if let identity { readIdentities.insert(identity) }
+        if let identity, let text = buffers[identity] {
+            let name = String(decoding: path, as: UTF8.self)
+            return Recording(openLineSource(text: text, name: name, path: name), files: self, path: path)
+        }
         let source = try host.openFile(path, stop: stop)
         return Recording(source, files: self, path: path)
     }
