@@ -97,6 +97,8 @@ struct CorrectionSearch {
     /// option and those kept. Arrays made per call cost an allocation each.
     var changed: FamilySet
     var changedNext: FamilySet
+    /// Propagation's room for the families not chosen (`propagate`).
+    var openRoom: FamilySet
     var possible: [UInt64]
     var kept: [UInt64]
     /// `settle`'s families still to justify (open, not hard): found once a call, where each
@@ -173,6 +175,7 @@ struct CorrectionSearch {
         watchedEdge = Array(repeating: -1, count: n)
         changed = FamilySet(familyCount: n)
         changedNext = changed
+        openRoom = changed
         possible = Array(repeating: 0, count: familyWords)
         kept = possible
         unsettled = FamilySet(familyCount: n)
@@ -405,7 +408,7 @@ struct CorrectionSearch {
             }
             // `other` keeps them all, so choosing them leaves it possible.
             if more {
-                _ = configurator.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext)
+                _ = configurator.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext, open: &openRoom)
                 _ = settle(&domains, &assigned, blocked: false)
             }
             base = domains
@@ -522,7 +525,7 @@ struct CorrectionSearch {
     /// (marked in the search's reused flags, not found by comparing with a copy).
     private mutating func choosePropagating(_ g: Int, _ o: Int, _ domains: inout [UInt64], _ assigned: [Bool]) -> Bool {
         configurator.choose(g, o, in: &domains, marking: &changed)
-            && configurator.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext)
+            && configurator.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext, open: &openRoom)
     }
 
     private mutating func dive(_ domains: [UInt64], _ assigned: [Bool]) throws(CarFactoryError) -> [Int]? {
@@ -765,7 +768,9 @@ struct CorrectionSearch {
                 }
             }
             if again {
-                guard c.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext) else { return false }
+                guard c.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext, open: &openRoom) else {
+                    return false
+                }
             }
         }
         return true
