@@ -197,8 +197,9 @@ struct CorrectionSearch {
     /// goes on where it was. Every repair is a car it ends on (see `next`), the clauses and
     /// the price limit only grow tighter, so no part of it needs searching twice.
     private mutating func explore(_ domains: [UInt64], _ assigned: [Bool]) throws(CarFactoryError) {
-        let c = configurator
-        try c.step(effort)
+        // The configurator is read where it is used: a copy of it (`let c = configurator`) in
+        // this mutating function retained and released its tables at every node.
+        try configurator.step(effort)
         var assigned = assigned
         takeLastOptions(domains, &assigned)
         var bound: Int64?
@@ -239,19 +240,19 @@ struct CorrectionSearch {
             // that is propagated (options only go). Worked out before any branch is searched:
             // the searches below reuse the room `forcedChanges` works in.
             var cheapestLeft = Int64.max
-            for o in values { cheapestLeft = min(cheapestLeft, c.space.prices[g][o]) }
+            for o in values { cheapestLeft = min(cheapestLeft, configurator.space.prices[g][o]) }
             var branchBounds: [Int64] = []
             if let bound {
                 branchBounds.reserveCapacity(values.count)
                 var units = 0
                 for o in values {
-                    var above = Self.clamped(c.space.prices[g][o], -cheapestLeft)
+                    var above = Self.clamped(configurator.space.prices[g][o], -cheapestLeft)
                     if forced && extras[g] > 0 {
                         above = Self.clamped(Self.clamped(above, knockedCost(g, o, domains, assigned, &units, noting: false)), -extras[g])
                     }
                     branchBounds.append(Self.clamped(bound, above))
                 }
-                c.meter.units &+= units
+                configurator.meter.units &+= units
             }
             for (index, o) in values.enumerated() {
                 if !branchBounds.isEmpty, let last = found.last, branchBounds[index] > last.priceChange { continue }
