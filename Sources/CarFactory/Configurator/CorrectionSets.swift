@@ -110,6 +110,8 @@ struct CorrectionSearch {
     /// For each minimal correction set found, a clause: one of its families stays as it is.
     /// Each clause's families as a bitset (`familyWords` words each), one after another.
     var clauses: [UInt64] = []
+    /// The families of every clause (their bits or-ed): `settle` looks only at theirs.
+    var clauseFamilies: [UInt64]
     /// Words in a bitset of families.
     let familyWords: Int
     /// `forcedChanges`' room, reused from node to node: per family, its share of the bound
@@ -177,6 +179,7 @@ struct CorrectionSearch {
         changedNext = changed
         openRoom = changed
         possible = Array(repeating: 0, count: familyWords)
+        clauseFamilies = possible
         kept = possible
         unsettled = FamilySet(familyCount: n)
         extras = Array(repeating: 0, count: n)
@@ -277,6 +280,7 @@ struct CorrectionSearch {
         for g in set { bits[g >> 6] |= 1 << UInt64(g & 63) }
         // An empty set's clause has no family: no car keeps it.
         clauses += bits
+        for w in 0..<familyWords { clauseFamilies[w] |= bits[w] }
     }
 
     /// The valid car under a node (`domains`, `assigned`; settled, the car's options not
@@ -728,12 +732,16 @@ struct CorrectionSearch {
                 }
             }
             if blocked && !clauses.isEmpty {
-                // Which families still have the car's option, and which keep it: a word of each
-                // at a time, without a branch per family (they were mispredicted often).
+                // Which families of the clauses still have the car's option, and which keep it: a
+                // word of each at a time, without a branch per family (they were mispredicted
+                // often). Only the clauses' families are looked at: the clauses read no others.
                 for w in 0..<familyWords {
                     var canKeep: UInt64 = 0
                     var keeps: UInt64 = 0
-                    for g in w << 6..<min(c.familyCount, w << 6 + 64) {
+                    var listed = clauseFamilies[w]
+                    while listed != 0 {
+                        let g = w << 6 + listed.trailingZeroBitCount
+                        listed &= listed - 1
                         let bit = UInt64(truncatingIfNeeded: domains[carWord[g]] >> carShift[g]) & 1
                         canKeep |= bit << UInt64(g & 63)
                         keeps |= (assigned[g] ? bit : 0) << UInt64(g & 63)
