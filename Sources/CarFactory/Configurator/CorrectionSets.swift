@@ -110,6 +110,9 @@ struct CorrectionSearch {
     /// For each minimal correction set found, a clause: one of its families stays as it is.
     /// Each clause's families as a bitset (`familyWords` words each), one after another.
     var clauses: [UInt64] = []
+    /// Per depth of `explore`, room for its branches' domains and chosen families, reused from
+    /// node to node: a copy of each per branch was two allocations a node.
+    var childRooms: [(domains: [UInt64], assigned: [Bool])] = []
     /// The families of every clause (their bits or-ed): `settle` looks only at theirs.
     var clauseFamilies: [UInt64]
     /// Words in a bitset of families.
@@ -190,8 +193,9 @@ struct CorrectionSearch {
     }
 
     mutating func run() throws(CarFactoryError) {
-        guard let (domains, assigned) = start(pinned: hard, blocked: false) else { return }
-        try explore(domains, assigned)
+        guard let (domains, chosen) = start(pinned: hard, blocked: false) else { return }
+        var assigned = chosen
+        try explore(domains, &assigned, depth: 0)
     }
 
     /// The search for repairs, once through: each car it ends on (one that keeps every family
@@ -199,11 +203,11 @@ struct CorrectionSearch {
     /// blocked from then on (a clause: one of its families stays as it is), and the search
     /// goes on where it was. Every repair is a car it ends on (see `next`), the clauses and
     /// the price limit only grow tighter, so no part of it needs searching twice.
-    private mutating func explore(_ domains: [UInt64], _ assigned: [Bool]) throws(CarFactoryError) {
+    /// The node's `assigned` is its parent's room (`childRooms`), which it marks further.
+    private mutating func explore(_ domains: [UInt64], _ assigned: inout [Bool], depth: Int) throws(CarFactoryError) {
         // The configurator is read where it is used: a copy of it (`let c = configurator`) in
         // this mutating function retained and released its tables at every node.
         try configurator.step(effort)
-        var assigned = assigned
         takeLastOptions(domains, &assigned)
         var bound: Int64?
         var forced = false
@@ -257,14 +261,25 @@ struct CorrectionSearch {
                 }
                 configurator.meter.units &+= units
             }
+            // Each branch is worked out in this depth's room, taken out while the branches
+            // below use theirs and put back after.
+            if childRooms.count == depth { childRooms.append((domains, assigned)) }
+            var next: [UInt64] = []
+            var nextAssigned: [Bool] = []
+            swap(&next, &childRooms[depth].domains)
+            swap(&nextAssigned, &childRooms[depth].assigned)
+            defer {
+                swap(&next, &childRooms[depth].domains)
+                swap(&nextAssigned, &childRooms[depth].assigned)
+            }
             for (index, o) in values.enumerated() {
                 if !branchBounds.isEmpty, let last = found.last, branchBounds[index] > last.priceChange { continue }
-                var next = domains
-                var nextAssigned = assigned
+                for i in domains.indices { next[i] = domains[i] }
+                for f in assigned.indices { nextAssigned[f] = assigned[f] }
                 nextAssigned[g] = true
                 guard choosePropagating(g, o, &next, nextAssigned), settle(&next, &nextAssigned, blocked: true)
                 else { continue }
-                try explore(next, nextAssigned)
+                try explore(next, &nextAssigned, depth: depth + 1)
             }
         }
     }
