@@ -97,6 +97,8 @@ struct CorrectionSearch {
     /// option and those kept. Arrays made per call cost an allocation each.
     var changed: FamilySet
     var changedNext: FamilySet
+    /// Propagation's room for the families not chosen (`propagate`).
+    var openRoom: FamilySet
     var possible: [UInt64]
     var kept: [UInt64]
     /// `settle`'s families still to justify (open, not hard): found once a call, where each
@@ -108,6 +110,11 @@ struct CorrectionSearch {
     /// For each minimal correction set found, a clause: one of its families stays as it is.
     /// Each clause's families as a bitset (`familyWords` words each), one after another.
     var clauses: [UInt64] = []
+    /// Per depth of `explore`, room for its branches' domains and chosen families, reused from
+    /// node to node: a copy of each per branch was two allocations a node.
+    var childRooms: [(domains: [UInt64], assigned: [Bool])] = []
+    /// The families of every clause (their bits or-ed): `settle` looks only at theirs.
+    var clauseFamilies: [UInt64]
     /// Words in a bitset of families.
     let familyWords: Int
     /// `forcedChanges`' room, reused from node to node: per family, its share of the bound
@@ -173,7 +180,9 @@ struct CorrectionSearch {
         watchedEdge = Array(repeating: -1, count: n)
         changed = FamilySet(familyCount: n)
         changedNext = changed
+        openRoom = changed
         possible = Array(repeating: 0, count: familyWords)
+        clauseFamilies = possible
         kept = possible
         unsettled = FamilySet(familyCount: n)
         extras = Array(repeating: 0, count: n)
@@ -184,8 +193,9 @@ struct CorrectionSearch {
     }
 
     mutating func run() throws(CarFactoryError) {
-        guard let (domains, assigned) = start(pinned: hard, blocked: false) else { return }
-        try explore(domains, assigned)
+        guard let (domains, chosen) = start(pinned: hard, blocked: false) else { return }
+        var assigned = chosen
+        try explore(domains, &assigned, depth: 0)
     }
 
     /// The search for repairs, once through: each car it ends on (one that keeps every family
@@ -193,10 +203,11 @@ struct CorrectionSearch {
     /// blocked from then on (a clause: one of its families stays as it is), and the search
     /// goes on where it was. Every repair is a car it ends on (see `next`), the clauses and
     /// the price limit only grow tighter, so no part of it needs searching twice.
-    private mutating func explore(_ domains: [UInt64], _ assigned: [Bool]) throws(CarFactoryError) {
-        let c = configurator
-        try c.step(effort)
-        var assigned = assigned
+    /// The node's `assigned` is its parent's room (`childRooms`), which it marks further.
+    private mutating func explore(_ domains: [UInt64], _ assigned: inout [Bool], depth: Int) throws(CarFactoryError) {
+        // The configurator is read where it is used: a copy of it (`let c = configurator`) in
+        // this mutating function retained and released its tables at every node.
+        try configurator.step(effort)
         takeLastOptions(domains, &assigned)
         var bound: Int64?
         var forced = false
@@ -236,28 +247,39 @@ struct CorrectionSearch {
             // that is propagated (options only go). Worked out before any branch is searched:
             // the searches below reuse the room `forcedChanges` works in.
             var cheapestLeft = Int64.max
-            for o in values { cheapestLeft = min(cheapestLeft, c.space.prices[g][o]) }
+            for o in values { cheapestLeft = min(cheapestLeft, configurator.space.prices[g][o]) }
             var branchBounds: [Int64] = []
             if let bound {
                 branchBounds.reserveCapacity(values.count)
                 var units = 0
                 for o in values {
-                    var above = Self.clamped(c.space.prices[g][o], -cheapestLeft)
+                    var above = Self.clamped(configurator.space.prices[g][o], -cheapestLeft)
                     if forced && extras[g] > 0 {
                         above = Self.clamped(Self.clamped(above, knockedCost(g, o, domains, assigned, &units, noting: false)), -extras[g])
                     }
                     branchBounds.append(Self.clamped(bound, above))
                 }
-                c.meter.units &+= units
+                configurator.meter.units &+= units
+            }
+            // Each branch is worked out in this depth's room, taken out while the branches
+            // below use theirs and put back after.
+            if childRooms.count == depth { childRooms.append((domains, assigned)) }
+            var next: [UInt64] = []
+            var nextAssigned: [Bool] = []
+            swap(&next, &childRooms[depth].domains)
+            swap(&nextAssigned, &childRooms[depth].assigned)
+            defer {
+                swap(&next, &childRooms[depth].domains)
+                swap(&nextAssigned, &childRooms[depth].assigned)
             }
             for (index, o) in values.enumerated() {
                 if !branchBounds.isEmpty, let last = found.last, branchBounds[index] > last.priceChange { continue }
-                var next = domains
-                var nextAssigned = assigned
+                for i in domains.indices { next[i] = domains[i] }
+                for f in assigned.indices { nextAssigned[f] = assigned[f] }
                 nextAssigned[g] = true
                 guard choosePropagating(g, o, &next, nextAssigned), settle(&next, &nextAssigned, blocked: true)
                 else { continue }
-                try explore(next, nextAssigned)
+                try explore(next, &nextAssigned, depth: depth + 1)
             }
         }
     }
@@ -273,6 +295,7 @@ struct CorrectionSearch {
         for g in set { bits[g >> 6] |= 1 << UInt64(g & 63) }
         // An empty set's clause has no family: no car keeps it.
         clauses += bits
+        for w in 0..<familyWords { clauseFamilies[w] |= bits[w] }
     }
 
     /// The valid car under a node (`domains`, `assigned`; settled, the car's options not
@@ -405,7 +428,7 @@ struct CorrectionSearch {
             }
             // `other` keeps them all, so choosing them leaves it possible.
             if more {
-                _ = configurator.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext)
+                _ = configurator.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext, open: &openRoom)
                 _ = settle(&domains, &assigned, blocked: false)
             }
             base = domains
@@ -522,7 +545,7 @@ struct CorrectionSearch {
     /// (marked in the search's reused flags, not found by comparing with a copy).
     private mutating func choosePropagating(_ g: Int, _ o: Int, _ domains: inout [UInt64], _ assigned: [Bool]) -> Bool {
         configurator.choose(g, o, in: &domains, marking: &changed)
-            && configurator.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext)
+            && configurator.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext, open: &openRoom)
     }
 
     private mutating func dive(_ domains: [UInt64], _ assigned: [Bool]) throws(CarFactoryError) -> [Int]? {
@@ -724,12 +747,16 @@ struct CorrectionSearch {
                 }
             }
             if blocked && !clauses.isEmpty {
-                // Which families still have the car's option, and which keep it: a word of each
-                // at a time, without a branch per family (they were mispredicted often).
+                // Which families of the clauses still have the car's option, and which keep it: a
+                // word of each at a time, without a branch per family (they were mispredicted
+                // often). Only the clauses' families are looked at: the clauses read no others.
                 for w in 0..<familyWords {
                     var canKeep: UInt64 = 0
                     var keeps: UInt64 = 0
-                    for g in w << 6..<min(c.familyCount, w << 6 + 64) {
+                    var listed = clauseFamilies[w]
+                    while listed != 0 {
+                        let g = w << 6 + listed.trailingZeroBitCount
+                        listed &= listed - 1
                         let bit = UInt64(truncatingIfNeeded: domains[carWord[g]] >> carShift[g]) & 1
                         canKeep |= bit << UInt64(g & 63)
                         keeps |= (assigned[g] ? bit : 0) << UInt64(g & 63)
@@ -765,7 +792,9 @@ struct CorrectionSearch {
                 }
             }
             if again {
-                guard c.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext) else { return false }
+                guard c.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext, open: &openRoom) else {
+                    return false
+                }
             }
         }
         return true

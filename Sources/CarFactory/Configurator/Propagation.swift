@@ -13,20 +13,24 @@ extension Configurator {
     func propagate(_ domains: inout [UInt64], assigned: [Bool], since before: [UInt64]? = nil, used: RuleRecord? = nil) -> Bool {
         var changed = familiesChanged(domains, since: before)
         var next = FamilySet(familyCount: familyCount)
-        return propagate(&domains, assigned: assigned, changed: &changed, next: &next, used: used)
+        // Only propagation by families uses `open` (an empty set allocates nothing).
+        var open = FamilySet(familyCount: used == nil ? familyCount : 0)
+        return propagate(&domains, assigned: assigned, changed: &changed, next: &next, open: &open, used: used)
     }
 
     /// `propagate` from the families `changed` marks (those that lost options since the
     /// domains last had none to take out), with `next` (all false) as room for the families
-    /// each pass changes: a search reuses both from node to node rather than make two arrays
-    /// per call (see `choose(_:_:in:marking:)`). Leaves both all false.
+    /// each pass changes and `open` for the families not `assigned`: a search reuses all three
+    /// from node to node rather than make three arrays per call (see
+    /// `choose(_:_:in:marking:)`). Leaves `changed` and `next` all false.
     func propagate(
-        _ domains: inout [UInt64], assigned: [Bool], changed: inout FamilySet, next: inout FamilySet, used: RuleRecord? = nil
+        _ domains: inout [UInt64], assigned: [Bool], changed: inout FamilySet, next: inout FamilySet, open: inout FamilySet,
+        used: RuleRecord? = nil
     ) -> Bool {
         // Without rules to record, by families: as fast, and the options taken out are the same.
         let kept =
             used == nil && !clashTable.isEmpty
-            ? propagateByFamily(&domains, assigned: assigned, changed: &changed, next: &next)
+            ? propagateByFamily(&domains, assigned: assigned, changed: &changed, next: &next, open: &open)
             : propagateByOption(&domains, assigned: assigned, changed: &changed, next: &next, used: used)
         if !kept {
             changed.removeAll()
@@ -77,8 +81,12 @@ extension Configurator {
     /// taken out. That looks at the options left in the families that changed (a few) and
     /// their edges, where looking at every option of every family and all its edges took
     /// most of the cheapest car's search (60 x 8, 3,000 rules).
-    private func propagateByFamily(_ domains: inout [UInt64], assigned: [Bool], changed: inout FamilySet, next: inout FamilySet) -> Bool {
-        if !clashWords.isEmpty { return propagateOneWordFamilies(&domains, assigned: assigned, changed: &changed, next: &next) }
+    private func propagateByFamily(
+        _ domains: inout [UInt64], assigned: [Bool], changed: inout FamilySet, next: inout FamilySet, open: inout FamilySet
+    ) -> Bool {
+        if !clashWords.isEmpty {
+            return propagateOneWordFamilies(&domains, assigned: assigned, changed: &changed, next: &next, open: &open)
+        }
         let familyCount = familyCount
         var units = 0
         defer { meter.units &+= units }
@@ -139,13 +147,15 @@ extension Configurator {
     /// index): the same options taken out and the same units counted, without the loops over
     /// words. With `choose` and `settle` likewise, 60 x 8's `options` for the first 6 families'
     /// options (19 searches, callgrind) took 1,127 million instructions, against 1,405 million.
-    private func propagateOneWordFamilies(_ domains: inout [UInt64], assigned: [Bool], changed: inout FamilySet, next: inout FamilySet)
-        -> Bool
-    {
+    /// `open` is the caller's room for the open families (made per call, it was an allocation
+    /// a call: 629,000 calls and 500 million of 60 x 8's 15.2 billion instructions of `options`).
+    private func propagateOneWordFamilies(
+        _ domains: inout [UInt64], assigned: [Bool], changed: inout FamilySet, next: inout FamilySet, open: inout FamilySet
+    ) -> Bool {
         let familyCount = familyCount
         var units = 0
         defer { meter.units &+= units }
-        var open = FamilySet(familyCount: familyCount)
+        open.removeAll()
         for g in 0..<familyCount where !assigned[g] { open.insert(g) }
         let familyWords = open.words.count
         var any = true
