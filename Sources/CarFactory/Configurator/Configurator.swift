@@ -86,7 +86,7 @@ public struct Configurator {
     let clashTable: [Int]
     /// Where every family has one word (`singleWord`) and `clashTable` is kept: per option and
     /// family, the mask itself (0: no edge), one load where `clashTable` and `masks` took two
-    /// in propagation's inner loop. Rule cores keep it with `masks` (`rebuild`).
+    /// in propagation's inner loop. Rule cores keep it with `masks` (`switchRule`).
     var clashWords: [UInt64]
     /// With `clashWords`: per option (by global id), the families it has an edge to, as a
     /// bitset of `(familyCount + 63) / 64` words: propagation takes the open ones among them
@@ -99,6 +99,8 @@ public struct Configurator {
     let edgeRules: [Int]
     /// Per rule, whether it is switched off (its pairs are out of `masks`); empty: none is.
     var rulesOff: [Bool] = []
+    /// In a rule core, what its switches count (`startSwitching`).
+    var switches = SwitchCounts()
     /// Each family's options from the cheapest (ties by name).
     let byPrice: [[Int]]
     /// Each option's place in its family's name order.

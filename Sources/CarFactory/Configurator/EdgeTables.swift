@@ -65,14 +65,19 @@ extension Configurator {
             let count = optionCounts[family]
             let kept = rule.second.option
             for w in 0..<(count + 63) / 64 {
-                let left = count - w << 6
-                var word: UInt64 = left >= 64 ? ~0 : (1 << UInt64(left)) - 1
+                var word = fullWord(w, of: count)
                 if w == kept >> 6 { word &= ~(1 << UInt64(kept & 63)) }
                 masks[at + w] |= word
             }
         case .require:
             masks[at + rule.first.option >> 6] |= 1 << UInt64(rule.first.option & 63)
         }
+    }
+
+    /// Word `w` of a bitset of all `count` options.
+    static func fullWord(_ w: Int, of count: Int) -> UInt64 {
+        let left = count - w << 6
+        return left >= 64 ? ~0 : (1 << UInt64(left)) - 1
     }
 
     /// Builds the edge tables of `space`'s rules, their size checked first. Counts its work in

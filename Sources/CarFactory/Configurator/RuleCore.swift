@@ -25,7 +25,7 @@ extension Configurator {
         let rules = used.sorted
         // One configurator over the rules used (positions in `rules`), in which rules are switched off.
         var core = try Configurator(space: space.keeping(rules: rules), limits: limits, shouldStop: shouldStop, meter: meter)
-        core.rulesOff = Array(repeating: false, count: rules.count)
+        core.startSwitching()
         let byFamily = core.rulesByFamily()
         var needed = Array(repeating: false, count: rules.count)
         // Leave out rules a few at a time (in definition order), as many more as the last
@@ -99,34 +99,5 @@ extension Configurator {
                 }
             }
         }
-    }
-
-    /// Switches `rule` off (its pairs taken out of the edges' masks) or back on: each edge it
-    /// has a pair on is rebuilt once. (Rebuilt once per pair, from every pair of each rule
-    /// behind it, a `require` on families of 500 options cost some 500 x 500 x its edge's rules:
-    /// 96% of `options f3`'s 100 s on 20 families of 500 with 5,000 rules, trial 10, 1.)
-    private mutating func switchRule(_ rule: Int, off: Bool) {
-        rulesOff[rule] = off
-        var touched: [(family: Int, option: Int, other: Int)] = []
-        Self.forEachEdge(of: space.rules[rule], optionCounts: optionCounts) { touched.append(($0, $1, $2)) }
-        for (f, option, other) in touched {
-            let id = optionBase[f] + option
-            guard let edge = (edgeStart[id]..<edgeStart[id + 1]).first(where: { edgeFamily[$0] == other }) else { continue }
-            rebuild(edge, from: f, option, to: other)
-        }
-        // Counted as a search's work (held to the limit at the next step), as is each rebuild.
-        meter.units &+= touched.count
-    }
-
-    /// Sets the mask of `edge` (option `option` of family `f`'s clashes in `family`) from the rules behind it that are on.
-    private mutating func rebuild(_ edge: Int, from f: Int, _ option: Int, to family: Int) {
-        let mask = edgeMask[edge]
-        for w in 0..<wordCount[family] { masks[mask + w] = 0 }
-        meter.units &+= wordCount[family] + edgeRuleStart[edge + 1] - edgeRuleStart[edge]
-        for position in edgeRuleStart[edge]..<edgeRuleStart[edge + 1] where !rulesOff[edgeRules[position]] {
-            Self.addPairs(
-                of: space.rules[edgeRules[position]], from: f, option, in: family, optionCounts: optionCounts, to: &masks, at: mask)
-        }
-        if !clashWords.isEmpty { clashWords[(optionBase[f] + option) * familyCount + family] = masks[mask] }
     }
 }
