@@ -94,6 +94,36 @@ import Testing
         #expect(try positions("car sports\nset drivetrain 4wd\n") == ["0:10", "1:18"])
     }
 
+    /// A lone CR ends a line for the client (LSP 3.17) and is a blank for carfab: positions are
+    /// the client's. Formatting `car  sports\r2` (one command, 2 cars) replaces across the CR,
+    /// so the client's text is one line that means the same, and a diagnostic on carfab's
+    /// second line is on the client's third (trial 12, 4: the edits were on carfab's lines,
+    /// and applied by the client they joined `car sports 2` and `car suv` into one command).
+    @Test func a_lone_cr_ends_a_line_for_the_client() throws {
+        let text = "car  sports\r2\ncar   suv\ncar nosuch\n"
+        let session = try serve(
+            initializeRequest + didOpen(uri, text)
+                + request(2, "textDocument/formatting", ["textDocument": ["uri": uri], "options": ["tabSize": 4, "insertSpaces": true]])
+                + shutdownAndExit)
+        let edits = try #require(session.response(2)?["result"] as? [[String: Any]])
+        // Applied as the client applies them, on its own lines.
+        var lines = ["car  sports", "2", "car   suv", "car nosuch", ""]
+        for edit in edits.reversed() {
+            let range = try #require(edit["range"] as? [String: [String: Int]])
+            let (start, end) = (try #require(range["start"]), try #require(range["end"]))
+            let (startLine, endLine) = (try #require(start["line"]), try #require(end["line"]))
+            let before = String(lines[startLine].prefix(try #require(start["character"])))
+            let after = String(lines[endLine].dropFirst(try #require(end["character"])))
+            let replaced = (before + (edit["newText"] as? String ?? "") + after).split(separator: "\n", omittingEmptySubsequences: false)
+            lines.replaceSubrange(startLine...endLine, with: replaced.map(String.init))
+        }
+        #expect(lines.joined(separator: "\n") == "car sports 2\ncar suv\ncar nosuch\n", "\(edits)")
+        let published = session.objects.first { $0["method"] as? String == "textDocument/publishDiagnostics" }
+        let diagnostics = ((published?["params"] as? [String: Any])?["diagnostics"] as? [[String: Any]]) ?? []
+        let start = (diagnostics.first?["range"] as? [String: [String: Int]])?["start"]
+        #expect(start == ["line": 3, "character": 4], "\(diagnostics)")
+    }
+
     /// The document of `lines`' semantic tokens, each as `TEXT:TYPE` (`+declaration` where
     /// it is one), decoded from the server's relative positions.
     func semanticTokens(of lines: [String]) throws -> [String] {

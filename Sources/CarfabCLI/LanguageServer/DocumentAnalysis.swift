@@ -168,10 +168,10 @@ struct DocumentAnalysis {
             range = ownRange
         } else {
             let includingLine = diagnostic.includedFrom.first.flatMap(Self.lineNumber) ?? 0
-            let text = document.lineText(max(includingLine - 1, 0))
+            let text = document.scriptLineText(max(includingLine - 1, 0))
             let indent = text.unicodeScalars.prefix { $0 == " " || $0 == "\t" }.count
             range = .object([
-                "start": TextPosition(line: max(includingLine - 1, 0), character: indent).json,
+                "start": document.position(line: max(includingLine - 1, 0), column: indent + 1).json,
                 "end": document.position(line: max(includingLine - 1, 0), column: Int.max).json
             ])
             related.append(

@@ -30,8 +30,14 @@ struct TextDocument {
     let uri: String
     private(set) var version: Int
     private(set) var bytes: [UInt8]
-    /// Byte offsets where each line starts (after each `\n`).
+    /// Byte offsets where each line starts as LSP counts lines: after each `\n`, `\r\n` and
+    /// lone `\r` (3.17, "Text Documents"). carfab reads a lone CR as a blank, so its lines
+    /// (`scriptLineStarts`) can be fewer; positions are the client's, or its edits land on
+    /// other lines (trial 12, 4: a formatting edit joined two commands the client had apart).
     private(set) var lineStarts: [Int] = [0]
+    /// Byte offsets where each of carfab's lines starts (after each `\n`): the lines its
+    /// diagnostics number.
+    private var scriptLineStarts: [Int] = [0]
 
     init(uri: String, version: Int, text: String) {
         self.uri = uri
@@ -45,20 +51,35 @@ struct TextDocument {
 
     private mutating func indexLines() {
         lineStarts = [0]
-        for (index, byte) in bytes.enumerated() where byte == 0x0A { lineStarts.append(index + 1) }
+        scriptLineStarts = [0]
+        for (index, byte) in bytes.enumerated() {
+            if byte == 0x0A {
+                lineStarts.append(index + 1)
+                scriptLineStarts.append(index + 1)
+            } else if byte == 0x0D && (index + 1 == bytes.count || bytes[index + 1] != 0x0A) {
+                lineStarts.append(index + 1)
+            }
+        }
     }
 
     /// The bytes of line `line` (0-based), without its line break.
-    func lineRange(_ line: Int) -> Range<Int> {
-        guard line < lineStarts.count else { return bytes.count..<bytes.count }
-        var end = line + 1 < lineStarts.count ? lineStarts[line + 1] - 1 : bytes.count
-        if end > lineStarts[line] && bytes[end - 1] == 0x0D { end -= 1 }
-        return lineStarts[line]..<end
+    func lineRange(_ line: Int) -> Range<Int> { Self.range(of: line, in: lineStarts, bytes) }
+
+    /// The bytes of carfab's line `line` (0-based, as diagnostics number it less one), without its line break.
+    func scriptLineRange(_ line: Int) -> Range<Int> { Self.range(of: line, in: scriptLineStarts, bytes) }
+
+    /// Line `line` of those starting at `starts`, less its break (one byte, or the CR LF of one).
+    private static func range(of line: Int, in starts: [Int], _ bytes: [UInt8]) -> Range<Int> {
+        guard line < starts.count else { return bytes.count..<bytes.count }
+        let last = line + 1 == starts.count
+        var end = last ? bytes.count : starts[line + 1] - 1
+        if end > starts[line] && bytes[end - 1] == 0x0D && (last || bytes[end] == 0x0A) { end -= 1 }
+        return starts[line]..<end
     }
 
-    /// The text of line `line` (0-based).
-    func lineText(_ line: Int) -> String {
-        String(decoding: bytes[lineRange(line)], as: UTF8.self)
+    /// The text of carfab's line `line` (0-based).
+    func scriptLineText(_ line: Int) -> String {
+        String(decoding: bytes[scriptLineRange(line)], as: UTF8.self)
     }
 
     /// The text from `start` to `end`.
@@ -109,10 +130,10 @@ struct TextDocument {
     }
 
     /// The LSP position of 1-based character `column` (in Unicode scalars, as diagnostics
-    /// count) of 0-based `line`; a column past the line's end is its end.
+    /// count) of carfab's 0-based `line`; a column past the line's end is its end.
     func position(line: Int, column: Int) -> TextPosition {
-        guard line < lineStarts.count else { return position(of: bytes.count) }
-        let range = lineRange(line)
+        guard line < scriptLineStarts.count else { return position(of: bytes.count) }
+        let range = scriptLineRange(line)
         var offset = range.lowerBound
         var characters = 1
         // A byte-order mark the engine left out is a character the editor counts.
