@@ -134,8 +134,9 @@ import Testing
     /// A command passed over for an uncertain variable may define, source a file or set a
     /// variable (as the COMMAND of an `expect error` the run went on after): what it made is not
     /// known to the check. It said `unknown model 'm9'` on line 9, where line 7 had failed in
-    /// the run, rolling back line 5, and line 8 defined `m9`. A `var` of a name written out makes that variable
-    /// uncertain, and the check goes on; the others stop it (`car nosuch` is not checked).
+    /// the run, rolling back line 5, and line 8 defined `m9`. A `var` of a name written out
+    /// makes that variable uncertain, and the check goes on; the others stop it (`car nosuch`
+    /// is not checked).
     @Test(arguments: [
         ("model $n \"T\" price 30000 floorplan short suspension sports drivetrain rear\ncar m9\n", false),
         ("family $n \"F\" default d \"D\"\nset m9 d\n", false),
