@@ -171,6 +171,11 @@ import Testing
         #expect(try carfab(["-e", script]) == RunResult(stdout: "", stderr: error, status: 1))
         #expect(try carfab(["--check", "-e", script]) == RunResult(stdout: "", stderr: error, status: 1))
         #expect(try carfab(["--check", "--keep-going", "-e", script]) == RunResult(stdout: "", stderr: error, status: 1))
+        // Rolled back, `$v` is `sports` again when run; the check still passes over `car $v`,
+        // which is then a step for `undo` all the same (it said `nothing to undo` on line 9).
+        let rolledBack = "var v sports\nbegin\nvar v x\ncar compact\nundo 2\nrollback\nbegin\ncar $v\nundo\nundo\ncommit\n"
+        #expect(Self.errorLines(try carfab(["-e", rolledBack])) == [10])
+        #expect(try carfab(["--check", "-e", rolledBack]) == RunResult(stdout: "", stderr: "", status: 0))
     }
 
     /// Random scripts of definitions, variables, the history's commands, `try` and `car`

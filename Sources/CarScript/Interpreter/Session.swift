@@ -307,8 +307,9 @@ final class Session {
         }
     }
 
-    /// `--check`: the command of `words` refers to an uncertain variable and is passed over.
-    /// A `var` of a name written out (alone, or as the COMMAND of `expect error`, which may
+    /// `--check`: the command of `words` refers to an uncertain variable and is passed over:
+    /// a step for `undo` if it may change something when run (an `undo` or `redo` is not
+    /// followed from there). A `var` of a name written out (alone, or as the COMMAND of `expect error`, which may
     /// have run) makes that variable uncertain too. A command that may define names or set a
     /// variable otherwise (a definition, `source`, a `var` of a name from a variable, a command
     /// named by one) stops the check: the lines after it may use what only the run made (it
@@ -326,6 +327,15 @@ final class Session {
             first += 3
         }
         guard let command = spec(first) else { return stopAnalysis() }
+        // Not run, it may still move the history when run, as a command the check does not run.
+        if history != nil {
+            if Self.movesHistory(command) {
+                history?.stopFollowing()
+                undoNotFollowed()
+            } else if Self.changesWhenRun(command) {
+                recordUnchecked()
+            }
+        }
         if command.name == "var" {
             guard first + 1 < words.upperBound, !holdsReference(first + 1) else { return stopAnalysis() }
             uncertainVariables.insert(lexer.string(lexer.tokens[first + 1]))

@@ -553,7 +553,7 @@ extension Session {
     /// innermost `begin`, so the variables set in them may be gone or as they were before
     /// (`uncertainVariables`). `var v sports; begin; var v x; car compact; undo 2; car $v` said
     /// `unknown model 'x'`, where the run had taken `var v x` back.
-    private func undoNotFollowed() {
+    func undoNotFollowed() {
         if let set = history?.variablesUndoMayTakeBack() { uncertainVariables.formUnion(set) }
     }
 
