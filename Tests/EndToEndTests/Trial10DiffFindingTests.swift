@@ -96,4 +96,20 @@ import Testing
         #expect(rows.stdout.contains("changed  model   suv"))
         #expect(!rows.stdout.contains("model m "))
     }
+
+    /// The family order's row writes each name as `save` does: joined bare, `pa int roof` and
+    /// `roof pa int` could be three families as well as two (review of trial 10, 3's change).
+    @Test func the_family_order_writes_names_as_save_does() throws {
+        let paint = "family \"pa int\" \"P\" default white \"W\"\n"
+        let roof = "family roof \"R\" default a \"A\"\n"
+        let dir = try temporaryDirectory(with: ["a.carfab": paint + roof, "b.carfab": roof + paint])
+        #expect(
+            try carfab(["--diff", "a.carfab", "b.carfab"], directory: dir)
+                == RunResult(
+                    stdout: """
+                        change   what          name  first          second
+                        changed  family order        "pa int" roof  roof "pa int"
+
+                        """, stderr: "", status: 1))
+    }
 }

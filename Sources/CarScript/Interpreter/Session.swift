@@ -296,17 +296,61 @@ final class Session {
         try expandKnown(words, lexer: lexer)
     }
 
-    /// `expandVariables` where some variables are uncertain: a `var` that refers to one makes
-    /// its own uncertain too (the run may or may not have set it).
+    /// `expandVariables` where some variables are uncertain: the command is passed over if it
+    /// refers to one, and what it would have done is then not known (`passOverUncertain`).
     private func expandCheckingUncertain(_ words: Range<Int>, lexer: Lexer) throws(ScriptError) {
         do throws(ScriptError) {
             try expandKnown(words, lexer: lexer)
         } catch {
-            if case .uncertainVariable = error.kind, words.count > 1, lexer.string(lexer.tokens[words.lowerBound]) == "var" {
-                uncertainVariables.insert(lexer.string(lexer.tokens[words.lowerBound + 1]))
-            }
+            if case .uncertainVariable = error.kind { passOverUncertain(words, lexer: lexer) }
             throw error
         }
+    }
+
+    /// `--check`: the command of `words` refers to an uncertain variable and is passed over:
+    /// a step for `undo` if it may change something when run (an `undo` or `redo` is not
+    /// followed from there). A `var` of a name written out (alone, or as the COMMAND of `expect error`, which may
+    /// have run) makes that variable uncertain too. A command that may define names or set a
+    /// variable otherwise (a definition, `source`, a `var` of a name from a variable, a command
+    /// named by one) stops the check: the lines after it may use what only the run made (it
+    /// said `unknown model 'm9'` after `model $n ...` where the run's `$n` was `m9`).
+    private func passOverUncertain(_ words: Range<Int>, lexer: Lexer) {
+        let holdsReference = { (token: Int) in lexer.references.contains { $0.token == token } }
+        let spec = { (token: Int) in
+            holdsReference(token) ? nil : self.commands.position(of: lexer.word(lexer.tokens[token])).map { self.commands.specs[$0] }
+        }
+        var first = words.lowerBound
+        // `expect error ID COMMAND`: with `--keep-going`, the run goes on after COMMAND ran.
+        while first + 3 < words.upperBound, spec(first)?.name == "expect", !holdsReference(first + 1),
+            nameKey(lexer.string(lexer.tokens[first + 1])) == "error"
+        {
+            first += 3
+        }
+        guard let command = spec(first) else { return stopAnalysis() }
+        // Not run, it may still move the history when run, as a command the check does not run.
+        if history != nil {
+            if Self.movesHistory(command) {
+                history?.stopFollowing()
+                undoNotFollowed()
+            } else if Self.changesWhenRun(command) {
+                recordUnchecked()
+            }
+        }
+        if command.name == "var" {
+            guard first + 1 < words.upperBound, !holdsReference(first + 1) else { return stopAnalysis() }
+            uncertainVariables.insert(lexer.string(lexer.tokens[first + 1]))
+        } else if command.definesCatalog || command.name == "source" {
+            stopAnalysis()
+        }
+    }
+
+    /// `--check`: what the run did from here is not known; the check stops, reporting nothing
+    /// more (it may find less than running, never more). The run goes on, and may close the
+    /// transactions open here: none is warned of at the end, nor rolled back as if it had been.
+    func stopAnalysis() {
+        runMayHaveFailed()
+        quitRequested = true
+        analysisStopped = true
     }
 
     private func expandKnown(_ words: Range<Int>, lexer: Lexer) throws(ScriptError) {

@@ -208,7 +208,9 @@ package enum SessionComparison {
         // (trial 10, 3: two sessions `fit` answered apart were called the same).
         let (firstOrder, secondOrder) = sharedFamilyOrders(first.catalog, second.catalog)
         if firstOrder.map(nameKey) != secondOrder.map(nameKey) {
-            row("changed", "family order", "", firstOrder.joined(separator: " "), secondOrder.joined(separator: " "))
+            // Each name as `save` writes it: `pa int roof` read as three families, or two.
+            let written = { (order: [String]) in order.map(SessionScript.word).joined(separator: " ") }
+            row("changed", "family order", "", written(firstOrder), written(secondOrder))
         }
         compare(
             "model", models(first.catalog, shared: second.catalog), models(second.catalog, shared: first.catalog),

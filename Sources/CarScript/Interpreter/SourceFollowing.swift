@@ -100,11 +100,7 @@ extension Session {
                 sink.receive(warning)
                 refollowings += 1
             }
-            // The run goes on, and may close the transactions open here: none is warned of
-            // at the end, nor rolled back as if it had been.
-            runMayHaveFailed()
-            quitRequested = true
-            analysisStopped = true
+            stopAnalysis()
             return false
         }
         refollowings += 1

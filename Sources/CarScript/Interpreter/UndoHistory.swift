@@ -245,9 +245,20 @@ struct UndoHistory {
     /// transaction would take back.
     func variablesSetInTransactions() -> [String] {
         guard let outermost = savepoints.first else { return [] }
+        return variablesSet(after: outermost.journalStart)
+    }
+
+    /// The variables set since the innermost open `begin` (in every step kept if none is
+    /// open): what an `undo` may take back, however many steps it takes.
+    func variablesUndoMayTakeBack() -> [String] {
+        variablesSet(after: savepoints.last?.journalStart)
+    }
+
+    /// The variables set in the changes placed after journal position `position` (all if nil).
+    private func variablesSet(after position: Int?) -> [String] {
         var names: [String] = []
         for placed in changes.reversed() {
-            guard placed.journalPosition > outermost.journalStart else { break }
+            if let position, placed.journalPosition <= position { break }
             if case .variable(let name, _) = placed.change { names.append(name) }
         }
         return names
@@ -509,7 +520,7 @@ extension Session {
     /// than there are is an error at `countRange` (N), if given.
     func undo(_ count: Int, at range: SourceRange, countAt countRange: SourceRange? = nil) throws(ScriptError) {
         guard let available = history?.undoableSteps else { throw Self.noHistory("undo", at: range) }
-        if history?.unfollowedBelow != nil { return }
+        if history?.unfollowedBelow != nil { return undoNotFollowed() }
         // Checked, a step of commands the check does not run counts as one: more than
         // `available` is more than there are when run too.
         guard count <= available else {
@@ -528,7 +539,7 @@ extension Session {
         for _ in 0..<count {
             if options.checkOnly && someStepIsUnchecked(amongLast: 1) {
                 history?.stopFollowing()
-                return
+                return undoNotFollowed()
             }
             do throws(CarFactoryError) {
                 history?.pushUndone(try takeBackLastStep())
@@ -536,6 +547,14 @@ extension Session {
                 throw ScriptError(.domain(error), at: range)
             }
         }
+    }
+
+    /// `--check`, an `undo` it does not follow: the run's may take back any step since the
+    /// innermost `begin`, so the variables set in them may be gone or as they were before
+    /// (`uncertainVariables`). `var v sports; begin; var v x; car compact; undo 2; car $v` said
+    /// `unknown model 'x'`, where the run had taken `var v x` back.
+    func undoNotFollowed() {
+        if let set = history?.variablesUndoMayTakeBack() { uncertainVariables.formUnion(set) }
     }
 
     /// `redo N`: replays the last `count` steps undone; more than there are is an error at `countRange` (N), if given.
