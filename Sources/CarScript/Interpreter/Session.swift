@@ -271,13 +271,16 @@ final class Session {
         let total = variableStorage - old + variableCost(name, value)
         guard total <= maximumVariableStorage else { throw .variablesTooLarge(limit: maximumVariableStorage) }
         let replaced = variables.updateValue(value, forKey: name)
-        if !uncertainVariables.isEmpty { uncertainVariables.remove(name) }
+        // `--check`: known again. Set to the value the check has, it is a change all the same
+        // (the run's value may have been another), kept so that a rollback the run may make
+        // later is seen to take it back.
+        let wasUncertain = !uncertainVariables.isEmpty && uncertainVariables.remove(name) != nil
         if replaced == nil { variableNames.append(name) }
         variableStorage = total
         // The same value again changes nothing an analysis reads (`var x 1` in a file sourced
         // twice), nor is it a step for `undo` (trial 12, L4: `var a 1; var a 1; undo` took
         // back the second and left a as it was).
-        guard replaced != value else { return }
+        guard replaced != value || wasUncertain else { return }
         stateChanges &+= 1
         if history != nil { record(.variable(name, replaced)) }
     }

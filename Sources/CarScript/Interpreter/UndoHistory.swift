@@ -177,6 +177,7 @@ struct UndoHistory {
         var from = changes.endIndex
         while from > changes.startIndex && changes[from - 1].journalPosition > position { from -= 1 }
         let taken = Array(changes[from...])
+        if from < changes.endIndex { changesTakenOut &+= 1 }
         changes.removeSubrange(from...)
         // The step being made is empty now (or was: a done step is taken out only then).
         openChangesBytes = 0
@@ -197,6 +198,7 @@ struct UndoHistory {
         stepCount -= count
         bytes -= stepBytes
         for index in savepoints.indices { savepoints[index].steps -= count }
+        changesTakenOut &+= 1
         changes.removeFirst(changes.prefix { $0.journalPosition <= journalEnd }.count)
         journalBase = journalEnd
     }
@@ -242,26 +244,52 @@ struct UndoHistory {
     }
 
     /// The variables set since the outermost open `begin`: what a rollback of every open
-    /// transaction would take back.
-    func variablesSetInTransactions() -> [String] {
+    /// transaction would take back. Only those set since the last time it was asked, if no
+    /// change was taken out since and the `begin` is the same (see `VariablesLook`).
+    mutating func variablesSetInTransactions() -> [String] {
         guard let outermost = savepoints.first else { return [] }
-        return variablesSet(after: outermost.journalStart)
+        let (names, look) = variablesSet(after: outermost.journalStart, since: transactionsLook)
+        transactionsLook = look
+        return names
     }
 
     /// The variables set since the innermost open `begin` (in every step kept if none is
-    /// open): what an `undo` may take back, however many steps it takes.
-    func variablesUndoMayTakeBack() -> [String] {
-        variablesSet(after: savepoints.last?.journalStart)
+    /// open): what an `undo` may take back, however many steps it takes. As
+    /// `variablesSetInTransactions`, only those set since the last time it was asked.
+    mutating func variablesUndoMayTakeBack() -> [String] {
+        let (names, look) = variablesSet(after: savepoints.last?.journalStart, since: undoLook)
+        undoLook = look
+        return names
     }
 
-    /// The variables set in the changes placed after journal position `position` (all if nil).
-    private func variablesSet(after position: Int?) -> [String] {
+    /// `--check`: where a look for the variables set stopped: the count of changes then, the
+    /// window's start, and how many times changes had been taken out. The check looks at
+    /// each command it does not run in a transaction and each `undo` it does not follow: a
+    /// walk of the whole window each time was quadratic (20,000 `var`s then 20,000 `undo`s: 40 s).
+    struct VariablesLook {
+        var count: Int
+        var after: Int?
+        var takenOut: Int
+    }
+
+    /// How many times changes were taken out (an undo, a rollback, the oldest steps dropped):
+    /// a look from before is then stale.
+    private var changesTakenOut = 0
+    private var transactionsLook: VariablesLook?
+    private var undoLook: VariablesLook?
+
+    /// The variables set in the changes placed after journal position `position` (all if nil),
+    /// past those `look` saw if it is still good; and where this look stops.
+    private func variablesSet(after position: Int?, since look: VariablesLook?) -> ([String], VariablesLook) {
+        let seen = look.flatMap { $0.takenOut == changesTakenOut && $0.after == position ? $0.count : nil } ?? 0
         var names: [String] = []
-        for placed in changes.reversed() {
-            if let position, placed.journalPosition <= position { break }
-            if case .variable(let name, _) = placed.change { names.append(name) }
+        var index = changes.count
+        while index > seen {
+            index -= 1
+            if let position, changes[index].journalPosition <= position { break }
+            if case .variable(let name, _) = changes[index].change { names.append(name) }
         }
-        return names
+        return (names, VariablesLook(count: changes.count, after: position, takenOut: changesTakenOut))
     }
 
     /// The done steps since `savepoint` become one (a committed transaction is undone whole):
