@@ -45,4 +45,24 @@ import Testing
 
                         """, status: 64))
     }
+
+    /// A report into a folder that is not there is a usage error before any test runs: it
+    /// could not be written at the end either, and that failure had a failed test's status.
+    @Test func junit_into_a_folder_that_is_not_there_is_refused_before_the_tests() throws {
+        let dir = try temporaryDirectory(with: ["tt/a.carfab": "car sports\n"])
+        let result = try carfab(["--test", "tt", "--junit", "reports/junit.xml"], directory: dir)
+        #expect(
+            result
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        carfab: error: --junit reports/junit.xml: there is no folder 'reports' to write the report in
+                        usage: carfab [OPTIONS] [FILE...] (see 'carfab --help')
+
+                        """, status: 64))
+        // A folder that is there is written in.
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("reports"), withIntermediateDirectories: false)
+        #expect(try carfab(["--test", "tt", "--junit", "reports/junit.xml"], directory: dir).status == 0)
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/reports/junit.xml"))
+    }
 }

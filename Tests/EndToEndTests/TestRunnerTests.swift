@@ -249,11 +249,13 @@ import Testing
         #expect(left == ["junit.xml"])
     }
 
+    /// A name that leads to a folder is found only as the report is written (a folder that
+    /// is not there is refused before: see TestRunnerJUnitTargetTests).
     @Test func a_junit_report_that_cannot_be_written_fails_the_run() throws {
         let directory = try folder()
-        let run = try carfab(["--test", "tests/a-pass.carfab", "--junit", "no/such/dir/junit.xml"], directory: directory)
+        let run = try carfab(["--test", "tests/a-pass.carfab", "--junit", "tests"], directory: directory)
         #expect(run.stdout == "ok tests/a-pass.carfab (2 expects)\n1 passed, 0 failed\n")
-        #expect(run.stderr.hasPrefix("carfab: error: JUnit report not written: cannot save 'no/such/dir/junit.xml': "))
+        #expect(run.stderr.hasPrefix("carfab: error: JUnit report not written: cannot save 'tests': it is a directory"))
         #expect(run.status == 1)
     }
 

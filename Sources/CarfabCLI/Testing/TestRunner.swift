@@ -111,6 +111,16 @@ enum TestRunner {
                 UsageError(message: "--junit \(junit.description): it is the \(stream) of this run, which the report cannot share"),
                 err: err)
         }
+        // A folder that is not there cannot be written in at the end either: said before the
+        // tests run, not after (the status of a failed test; review of trial 12's finding 5).
+        if let junit = parsed.junit, let slash = junit.bytes.lastIndex(of: UInt8(ascii: "/")), slash > 0 {
+            let folder = Array(junit.bytes[..<slash])
+            if host.kind(of: folder) != .folder {
+                let shown = DisplayText.escaped(String(decoding: folder, as: UTF8.self))
+                return Program.refuse(
+                    UsageError(message: "--junit \(junit.description): there is no folder '\(shown)' to write the report in"), err: err)
+            }
+        }
         let reporter = TestReporter(format: parsed.format, out: out)
         let loader = TextRenderer(out: out, err: err)
         guard let catalog = Engine.catalog(files: parsed.catalogs.map(\.bytes), reportingTo: loader, options: options) else {
