@@ -114,6 +114,14 @@ final class Session {
     /// definition refused later because its name or rule is there already may be accepted
     /// when run, and is not reported (`mayBeTheChecksAlone`).
     var definitionsUncertain = false
+    /// `--check`: where the looks at the variables a rollback or an `undo` may take back
+    /// stopped (see `UndoHistory.VariablesLook`), for the history the session has now: made
+    /// anew with each history.
+    struct VariablesLooks {
+        var transactions: UndoHistory.VariablesLook?
+        var undo: UndoHistory.VariablesLook?
+    }
+    var variablesLooks = VariablesLooks()
     /// How many times an analysis followed a file it had followed already (with the sessions
     /// `diff` loads while it checks: they share the bound).
     var refollowings = 0

@@ -244,28 +244,27 @@ struct UndoHistory {
     }
 
     /// The variables set since the outermost open `begin`: what a rollback of every open
-    /// transaction would take back. Only those set since the last time it was asked, if no
+    /// transaction would take back (nil if none is open). Only those set since `look`, if no
     /// change was taken out since and the `begin` is the same (see `VariablesLook`).
-    mutating func variablesSetInTransactions() -> [String] {
-        guard let outermost = savepoints.first else { return [] }
-        let (names, look) = variablesSet(after: outermost.journalStart, since: transactionsLook)
-        transactionsLook = look
-        return names
+    func variablesSetInTransactions(since look: VariablesLook?) -> ([String], VariablesLook)? {
+        guard let outermost = savepoints.first else { return nil }
+        return variablesSet(after: outermost.journalStart, since: look)
     }
 
     /// The variables set since the innermost open `begin` (in every step kept if none is
     /// open): what an `undo` may take back, however many steps it takes. As
-    /// `variablesSetInTransactions`, only those set since the last time it was asked.
-    mutating func variablesUndoMayTakeBack() -> [String] {
-        let (names, look) = variablesSet(after: savepoints.last?.journalStart, since: undoLook)
-        undoLook = look
-        return names
+    /// `variablesSetInTransactions`, only those set since `look`.
+    func variablesUndoMayTakeBack(since look: VariablesLook?) -> ([String], VariablesLook) {
+        variablesSet(after: savepoints.last?.journalStart, since: look)
     }
 
     /// `--check`: where a look for the variables set stopped: the count of changes then, the
     /// window's start, and how many times changes had been taken out. The check looks at
     /// each command it does not run in a transaction and each `undo` it does not follow: a
     /// walk of the whole window each time was quadratic (20,000 `var`s then 20,000 `undo`s: 40 s).
+    /// Kept by the session (`Session.VariablesLooks`), not here: this struct is copied where the
+    /// runner asks whether there is a history, at every command, and the looks made that copy
+    /// an out-of-line call (883 -> 897 instructions a command on the mix).
     struct VariablesLook {
         var count: Int
         var after: Int?
@@ -275,8 +274,6 @@ struct UndoHistory {
     /// How many times changes were taken out (an undo, a rollback, the oldest steps dropped):
     /// a look from before is then stale.
     private var changesTakenOut = 0
-    private var transactionsLook: VariablesLook?
-    private var undoLook: VariablesLook?
 
     /// The variables set in the changes placed after journal position `position` (all if nil),
     /// past those `look` saw if it is still good; and where this look stops.
@@ -308,6 +305,7 @@ extension Session {
     /// holds (not for `try`, whose history holds one command's).
     func startHistory(reserving: Bool = true) {
         history = UndoHistory()
+        variablesLooks = VariablesLooks()
         history?.ledgerBytesMark = stock.journaledLedgerBytes
         stock.journal = StockJournal()
         stock.nextEntryStartsStep = true
@@ -582,7 +580,10 @@ extension Session {
     /// (`uncertainVariables`). `var v sports; begin; var v x; car compact; undo 2; car $v` said
     /// `unknown model 'x'`, where the run had taken `var v x` back.
     func undoNotFollowed() {
-        if let set = history?.variablesUndoMayTakeBack() { uncertainVariables.formUnion(set) }
+        if let (names, look) = history?.variablesUndoMayTakeBack(since: variablesLooks.undo) {
+            uncertainVariables.formUnion(names)
+            variablesLooks.undo = look
+        }
     }
 
     /// `redo N`: replays the last `count` steps undone; more than there are is an error at `countRange` (N), if given.
@@ -642,7 +643,10 @@ extension Session {
     /// variables they set may be gone or as they were before (`uncertainVariables`; s47 of
     /// check12's fuzz: the check read `$v` as the value a rolled-back `var` gave it).
     func runMayHaveFailed() {
-        if let set = history?.variablesSetInTransactions() { uncertainVariables.formUnion(set) }
+        if let (names, look) = history?.variablesSetInTransactions(since: variablesLooks.transactions) {
+            uncertainVariables.formUnion(names)
+            variablesLooks.transactions = look
+        }
         history?.runMayHaveFailed()
     }
 

@@ -86,6 +86,7 @@ extension Session {
         takeBackEverything()
         whatIfDepth -= 1
         history = keptHistory
+        variablesLooks = VariablesLooks()
         // The ledgers journaled while trying (a `clear`) were taken back with the rest: not
         // counted to the step being made around the `try`. Counted, each `try clear` of a
         // large stock charged it to the history's bound for good, and a transaction after a
