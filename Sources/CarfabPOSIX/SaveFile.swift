@@ -22,6 +22,41 @@ func realPath(_ path: [UInt8]) -> [UInt8]? {
 /// The links are walked from open directories (`fstatat`, `readlinkat`, `openat`), so the
 /// folder a link was judged in is the folder the file is written in.
 package func save(_ bytes: [UInt8], to path: [UInt8], stop: StopRequest) throws(SaveFailure) {
+    let target = try saveTarget(path)
+    do throws(FileWriteFailure) {
+        if let existing = target.existing {
+            let owner = existing.st_uid != geteuid() || existing.st_gid != getegid() ? (existing.st_uid, existing.st_gid) : nil
+            try target.directory.replace(target.name, with: bytes, mode: existing.st_mode & 0o7777, owner: owner, stop: stop)
+        } else {
+            try target.directory.replace(target.name, with: bytes, mode: 0o644 & ~fileCreationMask(), stop: stop)
+        }
+    } catch {
+        throw .reason(error.text)
+    }
+}
+
+/// Why `save` would refuse `path` before writing (its walk of links: a directory, a device,
+/// a FIFO, a folder that is not there, a link the rule refuses); nil if the walk ends on a
+/// regular file or a name that is not there yet. A run that writes only at its end (`--junit`)
+/// says so before its work, not after.
+package func saveRefusal(at path: [UInt8]) -> SaveFailure? {
+    do throws(SaveFailure) {
+        _ = try saveTarget(path)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// Where `save` writes: the folder open, the name in it, and the regular file there if any.
+private struct SaveTarget: ~Copyable {
+    let directory: Directory
+    let name: [UInt8]
+    let existing: stat?
+}
+
+/// The walk of `path`'s links to the file `save` would replace (see `save`).
+private func saveTarget(_ path: [UInt8]) throws(SaveFailure) -> SaveTarget {
     let start = splitPath(path)
     var name = start.name
     var mustBeFolder = start.mustBeFolder
@@ -71,16 +106,7 @@ package func save(_ bytes: [UInt8], to path: [UInt8], stop: StopRequest) throws(
         }
         break
     }
-    do throws(FileWriteFailure) {
-        if let existing {
-            let owner = existing.st_uid != geteuid() || existing.st_gid != getegid() ? (existing.st_uid, existing.st_gid) : nil
-            try directory.replace(name, with: bytes, mode: existing.st_mode & 0o7777, owner: owner, stop: stop)
-        } else {
-            try directory.replace(name, with: bytes, mode: 0o644 & ~fileCreationMask(), stop: stop)
-        }
-    } catch {
-        throw .reason(error.text)
-    }
+    return SaveTarget(directory: directory, name: name, existing: existing)
 }
 
 extension SaveFailure {

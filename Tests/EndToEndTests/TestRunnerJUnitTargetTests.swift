@@ -65,4 +65,29 @@ import Testing
         #expect(try carfab(["--test", "tt", "--junit", "reports/junit.xml"], directory: dir).status == 0)
         #expect(FileManager.default.fileExists(atPath: dir.path + "/reports/junit.xml"))
     }
+
+    /// Nor a name `save` would refuse: a directory, a device, a FIFO. Each could not be
+    /// written at the end either, and that failure had a failed test's status (review of
+    /// trial 12's finding 5); now a usage error before any test runs.
+    @Test(arguments: [
+        ("reports", "it is a directory"), ("reports/", "it is a directory"), ("/dev/null", "it is a device, not a regular file"),
+        ("pipe", "it is a FIFO, not a regular file")
+    ])
+    func junit_to_a_name_save_refuses_is_refused_before_the_tests(path: String, reason: String) throws {
+        let dir = try temporaryDirectory(with: ["tt/a.carfab": "car sports\n"])
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("reports"), withIntermediateDirectories: false)
+        #expect(mkfifo(dir.path + "/pipe", 0o600) == 0)
+        // Output to a file, so that /dev/null is not this run's standard output.
+        let result = try shell("exec \"$CARFAB\" --test tt --junit '\(path)' > out", directory: dir)
+        #expect(
+            result
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        carfab: error: --junit \(path): \(reason); the report could not be written there
+                        usage: carfab [OPTIONS] [FILE...] (see 'carfab --help')
+
+                        """, status: 64))
+        #expect(try String(contentsOfFile: dir.path + "/out", encoding: .utf8) == "")
+    }
 }

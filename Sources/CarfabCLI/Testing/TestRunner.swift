@@ -121,6 +121,17 @@ enum TestRunner {
                     UsageError(message: "--junit \(junit.description): there is no folder '\(shown)' to write the report in"), err: err)
             }
         }
+        // Nor can a name whose walk `save` refuses: a directory, a device (`/dev/null`, a
+        // terminal), a FIFO, a link the link rule refuses (review of trial 12's finding 5).
+        if let junit = parsed.junit, let refusal = saveRefusal(at: junit.bytes) {
+            let reason =
+                switch refusal {
+                case .stream: "it is a process's open stream (a link in /proc), not a file"
+                case .reason(let reason): reason
+                }
+            return Program.refuse(
+                UsageError(message: "--junit \(junit.description): \(reason); the report could not be written there"), err: err)
+        }
         let reporter = TestReporter(format: parsed.format, out: out)
         let loader = TextRenderer(out: out, err: err)
         guard let catalog = Engine.catalog(files: parsed.catalogs.map(\.bytes), reportingTo: loader, options: options) else {
