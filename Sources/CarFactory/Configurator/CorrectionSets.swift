@@ -528,16 +528,17 @@ struct CorrectionSearch {
     /// leaves a family with none.
     private mutating func start(pinned: [Bool], blocked: Bool) -> ([UInt64], [Bool])? {
         let c = configurator
-        var domains = Array(repeating: UInt64(0), count: c.totalWords)
-        for f in 0..<c.familyCount {
-            for o in 0..<c.optionCounts[f] { domains[c.wordOffset[f] + o >> 6] |= 1 << UInt64(o & 63) }
-        }
+        // From the configurator's arc-consistent domains: only what the pinned options take
+        // out is propagated (see `rootDomains`).
+        guard var domains = c.rootDomains() else { return nil }
         var assigned = Array(repeating: false, count: c.familyCount)
         for g in 0..<c.familyCount where pinned[g] {
-            guard c.choose(g, car[g], in: &domains) else { return nil }
             assigned[g] = true
+            guard c.choose(g, car[g], in: &domains, marking: &changed) else { return nil }
         }
-        guard c.propagate(&domains, assigned: assigned), settle(&domains, &assigned, blocked: blocked) else { return nil }
+        guard c.propagate(&domains, assigned: assigned, changed: &changed, next: &changedNext, open: &openRoom),
+            settle(&domains, &assigned, blocked: blocked)
+        else { return nil }
         return (domains, assigned)
     }
 

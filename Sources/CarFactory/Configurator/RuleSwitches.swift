@@ -165,6 +165,7 @@ extension Configurator {
     /// per word and option of a family redrawn.
     mutating func switchRule(_ rule: Int, off: Bool) {
         rulesOff[rule] = off
+        root = RootDomains()
         let constraint = space.rules[rule]
         let change: Int32 = off ? -1 : 1
         var units = 0
