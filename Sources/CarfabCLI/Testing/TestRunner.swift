@@ -385,7 +385,7 @@ enum TestRunner {
                     while waitpid(worker.pid, &status, 0) < 0 && errno == EINTR {}
                     var outcome = TestWire.outcome(
                         worker.received, status: status,
-                        path: String(decoding: files[worker.file].path, as: UTF8.self))
+                        path: String(decoding: files[worker.file].path, as: UTF8.self), timedOut: worker.timedOut)
                     if worker.timedOut, let timeout {
                         // What it found before its time ran out is kept; the timeout is why it stopped.
                         outcome.passed = false
@@ -437,7 +437,10 @@ enum TestRunner {
             // ends at once if the runner died before it could ask for that.
             guard cf_die_with_parent(parent) == 1 else { _exit(1) }
             close(ends[0])
-            let bytes = TestWire.bytes(of: test.run(path))
+            // A signal that stopped the test (its own process sent SIGTERM, SIGINT, SIGHUP or
+            // SIGQUIT, which its session takes as a stop) is sent with the outcome: the test did
+            // not run to its end, whatever it found before (trial 13, 1: it passed).
+            let bytes = TestWire.bytes(of: test.run(path), stoppedBy: test.options.stop.code)
             var sent = 0
             while sent < bytes.count {
                 let count = bytes[sent...].withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
@@ -503,9 +506,10 @@ enum TestRunner {
 /// A test's outcome as a forked test process sends it: one record per line, fields separated
 /// by tabs, with backslash, tab and line break escaped.
 enum TestWire {
-    static func bytes(of outcome: TestOutcome) -> [UInt8] {
+    static func bytes(of outcome: TestOutcome, stoppedBy signal: Int32 = 0) -> [UInt8] {
         var text = "carfab-test 1\n"
         text += "passed\t\(outcome.passed ? 1 : 0)\n"
+        if signal > 0 { text += "stopped\t\(signal)\n" }
         text += "expects\t\(outcome.expects)\n"
         text += "seconds\t\(outcome.seconds)\n"
         if let note = outcome.note { text += "note\t\(escaped(note))\n" }
@@ -521,9 +525,11 @@ enum TestWire {
     }
 
     /// The outcome in `bytes`, from a process that ended with wait status `status`; a
-    /// failure saying what went wrong if the process did not send one whole.
-    static func outcome(_ bytes: [UInt8], status: Int32, path: String) -> TestOutcome {
+    /// failure saying what went wrong if the process did not send one whole, or if a signal
+    /// stopped its test before the end (unless the runner sent it, `timedOut`: the caller says so).
+    static func outcome(_ bytes: [UInt8], status: Int32, path: String, timedOut: Bool = false) -> TestOutcome {
         var outcome = TestOutcome(path: path, passed: false, expects: 0, problems: [], note: nil, seconds: 0)
+        var stopped: Int32 = 0
         let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         var complete = lines.first == "carfab-test 1"
         var ended = false
@@ -531,6 +537,7 @@ enum TestWire {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             switch (fields.first, fields.count) {
             case ("passed", 2): outcome.passed = fields[1] == "1"
+            case ("stopped", 2): stopped = Int32(fields[1]) ?? 0
             case ("expects", 2): outcome.expects = Int(fields[1]) ?? 0
             case ("seconds", 2): outcome.seconds = Double(fields[1]) ?? 0
             case ("note", 2): outcome.note = unescaped(fields[1])
@@ -551,6 +558,10 @@ enum TestWire {
                 stopped != 0
                 ? "the test's process was ended by signal \(stopped)"
                 : "the test's process ended (status \((status >> 8) & 0xFF)) without its outcome"
+        } else if stopped > 0 && !timedOut {
+            outcome.passed = false
+            let stop = "the test's process was stopped by signal \(stopped) before its end"
+            outcome.note = outcome.note.map { "\(stop); \($0)" } ?? stop
         }
         return outcome
     }
