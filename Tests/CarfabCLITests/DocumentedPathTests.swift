@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// Every file or folder of the repository the documents name in a code span (`Tests/...`,
+/// `Sources/...`, `Scripts/...`) is there: grammar.md once sent its reader to
+/// `Tests/EndToEndTests/GrammarExampleTests.swift` for the tests that run its examples, which
+/// live in `Tests/CarfabCLITests`.
+@Suite struct DocumentedPathTests {
+    /// The repository paths `text` names at the start of a code span, up to a blank, a line break or the span's end.
+    static func paths(in text: String) -> [String] {
+        text.matches(of: /`((?:Tests|Sources|Scripts|Examples|Fuzz|man)\/[^`\s]*)/).map { String($0.1) }
+    }
+
+    @Test(arguments: ["README.md", "grammar.md", "ARCHITECTURE.md"])
+    func every_path_a_document_names_is_in_the_repository(_ document: String) throws {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(document), encoding: .utf8)
+        let named = Self.paths(in: text)
+        #expect(!named.isEmpty)
+        for path in named {
+            #expect(FileManager.default.fileExists(atPath: packageRoot.appendingPathComponent(path).path), "\(document) names \(path)")
+        }
+    }
+
+    @Test func a_path_is_read_from_a_code_span_to_its_end_or_a_blank() {
+        #expect(
+            Self.paths(in: "see `Scripts/fuzz SECONDS` and `Tests/A.swift`, `Scripts/bench\nlsp`, not share/man/man1/x") == [
+                "Scripts/fuzz", "Tests/A.swift", "Scripts/bench"
+            ])
+    }
+}
