@@ -112,3 +112,21 @@ extension CommandDocumentationTests {
         }
     }
 }
+
+extension CommandDocumentationTests {
+    /// `help save` names what `save` writes, in the order it writes it (it once left out the
+    /// variables, which come first, and said a `select` ends every script).
+    @Test func help_save_says_what_save_writes_in_its_order() throws {
+        let saved = try carfab(["-e", #"var a 1; option drivetrain h "H" price 1; rate GBP 0.5; car sports; car suv; select 1; save -"#])
+            .stdout
+        let kinds = saved.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(kinds == ["#", "var", "option", "rate", "car", "car", "select"], "\(saved)")
+        #expect(try carfab(["-e", "car sports; car suv; save -"]).stdout.contains("select") == false)
+        let help = try carfab(["-e", "help save"]).stdout.replacing("\n", with: " ").replacing(#/ +/#, with: " ")
+        let parts = ["comment naming the carfab version", "the variables", "the definitions", "the rates", "each stock line", "'select'"]
+        let places = parts.map { help.range(of: $0)?.lowerBound }
+        #expect(!places.contains(nil), "\(help)")
+        #expect(places.compactMap { $0 } == places.compactMap { $0 }.sorted(), "\(help)")
+        #expect(help.contains("'select' for the current line if it is not the last"), "\(help)")
+    }
+}
