@@ -130,3 +130,17 @@ extension CommandDocumentationTests {
         #expect(help.contains("'select' for the current line if it is not the last"), "\(help)")
     }
 }
+
+extension CommandDocumentationTests {
+    /// `echo` writes its words as they are, an escape sequence too, where a table shows a
+    /// value's control characters escaped, and JSON escapes both: grammar.md says so (it said
+    /// that text output, as JSON, never lets an 8-bit CSI reach the terminal raw).
+    @Test func echo_writes_control_characters_as_they_are_and_tables_show_them_escaped() throws {
+        let script = #"var x "\u{1B}[1m\u{9B}"; echo $x; vars"#
+        #expect(try carfab(["-e", script]).stdout == "\u{1B}[1m\u{9B}\nname  value\nx     \\e[1m\\u{009B}\n")
+        let json = try carfab(["--format", "json", "-e", script]).stdout
+        #expect(json.hasPrefix(#"{"type":"result","command":"echo","text":"\u001b[1m\u009b"}"#), "\(json)")
+        let grammar = try String(contentsOf: packageRoot.appendingPathComponent("grammar.md"), encoding: .utf8)
+        #expect(grammar.contains("prints its words joined by single spaces, as they are"))
+    }
+}
