@@ -144,3 +144,17 @@ extension CommandDocumentationTests {
         #expect(grammar.contains("prints its words joined by single spaces, as they are"))
     }
 }
+
+extension CommandDocumentationTests {
+    /// `help` names every name a command answers to: it listed `quit [STATUS]` alone, so a
+    /// reader of the brief ("`quit` / `exit`, all listed by help") found no `exit` there.
+    @Test func help_lists_every_name_of_every_command() throws {
+        let overview = try carfab(["-e", "help"]).stdout
+        let usages = Set(overview.split(separator: "\n").compactMap { $0.hasPrefix("  ") ? $0.split(separator: " ").first : nil })
+        #expect(commands.contains { !$0.aliases.isEmpty })
+        for spec in commands {
+            #expect(usages.contains(Substring(spec.name)), "help has no usage line for '\(spec.name)'")
+            for alias in spec.aliases { #expect(overview.contains("'\(alias)'"), "help does not name '\(alias)'") }
+        }
+    }
+}

@@ -129,7 +129,7 @@ enum ScriptCommands {
         CommandSpec(
             name: "quit", aliases: ["exit"], group: .script,
             arguments: [.optional("STATUS", .integer(.exitStatus))],
-            summary: "stop reading commands (and exit with STATUS)",
+            summary: "stop reading commands (and exit with STATUS); 'exit' is the same",
             details:
                 "Ends the session. Without STATUS the exit status says whether any command failed; with it (0 to 255), carfab exits with STATUS, as sh's exit does, except that 'quit 0' after a failed command (under --keep-going) still exits 1.",
             example: "exit 2",
