@@ -28,3 +28,18 @@ import Testing
             ])
     }
 }
+
+extension DocumentedPathTests {
+    /// The README's layout names every script (it named 10 of the 20: not `docs`, `check-setup`,
+    /// `bench-lsp` ...), so that a reader finds each from there.
+    @Test func the_readmes_layout_names_every_script() throws {
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let row = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| `Scripts/` |") })
+        let scripts = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Scripts").path)
+        #expect(scripts.count >= 20)
+        // A helper folder of one script goes by that script's name.
+        for name in scripts where !name.hasSuffix(".d") {
+            #expect(row.contains("`\(name)`") || row.contains("`\(name)/"), "README's layout does not name Scripts/\(name)")
+        }
+    }
+}
