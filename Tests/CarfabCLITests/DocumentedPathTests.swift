@@ -43,3 +43,20 @@ extension DocumentedPathTests {
         }
     }
 }
+
+extension DocumentedPathTests {
+    /// The README's layout has a row for every target folder (it had none for
+    /// `Tests/LanguageServerClients`, the pytest-lsp tests).
+    @Test func the_readmes_layout_has_a_row_for_every_source_and_test_folder() throws {
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") }.joined(separator: "\n")
+        for folder in ["Sources", "Tests"] {
+            let entries = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent(folder).path)
+            #expect(entries.count >= 6)
+            for name in entries {
+                #expect(
+                    rows.contains("`\(folder)/\(name)`") || rows.contains("`\(folder)/\(name)/`"), "no layout row for \(folder)/\(name)")
+            }
+        }
+    }
+}
