@@ -112,3 +112,49 @@ extension CommandDocumentationTests {
         }
     }
 }
+
+extension CommandDocumentationTests {
+    /// `help save` names what `save` writes, in the order it writes it (it once left out the
+    /// variables, which come first, and said a `select` ends every script).
+    @Test func help_save_says_what_save_writes_in_its_order() throws {
+        let saved = try carfab(["-e", #"var a 1; option drivetrain h "H" price 1; rate GBP 0.5; car sports; car suv; select 1; save -"#])
+            .stdout
+        let kinds = saved.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(kinds == ["#", "var", "option", "rate", "car", "car", "select"], "\(saved)")
+        #expect(try carfab(["-e", "car sports; car suv; save -"]).stdout.contains("select") == false)
+        let help = try carfab(["-e", "help save"]).stdout.replacing("\n", with: " ").replacing(#/ +/#, with: " ")
+        let parts = ["comment naming the carfab version", "the variables", "the definitions", "the rates", "each stock line", "'select'"]
+        let places = parts.map { help.range(of: $0)?.lowerBound }
+        #expect(!places.contains(nil), "\(help)")
+        #expect(places.compactMap { $0 } == places.compactMap { $0 }.sorted(), "\(help)")
+        #expect(help.contains("'select' for the current line if it is not the last"), "\(help)")
+    }
+}
+
+extension CommandDocumentationTests {
+    /// `echo` writes its words as they are, an escape sequence too, where a table shows a
+    /// value's control characters escaped, and JSON escapes both: grammar.md says so (it said
+    /// that text output, as JSON, never lets an 8-bit CSI reach the terminal raw).
+    @Test func echo_writes_control_characters_as_they_are_and_tables_show_them_escaped() throws {
+        let script = #"var x "\u{1B}[1m\u{9B}"; echo $x; vars"#
+        #expect(try carfab(["-e", script]).stdout == "\u{1B}[1m\u{9B}\nname  value\nx     \\e[1m\\u{009B}\n")
+        let json = try carfab(["--format", "json", "-e", script]).stdout
+        #expect(json.hasPrefix(#"{"type":"result","command":"echo","text":"\u001b[1m\u009b"}"#), "\(json)")
+        let grammar = try String(contentsOf: packageRoot.appendingPathComponent("grammar.md"), encoding: .utf8)
+        #expect(grammar.contains("prints its words joined by single spaces, as they are"))
+    }
+}
+
+extension CommandDocumentationTests {
+    /// `help` names every name a command answers to: it listed `quit [STATUS]` alone, so a
+    /// reader of the brief ("`quit` / `exit`, all listed by help") found no `exit` there.
+    @Test func help_lists_every_name_of_every_command() throws {
+        let overview = try carfab(["-e", "help"]).stdout
+        let usages = Set(overview.split(separator: "\n").compactMap { $0.hasPrefix("  ") ? $0.split(separator: " ").first : nil })
+        #expect(commands.contains { !$0.aliases.isEmpty })
+        for spec in commands {
+            #expect(usages.contains(Substring(spec.name)), "help has no usage line for '\(spec.name)'")
+            for alias in spec.aliases { #expect(overview.contains("'\(alias)'"), "help does not name '\(alias)'") }
+        }
+    }
+}

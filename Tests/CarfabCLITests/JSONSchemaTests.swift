@@ -89,3 +89,23 @@ import Testing
     }
 
 }
+
+extension JSONSchemaTests {
+    /// A warning is an error object whose `severity` is `"warning"`, and the run still succeeds:
+    /// grammar.md gave `severity` as `"error"` alone. The end of input's has no source line.
+    @Test func a_warning_is_an_error_object_of_severity_warning() throws {
+        let run = try carfab(["--format", "json", "-e", "begin; car sports"])
+        #expect(run.status == 0 && run.stdout.isEmpty, "\(run)")
+        let warning = try #require(try objects(run.stderr).first)
+        #expect(
+            warning.keys == [
+                "type", "id", "severity", "file", "line", "column", "end_column", "message", "source", "source_column", "included_from",
+                "notes", "fixits"
+            ])
+        #expect(warning.value["type"] as? String == "error" && warning.value["severity"] as? String == "warning")
+        #expect(warning.value["id"] as? String == "history" && warning.value["line"] as? Int == 1)
+        #expect(warning.value["source"] as? String == "" && warning.value["source_column"] as? Int == 0)
+        let grammar = try String(contentsOf: packageRoot.appendingPathComponent("grammar.md"), encoding: .utf8)
+        #expect(grammar.contains("`severity` (`\"error\"`, or `\"warning\"` for what does not fail the run"))
+    }
+}

@@ -16,15 +16,37 @@ import Testing
         var testDescription: String { place }
     }
 
-    /// A `$ carfab -e 'TEXT'` line's TEXT (one `-e`, single quotes, none inside).
-    private static func commandLineText(_ line: Substring) -> String? {
-        let prefix = "$ carfab -e '"
-        guard line.hasPrefix(prefix), line.hasSuffix("'"), line.count > prefix.count else { return nil }
-        let text = line.dropFirst(prefix.count).dropLast()
-        return text.contains("'") ? nil : String(text)
+    /// A `$ carfab ... -e 'TEXT'` line's arguments (`$ Scripts/carfab`, the set-up command that
+    /// builds and runs the same binary, too): bare words and single-quoted words, one of them an
+    /// `-e` text, nothing a shell would read otherwise (no pipe, redirection or substitution).
+    /// Runs of `--test` and the like, which print their time, are left to their own tests.
+    private static func commandLineArguments(_ line: Substring) -> [String]? {
+        guard let rest = ["$ carfab ", "$ Scripts/carfab "].lazy.compactMap({ line.hasPrefix($0) ? line.dropFirst($0.count) : nil }).first
+        else { return nil }
+        var arguments: [String] = []
+        var word: String?
+        var quoted = false
+        for character in rest {
+            if quoted {
+                if character == "'" { quoted = false } else { word?.append(character) }
+            } else if character == "'" {
+                quoted = true
+                word = word ?? ""
+            } else if character == " " {
+                if let done = word { arguments.append(done) }
+                word = nil
+            } else if "|<>&;()`\\\"$*?".contains(character) {
+                return nil
+            } else {
+                word = (word ?? "") + String(character)
+            }
+        }
+        guard !quoted, let last = word else { return nil }
+        arguments.append(last)
+        return arguments.contains("-e") ? arguments : nil
     }
 
-    /// The README's code blocks that are a `$ carfab -e` run or a prompt session with nothing
+    /// The README's code blocks that are a `$ carfab ... -e` run or a prompt session with nothing
     /// typed but whole commands (no `<Tab>`).
     static let readme: [Example] = {
         let text = (try? String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
@@ -43,9 +65,9 @@ import Testing
             }
             block = nil
             let place = "README.md:\(start)"
-            if let first = lines.first, let script = commandLineText(first) {
+            if let first = lines.first, let arguments = commandLineArguments(first) {
                 examples.append(
-                    Example(place: place, arguments: ["-e", script], printed: lines.dropFirst().map { $0 + "\n" }.joined()))
+                    Example(place: place, arguments: arguments, printed: lines.dropFirst().map { $0 + "\n" }.joined()))
             } else if lines.first?.hasPrefix("carfab> ") == true, !lines.contains(where: { $0.contains("<Tab>") }) {
                 let typed = lines.filter { $0.hasPrefix("carfab> ") }.map { $0.dropFirst("carfab> ".count) + "\n" }
                 let printed = lines.filter { !$0.hasPrefix("carfab> ") }.map { $0 + "\n" }
@@ -55,7 +77,7 @@ import Testing
         return examples
     }()
 
-    /// The man page's EXAMPLES that are a `$ carfab -e` run, with the page's escapes read.
+    /// The man page's EXAMPLES that are a `$ carfab ... -e` run, with the page's escapes read.
     static let manPage: [Example] = {
         let text = (try? String(contentsOf: packageRoot.appendingPathComponent("man/carfab.1"), encoding: .utf8)) ?? ""
         let unescaped = { (line: Substring) in
@@ -70,10 +92,10 @@ import Testing
                 block = []
             } else if line == ".EE", let lines = block {
                 block = nil
-                if let first = lines.first, let script = commandLineText(first) {
+                if let first = lines.first, let arguments = commandLineArguments(first) {
                     examples.append(
                         Example(
-                            place: "man/carfab.1:\(number + 1 - lines.count)", arguments: ["-e", script],
+                            place: "man/carfab.1:\(number + 1 - lines.count)", arguments: arguments,
                             printed: lines.dropFirst().map { $0 + "\n" }.joined()))
                 }
             } else {
@@ -86,6 +108,10 @@ import Testing
     @Test func the_configurator_and_families_are_worked_in_both_documents() {
         #expect(Self.readme.contains { $0.arguments.last?.contains("why drivetrain front; fit drivetrain front") == true })
         #expect(Self.readme.contains { $0.stdin?.contains("family paint") == true })
+        // The opening example (run through the set-up command) and the variables' (`--var`
+        // before `-e`) were once not run: nothing held them to the program.
+        #expect(Self.readme.first?.arguments == ["-e", "car sports; set drivetrain 4wd; show; total GBP"])
+        #expect(Self.readme.contains { $0.arguments.starts(with: ["--var", "model=suv", "--var", "n=2", "-e"]) })
         #expect(Self.manPage.contains { $0.arguments.last?.contains("why drivetrain front; fit drivetrain front") == true })
     }
 

@@ -17,7 +17,7 @@ enum ScriptCommands {
             arguments: [.optional("--minimal", .keyword(.minimal)), .required("FILE", .file)],
             summary: "write the session as a script that rebuilds it ('-': print it)",
             details:
-                "Writes the definitions made in this session, the rates changed in it, then each stock line as 'car' and 'set' commands (only the parts that differ from the model's defaults), then 'select' for the current line: replayed in a new session, it rebuilds the same state. --minimal writes only what differs from the catalog the session began with (as Kconfig's savedefconfig): no heading comment, no count of 1 ('car sports', not 'car sports 1'); replayed, it rebuilds the same session, which saves to the same bytes. FILE is replaced whole through a temporary file beside it, so a failure leaves an old FILE as it was; a symbolic link is followed to its file, which keeps its mode, unless another user planted it in a sticky folder anyone may write to (the kernel's protected_symlinks rule); anything but a regular file is refused, and so is a process's open stream (/dev/stdout, /proc/PID/fd/N). '-' prints the script instead. Paths resolve as for 'source'. Refused with --safe (but for '-').",
+                "Writes a comment naming the carfab version, the variables (as 'var' commands), the definitions made in this session, the rates changed in it, then each stock line as 'car' and 'set' commands (only the parts that differ from the model's defaults), then 'select' for the current line if it is not the last: replayed in a new session, it rebuilds the same state. --minimal writes only what differs from the catalog the session began with (as Kconfig's savedefconfig): no heading comment, no count of 1 ('car sports', not 'car sports 1'); replayed, it rebuilds the same session, which saves to the same bytes. FILE is replaced whole through a temporary file beside it, so a failure leaves an old FILE as it was; a symbolic link is followed to its file, which keeps its mode, unless another user planted it in a sticky folder anyone may write to (the kernel's protected_symlinks rule); anything but a regular file is refused, and so is a process's open stream (/dev/stdout, /proc/PID/fd/N). '-' prints the script instead. Paths resolve as for 'source'. Refused with --safe (but for '-').",
             example: "save /tmp/fleet.carfab",
             // `--check` writes nothing, but asks the file gate as running does (`--safe`,
             // inside `try`, in a session `diff` loads), so that it reports the refusal running
@@ -129,7 +129,7 @@ enum ScriptCommands {
         CommandSpec(
             name: "quit", aliases: ["exit"], group: .script,
             arguments: [.optional("STATUS", .integer(.exitStatus))],
-            summary: "stop reading commands (and exit with STATUS)",
+            summary: "stop reading commands (and exit with STATUS); 'exit' is the same",
             details:
                 "Ends the session. Without STATUS the exit status says whether any command failed; with it (0 to 255), carfab exits with STATUS, as sh's exit does, except that 'quit 0' after a failed command (under --keep-going) still exits 1.",
             example: "exit 2",
