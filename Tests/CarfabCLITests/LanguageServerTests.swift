@@ -36,6 +36,16 @@ import Testing
 
                             """, status: 64), "\(arguments)")
         }
+        // Nor does --init: the analysis runs no init file, and took it silently (docs13).
+        #expect(
+            try carfab(["--lsp", "--init", "defs.carfab"])
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        carfab: error: --init does not apply to --lsp: the editor's analysis runs no init file; give definitions with --catalog FILE and variables with --var NAME=VALUE
+                        usage: carfab [OPTIONS] [FILE...] (see 'carfab --help')
+
+                        """, status: 64))
         // --format means nothing to the server: refused as the other combinations are.
         for arguments in [["--lsp", "--format", "json"], ["--format=text", "--lsp"]] {
             #expect(

@@ -129,8 +129,11 @@ final class Harness {
         ("rate USD 2", "USD is the base currency; its rate is always 1"),
         (
             "help nope",
-            "unknown help topic 'nope'; valid help topics: car, set, show, list, select, remove, clear, options, why, fit, cheapest, total, price, rate, models, parts, currencies, family, option, model, forbid, require, currency, undo, redo, begin, commit, rollback, try, source, save, diff and 7 more"
+            "unknown help topic 'nope'; valid help topics: car, set, show, list, select, remove, clear, options, why, fit, cheapest, total, price, rate, models, parts, currencies, family, option, model, forbid, require, currency, undo, redo, begin, commit, rollback, try, source, save, diff and 8 more"
         ),
+        // An alias is a help topic and a command too, and suggested as one (docs13: nothing was).
+        ("help exti", "unknown help topic 'exti'; did you mean 'exit'?"),
+        ("try exti", "unknown command 'exti'; did you mean 'exit'?"),
         (
             "car suv 112615000000000",
             "count too large: 112615000000000 cars would take the stock's value past the largest amount, $92,233,720,368,547,758.07"

@@ -443,7 +443,8 @@ extension ArgumentKind {
     @inline(never)
     private static func command(_ word: ArgumentWord, in commands: CommandTable) throws(ScriptError) -> ArgumentValue {
         guard let position = commands.position(of: word.bytes) else {
-            throw Session.unknown("command", string(word), commands.specs.map(\.name), at: word.range)
+            // Aliases are names too (`exit`): suggested as the first word of a line suggests them.
+            throw Session.unknown("command", string(word), commands.allNames, at: word.range)
         }
         return .command(position)
     }
@@ -453,7 +454,7 @@ extension ArgumentKind {
         if let position = commands.position(of: word.bytes) { return .command(position) }
         let text = string(word)
         guard HelpPage.topics.contains(where: { $0.name == nameKey(text) }) else {
-            throw Session.unknown("help topic", text, commands.specs.map(\.name) + HelpPage.topics.map(\.name), at: word.range)
+            throw Session.unknown("help topic", text, commands.allNames + HelpPage.topics.map(\.name), at: word.range)
         }
         return .word(word.token)
     }

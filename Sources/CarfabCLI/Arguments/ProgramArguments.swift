@@ -87,7 +87,7 @@ public struct ProgramArguments: Equatable, Sendable {
     public var showVersion = false
     /// `--var NAME=VALUE`, in order.
     public var variables: [VariableSetting] = []
-    /// `--init FILE`: run it first, whatever the mode, instead of the init file.
+    /// `--init FILE`: run it first, whatever the mode (but `--lsp`), instead of the init file.
     public var initFile: ArgumentBytes?
     /// `--no-init`: do not run the init file before the prompt.
     public var noInit = false
@@ -175,6 +175,13 @@ public struct ProgramArguments: Equatable, Sendable {
         if initFile != nil && noInit { throw UsageError(message: "--init and --no-init cannot be used together") }
         if languageServer && (!inputs.isEmpty || test || checkOnly || interactive) {
             throw UsageError(message: "--lsp reads the protocol on standard input: it takes no files, -e, -i, --check or --test")
+        }
+        // The editor's analysis runs no init file (docs13: --init was taken and ignored):
+        // what the server should know comes from --catalog and --var.
+        if languageServer && initFile != nil {
+            throw UsageError(
+                message: "--init does not apply to --lsp: the editor's analysis runs no init file; "
+                    + "give definitions with --catalog FILE and variables with --var NAME=VALUE")
         }
         // The protocol's messages are JSON-RPC whatever --format says: refused, not ignored.
         if languageServer && given.contains(where: { $0.name == "--format" }) {

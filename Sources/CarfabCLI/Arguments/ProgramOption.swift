@@ -118,7 +118,7 @@ struct ProgramOption: Sendable {
         ProgramOption(
             long: "--init", short: nil, effect: .value(.file) { $0.initFile = $1 },
             summary: "run FILE first",
-            help: ["run FILE first, instead of the init file, in any", "mode (also for scripts and pipes)"]),
+            help: ["run FILE first, instead of the init file, in any", "mode but --lsp (also for scripts and pipes)"]),
         ProgramOption(
             long: "--no-init", short: nil, effect: .flag { $0.noInit = true },
             summary: "skip the init file",
