@@ -35,9 +35,12 @@ public struct EngineOptions: Sendable {
     /// otherwise run both sessions of every `diff` line on every replay (trial 2, F6).
     package var checksComparisons = false
     /// The commands that only answer a question (`answersOnly`: `cheapest`, `why`, `options`,
-    /// the listings, `total`) are checked as `--check` checks them and not run: an editor's
-    /// analysis shows none of their output and they change nothing it reads, while one
-    /// `cheapest` over a large catalog could keep it searching for seconds (trial 3, T6).
+    /// `save`, `diff`) are checked as `--check` checks them and not run: an editor's
+    /// analysis shows none of their output, while one `cheapest` over a large catalog could
+    /// keep it searching for seconds (trial 3, T6). Those the state alone answers
+    /// (`answersFromStateAlone`: `show`, the listings, `price`, `total`) are run, their output
+    /// dropped: failing, they roll back an open transaction. One not run inside a transaction
+    /// may fail when run and roll it back: from there `runMayHaveDiverged` is set.
     package var checksQuestions = false
     /// A refused `set` names the cheapest repair in a note, which takes a search; an editor's
     /// analysis, which shows no such note (its diagnostics are `--check`'s), searches none: 30
@@ -204,6 +207,10 @@ public final class Engine {
     package var commands: CommandTable { session.commands }
     /// How many problems have been reported.
     public var failureCount: Int { session.failureCount }
+    /// An analysis (`checksQuestions`, `--check`): whether the run may have failed where the
+    /// analysis did not, rolling back transactions the analysis keeps open: the stock, the
+    /// catalog and the variables the analysis has from then on may not be the run's.
+    package var runMayHaveDiverged: Bool { session.runMayHaveDiverged }
     /// Whether `quit` (or `exit`) was given: later evaluations run nothing.
     public var quitRequested: Bool { session.quitRequested }
     /// The status `quit N` asked for.

@@ -142,6 +142,18 @@ public final class CommandSpec: Sendable {
         }
     }
 
+    /// Whether the command is a question that the session's state alone answers, with no
+    /// search and no file (`show`, the listings, `price`, `total`, `echo`, `help`): one an
+    /// editor's analysis runs (see `EngineOptions.checksQuestions`), since whether it fails
+    /// (`show 2` with no line 2, `price` with no car) decides what a transaction keeps.
+    package var answersFromStateAlone: Bool {
+        guard group != .system else { return false }
+        return switch name {
+        case "show", "list", "models", "parts", "currencies", "total", "price", "vars", "echo", "help": true
+        default: false
+        }
+    }
+
     /// Whether the command defines catalog entries (the only commands a catalog file may hold).
     package var definesCatalog: Bool { group == .definition }
 

@@ -109,6 +109,9 @@ final class Session {
     /// over, as one the check does not run, and a `var` doing so makes its own uncertain; a
     /// `var` that sets one makes it known again.
     var uncertainVariables: Set<String> = []
+    /// An analysis: set once the run may have failed inside a transaction where the analysis
+    /// did not (see `runMayHaveFailed`), and so rolled back what the analysis keeps.
+    var runMayHaveDiverged = false
     /// `--check --keep-going`: set once the check made a definition the run may not have
     /// made (an `expect error` COMMAND it does not follow, see `ExpectCommand.mayHaveRun`): a
     /// definition refused later because its name or rule is there already may be accepted
@@ -360,6 +363,7 @@ final class Session {
     /// transactions open here: none is warned of at the end, nor rolled back as if it had been.
     func stopAnalysis() {
         runMayHaveFailed()
+        runMayHaveDiverged = true
         quitRequested = true
         analysisStopped = true
     }

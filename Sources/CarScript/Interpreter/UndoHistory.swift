@@ -637,12 +637,16 @@ extension Session {
     /// which rolls back every open transaction and goes on (see `UndoHistory.runMayHaveRolledBack`).
     func passUnrun() {
         if options.keepGoing && history?.inTransaction == true { runMayHaveFailed() }
+        // Inside `try`, its failure rolls back the transaction open outside it as the `try`
+        // ends: the analysis no longer follows the run (`try cheapest ...`; trial 13, 2).
+        if options.keepGoing && transactionOutsideWhatIf { runMayHaveDiverged = true }
     }
 
     /// `--check`: the run may have failed here, rolling back every open transaction: the
     /// variables they set may be gone or as they were before (`uncertainVariables`; s47 of
     /// check12's fuzz: the check read `$v` as the value a rolled-back `var` gave it).
     func runMayHaveFailed() {
+        if history?.inTransaction == true { runMayHaveDiverged = true }
         if let (names, look) = history?.variablesSetInTransactions(since: variablesLooks.transactions) {
             uncertainVariables.formUnion(names)
             variablesLooks.transactions = look

@@ -93,7 +93,9 @@ enum CodeActionProvider {
         collector.keeping = true
         evaluate(document.bytes[start..<end], in: engine, analysis)
         collector.keeping = false
-        guard let car, collector.diagnostics[kept...].contains(where: { $0.id == "rule-violation" }) else { return nil }
+        // Where the run may have gone another way, the refusal is not claimed, nor a repair for it.
+        guard let car, !engine.runMayHaveDiverged, collector.diagnostics[kept...].contains(where: { $0.id == "rule-violation" })
+        else { return nil }
         var parts: [any Part] = []
         for pair in stride(from: 1, to: words.count, by: 2) {
             guard let family = defined.family(named: words[pair].text),

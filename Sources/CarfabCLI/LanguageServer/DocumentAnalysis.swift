@@ -87,6 +87,10 @@ struct DocumentAnalysis {
         if let known = replay.lines { return known }
         let refusals = DiagnosticCollector(only: "rule-violation")
         let engine = session(before: 0, catalog: catalog, sink: refusals)
+        // Where the run may have gone another way (a question not run failing inside a
+        // transaction rolls it back), the refusals and prices past it are not claimed: the
+        // editor may show less than running, never more (trial 13, 2).
+        refusals.keepsWhile = { [weak engine] in engine?.runMayHaveDiverged != true }
         var outcomes: [DocumentReplay.LineOutcome] = []
         var refusalEnds: [Int] = []
         // A logical line is one physical line or more: room for them all at once, not grown by doubling.
@@ -113,7 +117,7 @@ struct DocumentAnalysis {
             outcomes.append(
                 .init(
                     range: line.range, end: end, hintOffset: hintOffset, configures: configures,
-                    price: configures ? try? engine.stock.currentPriceMinorUnits() : nil))
+                    price: configures && !engine.runMayHaveDiverged ? try? engine.stock.currentPriceMinorUnits() : nil))
         }
         replay.lines = outcomes
         replay.refusals = refusals.diagnostics
@@ -301,6 +305,8 @@ final class DiagnosticCollector: ResultSink {
     var keeping: Bool
     /// The one id kept, if only one is.
     private let only: String?
+    /// Whether diagnostics are kept from now on, asked at each (see `DocumentAnalysis.lines`).
+    var keepsWhile: () -> Bool = { true }
     private(set) var diagnostics: [Diagnostic] = []
 
     init(keeping: Bool = true, only: String? = nil) {
@@ -311,6 +317,6 @@ final class DiagnosticCollector: ResultSink {
     func receive(_ result: CommandResult, from command: CommandSpec) {}
 
     func receive(_ diagnostic: Diagnostic) {
-        if keeping && (only == nil || diagnostic.id == only) { diagnostics.append(diagnostic) }
+        if keeping && (only == nil || diagnostic.id == only) && keepsWhile() { diagnostics.append(diagnostic) }
     }
 }

@@ -254,12 +254,21 @@ struct ScriptIndex {
             case .model: roles[index] = .model(defines: false)
             case .family: roles[index] = .family(defines: false)
             case .keyword: roles[index] = .keyword
+            case .field where catalog.family(named: words[index].text) != nil:
+                // `expect paint red` names a family and its option, as `expect line 1 paint red`
+                // does in its tail: read the same way (a rename missed them; trial 13, 3).
+                tail(of: spec.name, words, from: index, catalog: catalog, into: &roles)
+                return roles
             case .option(let familyArgument): roles[index] = .option(family(familyArgument), defines: false, canonical: nil)
             case .optionOf(let fixed): roles[index] = .option(fixed, defines: false, canonical: nil)
             case .currency, .foreignCurrency, .amountCurrency:
-                // An optional currency may be left out: only a word that is one counts.
+                // An optional currency may be left out: only a word that is one counts, and
+                // `expect`'s only after an amount field (`expect type SUV` names no currency).
                 let text = words[index].text.unicodeScalars
-                if !spec.arguments[argument].optional || (text.count == 3 && text.allSatisfy { $0.properties.isAlphabetic }) {
+                let applies = kind.applies(after: words[..<index].map(\.text))
+                if !spec.arguments[argument].optional
+                    || (applies && text.count == 3 && text.allSatisfy { $0.properties.isAlphabetic })
+                {
                     roles[index] = .currency(defines: false)
                 } else {
                     argument += 1
