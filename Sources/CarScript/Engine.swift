@@ -38,8 +38,9 @@ public struct EngineOptions: Sendable {
     /// `save`, `diff`) are checked as `--check` checks them and not run: an editor's
     /// analysis shows none of their output, while one `cheapest` over a large catalog could
     /// keep it searching for seconds (trial 3, T6). Those the state alone answers
-    /// (`answersFromStateAlone`: `show`, the listings, `price`, `total`) are run, their output
-    /// dropped: failing, they roll back an open transaction. One not run inside a transaction
+    /// and may fail on it (`answersFromStateAlone`: `show`, `price`, `total`) are run, their
+    /// output dropped: failing, they roll back an open transaction; those that cannot fail
+    /// (the listings, `echo`, `help`: `neverFailsOnceResolved`) are not. One not run inside a transaction
     /// may fail when run and roll it back: from there `runMayHaveDiverged` is set.
     package var checksQuestions = false
     /// A refused `set` names the cheapest repair in a note, which takes a search; an editor's

@@ -6,7 +6,7 @@ import Testing
 /// Trial 13, finding 2: a question the editor's analysis did not run (`show 2`, `cheapest`,
 /// `save`, `diff`) may fail when run, and inside a transaction that failure rolls it back.
 /// The server kept what the run took back, and showed a refusal and prices the run never
-/// gives. Now it runs the questions the state alone answers (`show`, `price`, the listings),
+/// gives. Now it runs the questions the state alone answers that may fail on it (`show`, `price`, `total`),
 /// as running does, and claims no refusal, price or repair past one it does not run inside
 /// a transaction: it may show less than running, never more.
 @Suite struct LanguageServerQuestionRollbackTests {
@@ -53,7 +53,10 @@ import Testing
         // Expected to fail, it does, and the refusal after it is the run's: less shown, never more.
         ("expect error no-valid-car cheapest floorplan short drivetrain front", ["0: $27,995.00", "2: $30,395.00"], [], "$27,995.00"),
         // Followed, and it cannot fail here: the refusal and its rollback, as running.
-        ("show", ["0: $27,995.00", "2: $30,395.00", "4: $27,995.00"], [4], "$27,995.00")
+        ("show", ["0: $27,995.00", "2: $30,395.00", "4: $27,995.00"], [4], "$27,995.00"),
+        // Not run, and they cannot fail: nothing is lost past them.
+        ("list", ["0: $27,995.00", "2: $30,395.00", "4: $27,995.00"], [4], "$27,995.00"),
+        ("vars; models; parts; currencies; echo hi; help set", ["0: $27,995.00", "2: $30,395.00", "4: $27,995.00"], [4], "$27,995.00")
     ])
     func inside_a_transaction_no_refusal_or_price_the_run_does_not_give(
         question: String, hints: [String], refusals: [Int], price: String

@@ -142,14 +142,26 @@ public final class CommandSpec: Sendable {
         }
     }
 
-    /// Whether the command is a question that the session's state alone answers, with no
-    /// search and no file (`show`, the listings, `price`, `total`, `echo`, `help`): one an
+    /// Whether the command is a question that the session's state alone answers, in constant
+    /// work, and that may fail on that state once its words are resolved (`show 2` with no line
+    /// 2, `price` with no car, `total` in a currency the stock's value overflows): one an
     /// editor's analysis runs (see `EngineOptions.checksQuestions`), since whether it fails
-    /// (`show 2` with no line 2, `price` with no car) decides what a transaction keeps.
+    /// decides what a transaction keeps.
     package var answersFromStateAlone: Bool {
         guard group != .system else { return false }
         return switch name {
-        case "show", "list", "models", "parts", "currencies", "total", "price", "vars", "echo", "help": true
+        case "show", "total", "price": true
+        default: false
+        }
+    }
+
+    /// Whether the command is a question that cannot fail once its words are resolved (the
+    /// listings, `vars`, `echo`, `help`): an analysis neither runs it (`list` of a large stock
+    /// at every keystroke) nor loses track of the run at it.
+    package var neverFailsOnceResolved: Bool {
+        guard group != .system else { return false }
+        return switch name {
+        case "list", "models", "parts", "currencies", "vars", "echo", "help": true
         default: false
         }
     }

@@ -406,8 +406,8 @@ extension Session {
             // line 2), they roll back an open transaction as running does (trial 13, 2).
             if !options.rehearsing && spec.answersFromStateAlone { return true }
             // Not run, one may fail when run, rolling back the transactions open: as `--check`
-            // passes over a command it does not run.
-            if !options.rehearsing { passUnrun() }
+            // passes over a command it does not run (not one that cannot fail).
+            if !options.rehearsing && !spec.neverFailsOnceResolved { passUnrun() }
             return false
         }
         // A rehearsal that has the history follows the line's `undo`, `begin` ... (see `Session.rehearsal`).
