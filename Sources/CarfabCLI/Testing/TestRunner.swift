@@ -121,8 +121,9 @@ enum TestRunner {
                     UsageError(message: "--junit \(junit.description): there is no folder '\(shown)' to write the report in"), err: err)
             }
         }
-        // Nor can a name whose walk `save` refuses: a directory, a device (`/dev/null`, a
-        // terminal), a FIFO, a link the link rule refuses (review of trial 12's finding 5).
+        // Nor can a name `save` refuses: a directory, a device (`/dev/null`, a terminal), a
+        // FIFO, a link the link rule refuses, a folder this user may not write in (review of
+        // trial 12's finding 5).
         if let junit = parsed.junit, let refusal = saveRefusal(at: junit.bytes) {
             let reason =
                 switch refusal {
