@@ -35,17 +35,33 @@ package func save(_ bytes: [UInt8], to path: [UInt8], stop: StopRequest) throws(
     }
 }
 
-/// Why `save` would refuse `path` before writing (its walk of links: a directory, a device,
-/// a FIFO, a folder that is not there, a link the rule refuses); nil if the walk ends on a
-/// regular file or a name that is not there yet. A run that writes only at its end (`--junit`)
-/// says so before its work, not after.
+/// Why `save` would refuse `path` (its walk of links: a directory, a device, a FIFO, a folder
+/// that is not there, a link the rule refuses; then its write: a folder this user may not
+/// write in, another user's file in a sticky folder); nil if it would write. A run that writes
+/// only at its end (`--junit`) says so before its work, not after.
 package func saveRefusal(at path: [UInt8]) -> SaveFailure? {
     do throws(SaveFailure) {
-        _ = try saveTarget(path)
-        return nil
+        return writeRefusal(try saveTarget(path))
     } catch {
         return error
     }
+}
+
+/// What `save`'s write would meet at `target` that its walk does not: `replace` makes its
+/// temporary file in the folder (EACCES in a folder this user may not write in, EROFS on a
+/// read-only file system), then renames it over the file, which a sticky folder allows only
+/// the file's or the folder's owner (EPERM; root may). Without it a --junit report to such a
+/// place failed after every test had run, with a failed test's status (review of b1c2af9).
+private func writeRefusal(_ target: borrowing SaveTarget) -> SaveFailure? {
+    if faccessat(target.directory.fd, ".", W_OK | X_OK, AT_EACCESS) != 0 { return .system(errno) }
+    guard let existing = target.existing else { return nil }
+    var folder = stat()
+    guard fstat(target.directory.fd, &folder) == 0 else { return .system(errno) }
+    let user = geteuid()
+    if folder.st_mode & mode_t(S_ISVTX) != 0 && user != 0 && existing.st_uid != user && folder.st_uid != user {
+        return .system(EPERM)
+    }
+    return nil
 }
 
 /// Where `save` writes: the folder open, the name in it, and the regular file there if any.

@@ -66,6 +66,31 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: dir.path + "/reports/junit.xml"))
     }
 
+    /// A folder that is there but cannot be written in (a file on the way, a path longer than
+    /// the system takes) is refused with the system's reason, as `save` gives it; both were
+    /// called "there is no folder" (review of b1c2af9).
+    @Test func junit_into_a_folder_that_cannot_be_reached_says_why() throws {
+        let dir = try temporaryDirectory(with: ["tt/a.carfab": "car sports\n", "notes": "a file\n"])
+        // 20 folders of 250 bytes: 5,020 bytes, past PATH_MAX (4,096), each made from the last.
+        let part = String(repeating: "a", count: 250)
+        let made = try shell("for i in $(seq 20); do mkdir \(part) && cd \(part) || exit 1; done", directory: dir)
+        // Foundation cannot remove a path that long (the scratch folder's clean-up); rm can.
+        defer { _ = try? shell("rm -rf \(part)", directory: dir) }
+        #expect(made.status == 0, "\(made)")
+        let long = Array(repeating: part, count: 20).joined(separator: "/") + "/r.xml"
+        for (path, reason) in [("notes/r.xml", "Not a directory"), (long, "File name too long")] {
+            #expect(
+                try carfab(["--test", "tt", "--junit", path], directory: dir)
+                    == RunResult(
+                        stdout: "",
+                        stderr: """
+                            carfab: error: --junit \(path): \(reason); the report could not be written there
+                            usage: carfab [OPTIONS] [FILE...] (see 'carfab --help')
+
+                            """, status: 64))
+        }
+    }
+
     /// Nor a name `save` would refuse: a directory, a device, a FIFO. Each could not be
     /// written at the end either, and that failure had a failed test's status (review of
     /// trial 12's finding 5); now a usage error before any test runs.

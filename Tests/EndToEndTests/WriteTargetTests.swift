@@ -103,6 +103,49 @@ import Glibc
         #expect(try String(contentsOf: dir.appendingPathComponent("theirs/their-target"), encoding: .utf8) == saved)
     }
 
+    // MARK: Folders another user owns
+
+    /// A report `save` could not write for want of permission is refused before any test runs,
+    /// as it is for nobody (uid 65534): into root's folder, which it may not write in (EACCES),
+    /// and over root's file in a sticky folder, which only the file's or the folder's owner
+    /// may rename over (EPERM). Each ran every test, then failed to write the report with a
+    /// failed test's status (review of b1c2af9). Into a folder it may not search (EACCES), which
+    /// was called a folder that is not there. Its own file in the sticky folder, and its own
+    /// folder, are written.
+    @Test(.enabled(if: getuid() == 0, "only root can act as another user"))
+    func junit_where_this_user_may_not_write_is_refused_before_the_tests() throws {
+        let dir = try testFolder()
+        let made = try shell(
+            """
+            mkdir -m 755 closed mine && mkdir -m 700 hidden hidden/in && chown 65534:65534 mine && mkdir -m 1777 sticky &&
+            echo old > sticky/roots.xml && chmod 666 sticky/roots.xml &&
+            setpriv --reuid=65534 --regid=65534 --clear-groups touch sticky/own.xml
+            """, directory: dir)
+        #expect(made == RunResult(stdout: "", stderr: "", status: 0))
+        let asNobody = "exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$CARFAB\" --test t --junit"
+        // A folder it may not search is there: not "there is no folder 'hidden/in'".
+        for (path, reason) in [
+            ("closed/r.xml", "Permission denied"), ("sticky/roots.xml", "Operation not permitted"), ("hidden/in/r.xml", "Permission denied")
+        ] {
+            #expect(
+                try shell("\(asNobody) \(path)", directory: dir)
+                    == RunResult(
+                        stdout: "",
+                        stderr: """
+                            carfab: error: --junit \(path): \(reason); the report could not be written there
+                            usage: carfab [OPTIONS] [FILE...] (see 'carfab --help')
+
+                            """, status: 64))
+        }
+        #expect(try String(contentsOf: dir.appendingPathComponent("sticky/roots.xml"), encoding: .utf8) == "old\n")
+        for path in ["sticky/own.xml", "mine/r.xml"] {
+            let written = try shell("\(asNobody) \(path)", directory: dir)
+            #expect(written.stdout == "ok t/a.carfab (1 expect)\n1 passed, 0 failed\n" && written.status == 0, "\(written)")
+            #expect(try String(contentsOf: dir.appendingPathComponent(path), encoding: .utf8).hasPrefix("<?xml"))
+        }
+        #expect(try names(in: dir.appendingPathComponent("closed")) == "")
+    }
+
     // MARK: Streams
 
     @Test(arguments: ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "to-stdout", "/proc/$$/fd/1"])
