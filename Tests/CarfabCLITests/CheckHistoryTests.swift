@@ -131,6 +131,18 @@ import Testing
         #expect(check == RunResult(stdout: "", stderr: error, status: 1))
     }
 
+    /// After a command the check does not run in a transaction (`car`), a rollback takes
+    /// nothing back in the check; when run, it takes back the `var` set after that command:
+    /// `$v` is uncertain from there. The check said `unknown model 'nosuch'` on line 6, where
+    /// the run's `$v` was `sports` again (chkfuzz, seed 5162).
+    @Test func a_variable_a_rollback_may_have_taken_back_is_not_checked_until_set_again() throws {
+        let script = "var v sports\nbegin\ncar compact\nvar v nosuch\nrollback\ncar $v\ncar nosuch\n"
+        let error =
+            "<command-line>:7:5: error: unknown model 'nosuch'; valid models: compact, sports, suv\ncar nosuch\n    ^~~~~~\n"
+        #expect(try carfab(["--keep-going", "-e", script]) == RunResult(stdout: "", stderr: error, status: 1))
+        #expect(try carfab(["--check", "--keep-going", "-e", script]) == RunResult(stdout: "", stderr: error, status: 1))
+    }
+
     /// A command passed over for an uncertain variable may define, source a file or set a
     /// variable (as the COMMAND of an `expect error` the run went on after): what it made is not
     /// known to the check. It said `unknown model 'm9'` on line 9, where line 7 had failed in
