@@ -125,6 +125,9 @@ final class Session {
     /// How many times an analysis followed a file it had followed already (with the sessions
     /// `diff` loads while it checks: they share the bound).
     var refollowings = 0
+    /// `--check`: how many commands it has passed over unrun (see `passUnrun`): a `try` whose
+    /// COMMAND passed one may fail when run, which rolls back the transactions open outside it.
+    var commandsPassedUnrun = 0
     /// Set when an analysis passed `maximumRefollowings`: it stops for good, a `try` that
     /// takes back its `quit` taking back no more than that.
     var analysisStopped = false

@@ -636,6 +636,7 @@ extension Session {
     /// `--check`, for a command it does not run: with `--keep-going`, the run may fail there,
     /// which rolls back every open transaction and goes on (see `UndoHistory.runMayHaveRolledBack`).
     func passUnrun() {
+        commandsPassedUnrun &+= 1
         if options.keepGoing && history?.inTransaction == true { runMayHaveFailed() }
     }
 
