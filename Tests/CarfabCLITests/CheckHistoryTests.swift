@@ -131,6 +131,34 @@ import Testing
         #expect(check == RunResult(stdout: "", stderr: error, status: 1))
     }
 
+    /// After a command the check does not run in a transaction (`car`), a rollback takes
+    /// nothing back in the check; when run, it takes back the `var` set after that command:
+    /// `$v` is uncertain from there. The check said `unknown model 'nosuch'` on line 6, where
+    /// the run's `$v` was `sports` again (chkfuzz, seed 5162).
+    @Test func a_variable_a_rollback_may_have_taken_back_is_not_checked_until_set_again() throws {
+        let script = "var v sports\nbegin\ncar compact\nvar v nosuch\nrollback\ncar $v\ncar nosuch\n"
+        let error =
+            "<command-line>:7:5: error: unknown model 'nosuch'; valid models: compact, sports, suv\ncar nosuch\n    ^~~~~~\n"
+        #expect(try carfab(["--keep-going", "-e", script]) == RunResult(stdout: "", stderr: error, status: 1))
+        #expect(try carfab(["--check", "--keep-going", "-e", script]) == RunResult(stdout: "", stderr: error, status: 1))
+    }
+
+    /// A `try` of a command the check does not run may fail when run, rolling back the
+    /// transaction open outside it: the `var` after it is then no part of that transaction.
+    /// The check took it back with the transaction on line 3's error, and said `nothing to
+    /// undo` on line 4, where the run's undo took the `var` back (check12's fuzz, seed 5848).
+    @Test func a_try_the_check_does_not_run_may_have_rolled_the_transaction_back() throws {
+        let script = "begin\ntry set drivetrain rear\nexpect error x var z 1\nundo\ncar nosuch\n"
+        let run = try carfab(["--keep-going", "-e", script])
+        #expect(Self.errorLines(run) == [2, 3, 5], "\(run.stderr)")
+        let error =
+            "<command-line>:5:5: error: unknown model 'nosuch'; valid models: compact, sports, suv\ncar nosuch\n    ^~~~~~\n"
+        // The check's transaction is open there (the run's is, unless line 2 failed).
+        #expect(
+            try carfab(["--check", "--keep-going", "-e", script])
+                == RunResult(stdout: "", stderr: error + "note: the open transaction was rolled back\n", status: 1))
+    }
+
     /// A command passed over for an uncertain variable may define, source a file or set a
     /// variable (as the COMMAND of an `expect error` the run went on after): what it made is not
     /// known to the check. It said `unknown model 'm9'` on line 9, where line 7 had failed in

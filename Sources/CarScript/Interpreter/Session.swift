@@ -128,6 +128,9 @@ final class Session {
     /// How many times an analysis followed a file it had followed already (with the sessions
     /// `diff` loads while it checks: they share the bound).
     var refollowings = 0
+    /// `--check`: how many commands it has passed over unrun (see `passUnrun`): a `try` whose
+    /// COMMAND passed one may fail when run, which rolls back the transactions open outside it.
+    var commandsPassedUnrun = 0
     /// Set when an analysis passed `maximumRefollowings`: it stops for good, a `try` that
     /// takes back its `quit` taking back no more than that.
     var analysisStopped = false
@@ -321,38 +324,67 @@ final class Session {
         }
     }
 
-    /// `--check`: the command of `words` refers to an uncertain variable and is passed over:
-    /// a step for `undo` if it may change something when run (an `undo` or `redo` is not
-    /// followed from there). A `var` of a name written out (alone, or as the COMMAND of `expect error`, which may
-    /// have run) makes that variable uncertain too. A command that may define names or set a
-    /// variable otherwise (a definition, `source`, a `var` of a name from a variable, a command
-    /// named by one) stops the check: the lines after it may use what only the run made (it
-    /// said `unknown model 'm9'` after `model $n ...` where the run's `$n` was `m9`).
+    /// `--check`: the command of `words` refers to an uncertain variable and is passed over;
+    /// when run, it may have done what it does (`commandMayHaveRun`, its words not known).
     private func passOverUncertain(_ words: Range<Int>, lexer: Lexer) {
+        commandMayHaveRun(words, lexer: lexer, known: false)
+    }
+
+    /// `--check`: the command of tokens `words` is passed over, and the run may have run it and
+    /// gone on: it refers to an uncertain variable (`known` false), or it is the COMMAND of an
+    /// `expect error` the check does not follow (see `ExpectCommand.mayHaveRun`). Levels of
+    /// `expect error` it begins with are passed: with `--keep-going` the run goes on past each
+    /// whether its COMMAND ran or not, so the innermost may have run at any depth (two deep, a
+    /// definition was taken as not made: trial 13, 4). What it may have done is made uncertain,
+    /// so that the check finds less than running, never more:
+    /// - a command that may change something when run is a step for `undo` (`recordUnchecked`);
+    /// - `undo` and `redo` are not followed from there (`undoNotFollowed`); a `redo` of known
+    ///   words replays what the check can, which the lines after it may use (`undo` in `expect
+    ///   error` after `var x nosuch` was taken as not made: `car $x` said `unknown model`);
+    /// - after `begin`, `commit` or `rollback` the run may have a transaction more or fewer: a
+    ///   `begin` of known words is made, and the run may have rolled back every transaction
+    ///   (`runMayHaveFailed`), so none is claimed to be open, nor taken back, where it may not be;
+    /// - a `var` of a name written out makes that variable uncertain;
+    /// - a definition of known words is made, later definitions refused as already there are
+    ///   not reported (`definitionsUncertain`; the definition may have run, or failed as expected);
+    /// - anything else that may define names or set a variable (a definition or `begin` of
+    ///   words not known, `source`, a `var` of a name from a variable, a command named by one)
+    ///   stops the check: the lines after it may use what only the run made (it said
+    ///   `unknown model 'm9'` after `model $n ...` where the run's `$n` was `m9`).
+    func commandMayHaveRun(_ words: Range<Int>, lexer: Lexer, known: Bool) {
         let holdsReference = { (token: Int) in lexer.references.contains { $0.token == token } }
         let spec = { (token: Int) in
             holdsReference(token) ? nil : self.commands.position(of: lexer.word(lexer.tokens[token])).map { self.commands.specs[$0] }
         }
         var first = words.lowerBound
-        // `expect error ID COMMAND`: with `--keep-going`, the run goes on after COMMAND ran.
         while first + 3 < words.upperBound, spec(first)?.name == "expect", !holdsReference(first + 1),
             nameKey(lexer.string(lexer.tokens[first + 1])) == "error"
         {
             first += 3
         }
         guard let command = spec(first) else { return stopAnalysis() }
-        // Not run, it may still move the history when run, as a command the check does not run.
-        if history != nil {
-            if Self.movesHistory(command) {
-                history?.stopFollowing()
-                undoNotFollowed()
-            } else if Self.changesWhenRun(command) {
-                recordUnchecked()
+        let run = { () in _ = try? self.execute(first..<words.upperBound, lexer: lexer) }
+        switch command.name {
+        case "begin", "commit", "rollback":
+            if command.name == "begin" {
+                guard known else { return stopAnalysis() }
+                run()
             }
+            runMayHaveFailed()
+        case "undo", "redo":
+            guard history != nil else { return }
+            if command.name == "redo" && known { run() }
+            history?.stopFollowing()
+            undoNotFollowed()
+        default:
+            if history != nil && Self.changesWhenRun(command) { recordUnchecked() }
         }
         if command.name == "var" {
             guard first + 1 < words.upperBound, !holdsReference(first + 1) else { return stopAnalysis() }
             uncertainVariables.insert(lexer.string(lexer.tokens[first + 1]))
+        } else if command.definesCatalog && known {
+            definitionsUncertain = true
+            run()
         } else if command.definesCatalog || command.name == "source" {
             stopAnalysis()
         }

@@ -636,6 +636,7 @@ extension Session {
     /// `--check`, for a command it does not run: with `--keep-going`, the run may fail there,
     /// which rolls back every open transaction and goes on (see `UndoHistory.runMayHaveRolledBack`).
     func passUnrun() {
+        commandsPassedUnrun &+= 1
         if options.keepGoing && history?.inTransaction == true { runMayHaveFailed() }
         // Inside `try`, its failure rolls back the transaction open outside it as the `try`
         // ends: the analysis no longer follows the run (`try cheapest ...`; trial 13, 2).
@@ -743,6 +744,11 @@ extension Session {
     private func rollBack(levels: Int) {
         guard levels > 0 else { return }
         if history?.runMayHaveRolledBack == true {
+            // Nothing is taken back, but a variable set in them since the run may have failed
+            // is taken back when run, where the run has them still: uncertain too (it said
+            // `unknown model 'nosuch'` for `var v nosuch; rollback; car $v`, where the run's `$v`
+            // was the value from before the `begin`; chkfuzz, seed 5162).
+            runMayHaveFailed()
             for _ in 0..<levels { _ = history?.endTransaction(rolledBack: true) }
             history?.forgetUndone()
             return

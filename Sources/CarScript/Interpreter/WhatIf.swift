@@ -60,6 +60,7 @@ extension Session {
         let keptQuit = (quitRequested, requestedExitStatus)
         let keptOutside = transactionOutsideWhatIf
         let failuresBefore = failureCount
+        let unrunBefore = commandsPassedUnrun
         transactionOutsideWhatIf = keptOutside || keptHistory?.inTransaction == true
         startHistory(reserving: false)
         historyDepth = 0
@@ -102,6 +103,11 @@ extension Session {
         // An error reported inside COMMAND (in a sourced file, even one that went on after it
         // with --keep-going) is `try`'s failure too: no table of a state that was no outcome.
         if failure == nil && failureCount > failuresBefore { failure = ScriptError(.reported, at: call.range(0)) }
+        // `--check`: COMMAND passed over a command it does not run, which may fail when run,
+        // failing the `try` and rolling back the transactions open outside it (`try set
+        // drivetrain rear` in a transaction: the check took back the next `var` with it on an
+        // error of its own, where the run had rolled back already and kept it; check12's fuzz, seed 5848).
+        if failure == nil && commandsPassedUnrun != unrunBefore { passUnrun() }
         if rollBackAfterWhatIf && !keptOutside {
             rollBackAfterWhatIf = false
             rollBackEverything()
