@@ -95,8 +95,8 @@ final class HistoryService: Service {
         }
     }
 
-    /// Takes a command typed at the prompt, as its bytes (the file writes any byte, `\ooo`);
-    /// one that repeats the one before is not kept twice.
+    /// Takes a command typed at the prompt, as its bytes (the file holds any byte: NUL, controls,
+    /// blanks and `\` as `\ooo`); one that repeats the one before is not kept twice.
     func record(_ command: [UInt8]) {
         var entry = command
         while let first = entry.first, first == 0x20 || first == 0x09 { entry.removeFirst() }
