@@ -58,7 +58,7 @@ int cf_el_is_vi(EditLine *e) {
 int cf_el_set_prompt_esc(EditLine *e, char *(*prompt)(EditLine *), char ignore) { return el_set(e, EL_PROMPT_ESC, prompt, ignore); }
 int cf_el_set_editor(EditLine *e, const char *mode) { return el_set(e, EL_EDITOR, mode); }
 int cf_el_set_signal(EditLine *e, int on) { return el_set(e, EL_SIGNAL, on); }
-int cf_el_set_hist(EditLine *e, History *h) { return el_set(e, EL_HIST, history, h); }
+int cf_el_set_hist(EditLine *e, HistoryW *h) { return el_wset(e, EL_HIST, history_w, h); }
 int cf_el_addfn(EditLine *e, const char *name, const char *help, unsigned char (*function)(EditLine *, int)) {
     return el_set(e, EL_ADDFN, name, help, function);
 }
@@ -71,11 +71,11 @@ void *cf_el_get_clientdata(EditLine *e) {
     return data;
 }
 
-History *cf_history_init(void) { return history_init(); }
-void cf_history_end(History *h) { history_end(h); }
-int cf_history_setsize(History *h, HistEvent *ev, int size) { return history(h, ev, H_SETSIZE, size); }
-int cf_history_setunique(History *h, HistEvent *ev, int on) { return history(h, ev, H_SETUNIQUE, on); }
-int cf_history_enter(History *h, HistEvent *ev, const char *line) { return history(h, ev, H_ENTER, line); }
+HistoryW *cf_history_init(void) { return history_winit(); }
+void cf_history_end(HistoryW *h) { history_wend(h); }
+int cf_history_setsize(HistoryW *h, HistEventW *ev, int size) { return history_w(h, ev, H_SETSIZE, size); }
+int cf_history_setunique(HistoryW *h, HistEventW *ev, int on) { return history_w(h, ev, H_SETUNIQUE, on); }
+int cf_history_enter(HistoryW *h, HistEventW *ev, const wchar_t *line) { return history_w(h, ev, H_ENTER, line); }
 
 static volatile sig_atomic_t resumed;
 

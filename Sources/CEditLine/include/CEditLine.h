@@ -35,18 +35,20 @@ int cf_el_is_vi(EditLine *e);
 int cf_el_set_prompt_esc(EditLine *e, char *(*prompt)(EditLine *), char ignore);
 int cf_el_set_editor(EditLine *e, const char *mode);
 int cf_el_set_signal(EditLine *e, int on);
-int cf_el_set_hist(EditLine *e, History *h);
+int cf_el_set_hist(EditLine *e, HistoryW *h);
 int cf_el_addfn(EditLine *e, const char *name, const char *help, unsigned char (*function)(EditLine *, int));
 int cf_el_bind(EditLine *e, const char *key, const char *function);
 int cf_el_set_getcfn(EditLine *e, el_rfunc_t function);
 int cf_el_set_clientdata(EditLine *e, void *data);
 void *cf_el_get_clientdata(EditLine *e);
 
-History *cf_history_init(void);
-void cf_history_end(History *h);
-int cf_history_setsize(History *h, HistEvent *ev, int size);
-int cf_history_setunique(History *h, HistEvent *ev, int on);
-int cf_history_enter(History *h, HistEvent *ev, const char *line);
+/// The history is of wide characters, as the line is: an entry holds the escapes that stand for
+/// bytes that are not UTF-8 (and NUL), which a multibyte entry cannot.
+HistoryW *cf_history_init(void);
+void cf_history_end(HistoryW *h);
+int cf_history_setsize(HistoryW *h, HistEventW *ev, int size);
+int cf_history_setunique(HistoryW *h, HistEventW *ev, int on);
+int cf_history_enter(HistoryW *h, HistEventW *ev, const wchar_t *line);
 
 /// Waits until `fd` is readable or a stop signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) or Ctrl-Z
 /// (SIGTSTP, see `cf_catch_suspend`) is caught, without the race of a signal landing just

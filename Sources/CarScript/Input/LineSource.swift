@@ -27,8 +27,9 @@ public protocol LineSource: AnyObject {
     /// The next physical line, without its line break; nil at the end of input.
     /// `continuation` says the line continues an open one (a prompt shows another prompt).
     func readLine(continuation: Bool) throws(LineSourceFailure) -> [UInt8]?
-    /// Takes a whole command as typed (a logical line, as one line that means the same), for history.
-    func record(_ command: String)
+    /// Takes a whole command as typed (a logical line, as one line that means the same), for
+    /// history: its bytes, which may be refused (not UTF-8, a NUL, a bad escape) and still kept.
+    func record(_ command: [UInt8])
     /// Tells the person at the prompt that Ctrl-C interrupted what was running, and where.
     func interrupted(at place: String?)
     /// At a prompt, takes back a stop that a person's interrupt (Ctrl-C) asked for, so that it
@@ -48,7 +49,7 @@ extension LineSource {
     public var readsProcessInput: Bool { false }
 
     /// Only a prompt keeps history.
-    public func record(_ command: String) {}
+    public func record(_ command: [UInt8]) {}
 
     /// Only a prompt is told.
     public func interrupted(at place: String?) {}

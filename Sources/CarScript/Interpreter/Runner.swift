@@ -184,7 +184,7 @@ extension Session {
                     if frame.lineNumber == 1 && line.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
                         line.removeFirst(3)
                     }
-                    try assemble(frame, line, after: frame.lexer.tokenize(line.bytes))
+                    try assemble(frame, line)
                 }
             } catch let failure as LineSourceFailure {
                 switch failure {
@@ -220,54 +220,69 @@ extension Session {
 
     /// Reads continuation lines until the logical line is whole, leaving its tokens in the
     /// frame's lexer. Each physical line is lexed once: the lexer goes on where it stopped.
+    /// `first` is what lexing the first line gave, if it is lexed already.
     ///
     /// The limit counts what the logical line holds: not the `\` and line break that join
     /// two lines, nor the CR of a CR LF line end. A line over it is reported, and the rest
     /// of it read and dropped.
-    private func assemble(_ frame: ScriptFrame, _ line: ByteBuffer, after first: Lexer.Outcome) throws {
-        var outcome = first
+    private func assemble(_ frame: ScriptFrame, _ line: ByteBuffer, after first: Lexer.Outcome? = nil) throws {
         var length = line.count - Self.lineEndLength(line.bytes, from: 0)
-        // At the prompt, the command goes into the history as one line that means the same.
+        // At the prompt, the command goes into the history as one line that means the same:
+        // its physical lines but the last, joined; the last is added as it is kept.
         var entry: [UInt8] = []
-        while true {
-            if length > maximumLineLength {
-                let error = ScriptError(.lineTooLong(limit: maximumLineLength), at: SourceRange(0, 0))
-                report(error)
-                try skipRest(of: frame, after: outcome)
-                throw ScriptError(.reported, at: SourceRange(0, 0))
-            }
-            guard outcome != .complete else { break }
-            let stop = frame.lexer.pendingPosition ?? line.count
-            let physicalStart = frame.lines.lineStarts[frame.lines.lineStarts.count - 1]
-            let bytes = line.bytes
-            // The `\` (and CR) that join the lines count for nothing; a line break inside a
-            // string counts as the one byte it is.
-            let escaped = stop < bytes.count && bytes[stop] == UInt8(ascii: "\\")
-            if case .openQuote = outcome, !escaped { length += 1 } else if escaped { length -= 1 }
-            if frame.source.isInteractive {
+        do {
+            var outcome = try first ?? frame.lexer.tokenize(line.bytes)
+            while true {
+                if length > maximumLineLength {
+                    let error = ScriptError(.lineTooLong(limit: maximumLineLength), at: SourceRange(0, 0))
+                    report(error)
+                    try skipRest(of: frame, after: outcome)
+                    throw ScriptError(.reported, at: SourceRange(0, 0))
+                }
+                guard outcome != .complete else { break }
+                let stop = frame.lexer.pendingPosition ?? line.count
+                let physicalStart = frame.lines.lineStarts[frame.lines.lineStarts.count - 1]
+                let bytes = line.bytes
+                // The `\` (and CR) that join the lines count for nothing; a line break inside a
+                // string counts as the one byte it is.
+                let escaped = stop < bytes.count && bytes[stop] == UInt8(ascii: "\\")
+                if case .openQuote = outcome, !escaped { length += 1 } else if escaped { length -= 1 }
+                // This line as the history's entry holds it, added once the next line comes:
+                // at the end of input, the line is the last and is kept as it is.
                 let kept = escaped ? stop : bytes.count - Self.lineEndLength(bytes, from: physicalStart)
-                entry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[physicalStart..<kept]))
-                if case .openQuote = outcome { if !escaped { entry += Array("\\n".utf8) } } else { entry.append(0x20) }
+                let joined = frame.source.isInteractive ? Array(UnsafeBufferPointer(rebasing: bytes[physicalStart..<kept])) : []
+                line.append(0x0A)
+                frame.lines.lineStarts.append(line.count)
+                let start = line.count
+                guard try frame.readLine(into: line, continuation: true) else {
+                    frame.lines.lineStarts.removeLast()
+                    line.removeLast()
+                    outcome = try frame.lexer.resume(line.bytes, atEnd: true)
+                    break
+                }
+                if frame.source.isInteractive {
+                    entry += joined
+                    if case .openQuote = outcome { if !escaped { entry += Array("\\n".utf8) } } else { entry.append(0x20) }
+                }
+                frame.lineNumber += 1
+                length += line.count - start - Self.lineEndLength(line.bytes, from: start)
+                outcome = try frame.lexer.resume(line.bytes)
             }
-            line.append(0x0A)
-            frame.lines.lineStarts.append(line.count)
-            let start = line.count
-            guard try frame.readLine(into: line, continuation: true) else {
-                frame.lines.lineStarts.removeLast()
-                line.removeLast()
-                outcome = try frame.lexer.resume(line.bytes, atEnd: true)
-                break
-            }
-            frame.lineNumber += 1
-            length += line.count - start - Self.lineEndLength(line.bytes, from: start)
-            outcome = try frame.lexer.resume(line.bytes)
+        } catch let error as ScriptError where error.kind != .reported {
+            // A line the lexer refuses is kept too (as sqlite3, psql and bash keep every line
+            // entered), so that Up brings it back to be mended (trial 13, 6).
+            keepInHistory(entry, frame, line)
+            throw error
         }
-        if frame.source.isInteractive {
-            let bytes = line.bytes
-            let physicalStart = frame.lines.lineStarts[frame.lines.lineStarts.count - 1]
-            entry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[physicalStart...]))
-            frame.source.record(String(decoding: entry, as: UTF8.self))
-        }
+        keepInHistory(entry, frame, line)
+    }
+
+    /// At the prompt, hands the history the command: `entry`, its physical lines before the
+    /// last joined, then the last as it is.
+    private func keepInHistory(_ entry: [UInt8], _ frame: ScriptFrame, _ line: ByteBuffer) {
+        guard frame.source.isInteractive else { return }
+        let physicalStart = frame.lines.lineStarts[frame.lines.lineStarts.count - 1]
+        frame.source.record(entry + UnsafeBufferPointer(rebasing: line.bytes[physicalStart...]))
     }
 
     /// 1 if the physical line from `start` to the end of `bytes` ends in a CR (of a CR LF line end), else 0.

@@ -11,7 +11,7 @@ import Glibc
 /// History kept by libedit for recall: bounded, consecutive duplicates collapsed; `HistoryService` fills it and keeps the file.
 final class HistoryStore {
     let history: OpaquePointer
-    private var event = HistEvent()
+    private var event = HistEventW()
     /// How many entries are kept.
     static let size = Int32(HistoryService.size)
 
@@ -24,9 +24,10 @@ final class HistoryStore {
 
     deinit { cf_history_end(history) }
 
-    /// Adds an entry (its bytes, without NUL).
+    /// Adds an entry: its bytes, read as the terminal's are (a byte that is not UTF-8, or a
+    /// NUL, is recalled as the escape typing it gave, and runs as that byte again).
     func add(_ entry: [UInt8]) {
-        cf_history_enter(history, &event, entry.map { CChar(bitPattern: $0) } + [0])
+        cf_history_enter(history, &event, TerminalBytes.wide(of: entry) + [0])
     }
 }
 
@@ -235,7 +236,7 @@ final class EditLineSource: LineSource {
 
     /// A whole command goes into the history; the physical lines it was typed on and lines
     /// abandoned with Ctrl-C do not.
-    func record(_ command: String) {
+    func record(_ command: [UInt8]) {
         history?.record(command)
     }
 
@@ -539,32 +540,12 @@ private func readCharacter(
         }
     }
     guard let lead = next(first: true) else { return result }
-    let sequence = TerminalBytes.sequence(startingWith: lead)
-    var scalar = UInt32(lead) & UInt32(0xFF >> (sequence.length + 1))
-    var taken: [UInt8] = []
-    for index in 1..<max(sequence.length, 1) {
-        guard let byte = next(first: false) else {
-            // Cut short by the end of input: the lead alone, the rest read again.
-            if result != 0 { return result }
-            unread.insert(contentsOf: taken, at: 0)
-            character.pointee = TerminalBytes.escaped(lead)
-            return 1
-        }
-        let (low, high) = index == 1 ? sequence.second : (UInt8(0x80), UInt8(0xBF))
-        guard byte >= low && byte <= high else {
-            // Not UTF-8: the lead stands for itself, and what followed it is read again.
-            unread.insert(contentsOf: taken + [byte], at: 0)
-            character.pointee = TerminalBytes.escaped(lead)
-            return 1
-        }
-        taken.append(byte)
-        scalar = scalar << 6 | UInt32(byte & 0x3F)
-    }
-    switch sequence.length {
-    case 0: character.pointee = TerminalBytes.escaped(lead)
-    case 1: character.pointee = lead == 0 ? TerminalBytes.escaped(0) : wchar_t(lead)
-    default: character.pointee = wchar_t(bitPattern: scalar)
-    }
+    let (decoded, again) = TerminalBytes.character(startingWith: lead) { next(first: false) }
+    // Cut short by an error or a stop signal: that is the answer.
+    if result < 0 { return result }
+    // Not UTF-8, or cut short by the end of input: what followed the lead is read again.
+    unread.insert(contentsOf: again, at: 0)
+    character.pointee = decoded
     return 1
 }
 
@@ -591,6 +572,46 @@ enum TerminalBytes {
         case 0xF4: (4, (0x80, 0x8F))
         default: (0, (0x80, 0xBF))
         }
+    }
+
+    /// The character the UTF-8 sequence `lead` begins makes, its further bytes taken from `next`
+    /// (nil: there are no more), and the bytes taken past the character, to be read again: a
+    /// lead that no sequence (or not the bytes after it) completes, or a NUL, is escaped.
+    static func character(startingWith lead: UInt8, next: () -> UInt8?) -> (character: wchar_t, again: [UInt8]) {
+        let sequence = sequence(startingWith: lead)
+        var scalar = UInt32(lead) & UInt32(0xFF >> (sequence.length + 1))
+        var taken: [UInt8] = []
+        for index in 1..<max(sequence.length, 1) {
+            guard let byte = next() else { return (escaped(lead), taken) }
+            let (low, high) = index == 1 ? sequence.second : (UInt8(0x80), UInt8(0xBF))
+            guard byte >= low && byte <= high else { return (escaped(lead), taken + [byte]) }
+            taken.append(byte)
+            scalar = scalar << 6 | UInt32(byte & 0x3F)
+        }
+        switch sequence.length {
+        case 0: return (escaped(lead), [])
+        case 1: return (lead == 0 ? escaped(0) : wchar_t(lead), [])
+        default: return (wchar_t(bitPattern: scalar), [])
+        }
+    }
+
+    /// The wide characters `bytes` make, as typed at the terminal: the inverse of `bytes(of:)`.
+    static func wide(of bytes: [UInt8]) -> [wchar_t] {
+        var wide: [wchar_t] = []
+        wide.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            index += 1
+            let (decoded, again) = character(startingWith: lead) {
+                guard index < bytes.count else { return nil }
+                defer { index += 1 }
+                return bytes[index]
+            }
+            index -= again.count
+            wide.append(decoded)
+        }
+        return wide
     }
 
     /// The bytes a line of wide characters stands for: UTF-8, with each escaped byte as itself.

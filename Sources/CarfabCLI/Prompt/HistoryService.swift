@@ -95,12 +95,13 @@ final class HistoryService: Service {
         }
     }
 
-    /// Takes a command typed at the prompt; one that repeats the one before is not kept twice.
-    func record(_ command: String) {
-        var entry = Array(command.utf8)
+    /// Takes a command typed at the prompt, as its bytes (the file holds any byte: NUL, controls,
+    /// blanks and `\` as `\ooo`); one that repeats the one before is not kept twice.
+    func record(_ command: [UInt8]) {
+        var entry = command
         while let first = entry.first, first == 0x20 || first == 0x09 { entry.removeFirst() }
         while let final = entry.last, final == 0x20 || final == 0x09 { entry.removeLast() }
-        guard !entry.isEmpty, entry != last, !entry.contains(0) else { return }
+        guard !entry.isEmpty, entry != last else { return }
         store?.add(entry)
         // Recalled in this session, but saved only if the next start keeps it (see `HistoryFile.entryLimit`).
         if entry.count <= HistoryFile.entryLimit { added.append(entry) }
