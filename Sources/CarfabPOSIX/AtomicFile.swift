@@ -33,9 +33,10 @@ package struct Directory: ~Copyable {
     }
 
     /// Opens `path` (a name need not be UTF-8), which must be a directory; a relative path
-    /// is taken from the directory open on `base`.
-    package init(_ path: [UInt8], relativeTo base: Int32 = AT_FDCWD) throws(FileWriteFailure) {
-        let fd = openat(base, cPath(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    /// is taken from the directory open on `base`. Without `following`, a link as its last
+    /// name is not followed (ELOOP or ENOTDIR).
+    package init(_ path: [UInt8], relativeTo base: Int32 = AT_FDCWD, following: Bool = true) throws(FileWriteFailure) {
+        let fd = openat(base, cPath(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC | (following ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { throw .system(errno) }
         self.fd = fd
     }

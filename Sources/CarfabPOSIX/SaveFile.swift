@@ -79,7 +79,8 @@ private func saveTarget(_ path: [UInt8]) throws(SaveFailure) -> SaveTarget {
     guard !name.isEmpty else { throw .system(ENOENT) }
     // The path as walked, to name a refused link.
     var walked = path
-    var directory = try orFailure { () throws(FileWriteFailure) in try Directory(start.folder) }
+    var hops = 0
+    var directory = try openFolder(start.folder, relativeTo: AT_FDCWD, hops: &hops)
     var existing: stat?
     for hop in 0... {
         var info = stat()
@@ -93,6 +94,10 @@ private func saveTarget(_ path: [UInt8]) throws(SaveFailure) -> SaveTarget {
         switch info.st_mode & S_IFMT {
         case S_IFREG:
             if mustBeFolder { throw .system(ENOTDIR) }
+            // A file this user may not write (read-only, or immutable: EPERM even for root) is
+            // not replaced, though the folder would let a rename replace it: as a shell's
+            // redirection, sqlite3's .output and vim refuse it (trial 14, 3 and 4).
+            if faccessat(directory.fd, cPath(name), W_OK, AT_EACCESS) != 0 { throw .system(errno) }
             existing = info
         case S_IFLNK:
             guard hop < 40 else { throw .system(ELOOP) }
@@ -111,7 +116,7 @@ private func saveTarget(_ path: [UInt8]) throws(SaveFailure) -> SaveTarget {
             guard !next.name.isEmpty else { throw .system(ENOENT) }
             mustBeFolder = mustBeFolder || next.mustBeFolder
             walked = followed(walked, to: link)
-            directory = try orFailure { () throws(FileWriteFailure) in try Directory(next.folder, relativeTo: fd) }
+            directory = try openFolder(next.folder, relativeTo: fd, hops: &hops)
             name = next.name
             continue
         case S_IFDIR: throw .reason("it is a directory")
@@ -133,6 +138,46 @@ extension SaveFailure {
 /// What `body` makes, or its failure as a `SaveFailure`.
 private func orFailure<T: ~Copyable>(_ body: () throws(FileWriteFailure) -> T) throws(SaveFailure) -> T {
     do { return try body() } catch { throw .reason(error.text) }
+}
+
+/// Opens the folder `path` names (from the folder open on `base` if it is relative), walking
+/// each link on the way by the one link rule, as the last name is walked: a link another user
+/// planted in a sticky folder anyone may write to is refused wherever it stands in the path
+/// (`save dirlink/x` followed one that named a folder; trial 14, 1). A refused link is named
+/// by the path walked to it; `hops` counts the links followed (at most 40, then ELOOP).
+private func openFolder(_ path: [UInt8], relativeTo base: Int32, hops: inout Int) throws(SaveFailure) -> Directory {
+    let slash = UInt8(ascii: "/")
+    let absolute = path.first == slash
+    var current = try orFailure { () throws(FileWriteFailure) in
+        try Directory(absolute ? [slash] : [UInt8(ascii: ".")], relativeTo: absolute ? AT_FDCWD : base)
+    }
+    var walked: [UInt8] = absolute ? [slash] : []
+    for part in path.split(separator: slash) where part != [UInt8(ascii: ".")] {
+        let name = Array(part)
+        if !walked.isEmpty && walked.last != slash { walked.append(slash) }
+        walked += name
+        var info = stat()
+        guard fstatat(current.fd, cPath(name), &info, AT_SYMLINK_NOFOLLOW) == 0 else { throw .system(errno) }
+        guard info.st_mode & S_IFMT == S_IFLNK else {
+            let fd = current.fd
+            current = try orFailure { () throws(FileWriteFailure) in try Directory(name, relativeTo: fd, following: false) }
+            continue
+        }
+        hops += 1
+        guard hops <= 40 else { throw .system(ELOOP) }
+        let fd = current.fd
+        switch try orFailure({ () throws(FileWriteFailure) in try verdict(onLink: info, inDirectory: fd) }) {
+        case .follow: break
+        case .processStream: throw .stream
+        case .planted(let owner):
+            throw .reason(
+                "the symbolic link '\(String(decoding: walked, as: UTF8.self))' belongs to another user (uid \(owner)) "
+                    + "and is in a sticky folder anyone may write to; it is not followed")
+        }
+        guard let target = readLink(name, in: fd) else { throw .system(errno) }
+        current = try openFolder(target, relativeTo: fd, hops: &hops)
+    }
+    return current
 }
 
 /// `path` as the folder to open (`.` or `/` when it names none) and the name in that folder;

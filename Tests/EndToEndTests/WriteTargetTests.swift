@@ -148,6 +148,70 @@ import Glibc
 
     // MARK: Streams
 
+    /// A planted link is refused wherever it stands in the name: as a folder on the way too
+    /// (`save dirlink/x` wrote root's file where nobody's link pointed; trial 14, 1). One's own
+    /// link to a folder, `.` and `..` on the way, and an absolute name are walked as before.
+    @Test(.enabled(if: getuid() == 0, "only root can act as another user"))
+    func a_planted_link_to_a_folder_on_the_way_is_not_followed() throws {
+        let dir = try testFolder()
+        let made = try shell(
+            """
+            mkdir sticky target own own/sub && chmod 1777 sticky &&
+            setpriv --reuid=65534 --regid=65534 --clear-groups ln -s ../target sticky/dirlink && ln -s own mine
+            """, directory: dir)
+        #expect(made == RunResult(stdout: "", stderr: "", status: 0))
+        let refusal =
+            "the symbolic link 'sticky/dirlink' belongs to another user (uid 65534) and is in a sticky folder anyone may write to; it is not followed"
+        let save = try carfab(["-e", "car suv; save sticky/dirlink/x.carfab"], directory: dir)
+        #expect(save.status == 1)
+        #expect(save.stderr.hasPrefix("<command-line>:1:15: error: cannot save 'sticky/dirlink/x.carfab': \(refusal)\n"), "\(save)")
+        let junit = try carfab(["--test", "t", "--junit", "sticky/dirlink/j.xml"], directory: dir)
+        #expect(
+            junit
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        carfab: error: --junit sticky/dirlink/j.xml: \(refusal); the report could not be written there
+                        usage: carfab [OPTIONS] [FILE...] (see 'carfab --help')
+
+                        """, status: 64))
+        #expect(try names(in: dir.appendingPathComponent("target")) == "")
+        let mine = try carfab(
+            ["-e", "car suv; save mine/sub/a.carfab; save ./own/../own/./sub/b.carfab; save \(dir.path)/own/c.carfab"], directory: dir)
+        #expect(mine == RunResult(stdout: "", stderr: "", status: 0))
+        #expect(try names(in: dir.appendingPathComponent("own/sub")) == "a.carfab\nb.carfab\n")
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/own/c.carfab"))
+    }
+
+    /// A file this user may not write is not replaced, though its folder would let a rename
+    /// replace it (trial 14, 3: nobody's `save` replaced nobody's 0444 file): as a shell's
+    /// redirection refuses it. Root may write it, as root's redirection may.
+    @Test(.enabled(if: getuid() == 0, "only root can act as another user"))
+    func a_read_only_file_is_not_replaced_by_a_user_who_may_not_write_it() throws {
+        let dir = try testFolder()
+        let made = try shell(
+            "echo old > ro.carfab && chmod 444 ro.carfab && chown 65534:65534 ro.carfab && chmod 777 .", directory: dir)
+        #expect(made == RunResult(stdout: "", stderr: "", status: 0))
+        let nobody = try shell(
+            "setpriv --reuid=65534 --regid=65534 --clear-groups \"$CARFAB\" -e 'car suv; save ro.carfab'", directory: dir)
+        #expect(
+            nobody
+                == RunResult(
+                    stdout: "",
+                    stderr: """
+                        <command-line>:1:15: error: cannot save 'ro.carfab': Permission denied
+                        car suv; save ro.carfab
+                                      ^~~~~~~~~
+
+                        """, status: 1))
+        let junit = try shell(
+            "setpriv --reuid=65534 --regid=65534 --clear-groups \"$CARFAB\" --test t --junit ro.carfab", directory: dir)
+        #expect(junit.status == 64 && junit.stdout == "", "\(junit)")
+        #expect(junit.stderr.hasPrefix("carfab: error: --junit ro.carfab: Permission denied; the report could not be written there\n"))
+        #expect(try String(contentsOf: dir.appendingPathComponent("ro.carfab"), encoding: .utf8) == "old\n")
+        #expect(try carfab(["-e", "car suv; save ro.carfab"], directory: dir).status == 0)
+    }
+
     @Test(arguments: ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "to-stdout", "/proc/$$/fd/1"])
     func save_to_standard_output_is_refused_and_what_was_written_stays(path: String) throws {
         let dir = try temporaryDirectory(with: [:])
