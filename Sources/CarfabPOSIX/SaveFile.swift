@@ -102,15 +102,7 @@ private func saveTarget(_ path: [UInt8]) throws(SaveFailure) -> SaveTarget {
         case S_IFLNK:
             guard hop < 40 else { throw .system(ELOOP) }
             let fd = directory.fd
-            let ruling = try orFailure { () throws(FileWriteFailure) in try verdict(onLink: info, inDirectory: fd) }
-            switch ruling {
-            case .follow: break
-            case .processStream: throw .stream
-            case .planted(let owner):
-                throw .reason(
-                    "the symbolic link '\(String(decoding: walked, as: UTF8.self))' belongs to another user (uid \(owner)) "
-                        + "and is in a sticky folder anyone may write to; it is not followed")
-            }
+            try mayFollow(info, in: fd, walked: walked)
             guard let link = readLink(name, in: directory.fd) else { throw .system(errno) }
             let next = splitPath(link)
             guard !next.name.isEmpty else { throw .system(ENOENT) }
@@ -166,18 +158,24 @@ private func openFolder(_ path: [UInt8], relativeTo base: Int32, hops: inout Int
         hops += 1
         guard hops <= 40 else { throw .system(ELOOP) }
         let fd = current.fd
-        switch try orFailure({ () throws(FileWriteFailure) in try verdict(onLink: info, inDirectory: fd) }) {
-        case .follow: break
-        case .processStream: throw .stream
-        case .planted(let owner):
-            throw .reason(
-                "the symbolic link '\(String(decoding: walked, as: UTF8.self))' belongs to another user (uid \(owner)) "
-                    + "and is in a sticky folder anyone may write to; it is not followed")
-        }
+        try mayFollow(info, in: fd, walked: walked)
         guard let target = readLink(name, in: fd) else { throw .system(errno) }
         current = try openFolder(target, relativeTo: fd, hops: &hops)
     }
     return current
+}
+
+/// Throws unless the link rule lets `save` follow the link `info` (its `lstat`) in the folder
+/// open on `directory`, reached as `walked` (which names it in the refusal).
+private func mayFollow(_ info: stat, in directory: Int32, walked: [UInt8]) throws(SaveFailure) {
+    switch try orFailure({ () throws(FileWriteFailure) in try verdict(onLink: info, inDirectory: directory) }) {
+    case .follow: return
+    case .processStream: throw .stream
+    case .planted(let owner):
+        throw .reason(
+            "the symbolic link '\(String(decoding: walked, as: UTF8.self))' belongs to another user (uid \(owner)) "
+                + "and is in a sticky folder anyone may write to; it is not followed")
+    }
 }
 
 /// `path` as the folder to open (`.` or `/` when it names none) and the name in that folder;
