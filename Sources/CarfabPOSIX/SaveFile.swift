@@ -79,10 +79,12 @@ private func saveTarget(_ path: [UInt8]) throws(SaveFailure) -> SaveTarget {
     guard !name.isEmpty else { throw .system(ENOENT) }
     // The path as walked, to name a refused link.
     var walked = path
+    // The links followed, in the folders on the way and as the last name alike: at most 40
+    // in all, as the kernel follows at most 40 resolving one path.
     var hops = 0
     var directory = try openFolder(start.folder, relativeTo: AT_FDCWD, hops: &hops)
     var existing: stat?
-    for hop in 0... {
+    while true {
         var info = stat()
         if fstatat(directory.fd, cPath(name), &info, AT_SYMLINK_NOFOLLOW) != 0 {
             guard errno == ENOENT else { throw .system(errno) }
@@ -100,7 +102,8 @@ private func saveTarget(_ path: [UInt8]) throws(SaveFailure) -> SaveTarget {
             if faccessat(directory.fd, cPath(name), W_OK, AT_EACCESS) != 0 { throw .system(errno) }
             existing = info
         case S_IFLNK:
-            guard hop < 40 else { throw .system(ELOOP) }
+            hops += 1
+            guard hops <= 40 else { throw .system(ELOOP) }
             let fd = directory.fd
             try mayFollow(info, in: fd, walked: walked)
             guard let link = readLink(name, in: directory.fd) else { throw .system(errno) }
@@ -136,7 +139,7 @@ private func orFailure<T: ~Copyable>(_ body: () throws(FileWriteFailure) -> T) t
 /// each link on the way by the one link rule, as the last name is walked: a link another user
 /// planted in a sticky folder anyone may write to is refused wherever it stands in the path
 /// (`save dirlink/x` followed one that named a folder; trial 14, 1). A refused link is named
-/// by the path walked to it; `hops` counts the links followed (at most 40, then ELOOP).
+/// by the path walked to it; `hops` counts the links followed on the whole path (see `saveTarget`).
 private func openFolder(_ path: [UInt8], relativeTo base: Int32, hops: inout Int) throws(SaveFailure) -> Directory {
     let slash = UInt8(ascii: "/")
     let absolute = path.first == slash
